@@ -1,0 +1,167 @@
+/**
+ * The one place that reads the environment. `loadConfig` parses it once with zod
+ * and everything else receives the result, so a typo in a variable fails at start
+ * with a message naming every bad variable, never later in the middle of a tick.
+ */
+import { validate as validateCron } from 'node-cron';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Names whose values must never be echoed back, in errors or logs. */
+export const SECRET_VARS = ['KOL_API_KEY', 'DISCORD_TOKEN', 'TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET'] as const;
+
+const optionalString = z
+  .string()
+  .transform((s) => s.trim())
+  .optional()
+  .transform((s) => (s === undefined || s === '' ? undefined : s));
+
+const optionalUrl = optionalString.pipe(
+  z
+    .string()
+    .refine((s) => URL.canParse(s), 'must be an absolute URL such as https://example.com')
+    .transform((s) => s.replace(/\/+$/, ''))
+    .optional(),
+);
+
+/** A TCP port; 0 asks the OS for a free one where `min` allows it. */
+const port = (min: number) =>
+  optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a port number')
+      .transform(Number)
+      .pipe(z.number().int().min(min, `must be at least ${min}`).max(65535, 'must be at most 65535'))
+      .optional(),
+  );
+
+const snowflake = optionalString.pipe(z.string().regex(/^\d{17,20}$/, 'must be a Discord id (17-20 digits)').optional());
+
+const EnvSchema = z
+  .object({
+    KOL_API_BASE_URL: optionalUrl,
+    KOL_API_KEY: optionalString,
+    DISCORD_TOKEN: optionalString,
+    DISCORD_APPLICATION_ID: snowflake,
+    DISCORD_GUILD_ID: snowflake,
+    DISCORD_API_BASE: optionalUrl,
+    TELEGRAM_BOT_TOKEN: optionalString.pipe(
+      z.string().regex(/^\d+:[\w-]{20,}$/, 'must look like 123456:ABC-DEF... (from BotFather)').optional(),
+    ),
+    TELEGRAM_API_ROOT: optionalUrl,
+    TELEGRAM_WEBHOOK_URL: optionalUrl,
+    TELEGRAM_WEBHOOK_SECRET: optionalString.pipe(
+      z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, 'must be 1-256 characters of A-Z a-z 0-9 _ -').optional(),
+    ),
+    TELEGRAM_WEBHOOK_PORT: port(1),
+    STORE_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^(sqlite:.+|redis(s)?:\/\/.+|memory:)$/, 'must be sqlite:<path>, redis://host:port or memory:')
+        .optional(),
+    ),
+    WATCH_CRON: optionalString.pipe(
+      z.string().refine((s) => validateCron(s), 'must be a cron expression such as */30 * * * * *').optional(),
+    ),
+    LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).optional()),
+    HTTP_PORT: port(0),
+  })
+  .superRefine((env, ctx) => {
+    if (env.KOL_API_BASE_URL && !env.KOL_API_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['KOL_API_KEY'], message: 'is required when KOL_API_BASE_URL is set' });
+    }
+    if (env.DISCORD_TOKEN && !env.DISCORD_APPLICATION_ID) {
+      ctx.addIssue({ code: 'custom', path: ['DISCORD_APPLICATION_ID'], message: 'is required when DISCORD_TOKEN is set' });
+    }
+    if (env.TELEGRAM_WEBHOOK_URL && !env.TELEGRAM_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TELEGRAM_WEBHOOK_SECRET'],
+        message: 'is required when TELEGRAM_WEBHOOK_URL is set',
+      });
+    }
+  });
+
+export interface Config {
+  /** Upstream base URL; undefined means: start the embedded sandbox. */
+  readonly apiBaseUrl: string | undefined;
+  readonly apiKey: string | undefined;
+  readonly discord:
+    | { readonly token: string; readonly applicationId: string; readonly guildId?: string; readonly apiBase?: string }
+    | undefined;
+  readonly telegram:
+    | {
+        readonly token: string;
+        readonly apiRoot?: string;
+        readonly webhook?: { readonly url: string; readonly secret: string; readonly port: number };
+      }
+    | undefined;
+  readonly storeUrl: string;
+  readonly watchCron: string;
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+  readonly httpPort: number | undefined;
+  /** Every secret value present, for log redaction and leak tests. */
+  readonly secrets: readonly string[];
+}
+
+export const DEFAULT_STORE_URL = 'sqlite:./data/kolradar.sqlite';
+/** Every 30 seconds (node-cron accepts a seconds field). */
+export const DEFAULT_WATCH_CRON = '*/30 * * * * *';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.problems = problems;
+  }
+}
+
+/**
+ * Parses the environment. Throws a `ConfigError` listing every problem; the
+ * messages name variables and rules, never values, so a mistyped token is not
+ * printed to a shared log.
+ */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${String(issue.path[0] ?? 'environment')} ${issue.message}`);
+    throw new ConfigError([...new Set(problems)]);
+  }
+  const e = parsed.data;
+  const secrets = SECRET_VARS.map((k) => e[k]).filter((v): v is string => typeof v === 'string' && v.length > 0);
+  return {
+    apiBaseUrl: e.KOL_API_BASE_URL,
+    apiKey: e.KOL_API_KEY,
+    discord:
+      e.DISCORD_TOKEN && e.DISCORD_APPLICATION_ID
+        ? {
+            token: e.DISCORD_TOKEN,
+            applicationId: e.DISCORD_APPLICATION_ID,
+            ...(e.DISCORD_GUILD_ID ? { guildId: e.DISCORD_GUILD_ID } : {}),
+            ...(e.DISCORD_API_BASE ? { apiBase: e.DISCORD_API_BASE } : {}),
+          }
+        : undefined,
+    telegram: e.TELEGRAM_BOT_TOKEN
+      ? {
+          token: e.TELEGRAM_BOT_TOKEN,
+          ...(e.TELEGRAM_API_ROOT ? { apiRoot: e.TELEGRAM_API_ROOT } : {}),
+          ...(e.TELEGRAM_WEBHOOK_URL && e.TELEGRAM_WEBHOOK_SECRET
+            ? {
+                webhook: {
+                  url: e.TELEGRAM_WEBHOOK_URL,
+                  secret: e.TELEGRAM_WEBHOOK_SECRET,
+                  port: e.TELEGRAM_WEBHOOK_PORT ?? 8443,
+                },
+              }
+            : {}),
+        }
+      : undefined,
+    storeUrl: e.STORE_URL ?? DEFAULT_STORE_URL,
+    watchCron: e.WATCH_CRON ?? DEFAULT_WATCH_CRON,
+    logLevel: e.LOG_LEVEL ?? 'info',
+    httpPort: e.HTTP_PORT,
+    secrets,
+  };
+}

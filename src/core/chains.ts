@@ -1,0 +1,110 @@
+/**
+ * Chains as users type them, and addresses as each chain writes them. Checking
+ * an address before any request turns a typo into a helpful answer instead of an
+ * upstream 404 that looks like "token not found".
+ */
+import { CHAINS, type ChainId } from '../api/chains.ts';
+
+export { CHAINS, type ChainId };
+
+export const CHAIN_ALIASES: Readonly<Record<string, ChainId>> = {
+  sol: 'solana',
+  bnb: 'bsc',
+  bsc: 'bsc',
+  binance: 'bsc',
+  bnbchain: 'bsc',
+  apt: 'aptos',
+  basechain: 'base',
+};
+
+export const CHAIN_LABEL: Readonly<Record<ChainId, string>> = {
+  solana: 'Solana',
+  aptos: 'Aptos',
+  bsc: 'BNB Chain',
+  base: 'Base',
+  sui: 'Sui',
+};
+
+const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+const EVM = /^0x[0-9a-fA-F]{40}$/;
+/** Move-style coin types: `0x<up to 64 hex>::module::NAME` (Sui, Aptos), or a bare 64-hex object/account. */
+const MOVE = /^0x[0-9a-fA-F]{1,64}(::[A-Za-z_][A-Za-z0-9_]*){2}$|^0x[0-9a-fA-F]{64}$/;
+
+export const ADDRESS_HINT: Readonly<Record<ChainId, string>> = {
+  solana: 'a base58 mint address of 32-44 characters',
+  bsc: '0x followed by 40 hex digits',
+  base: '0x followed by 40 hex digits',
+  sui: 'a coin type like 0x…::module::NAME',
+  aptos: 'a coin type like 0x…::module::NAME',
+};
+
+export function isValidAddress(chain: ChainId, address: string): boolean {
+  switch (chain) {
+    case 'solana':
+      return BASE58.test(address);
+    case 'bsc':
+    case 'base':
+      return EVM.test(address);
+    case 'sui':
+    case 'aptos':
+      return MOVE.test(address);
+  }
+}
+
+/**
+ * The chains an address could belong to. One entry: the chain is known (a base58
+ * address can only be Solana here). Several: the caller must ask which.
+ */
+export function chainsForAddress(address: string): ChainId[] {
+  if (BASE58.test(address)) return ['solana'];
+  if (EVM.test(address)) return ['bsc', 'base'];
+  if (MOVE.test(address)) return ['sui', 'aptos'];
+  return [];
+}
+
+export function explorerTokenUrl(chain: ChainId, address: string): string {
+  const a = encodeURIComponent(address);
+  switch (chain) {
+    case 'solana':
+      return `https://solscan.io/token/${a}`;
+    case 'bsc':
+      return `https://bscscan.com/token/${a}`;
+    case 'base':
+      return `https://basescan.org/token/${a}`;
+    case 'sui':
+      return `https://suiscan.xyz/mainnet/coin/${a}`;
+    case 'aptos':
+      return `https://explorer.aptoslabs.com/coin/${a}?network=mainnet`;
+  }
+}
+
+/** Levenshtein distance, small inputs only (option names, chains). */
+export function distance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j]!;
+      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length]!;
+}
+
+/** The closest candidate within a typo's reach, for "did you mean". */
+export function suggest(input: string, candidates: readonly string[]): string | undefined {
+  const needle = input.toLowerCase();
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const c of candidates) {
+    const d = c.toLowerCase().startsWith(needle) && needle.length >= 2 ? 0.5 : distance(needle, c.toLowerCase());
+    if (d < bestD) {
+      bestD = d;
+      best = c;
+    }
+  }
+  const reach = Math.max(1, Math.floor(needle.length / 3));
+  return bestD <= reach ? best : undefined;
+}

@@ -1,0 +1,68 @@
+/**
+ * The contract every file in `commands/` fulfils: `export default { ... } satisfies Command<typeof options>`.
+ * A command sees only this context, never a chat library, so the same file
+ * serves Discord, Telegram and the terminal.
+ */
+import type { Logger } from 'pino';
+import type { KolClient } from '../api/index.ts';
+import type { Store } from '../store/index.ts';
+import type { View } from '../views/model.ts';
+import type { Input, OptionsShape } from './options.ts';
+
+export type Platform = 'discord' | 'telegram' | 'console';
+
+export interface Caller {
+  readonly platform: Platform;
+  /** Platform user id, as a string (Discord snowflakes and Telegram ids exceed 2^53 or may). */
+  readonly userId: string;
+  /** Where the answer goes: a Discord channel, a Telegram chat, the terminal. */
+  readonly chatId: string;
+  readonly chatType: 'private' | 'group' | 'channel';
+  /** May this caller change the chat's settings? Asked lazily: it can cost a platform call. */
+  canManage(): Promise<boolean>;
+}
+
+/** What the platform can show, so a command can skip work it cannot display. */
+export interface Capabilities {
+  readonly pictures: boolean;
+  readonly buttons: boolean;
+}
+
+export interface CommandContext {
+  readonly api: KolClient;
+  readonly store: Store;
+  readonly caller: Caller;
+  readonly capabilities: Capabilities;
+  /** Aborted when the platform stops waiting (Discord's interaction window) or at shutdown. */
+  readonly signal: AbortSignal;
+  /** Milliseconds the upstream may take in all, retries included. */
+  readonly budgetMs: number;
+  /** Every loaded command, for `/help`. */
+  readonly commands: ReadonlyMap<string, AnyCommand>;
+  readonly log: Logger;
+  readonly now: () => number;
+}
+
+/** Raw option values before validation: text gives strings, Discord typed values. */
+export type RawArgs = Record<string, unknown>;
+
+export interface Command<O extends OptionsShape = OptionsShape> {
+  /** 1-32 of [a-z0-9_]: valid on Discord and Telegram alike. */
+  readonly name: string;
+  /** One line, at most 100 characters (Discord's limit). */
+  readonly description: string;
+  readonly options: O;
+  /** Typed exactly as a user would, first one shown in `/help`. */
+  readonly examples: readonly [string, ...string[]];
+  /** Changes chat settings: only channel managers and group admins may run it. */
+  readonly requires?: 'manage';
+  /**
+   * Rewrites raw text arguments before validation, for conveniences that depend
+   * on several options at once (`/token <address>` infers the chain).
+   */
+  readonly normalize?: (raw: RawArgs) => RawArgs;
+  run(input: Input<O>, ctx: CommandContext): Promise<View>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyCommand = Command<any>;

@@ -1,0 +1,184 @@
+/**
+ * The one error boundary between the platforms and the commands. Adapters hand
+ * it text, typed options or a pressed button; it always answers with a View,
+ * whatever went wrong, and logs the detail that the user should not see.
+ */
+import type { Logger } from 'pino';
+import {
+  ApiBadRequestError,
+  ApiNotFoundError,
+  ApiSchemaError,
+  ApiUnauthorizedError,
+  ApiUnavailableError,
+  ApiValidationError,
+  type KolClient,
+} from '../api/index.ts';
+import type { Store } from '../store/index.ts';
+import type { Action, View } from '../views/model.ts';
+import { suggest } from './chains.ts';
+import type { AnyCommand, Caller, Capabilities, CommandContext, RawArgs } from './command.ts';
+import { PermissionError, UserError } from './errors.ts';
+import { argsFor, splitCommand, validate } from './parse.ts';
+import { createRateLimiter } from './ratelimit.ts';
+import type { Registry } from './registry.ts';
+
+/** Prefix of action ids, so adapters can tell our buttons from anything else. */
+export const ACTION_PREFIX = 'a:';
+
+export interface DispatcherOptions {
+  readonly commands: Registry;
+  readonly api: KolClient;
+  readonly store: Store;
+  readonly log: Logger;
+  /** Commands per user per window; default 10 per 30 s. */
+  readonly userLimit?: { readonly count: number; readonly windowMs: number };
+  /** How long buttons keep working; default 30 min. */
+  readonly actionTtlMs?: number;
+  /** Upstream time budget per command; adapters may pass a shorter one. */
+  readonly budgetMs?: number;
+  readonly now?: () => number;
+  /** Called once per command with its outcome, for metrics. */
+  readonly onOutcome?: (command: string, outcome: Outcome, ms: number) => void;
+}
+
+export type Outcome = 'ok' | 'user_error' | 'denied' | 'limited' | 'not_found' | 'unavailable' | 'failed';
+
+export interface RunOptions {
+  readonly signal?: AbortSignal;
+  readonly budgetMs?: number;
+  readonly capabilities?: Capabilities;
+}
+
+export interface Dispatcher {
+  readonly commands: Registry;
+  /** A typed line. Undefined when the text is not a command at all (chat noise). */
+  text(text: string, caller: Caller, opts?: RunOptions): Promise<View | undefined>;
+  /** A command with raw option values (Discord's typed options, parsed text). */
+  run(name: string, raw: RawArgs, caller: Caller, opts?: RunOptions): Promise<View>;
+  /** A pressed button, by the id the renderer put on it. */
+  action(id: string, caller: Caller, opts?: RunOptions): Promise<View>;
+  /** The stored command behind a button, for adapters that need its name (deferral choices). */
+  isAction(id: string): boolean;
+}
+
+const DEFAULT_CAPS: Capabilities = { pictures: false, buttons: true };
+
+export function createDispatcher(o: DispatcherOptions): Dispatcher {
+  const now = o.now ?? Date.now;
+  const limit = o.userLimit ?? { count: 10, windowMs: 30_000 };
+  const limiter = createRateLimiter(limit.count, limit.windowMs);
+  const actionTtl = o.actionTtlMs ?? 30 * 60_000;
+  const budget = o.budgetMs ?? 8_000;
+
+  async function execute(command: AnyCommand | undefined, name: string, getRaw: () => RawArgs, caller: Caller, opts: RunOptions): Promise<View> {
+    const started = now();
+    let outcome: Outcome = 'ok';
+    try {
+      const wait = limiter.take(`${caller.platform}:${caller.userId}`, started);
+      if (wait > 0) {
+        outcome = 'limited';
+        return { kind: 'error', message: `You're sending commands quickly. Try again in ${Math.ceil(wait / 1000)} s.` };
+      }
+      if (!command) throw unknownCommand(name, o.commands);
+      const input = validate(command, getRaw());
+      if (command.requires === 'manage' && !(await caller.canManage())) {
+        throw new PermissionError(
+          caller.platform === 'discord'
+            ? 'Only members who can manage this channel may change its alerts.'
+            : 'Only group admins may change this chat’s alerts.',
+        );
+      }
+      const ctx: CommandContext = {
+        api: o.api,
+        store: o.store,
+        caller,
+        capabilities: opts.capabilities ?? DEFAULT_CAPS,
+        signal: opts.signal ?? new AbortController().signal,
+        budgetMs: opts.budgetMs ?? budget,
+        commands: o.commands,
+        log: o.log,
+        now,
+      };
+      const view = await command.run(input as never, ctx);
+      await bindActions(view);
+      return view;
+    } catch (err) {
+      const { view, outcome: oc } = toErrorView(err, name, o.log);
+      outcome = oc;
+      return view;
+    } finally {
+      o.onOutcome?.(name, outcome, now() - started);
+    }
+  }
+
+  async function bindActions(view: View): Promise<void> {
+    const actions = (view.actions ?? []) as Action[];
+    await Promise.all(
+      actions.map(async (a) => {
+        if (!a.id) a.id = ACTION_PREFIX + (await o.store.pages.put({ command: a.command, options: a.options }, actionTtl));
+      }),
+    );
+  }
+
+  return {
+    commands: o.commands,
+    async text(text, caller, opts = {}) {
+      const parsed = splitCommand(text);
+      if (!parsed) return undefined;
+      const command = o.commands.get(parsed.name);
+      return execute(command, parsed.name, () => argsFor(command!, parsed.args), caller, opts);
+    },
+    run(name, raw, caller, opts = {}) {
+      return execute(o.commands.get(name), name, () => raw, caller, opts);
+    },
+    async action(id, caller, opts = {}) {
+      const stored = id.startsWith(ACTION_PREFIX) ? await o.store.pages.get(id.slice(ACTION_PREFIX.length)).catch(() => undefined) : undefined;
+      if (!stored) {
+        return { kind: 'error', message: 'These buttons have expired. Send the command again for fresh results.', example: '/help' };
+      }
+      return execute(o.commands.get(stored.command), stored.command, () => ({ ...stored.options }), caller, opts);
+    },
+    isAction: (id) => id.startsWith(ACTION_PREFIX),
+  };
+}
+
+function unknownCommand(name: string, commands: Registry): UserError {
+  const near = suggest(name, [...commands.keys()]);
+  return new UserError(near ? `Unknown command /${name}. Did you mean /${near}?` : `Unknown command /${name}.`, '/help');
+}
+
+/** Maps any failure to a short, honest answer; logs what the user should not see. */
+export function toErrorView(err: unknown, command: string, log: Logger): { view: View; outcome: Outcome } {
+  if (err instanceof PermissionError) return { view: { kind: 'error', message: err.message }, outcome: 'denied' };
+  if (err instanceof UserError) {
+    return { view: { kind: 'error', message: err.message, ...(err.example ? { example: err.example } : {}) }, outcome: 'user_error' };
+  }
+  if (err instanceof ApiNotFoundError) {
+    return { view: { kind: 'error', message: 'Not found: the analytics service has no record of that. Check the address or username.' }, outcome: 'not_found' };
+  }
+  if (err instanceof ApiValidationError || err instanceof ApiBadRequestError) {
+    log.warn({ command, err: errInfo(err) }, 'upstream refused parameters');
+    return { view: { kind: 'error', message: `The analytics service refused those options: ${err.message}` }, outcome: 'user_error' };
+  }
+  if (err instanceof ApiUnavailableError) {
+    log.warn({ command, err: errInfo(err) }, 'upstream unavailable');
+    return { view: { kind: 'error', message: 'The analytics service is slow or unavailable right now. Try again in a minute.' }, outcome: 'unavailable' };
+  }
+  if (err instanceof ApiUnauthorizedError) {
+    log.error({ command, err: errInfo(err) }, 'upstream refused the API key');
+    return { view: { kind: 'error', message: 'The bot cannot reach its data right now (its API key was refused). The operator has been told.' }, outcome: 'failed' };
+  }
+  if (err instanceof ApiSchemaError) {
+    log.error({ command, err: errInfo(err) }, 'upstream answered in an unexpected shape');
+    return { view: { kind: 'error', message: 'The analytics service answered in an unexpected format. Try again later.' }, outcome: 'failed' };
+  }
+  if (err instanceof Error && err.name === 'AbortError') {
+    return { view: { kind: 'error', message: 'That took too long and was stopped. Try again.' }, outcome: 'unavailable' };
+  }
+  log.error({ command, err: errInfo(err) }, 'command failed');
+  return { view: { kind: 'error', message: 'Something went wrong on our side. Try again.' }, outcome: 'failed' };
+}
+
+function errInfo(err: unknown): Record<string, unknown> {
+  return err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : { value: String(err) };
+}

@@ -1,0 +1,189 @@
+/**
+ * Option builders for commands. Each option is two things at once: a neutral
+ * description (`spec`) that adapters turn into Discord option types or help
+ * text, and a zod schema that validates the value whatever its source (typed
+ * text, where every value is a string, or a Discord option, already typed).
+ * One definition, so help, registration and validation cannot drift apart.
+ */
+import { z } from 'zod';
+import { CHAIN_ALIASES, CHAINS, type ChainId, suggest } from './chains.ts';
+
+export type OptionType = 'string' | 'integer' | 'number' | 'boolean';
+
+export interface OptionSpec {
+  readonly type: OptionType;
+  readonly description: string;
+  readonly required: boolean;
+  /** Fixed values offered as choices (Discord choices, help text). */
+  readonly choices?: readonly string[];
+  readonly min?: number;
+  readonly max?: number;
+  /** Several values, comma separated in text (`chains:sol,base`). */
+  readonly list?: boolean;
+  /** Suggest values as the user types (Discord autocomplete). */
+  readonly autocomplete?: 'kol';
+  /** Taken by position in text commands, in declaration order. */
+  readonly positional?: boolean;
+  readonly example?: string;
+  readonly default?: string | number | boolean;
+}
+
+export interface Option<T = unknown, R extends boolean = boolean> {
+  readonly spec: OptionSpec & { readonly required: R };
+  readonly schema: z.ZodType<T>;
+}
+
+export type OptionsShape = Readonly<Record<string, Option>>;
+
+/** The parsed input a command's `run` receives. */
+export type Input<O extends OptionsShape> = {
+  -readonly [K in keyof O]: O[K] extends Option<infer T, infer R> ? (R extends true ? T : T | undefined) : never;
+};
+
+interface Base<R extends boolean> {
+  description: string;
+  required?: R;
+  positional?: boolean;
+  example?: string;
+}
+
+function finish<T, R extends boolean>(spec: Omit<OptionSpec, 'required'>, schema: z.ZodType<T>, required: R | undefined): Option<T, R> {
+  const req = (required ?? false) as R;
+  return { spec: { ...spec, required: req }, schema: req ? schema : (schema.optional() as unknown as z.ZodType<T>) };
+}
+
+const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
+
+function string<R extends boolean = false>(o: Base<R> & { min?: number; max?: number; pattern?: RegExp; hint?: string }) {
+  let s = z.string({ error: 'must be text' });
+  if (o.min !== undefined) s = s.min(o.min, `must be at least ${o.min} characters`);
+  if (o.max !== undefined) s = s.max(o.max, `must be at most ${o.max} characters`);
+  if (o.pattern) s = s.regex(o.pattern, o.hint ?? 'has an invalid format');
+  return finish<string, R>({ type: 'string', ...pick(o) }, z.preprocess(trimmed, s), o.required);
+}
+
+function numeric<R extends boolean>(type: 'integer' | 'number', o: Base<R> & { min?: number; max?: number; default?: number }) {
+  const what = type === 'integer' ? 'a whole number' : 'a number';
+  let n = z.number({ error: `must be ${what}` }).refine(Number.isFinite, `must be ${what}`);
+  if (type === 'integer') n = n.refine(Number.isInteger, `must be ${what}`);
+  if (o.min !== undefined && o.max !== undefined) {
+    const msg = `must be between ${o.min} and ${o.max}`;
+    n = n.refine((v) => v >= o.min! && v <= o.max!, msg);
+  } else if (o.min !== undefined) n = n.refine((v) => v >= o.min!, `must be at least ${o.min}`);
+  else if (o.max !== undefined) n = n.refine((v) => v <= o.max!, `must be at most ${o.max}`);
+  const toNumber = (v: unknown) => {
+    if (typeof v !== 'string') return v;
+    const t = v.trim().replace(/_/g, '');
+    // Accept 10k / 2.5m / 1b for bounds such as follower counts and market caps.
+    const m = /^(-?\d+(?:\.\d+)?)([kmb])?$/i.exec(t);
+    if (!m) return Number.NaN;
+    const mult = { k: 1e3, m: 1e6, b: 1e9 }[(m[2] ?? '').toLowerCase() as 'k' | 'm' | 'b'] ?? 1;
+    return Number(m[1]) * mult;
+  };
+  return finish<number, R>(
+    { type, ...pick(o), ...(o.min !== undefined ? { min: o.min } : {}), ...(o.max !== undefined ? { max: o.max } : {}), ...(o.default !== undefined ? { default: o.default } : {}) },
+    z.preprocess(toNumber, n),
+    o.required,
+  );
+}
+
+function boolean<R extends boolean = false>(o: Base<R>) {
+  const toBool = (v: unknown) => {
+    if (typeof v !== 'string') return v;
+    const t = v.trim().toLowerCase();
+    if (['true', 'yes', 'y', '1', 'on'].includes(t)) return true;
+    if (['false', 'no', 'n', '0', 'off'].includes(t)) return false;
+    return v;
+  };
+  return finish<boolean, R>({ type: 'boolean', ...pick(o) }, z.preprocess(toBool, z.boolean({ error: 'must be yes or no' })), o.required);
+}
+
+/** One of fixed values; case-insensitive, with aliases and a "did you mean". */
+function choice<const V extends readonly [string, ...string[]], R extends boolean = false>(
+  values: V,
+  o: Base<R> & { aliases?: Readonly<Record<string, V[number]>>; noun?: string; default?: V[number] },
+) {
+  return finish<V[number], R>(
+    { type: 'string', ...pick(o), choices: values, ...(o.default !== undefined ? { default: o.default } : {}) },
+    choiceSchema(values, o.aliases ?? {}, o.noun ?? 'value'),
+    o.required,
+  );
+}
+
+function choiceSchema<V extends readonly [string, ...string[]]>(values: V, aliases: Readonly<Record<string, string>>, noun: string) {
+  const byLower = new Map<string, V[number]>(values.map((v) => [v.toLowerCase(), v]));
+  return z.string({ error: `must be one of: ${values.join(', ')}` }).transform((raw, ctx): V[number] => {
+    const key = raw.trim().toLowerCase();
+    const hit = byLower.get(key) ?? (aliases[key] as V[number] | undefined);
+    if (hit) return hit;
+    const near = suggest(key, [...values, ...Object.keys(aliases)]);
+    const resolved = near ? (byLower.get(near) ?? aliases[near] ?? near) : undefined;
+    ctx.addIssue({
+      code: 'custom',
+      message: resolved
+        ? `Unknown ${noun} '${raw}'. Did you mean ${resolved}?`
+        : `Unknown ${noun} '${raw}'. Use one of: ${values.join(', ')}`,
+      params: { whole: true },
+    });
+    return z.NEVER;
+  });
+}
+
+function chain<R extends boolean = false>(o: Base<R>) {
+  return choice(CHAINS, { ...o, aliases: CHAIN_ALIASES, noun: 'chain' });
+}
+
+/** Several values: a list from Discord or `a,b,c` from text. */
+function list<T, R extends boolean = false>(item: Option<T>, o: Base<R> & { max?: number }) {
+  const split = (v: unknown) =>
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v;
+  let arr = z.array(item.schema as z.ZodType<T>);
+  if (o.max !== undefined) arr = arr.max(o.max, `takes at most ${o.max} values`);
+  const spec: Omit<OptionSpec, 'required'> = {
+    type: 'string',
+    ...pick(o),
+    list: true,
+    ...(item.spec.choices ? { choices: item.spec.choices } : {}),
+  };
+  return finish<T[], R>(spec, z.preprocess(split, arr.min(1, 'needs at least one value')), o.required);
+}
+
+/** A KOL: `@username`, a username, or a numeric Twitter id (kept as a string). */
+function kol<R extends boolean = false>(o: Base<R>) {
+  return finish<string, R>(
+    { type: 'string', ...pick(o), autocomplete: 'kol' },
+    z.preprocess(
+      trimmed,
+      z
+        .string()
+        .regex(/^@?[A-Za-z0-9_]{1,50}$/, "must be a username like @cobie or a numeric X id"),
+    ),
+    o.required,
+  );
+}
+
+function pick(o: Base<boolean>) {
+  return {
+    description: o.description,
+    ...(o.positional ? { positional: true } : {}),
+    ...(o.example !== undefined ? { example: o.example } : {}),
+  };
+}
+
+export const opt = {
+  string,
+  integer: <R extends boolean = false>(o: Base<R> & { min?: number; max?: number; default?: number }) => numeric<R>('integer', o),
+  number: <R extends boolean = false>(o: Base<R> & { min?: number; max?: number; default?: number }) => numeric<R>('number', o),
+  boolean,
+  choice,
+  chain,
+  list,
+  kol,
+};
+
+export type { ChainId };

@@ -1,0 +1,116 @@
+/**
+ * Text commands, as typed in Telegram and the terminal:
+ *   /token solana <address>        positional values, in the options' order
+ *   /kols sort:winrate limit:10    key:value (or key=value) for the rest
+ *   /kols search:"crypto cat"      quotes keep spaces together
+ * The result is raw (strings); `validate` turns it into the command's input.
+ */
+import type { z } from 'zod';
+import { suggest } from './chains.ts';
+import type { AnyCommand, RawArgs } from './command.ts';
+import { UserError } from './errors.ts';
+import type { OptionsShape } from './options.ts';
+
+export interface ParsedText {
+  /** Lower-cased command name without the slash and any `@botname`. */
+  readonly name: string;
+  /** The `@botname` suffix if present, so a group can ignore commands for other bots. */
+  readonly mention: string | undefined;
+  readonly args: readonly string[];
+}
+
+const COMMAND = /^\/([A-Za-z0-9_]{1,32})(?:@([A-Za-z0-9_]{3,64}))?(?:\s+|$)/;
+
+/** Splits a command line; undefined when the text is not a command. */
+export function splitCommand(text: string): ParsedText | undefined {
+  const t = text.trim();
+  const m = COMMAND.exec(t);
+  if (!m) return undefined;
+  return { name: m[1]!.toLowerCase(), mention: m[2], args: tokenize(t.slice(m[0].length)) };
+}
+
+/** Whitespace-separated words; "double", 'single' and “curly” quotes group words. */
+export function tokenize(s: string): string[] {
+  const out: string[] = [];
+  const re = /(?:[^\s"'“”]+|"[^"]*"?|'[^']*'?|“[^”]*”?)+/g;
+  for (const m of s.matchAll(re)) out.push(m[0].replace(/["'“”]/g, ''));
+  return out;
+}
+
+/** Maps words onto a command's options. Throws UserError on unknown or repeated keys. */
+export function argsFor(command: AnyCommand, words: readonly string[]): RawArgs {
+  const names = Object.keys(command.options);
+  const positional = names.filter((n) => command.options[n]!.spec.positional);
+  const raw: RawArgs = {};
+  const loose: string[] = [];
+  for (const word of words) {
+    const kv = /^([A-Za-z][A-Za-z0-9_]*)[:=](.*)$/s.exec(word);
+    // An address like 0x…::coin::NAME contains ':' but never starts with key:.
+    if (kv && !word.includes('::')) {
+      const key = resolveKey(command, kv[1]!);
+      if (key in raw) throw new UserError(`Option '${key}' is given twice.`, command.examples[0]);
+      raw[key] = kv[2]!;
+    } else {
+      loose.push(word);
+    }
+  }
+  const free = positional.filter((n) => !(n in raw));
+  if (loose.length > free.length) {
+    const extra = loose.slice(free.length).join(' ');
+    throw new UserError(
+      free.length === 0 && positional.length === 0
+        ? `/${command.name} takes options as key:value, not '${extra}'.`
+        : `Too many values for /${command.name}: '${extra}'.`,
+      command.examples[0],
+    );
+  }
+  loose.forEach((word, i) => (raw[free[i]!] = word));
+  return raw;
+}
+
+function resolveKey(command: AnyCommand, key: string): string {
+  const names = Object.keys(command.options);
+  const exact = names.find((n) => n.toLowerCase() === key.toLowerCase());
+  if (exact) return exact;
+  const near = suggest(key, names);
+  const list = names.length ? ` Options: ${names.join(', ')}.` : '';
+  throw new UserError(
+    near ? `Unknown option '${key}' for /${command.name}. Did you mean ${near}?` : `Unknown option '${key}' for /${command.name}.${list}`,
+    command.examples[0],
+  );
+}
+
+/** Validates raw values against the command's options; the first problem becomes the answer. */
+export function validate(command: AnyCommand, raw: RawArgs): Record<string, unknown> {
+  const input = command.normalize ? command.normalize({ ...raw }) : raw;
+  const out: Record<string, unknown> = {};
+  const missing: string[] = [];
+  for (const [name, option] of Object.entries(command.options as OptionsShape)) {
+    const value = input[name];
+    if (value === undefined || value === '') {
+      if (option.spec.required) missing.push(name);
+      else if (option.spec.default !== undefined) out[name] = option.spec.default;
+      continue;
+    }
+    const r = option.schema.safeParse(value);
+    if (!r.success) throw new UserError(describe(name, value, r.error), exampleFor(command, name));
+    out[name] = r.data;
+  }
+  if (missing.length) {
+    const what = missing.map((m) => `<${m}>`).join(' ');
+    throw new UserError(`/${command.name} needs ${what}.`, command.examples[0]);
+  }
+  return out;
+}
+
+function describe(name: string, value: unknown, error: z.ZodError): string {
+  const issue = error.issues[0];
+  const msg = issue?.message ?? 'is not valid';
+  if (issue && issue.code === 'custom' && (issue.params as { whole?: boolean } | undefined)?.whole) return msg;
+  const shown = typeof value === 'string' ? `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}'` : String(value);
+  return `${name} ${msg} (got ${shown}).`;
+}
+
+function exampleFor(command: AnyCommand, name: string): string {
+  return command.examples.find((e) => e.includes(`${name}:`)) ?? command.examples[0];
+}

@@ -1,0 +1,54 @@
+/**
+ * State behind small domain interfaces, on keyv. `STORE_URL` picks the backend:
+ * `sqlite:<path>` (default, embedded), `memory:` (tests, throwaway runs) or
+ * `redis://` (several instances; see the alerts issue).
+ */
+import Keyv from 'keyv';
+import { SqliteKvStore } from './sqlite.ts';
+import { createPageStore, type PageStore } from './pages.ts';
+
+export type { PageStore } from './pages.ts';
+
+export interface Store {
+  readonly kind: 'sqlite' | 'memory' | 'redis';
+  /** The raw keyv, namespaced per domain by the interfaces below. */
+  readonly kv: (namespace: string) => Keyv;
+  readonly pages: PageStore;
+  /** True when the backend answers; used by readiness checks. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export async function openStore(url: string): Promise<Store> {
+  if (url.startsWith('redis://') || url.startsWith('rediss://')) {
+    throw new Error('STORE_URL redis:// is not supported by this build yet; use sqlite:<path>');
+  }
+  const kind = url === 'memory:' ? 'memory' : 'sqlite';
+  const backend = kind === 'sqlite' ? new SqliteKvStore(url.slice('sqlite:'.length)) : new Map<string, unknown>();
+  const namespaces = new Map<string, Keyv>();
+  const kv = (namespace: string): Keyv => {
+    let k = namespaces.get(namespace);
+    if (!k) {
+      k = new Keyv({ store: backend, namespace });
+      namespaces.set(namespace, k);
+    }
+    return k;
+  };
+  const probe = kv('health');
+  return {
+    kind,
+    kv,
+    pages: createPageStore(kv('page')),
+    async ping() {
+      try {
+        await probe.set('ping', Date.now(), 10_000);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      if (backend instanceof SqliteKvStore) await backend.disconnect();
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * Button state. A button carries only a short random key: Telegram's callback
+ * data is 64 bytes and Discord's custom id 100 characters, far too small for a
+ * query. The query lives here under that key until it expires.
+ */
+import { randomBytes } from 'node:crypto';
+import type Keyv from 'keyv';
+
+export interface StoredAction {
+  readonly command: string;
+  readonly options: Readonly<Record<string, unknown>>;
+}
+
+export interface PageStore {
+  /** Saves an action and returns its key (12 URL-safe characters). */
+  put(action: StoredAction, ttlMs: number): Promise<string>;
+  /** The action, or undefined once it has expired. */
+  get(key: string): Promise<StoredAction | undefined>;
+}
+
+export const ACTION_KEY_PATTERN = /^[A-Za-z0-9_-]{12}$/;
+
+export function createPageStore(kv: Keyv): PageStore {
+  return {
+    async put(action, ttlMs) {
+      const key = randomBytes(9).toString('base64url');
+      await kv.set(key, action, ttlMs);
+      return key;
+    },
+    async get(key) {
+      if (!ACTION_KEY_PATTERN.test(key)) return undefined;
+      const value: unknown = await kv.get(key);
+      if (!value || typeof value !== 'object') return undefined;
+      const { command, options } = value as Record<string, unknown>;
+      if (typeof command !== 'string' || !options || typeof options !== 'object') return undefined;
+      return { command, options: options as Record<string, unknown> };
+    },
+  };
+}

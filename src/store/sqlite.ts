@@ -1,0 +1,79 @@
+/**
+ * A keyv store on `node:sqlite`: persistent state with no native build at
+ * install (the sqlite3 package compiles with node-gyp, which breaks on Node 24
+ * here). Keyv serialises values and checks expiry itself; this table keeps the
+ * expiry too so that expired rows can be swept instead of growing forever.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+
+const SWEEP_EVERY_MS = 60_000;
+
+export class SqliteKvStore {
+  readonly opts: { dialect: 'sqlite'; path: string };
+  readonly #db: DatabaseSync;
+  readonly #get: StatementSync;
+  readonly #set: StatementSync;
+  readonly #del: StatementSync;
+  readonly #sweep: StatementSync;
+  #lastSweep = 0;
+
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.opts = { dialect: 'sqlite', path };
+    this.#db = new DatabaseSync(path);
+    // WAL lets a reader and the writer work at once; NORMAL sync is durable across
+    // process crashes (the case that matters: SIGKILL), at a fraction of FULL's cost.
+    this.#db.exec(`
+      PRAGMA journal_mode = WAL;
+      PRAGMA synchronous = NORMAL;
+      PRAGMA busy_timeout = 5000;
+      CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER);
+      CREATE INDEX IF NOT EXISTS kv_expires ON kv (expires) WHERE expires IS NOT NULL;
+    `);
+    this.#get = this.#db.prepare('SELECT value, expires FROM kv WHERE key = ?');
+    this.#set = this.#db.prepare(
+      'INSERT INTO kv (key, value, expires) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires = excluded.expires',
+    );
+    this.#del = this.#db.prepare('DELETE FROM kv WHERE key = ?');
+    this.#sweep = this.#db.prepare('DELETE FROM kv WHERE expires IS NOT NULL AND expires <= ?');
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    const row = this.#get.get(key) as { value: string; expires: number | null } | undefined;
+    if (!row) return undefined;
+    if (row.expires !== null && row.expires <= Date.now()) return undefined;
+    return row.value;
+  }
+
+  async set(key: string, value: unknown, ttl?: number): Promise<boolean> {
+    const now = Date.now();
+    this.#set.run(key, typeof value === 'string' ? value : JSON.stringify(value), ttl && ttl > 0 ? now + ttl : null);
+    if (now - this.#lastSweep > SWEEP_EVERY_MS) {
+      this.#lastSweep = now;
+      this.#sweep.run(now);
+    }
+    return true;
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return Number(this.#del.run(key).changes) > 0;
+  }
+
+  async has(key: string): Promise<boolean> {
+    return (await this.get(key)) !== undefined;
+  }
+
+  async getMany(keys: string[]): Promise<(string | undefined)[]> {
+    return Promise.all(keys.map((k) => this.get(k)));
+  }
+
+  async clear(): Promise<void> {
+    this.#db.exec('DELETE FROM kv');
+  }
+
+  async disconnect(): Promise<void> {
+    if (this.#db.isOpen) this.#db.close();
+  }
+}
