@@ -64,24 +64,16 @@ const EnvSchema = z
     WATCH_CRON: optionalString.pipe(
       z.string().refine((s) => validateCron(s), 'must be a cron expression such as */30 * * * * *').optional(),
     ),
-    LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS).optional()),
+    LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).optional()),
     HTTP_PORT: port(0),
-  })
-  .superRefine((env, ctx) => {
-    if (env.KOL_API_BASE_URL && !env.KOL_API_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['KOL_API_KEY'], message: 'is required when KOL_API_BASE_URL is set' });
-    }
-    if (env.DISCORD_TOKEN && !env.DISCORD_APPLICATION_ID) {
-      ctx.addIssue({ code: 'custom', path: ['DISCORD_APPLICATION_ID'], message: 'is required when DISCORD_TOKEN is set' });
-    }
-    if (env.TELEGRAM_WEBHOOK_URL && !env.TELEGRAM_WEBHOOK_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['TELEGRAM_WEBHOOK_SECRET'],
-        message: 'is required when TELEGRAM_WEBHOOK_URL is set',
-      });
-    }
   });
+
+/** Variables that only make sense together; checked on the raw values so every problem is listed at once. */
+const REQUIRES: readonly (readonly [when: string, needs: string])[] = [
+  ['KOL_API_BASE_URL', 'KOL_API_KEY'],
+  ['DISCORD_TOKEN', 'DISCORD_APPLICATION_ID'],
+  ['TELEGRAM_WEBHOOK_URL', 'TELEGRAM_WEBHOOK_SECRET'],
+];
 
 export interface Config {
   /** Upstream base URL; undefined means: start the embedded sandbox. */
@@ -125,10 +117,12 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${String(issue.path[0] ?? 'environment')} ${issue.message}`);
-    throw new ConfigError([...new Set(problems)]);
-  }
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${String(issue.path[0] ?? 'environment')} ${issue.message}`);
+  const present = (k: string) => (env[k] ?? '').trim() !== '';
+  for (const [when, needs] of REQUIRES) if (present(when) && !present(needs)) problems.push(`${needs} is required when ${when} is set`);
+  if (!parsed.success || problems.length) throw new ConfigError([...new Set(problems)]);
   const e = parsed.data;
   const secrets = SECRET_VARS.map((k) => e[k]).filter((v): v is string => typeof v === 'string' && v.length > 0);
   return {

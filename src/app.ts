@@ -1,0 +1,59 @@
+/**
+ * The composition root's reusable half: everything a bot needs except the chat
+ * platforms. main.ts, the tests and the benchmarks build the same thing here, so
+ * what is tested is what runs.
+ */
+import type { Logger } from 'pino';
+import { createKolClient, type KolClient } from './api/index.ts';
+import type { Config } from './config.ts';
+import { createDispatcher, type Dispatcher, type DispatcherOptions } from './core/dispatch.ts';
+import { loadCommands } from './core/registry.ts';
+import type { Sandbox } from './sandbox/server.ts';
+import { openStore, type Store } from './store/index.ts';
+
+export interface App {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly api: KolClient;
+  readonly store: Store;
+  readonly dispatcher: Dispatcher;
+  /** The embedded upstream, when no KOL_API_BASE_URL was configured. */
+  readonly sandbox: Sandbox | undefined;
+  close(): Promise<void>;
+}
+
+export interface AppOverrides {
+  readonly dispatcher?: Partial<Pick<DispatcherOptions, 'userLimit' | 'actionTtlMs' | 'budgetMs' | 'now' | 'onOutcome'>>;
+  /** Live feed rate of the embedded sandbox (tweets per second); 0 for a still feed. */
+  readonly sandboxLiveRate?: number;
+}
+
+export async function createApp(config: Config, log: Logger, over: AppOverrides = {}): Promise<App> {
+  let sandbox: Sandbox | undefined;
+  let baseUrl = config.apiBaseUrl;
+  let apiKey = config.apiKey;
+  if (!baseUrl) {
+    const { startSandbox } = await import('./sandbox/server.ts');
+    const rate = over.sandboxLiveRate ?? 0.2;
+    sandbox = await startSandbox(rate > 0 ? { live: { tweetsPerSecond: rate } } : {});
+    baseUrl = sandbox.url;
+    apiKey = sandbox.apiKey;
+  }
+  const api = createKolClient({ baseUrl, apiKey: apiKey ?? '', logger: log });
+  const store = await openStore(config.storeUrl);
+  const commands = await loadCommands();
+  const dispatcher = createDispatcher({ commands, api, store, log, ...over.dispatcher });
+  return {
+    config,
+    log,
+    api,
+    store,
+    dispatcher,
+    sandbox,
+    async close() {
+      await api.close();
+      await store.close();
+      await sandbox?.close();
+    },
+  };
+}
