@@ -10,6 +10,9 @@ import { createDispatcher, type Dispatcher, type DispatcherOptions } from './cor
 import { loadCommands } from './core/registry.ts';
 import type { Sandbox } from './sandbox/server.ts';
 import { openStore, type Store } from './store/index.ts';
+import { createDelivery, type Sender } from './alerts/delivery.ts';
+import { localLease } from './alerts/lease.ts';
+import { createWatcher, type Watcher, type WatcherOptions } from './alerts/watcher.ts';
 
 export interface App {
   readonly config: Config;
@@ -19,6 +22,9 @@ export interface App {
   readonly dispatcher: Dispatcher;
   /** The embedded upstream, when no KOL_API_BASE_URL was configured. */
   readonly sandbox: Sandbox | undefined;
+  /** Starts the alert watcher and delivery through the given platform senders. */
+  startAlerts(senders: readonly Sender[], opts?: Partial<Pick<WatcherOptions, 'cron' | 'pageSize' | 'maxBacklog' | 'onTick'>>): Watcher;
+  /** Stops the watcher (if started), then closes the client, the store and the sandbox. */
   close(): Promise<void>;
 }
 
@@ -42,7 +48,9 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
   const api = createKolClient({ baseUrl, apiKey: apiKey ?? '', logger: log });
   const store = await openStore(config.storeUrl);
   const commands = await loadCommands();
-  const dispatcher = createDispatcher({ commands, api, store, log, ...over.dispatcher });
+  let kick = () => {};
+  let watcher: Watcher | undefined;
+  const dispatcher = createDispatcher({ commands, api, store, log, kickAlerts: () => kick(), ...over.dispatcher });
   return {
     config,
     log,
@@ -50,7 +58,27 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     store,
     dispatcher,
     sandbox,
+    startAlerts(senders, opts = {}) {
+      if (watcher) return watcher;
+      const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders, log });
+      kick = () => void delivery.drain().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'delivery paused'));
+      watcher = createWatcher({
+        api,
+        subscriptions: store.subscriptions,
+        outbox: store.outbox,
+        state: store.watch,
+        pages: store.pages,
+        delivery,
+        lease: localLease(),
+        log,
+        cron: config.watchCron,
+        ...opts,
+      });
+      watcher.start();
+      return watcher;
+    },
     async close() {
+      await watcher?.stop();
       await api.close();
       await store.close();
       await sandbox?.close();

@@ -41,6 +41,8 @@ export interface CommandContext {
   readonly commands: ReadonlyMap<string, AnyCommand>;
   readonly log: Logger;
   readonly now: () => number;
+  /** Asks alert delivery to run soon (after `/alerts test`); absent when no watcher runs. */
+  readonly kickAlerts?: () => void;
 }
 
 /** Raw option values before validation: text gives strings, Discord typed values. */

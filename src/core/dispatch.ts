@@ -39,6 +39,8 @@ export interface DispatcherOptions {
   readonly now?: () => number;
   /** Called once per command with its outcome, for metrics. */
   readonly onOutcome?: (command: string, outcome: Outcome, ms: number) => void;
+  /** Lets `/alerts test` start delivery at once. */
+  readonly kickAlerts?: () => void;
 }
 
 export type Outcome = 'ok' | 'user_error' | 'denied' | 'limited' | 'not_found' | 'unavailable' | 'failed';
@@ -98,6 +100,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         commands: o.commands,
         log: o.log,
         now,
+        ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
       };
       const view = await command.run(input as never, ctx);
       await bindActions(view);

@@ -6,14 +6,24 @@
 import Keyv from 'keyv';
 import { SqliteKvStore } from './sqlite.ts';
 import { createPageStore, type PageStore } from './pages.ts';
+import { createOutbox, type Outbox } from '../alerts/outbox.ts';
+import { strictKv, type Kv } from './strict.ts';
+import { createSubscriptionStore, type SubscriptionStore } from './subscriptions.ts';
 
 export type { PageStore } from './pages.ts';
+export type { Kv } from './strict.ts';
 
 export interface Store {
   readonly kind: 'sqlite' | 'memory' | 'redis';
   /** The raw keyv, namespaced per domain by the interfaces below. */
   readonly kv: (namespace: string) => Keyv;
   readonly pages: PageStore;
+  readonly subscriptions: SubscriptionStore;
+  readonly outbox: Outbox;
+  /** Watcher state and cooldowns. */
+  readonly watch: Kv;
+  /** Test hook: simulate a backend outage (sqlite only). */
+  setFailing(failing: boolean): void;
   /** True when the backend answers; used by readiness checks. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -39,6 +49,12 @@ export async function openStore(url: string): Promise<Store> {
     kind,
     kv,
     pages: createPageStore(kv('page')),
+    subscriptions: createSubscriptionStore(strictKv(kv('sub'))),
+    outbox: createOutbox(strictKv(kv('outbox'))),
+    watch: strictKv(kv('watch')),
+    setFailing(failing) {
+      if (backend instanceof SqliteKvStore) backend.failing = failing;
+    },
     async ping() {
       try {
         await probe.set('ping', Date.now(), 10_000);

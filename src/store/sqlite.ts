@@ -14,6 +14,8 @@ export class SqliteKvStore {
   readonly opts: { dialect: 'sqlite'; path: string };
   readonly #db: DatabaseSync;
   readonly #get: StatementSync;
+  /** Test hook: makes every call fail, to prove a store outage loses nothing. */
+  failing = false;
   readonly #set: StatementSync;
   readonly #del: StatementSync;
   readonly #sweep: StatementSync;
@@ -40,7 +42,12 @@ export class SqliteKvStore {
     this.#sweep = this.#db.prepare('DELETE FROM kv WHERE expires IS NOT NULL AND expires <= ?');
   }
 
+  #check(): void {
+    if (this.failing) throw new Error('sqlite store unavailable (simulated)');
+  }
+
   async get(key: string): Promise<string | undefined> {
+    this.#check();
     const row = this.#get.get(key) as { value: string; expires: number | null } | undefined;
     if (!row) return undefined;
     if (row.expires !== null && row.expires <= Date.now()) return undefined;
@@ -48,6 +55,7 @@ export class SqliteKvStore {
   }
 
   async set(key: string, value: unknown, ttl?: number): Promise<boolean> {
+    this.#check();
     const now = Date.now();
     this.#set.run(key, typeof value === 'string' ? value : JSON.stringify(value), ttl && ttl > 0 ? now + ttl : null);
     if (now - this.#lastSweep > SWEEP_EVERY_MS) {
@@ -58,6 +66,7 @@ export class SqliteKvStore {
   }
 
   async delete(key: string): Promise<boolean> {
+    this.#check();
     return Number(this.#del.run(key).changes) > 0;
   }
 
@@ -67,6 +76,18 @@ export class SqliteKvStore {
 
   async getMany(keys: string[]): Promise<(string | undefined)[]> {
     return Promise.all(keys.map((k) => this.get(k)));
+  }
+
+  /** Keyv's namespaced scans (subscriptions) come through here; keys carry the `ns::` prefix. */
+  async *iterator(namespace?: string): AsyncGenerator<[string, string]> {
+    this.#check();
+    const now = Date.now();
+    const rows = (
+      namespace
+        ? this.#db.prepare('SELECT key, value, expires FROM kv WHERE key >= ? AND key < ?').all(`${namespace}::`, `${namespace}:;`)
+        : this.#db.prepare('SELECT key, value, expires FROM kv').all()
+    ) as { key: string; value: string; expires: number | null }[];
+    for (const row of rows) if (row.expires === null || row.expires > now) yield [row.key, row.value];
   }
 
   async clear(): Promise<void> {

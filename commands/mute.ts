@@ -1,0 +1,27 @@
+import { requireSubscription } from '../src/alerts/subscribe.ts';
+import { ADDRESS_HINT, isValidAddress } from '../src/core/chains.ts';
+import type { Command } from '../src/core/command.ts';
+import { UserError } from '../src/core/errors.ts';
+import { opt } from '../src/core/options.ts';
+
+const options = {
+  chain: opt.chain({ description: 'Chain of the token', required: true, positional: true }),
+  address: opt.string({ description: 'Token address', required: true, positional: true }),
+  off: opt.boolean({ description: 'Unmute instead' }),
+};
+
+export default {
+  name: 'mute',
+  description: 'Stop (or with off:yes resume) alerts about one token here (admins)',
+  options,
+  examples: ['/mute solana So11111111111111111111111111111111111111112', '/mute base 0x4200000000000000000000000000000000000006 off:yes'],
+  requires: 'manage',
+  async run({ chain, address, off }, ctx) {
+    if (!isValidAddress(chain, address)) throw new UserError(`That is not a ${chain} address: expected ${ADDRESS_HINT[chain]}.`, `/mute ${chain} <address>`);
+    const sub = await requireSubscription(ctx);
+    const key = `${chain}:${address}`;
+    const muted = off ? sub.mutedTokens.filter((t) => t !== key) : [...new Set([...sub.mutedTokens, key])];
+    await ctx.store.subscriptions.put({ ...sub, mutedTokens: muted, updatedAt: ctx.now() });
+    return { kind: 'text', text: off ? `Alerts about ${address} on ${chain} are back on here.` : `No more alerts about ${address} on ${chain} here. /mute ${chain} ${address} off:yes undoes it.` };
+  },
+} satisfies Command<typeof options>;

@@ -1,0 +1,68 @@
+import { CHAINS } from '../src/api/chains.ts';
+import { DEFAULT_FILTERS, describeFilters, toSubscribeLine, type AlertFilters } from '../src/alerts/filters.ts';
+import { destinationOf, feedHead } from '../src/alerts/subscribe.ts';
+import type { Command } from '../src/core/command.ts';
+import { opt } from '../src/core/options.ts';
+
+const username = opt.string({ description: 'X username', pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'must be X usernames like @cobie' });
+
+const options = {
+  chains: opt.list(opt.chain({ description: 'chain' }), { description: `Chains to watch (default all): ${CHAINS.join(', ')}` }),
+  token_score: opt.number({ description: `Minimum token score 0-100 (default ${DEFAULT_FILTERS.minTokenScore})`, min: 0, max: 100 }),
+  kol_score: opt.number({ description: `Minimum KOL score 0-100 (default ${DEFAULT_FILTERS.minKolScore})`, min: 0, max: 100 }),
+  followers: opt.integer({ description: `Minimum followers of the KOL (default ${DEFAULT_FILTERS.minFollowers})`, min: 0, max: 1_000_000_000 }),
+  labels: opt.list(opt.string({ description: 'label', pattern: /^[\w -]{1,40}$/, hint: 'must be short words' }), { description: 'Only KOLs with one of these labels', max: 20 }),
+  types: opt.list(opt.string({ description: 'type', pattern: /^[a-z_]{1,20}$/i, hint: 'must be words like tweet, quote' }), { description: 'Tweet types, e.g. tweet,quote (default all)', max: 10 }),
+  only: opt.list(username, { description: 'Only these KOLs (usernames)', max: 100 }),
+  except: opt.list(username, { description: 'Never these KOLs (usernames)', max: 100 }),
+  cooldown: opt.integer({ description: `Minutes between alerts for one token (default ${DEFAULT_FILTERS.cooldownMinutes})`, min: 0, max: 10_080 }),
+};
+
+const lower = (xs: readonly string[]) => [...new Set(xs.map((x) => x.replace(/^@/, '').toLowerCase()))];
+
+export default {
+  name: 'subscribe',
+  description: 'Turn on alerts here when high-score KOLs shill a token (admins)',
+  options,
+  examples: ['/subscribe', '/subscribe chains:solana,base token_score:80 kol_score:65 followers:20000 cooldown:30'],
+  requires: 'manage',
+  async run(o, ctx) {
+    const dest = destinationOf(ctx);
+    const existing = await ctx.store.subscriptions.get(dest.id);
+    const base = existing?.filters ?? DEFAULT_FILTERS;
+    const filters: AlertFilters = {
+      chains: o.chains ? [...new Set(o.chains)] : base.chains,
+      minTokenScore: o.token_score ?? base.minTokenScore,
+      minKolScore: o.kol_score ?? base.minKolScore,
+      minFollowers: o.followers ?? base.minFollowers,
+      labels: o.labels ? lower(o.labels) : base.labels,
+      tweetTypes: o.types ? lower(o.types) : base.tweetTypes,
+      allowKols: o.only ? lower(o.only) : base.allowKols,
+      denyKols: o.except ? lower(o.except) : base.denyKols,
+      cooldownMinutes: o.cooldown ?? base.cooldownMinutes,
+    };
+    const now = ctx.now();
+    // A new (or revived) subscription starts at the head of the feed: no flood of old tweets.
+    const fresh = !existing || existing.disabled !== null;
+    const startAfter = fresh ? await feedHead(ctx) : existing.startAfter;
+    await ctx.store.subscriptions.put({
+      ...dest,
+      isGroup: ctx.caller.chatType === 'group',
+      filters,
+      mutedTokens: existing?.mutedTokens ?? [],
+      pausedUntil: existing?.pausedUntil ?? null,
+      startAfter,
+      disabled: null,
+      createdBy: existing?.createdBy ?? ctx.caller.userId,
+      createdAt: existing?.createdAt ?? now,
+      updatedAt: now,
+    });
+    return {
+      kind: 'card',
+      title: existing && !fresh ? 'Alerts updated' : 'Alerts on',
+      description: [describeFilters(filters).join('\n'), '\n\nTo recreate these settings elsewhere:\n', { code: toSubscribeLine(filters) }],
+      footer: 'Only tweets from now on are alerted. /alerts shows the settings, /alerts test sends a sample.',
+      colour: 'up',
+    };
+  },
+} satisfies Command<typeof options>;

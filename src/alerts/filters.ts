@@ -1,0 +1,81 @@
+/**
+ * What a channel wants to hear about. The defaults are what "high score" means
+ * when a channel says nothing (documented in the README next to these numbers),
+ * and every filter can be written back as the exact `/subscribe` line that
+ * recreates it, so settings can be copied between channels.
+ */
+import type { ChainId } from '../api/chains.ts';
+
+export interface AlertFilters {
+  /** Empty: every chain. */
+  readonly chains: readonly ChainId[];
+  /** Token score (the token's avg_score, 0-100) at least this. */
+  readonly minTokenScore: number;
+  /** KOL score (ranking_score, 0-100) at least this. */
+  readonly minKolScore: number;
+  /** The author's follower count at least this. */
+  readonly minFollowers: number;
+  /** The author carries at least one of these labels; empty: any. */
+  readonly labels: readonly string[];
+  /** Tweet types (tweet, reply, quote, retweet); empty: all. */
+  readonly tweetTypes: readonly string[];
+  /** Only these KOLs (lower-case usernames); empty: anyone. */
+  readonly allowKols: readonly string[];
+  /** Never these KOLs. */
+  readonly denyKols: readonly string[];
+  /** One alert per token per channel per this many minutes. */
+  readonly cooldownMinutes: number;
+}
+
+export const DEFAULT_FILTERS: AlertFilters = Object.freeze({
+  chains: [],
+  minTokenScore: 70,
+  minKolScore: 60,
+  minFollowers: 10_000,
+  labels: [],
+  tweetTypes: [],
+  allowKols: [],
+  denyKols: [],
+  cooldownMinutes: 60,
+});
+
+/** Option names of `/subscribe`, shared by the command and `toSubscribeLine`. */
+export const FILTER_OPTION = {
+  chains: 'chains',
+  minTokenScore: 'token_score',
+  minKolScore: 'kol_score',
+  minFollowers: 'followers',
+  labels: 'labels',
+  tweetTypes: 'types',
+  allowKols: 'only',
+  denyKols: 'except',
+  cooldownMinutes: 'cooldown',
+} as const satisfies Record<keyof AlertFilters, string>;
+
+/** The `/subscribe` line that recreates these filters (defaults omitted). */
+export function toSubscribeLine(f: AlertFilters): string {
+  const parts = ['/subscribe'];
+  const put = (k: keyof AlertFilters, v: string) => parts.push(`${FILTER_OPTION[k]}:${v}`);
+  if (f.chains.length) put('chains', f.chains.join(','));
+  if (f.minTokenScore !== DEFAULT_FILTERS.minTokenScore) put('minTokenScore', String(f.minTokenScore));
+  if (f.minKolScore !== DEFAULT_FILTERS.minKolScore) put('minKolScore', String(f.minKolScore));
+  if (f.minFollowers !== DEFAULT_FILTERS.minFollowers) put('minFollowers', String(f.minFollowers));
+  if (f.labels.length) put('labels', f.labels.join(','));
+  if (f.tweetTypes.length) put('tweetTypes', f.tweetTypes.join(','));
+  if (f.allowKols.length) put('allowKols', f.allowKols.join(','));
+  if (f.denyKols.length) put('denyKols', f.denyKols.join(','));
+  if (f.cooldownMinutes !== DEFAULT_FILTERS.cooldownMinutes) put('cooldownMinutes', String(f.cooldownMinutes));
+  return parts.join(' ');
+}
+
+/** The filters in words, one line each, for `/alerts`. */
+export function describeFilters(f: AlertFilters): string[] {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return [
+    `Chains: ${f.chains.length ? f.chains.join(', ') : 'all'}`,
+    `Token score at least ${f.minTokenScore}, KOL score at least ${f.minKolScore}, at least ${n(f.minFollowers)} followers`,
+    `Labels: ${f.labels.length ? f.labels.join(', ') : 'any'}; tweet types: ${f.tweetTypes.length ? f.tweetTypes.join(', ') : 'all'}`,
+    `KOLs: ${f.allowKols.length ? `only @${f.allowKols.join(', @')}` : 'anyone'}${f.denyKols.length ? `, except @${f.denyKols.join(', @')}` : ''}`,
+    `At most one alert per token every ${f.cooldownMinutes} min`,
+  ];
+}

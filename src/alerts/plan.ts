@@ -1,0 +1,178 @@
+/**
+ * From matches to outbox entries: one alert per (destination, token) per
+ * cooldown. Several KOLs shilling the same token in one tick become one alert
+ * naming them all; a token still cooling down in a channel is not repeated.
+ */
+import type { Logger } from 'pino';
+import type { ChainId } from '../api/chains.ts';
+import type { KolClient } from '../api/index.ts';
+import { ACTION_PREFIX } from '../core/dispatch.ts';
+import type { PageStore } from '../store/pages.ts';
+import type { Kv } from '../store/strict.ts';
+import type { Subscription } from '../store/subscriptions.ts';
+import type { AlertContent, AlertKol, AlertToken } from './content.ts';
+import type { Match, TweetFacts } from './matcher.ts';
+import type { OutboxEntry } from './outbox.ts';
+
+/** Buttons on alerts outlive ordinary pages: people scroll back. */
+const ALERT_ACTION_TTL_MS = 7 * 24 * 3600_000;
+
+export interface PlanInput {
+  readonly matches: readonly Match[];
+  /** Tweets beyond the backlog bound; each live subscription is told once. */
+  readonly skipped: number;
+  readonly subs: readonly Subscription[];
+  readonly batchId: string;
+  readonly api: KolClient;
+  readonly pages: PageStore;
+  readonly state: Kv;
+  readonly now: number;
+  readonly budgetMs: number;
+  readonly log: Logger;
+}
+
+export interface Plan {
+  readonly entries: OutboxEntry[];
+  /** Records the cooldowns of the planned alerts; call after the entries are stored. */
+  commitCooldowns(): Promise<void>;
+}
+
+const cooldownKey = (subId: string, tokenKey: string) => `cd:${subId}|${tokenKey}`;
+
+export async function planAlerts(p: PlanInput): Promise<Plan> {
+  // Group matches by (destination, token), oldest tweet first.
+  const groups = new Map<string, Match[]>();
+  for (const m of p.matches) {
+    const k = `${m.sub.id}|${m.facts.tokenKey}`;
+    let g = groups.get(k);
+    if (!g) groups.set(k, (g = []));
+    g.push(m);
+  }
+  const keys = [...groups.keys()];
+  const last = await p.state.getMany<number>(keys.map((k) => `cd:${k}`));
+  const live = [...groups.values()].filter((g, i) => {
+    const lastAt = last[i];
+    return lastAt === undefined || lastAt + g[0]!.sub.filters.cooldownMinutes * 60_000 <= p.now;
+  });
+
+  const tokens = new Map<string, TweetFacts>();
+  for (const g of live) tokens.set(g[0]!.facts.tokenKey, g[0]!.facts);
+  const [marketCaps, actions] = await Promise.all([marketCapsOf(p, tokens), actionsOf(p, live)]);
+
+  const entries: OutboxEntry[] = live.map((g) => {
+    const m = g[0]!;
+    const kols = uniqueKols(g.map((x) => x.facts));
+    const content: AlertContent = {
+      kind: 'alert',
+      token: tokenOf(m.facts, marketCaps.get(m.facts.tokenKey) ?? null),
+      kols,
+      reason: m.reason,
+      actions: actions.get(`${m.facts.tokenKey}|${m.facts.username}`) ?? [],
+    };
+    return entry(`${m.facts.tweet.id}:${m.sub.id}`, m.sub, content, p.now);
+  });
+  if (p.skipped > 0) {
+    const text = `kolradar was behind the feed: ${p.skipped.toLocaleString('en-US')} older tweets were skipped; alerts continue from the newest.`;
+    for (const s of p.subs) if (!s.disabled) entries.push(entry(`skip-${p.batchId}:${s.id}`, s, { kind: 'notice', text }, p.now));
+  }
+  return {
+    entries,
+    async commitCooldowns() {
+      for (const g of live) {
+        const m = g[0]!;
+        await p.state.set(cooldownKey(m.sub.id, m.facts.tokenKey), p.now, Math.max(1, m.sub.filters.cooldownMinutes) * 60_000);
+      }
+    },
+  };
+}
+
+function entry(id: string, sub: Subscription, content: AlertContent, now: number): OutboxEntry {
+  return {
+    id,
+    subId: sub.id,
+    platform: sub.platform,
+    chatId: sub.chatId,
+    isGroup: sub.isGroup,
+    content,
+    createdAt: now,
+    state: 'pending',
+    attempts: 0,
+    notBefore: 0,
+  };
+}
+
+function uniqueKols(facts: readonly TweetFacts[]): AlertKol[] {
+  const seen = new Set<string>();
+  const out: AlertKol[] = [];
+  for (const f of facts) {
+    if (seen.has(f.username)) continue;
+    seen.add(f.username);
+    const a = f.tweet.x_user[0];
+    const username = a?.username ?? f.username;
+    out.push({
+      username,
+      displayName: a?.display_name ?? username,
+      followers: f.followers,
+      score: f.kolScore,
+      tweetUrl: `https://x.com/${encodeURIComponent(username)}/status/${f.tweet.twitter_id}`,
+      text: f.tweet.content,
+      tweetedAt: f.tweet.tweeted_at,
+    });
+  }
+  return out;
+}
+
+function tokenOf(f: TweetFacts, marketCap: number | null): AlertToken {
+  const t = f.tweet.token;
+  return {
+    name: t.name,
+    symbol: t.symbol,
+    chain: t.chain_id as ChainId,
+    address: t.token_address,
+    score: t.avg_score,
+    marketCap,
+    change1h: t.change1h,
+    change24h: t.change24h,
+  };
+}
+
+/** Market cap is not in the feed; one analytics lookup per token, failures shown as "-". */
+async function marketCapsOf(p: PlanInput, tokens: Map<string, TweetFacts>): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  await Promise.all(
+    [...tokens.values()].map(async (f) => {
+      const t = f.tweet.token;
+      try {
+        const r = await p.api.getTokenAnalytics({ tokenAddress: t.token_address, chainId: t.chain_id as ChainId, limit: 5 }, { budgetMs: p.budgetMs });
+        const hit = r.items.find((i) => i.token.address === t.token_address);
+        if (hit) out.set(f.tokenKey, hit.marketcap);
+      } catch (err) {
+        p.log.debug({ token: f.tokenKey, err: (err as Error).message }, 'market cap lookup failed');
+      }
+    }),
+  );
+  return out;
+}
+
+/** Token card, KOL card and mute buttons, stored once per (token, KOL) and shared by every destination. */
+async function actionsOf(p: PlanInput, groups: readonly Match[][]) {
+  const out = new Map<string, AlertContent extends infer C ? (C extends { actions: infer A } ? A : never) : never>();
+  for (const g of groups) {
+    const f = g[0]!.facts;
+    const key = `${f.tokenKey}|${f.username}`;
+    if (out.has(key)) continue;
+    const t = f.tweet.token;
+    const specs = [
+      { label: 'Token card', command: 'token', options: { chain: t.chain_id, address: t.token_address } },
+      { label: `@${f.tweet.x_user[0]?.username ?? f.username}`, command: 'kol', options: { kol: f.tweet.x_user[0]?.username ?? f.username } },
+      { label: 'Mute token', command: 'mute', options: { chain: t.chain_id, address: t.token_address }, style: 'danger' as const },
+    ];
+    out.set(
+      key,
+      await Promise.all(
+        specs.map(async (s) => ({ ...s, id: ACTION_PREFIX + (await p.pages.put({ command: s.command, options: s.options }, ALERT_ACTION_TTL_MS)) })),
+      ),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,41 @@
+/**
+ * The subscription side shared by `/subscribe`, `/alerts`, `/mute`: reading and
+ * writing the caller's subscription, and the feed head a new one starts from.
+ */
+import type { CommandContext } from '../core/command.ts';
+import { UserError } from '../core/errors.ts';
+import { subscriptionId, type DestinationPlatform, type FeedPosition, type Subscription } from '../store/subscriptions.ts';
+
+export function destinationOf(ctx: CommandContext): { id: string; platform: DestinationPlatform; chatId: string } {
+  const platform = ctx.caller.platform;
+  return { id: subscriptionId(platform, ctx.caller.chatId), platform, chatId: ctx.caller.chatId };
+}
+
+export async function currentSubscription(ctx: CommandContext): Promise<Subscription | undefined> {
+  return ctx.store.subscriptions.get(destinationOf(ctx).id);
+}
+
+export async function requireSubscription(ctx: CommandContext): Promise<Subscription> {
+  const sub = await currentSubscription(ctx);
+  if (!sub) throw new UserError('Alerts are not on here. Turn them on with /subscribe.', '/subscribe token_score:75 chains:solana');
+  return sub;
+}
+
+/** The newest tweet now: a new subscription hears only what comes after it. */
+export async function feedHead(ctx: CommandContext): Promise<FeedPosition | null> {
+  const r = await ctx.api.getTweets({ limit: 1 }, { signal: ctx.signal, budgetMs: ctx.budgetMs, cache: 'bypass' });
+  const t = r.items[0];
+  return t ? { tweetedAt: t.tweeted_at, id: t.id } : null;
+}
+
+/** "2h", "30m", "1d", "1w" -> milliseconds; undefined for an invalid duration. */
+export function parseDuration(text: string): number | undefined {
+  const m = /^(\d{1,4})\s*(m|min|h|d|w)$/i.exec(text.trim());
+  if (!m) return undefined;
+  const unit = { m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[m[2]!.toLowerCase() as 'm'];
+  const ms = Number(m[1]) * unit;
+  return ms > 0 ? ms : undefined;
+}
+
+/** Paused "forever" is stored as a far date: JSON has no Infinity. */
+export const FOREVER = 8_640_000_000_000_000;

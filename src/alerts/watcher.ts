@@ -1,0 +1,190 @@
+/**
+ * The tweet-feed watcher, modelled on grammY's runner: a long-running loop with
+ * explicit options, no overlapping ticks, and a stop() that resolves only after
+ * the tick in flight has finished. Each tick:
+ *   1. reads the feed newest first, paging with the cursor until it meets the
+ *      high-water mark (so a burst larger than a page is not missed), using the
+ *      loosest filters any subscription allows;
+ *   2. matches the new tweets, oldest first, against every subscription;
+ *   3. writes one outbox entry per (alert, destination), then moves the mark;
+ *   4. asks delivery to drain the outbox.
+ * Any failure before step 3 completes leaves the mark where it was: the next
+ * tick fetches the same tweets and produces the same entry ids, so nothing is
+ * lost and nothing is queued twice.
+ */
+import cron from 'node-cron';
+import type { Logger } from 'pino';
+import type { KolClient, TweetListItem } from '../api/index.ts';
+import type { PageStore } from '../store/pages.ts';
+import type { Kv } from '../store/strict.ts';
+import type { FeedPosition, Subscription, SubscriptionStore } from '../store/subscriptions.ts';
+import type { Delivery } from './delivery.ts';
+import { compile, isAfter, loosestFilters, tweetFacts, type CompiledSubscriptions, type Match } from './matcher.ts';
+import type { Outbox } from './outbox.ts';
+import { planAlerts } from './plan.ts';
+import type { Lease } from './lease.ts';
+
+export interface WatcherOptions {
+  readonly api: KolClient;
+  readonly subscriptions: SubscriptionStore;
+  readonly outbox: Outbox;
+  /** Watcher state (high-water mark) and cooldowns. */
+  readonly state: Kv;
+  readonly pages: PageStore;
+  readonly delivery: Delivery;
+  readonly lease: Lease;
+  readonly log: Logger;
+  /** node-cron expression; default every 30 s. */
+  readonly cron?: string;
+  /** Feed page size (the upstream allows 1-30); default 30. */
+  readonly pageSize?: number;
+  /** Most tweets handled after downtime; older ones are counted and skipped. Default 1,000. */
+  readonly maxBacklog?: number;
+  /** Upstream budget per request of a tick; default 10 s. */
+  readonly budgetMs?: number;
+  readonly now?: () => number;
+  readonly onTick?: (r: TickResult) => void;
+}
+
+export interface TickResult {
+  readonly fetched: number;
+  readonly matched: number;
+  readonly queued: number;
+  readonly skipped: number;
+  readonly ms: number;
+  readonly leader: boolean;
+}
+
+export interface Watcher {
+  start(): void;
+  /** One tick now; if one is running, waits for it instead of starting another. */
+  tick(): Promise<TickResult>;
+  /** Stops scheduling, waits for the running tick, then stops delivery. */
+  stop(): Promise<void>;
+}
+
+interface State {
+  readonly hwm: FeedPosition | null;
+}
+
+const STATE_KEY = 'state';
+
+export function createWatcher(o: WatcherOptions): Watcher {
+  const now = o.now ?? Date.now;
+  const pageSize = o.pageSize ?? 30;
+  const maxBacklog = o.maxBacklog ?? 1000;
+  const budgetMs = o.budgetMs ?? 10_000;
+  let task: ReturnType<typeof cron.schedule> | undefined;
+  let inflight: Promise<TickResult> | undefined;
+  let stopped = false;
+  let cache: { version: string; subs: Subscription[]; compiled: CompiledSubscriptions } | undefined;
+
+  /** Starts a drain without waiting; a store fault pauses delivery until the next tick. */
+  function kick(): void {
+    o.delivery.drain().catch((err: unknown) => o.log.warn({ err: { message: (err as Error).message } }, 'delivery paused'));
+  }
+
+  async function subscriptions() {
+    const version = await o.subscriptions.version();
+    if (!cache || cache.version !== version) {
+      const subs = await o.subscriptions.all();
+      cache = { version, subs, compiled: compile(subs) };
+    }
+    return cache;
+  }
+
+  async function head(): Promise<FeedPosition | null> {
+    const r = await o.api.getTweets({ limit: 1 }, { budgetMs, cache: 'bypass' });
+    const t = r.items[0];
+    return t ? { tweetedAt: t.tweeted_at, id: t.id } : null;
+  }
+
+  /** New tweets after `hwm`, newest first, at most maxBacklog; `skipped` counts older ones beyond it. */
+  async function fetchNew(hwm: FeedPosition, subs: readonly Subscription[]) {
+    const filters = loosestFilters(subs);
+    const out: TweetListItem[] = [];
+    let cursor: string | undefined;
+    let skipped = 0;
+    let reached = false;
+    for (let page = 0; !reached; page++) {
+      const r = await o.api.getTweets({ limit: pageSize, ...filters, ...(cursor ? { cursor } : {}) }, { budgetMs, cache: 'bypass' });
+      for (const t of r.items) {
+        if (!isAfter({ tweetedAt: t.tweeted_at, id: t.id }, hwm)) {
+          reached = true;
+          break;
+        }
+        if (out.length < maxBacklog) out.push(t);
+        else skipped++;
+      }
+      // Counting what is skipped costs pages too; past ten times the bound, "at least" will do.
+      if (!r.next_cursor || skipped > maxBacklog * 10) break;
+      cursor = r.next_cursor;
+    }
+    return { tweets: out, skipped };
+  }
+
+  async function runTick(): Promise<TickResult> {
+    const started = now();
+    const result = (fetched: number, matched: number, queued: number, skipped: number, leader = true): TickResult => {
+      const r = { fetched, matched, queued, skipped, ms: now() - started, leader };
+      o.onTick?.(r);
+      return r;
+    };
+    if (!(await o.lease.acquire())) return result(0, 0, 0, 0, false);
+    const state = (await o.state.get<State>(STATE_KEY)) ?? { hwm: null };
+    const { subs, compiled } = await subscriptions();
+    if (!state.hwm || compiled.size === 0) {
+      // First start, or nobody listening: start from the head, never from history.
+      const h = await head();
+      if (h && (!state.hwm || isAfter(h, state.hwm))) await o.lease.fenced(() => o.state.set(STATE_KEY, { hwm: h } satisfies State));
+      kick();
+      return result(0, 0, 0, 0);
+    }
+    const { tweets, skipped } = await fetchNew(state.hwm, subs);
+    if (!tweets.length) {
+      kick();
+      return result(0, 0, 0, 0);
+    }
+    const newest = tweets[0]!;
+    const newHwm: FeedPosition = { tweetedAt: newest.tweeted_at, id: newest.id };
+    const t = now();
+    const matches: Match[] = [];
+    for (const tweet of tweets.toReversed()) {
+      const facts = tweetFacts(tweet);
+      if (facts) for (const m of compiled.match(facts, t)) matches.push(m);
+    }
+    const plan = await planAlerts({ matches, skipped, subs, batchId: `t${newHwm.id}`, api: o.api, pages: o.pages, state: o.state, now: t, budgetMs, log: o.log });
+    await o.outbox.enqueue(`t${newHwm.id}`, plan.entries);
+    await plan.commitCooldowns();
+    await o.lease.fenced(() => o.state.set(STATE_KEY, { hwm: newHwm } satisfies State));
+    kick();
+    return result(tweets.length, matches.length, plan.entries.length, skipped);
+  }
+
+  function tick(): Promise<TickResult> {
+    if (inflight) return inflight;
+    inflight = runTick().finally(() => (inflight = undefined));
+    return inflight;
+  }
+
+  return {
+    start() {
+      if (task) return;
+      task = cron.schedule(o.cron ?? '*/30 * * * * *', () => {
+        if (stopped || inflight) return; // no overlap: a slow tick makes the next one wait its turn
+        tick().catch((err: unknown) => o.log.warn({ err: { message: (err as Error).message, name: (err as Error).name } }, 'watch tick failed; will retry'));
+      });
+      // Deliver whatever a previous run left in the outbox, without waiting for the first tick.
+      kick();
+    },
+    tick,
+    async stop() {
+      stopped = true;
+      await task?.stop();
+      task = undefined;
+      await inflight?.catch(() => {});
+      await o.delivery.stop();
+      await o.lease.release();
+    },
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * Subscriptions: one per destination (a Discord channel or a Telegram chat).
+ * A version counter changes on every write, so the watcher reloads the whole
+ * set only when something changed, on any instance sharing the store.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AlertFilters } from '../alerts/filters.ts';
+import type { Kv } from './strict.ts';
+
+export type DestinationPlatform = 'discord' | 'telegram' | 'console';
+
+export interface Subscription {
+  /** `${platform}:${chatId}`: one subscription per destination. */
+  readonly id: string;
+  readonly platform: DestinationPlatform;
+  readonly chatId: string;
+  /** Telegram groups have their own send limit (20/min). */
+  readonly isGroup: boolean;
+  readonly filters: AlertFilters;
+  /** Token keys (`chain:address`) this destination muted. */
+  readonly mutedTokens: readonly string[];
+  /** Epoch ms until which alerts are paused; null: not paused. Infinity is stored as a far date. */
+  readonly pausedUntil: number | null;
+  /** Only tweets after this feed position match: a new subscription starts at the head, no flood. */
+  readonly startAfter: FeedPosition | null;
+  /** Set when the destination is gone (kicked, deleted, no access); alerts stop until re-subscribed. */
+  readonly disabled: { readonly reason: string; readonly at: number } | null;
+  readonly createdBy: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** A place in the tweet feed: newest-first order is (tweetedAt desc, id desc). */
+export interface FeedPosition {
+  readonly tweetedAt: string;
+  /** Tweet id as a string; compared numerically by length then text. */
+  readonly id: string;
+}
+
+export function subscriptionId(platform: DestinationPlatform, chatId: string): string {
+  return `${platform}:${chatId}`;
+}
+
+export interface SubscriptionStore {
+  get(id: string): Promise<Subscription | undefined>;
+  put(sub: Subscription): Promise<void>;
+  delete(id: string): Promise<boolean>;
+  /** Every subscription (including disabled and paused ones). */
+  all(): Promise<Subscription[]>;
+  /** Changes whenever any subscription changes. */
+  version(): Promise<string>;
+}
+
+export function createSubscriptionStore(kv: Kv): SubscriptionStore {
+  const VERSION = '_version';
+  // A fresh random token, not a counter: two instances bumping at once must both
+  // change it, and a read-modify-write counter could land on the same number.
+  const bump = async () => kv.set(VERSION, randomUUID());
+  return {
+    get: (id) => kv.get<Subscription>(id),
+    async put(sub) {
+      await kv.set(sub.id, sub);
+      await bump();
+    },
+    async delete(id) {
+      const had = (await kv.get(id)) !== undefined;
+      if (had) {
+        await kv.delete(id);
+        await bump();
+      }
+      return had;
+    },
+    async all() {
+      const out: Subscription[] = [];
+      for await (const [key, value] of kv.entries<Subscription>()) if (key !== VERSION && value) out.push(value);
+      return out;
+    },
+    async version() {
+      return (await kv.get<string>(VERSION)) ?? '';
+    },
+  };
+}

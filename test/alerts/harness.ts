@@ -1,0 +1,106 @@
+/**
+ * Alerts end to end below the chat libraries: the real sandbox, client, store,
+ * commands, watcher and delivery, with a recording Sender standing in for a
+ * platform (the adapters' own tests drive discord.js and grammY).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { createKolClient } from '../../src/api/index.ts';
+import { createDelivery, type Sender, type SendResult } from '../../src/alerts/delivery.ts';
+import { localLease } from '../../src/alerts/lease.ts';
+import { createWatcher } from '../../src/alerts/watcher.ts';
+import type { Caller } from '../../src/core/command.ts';
+import { createDispatcher } from '../../src/core/dispatch.ts';
+import { loadCommands } from '../../src/core/registry.ts';
+import { silentLogger } from '../../src/log.ts';
+import { startSandbox } from '../../src/sandbox/server.ts';
+import { openStore, type Store } from '../../src/store/index.ts';
+import type { View } from '../../src/views/model.ts';
+
+export interface Sent {
+  readonly chatId: string;
+  readonly view: View;
+  readonly nonce: string;
+}
+
+export function caller(chatId: string, admin = true, chatType: Caller['chatType'] = 'group'): Caller {
+  return { platform: 'console', userId: `u-${chatId}`, chatId, chatType, canManage: async () => admin };
+}
+
+export async function alertHarness(t: TestContext, opts: { storePath?: string; pageSize?: number; maxBacklog?: number } = {}) {
+  const dir = opts.storePath ? undefined : await mkdtemp(join(tmpdir(), 'kolradar-alerts-'));
+  const storePath = opts.storePath ?? join(dir!, 'state.sqlite');
+  const sb = await startSandbox();
+  const api = createKolClient({ baseUrl: sb.url, apiKey: sb.apiKey, cacheTtlMs: false });
+  const log = silentLogger();
+  const commands = await loadCommands();
+  const sent: Sent[] = [];
+  const behaviour = new Map<string, () => SendResult>();
+  const sender: Sender = {
+    platform: 'console',
+    async send(chatId, view, nonce) {
+      const special = behaviour.get(chatId);
+      if (special) return special();
+      sent.push({ chatId, view, nonce });
+      return { kind: 'sent', messageId: String(sent.length) };
+    },
+  };
+  let store: Store = await openStore(`sqlite:${storePath}`);
+  const build = () => {
+    const dispatcher = createDispatcher({ commands, api, store, log, userLimit: { count: 10_000, windowMs: 1000 } });
+    const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [sender], log });
+    const watcher = createWatcher({
+      api,
+      subscriptions: store.subscriptions,
+      outbox: store.outbox,
+      state: store.watch,
+      pages: store.pages,
+      delivery,
+      lease: localLease(),
+      log,
+      pageSize: opts.pageSize ?? 30,
+      maxBacklog: opts.maxBacklog ?? 1000,
+    });
+    return { dispatcher, delivery, watcher };
+  };
+  let parts = build();
+  t.after(async () => {
+    await parts.watcher.stop();
+    await store.close();
+    await api.close();
+    await sb.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+  return {
+    sb,
+    api,
+    sent,
+    behaviour,
+    get store() {
+      return store;
+    },
+    get dispatcher() {
+      return parts.dispatcher;
+    },
+    /** One watcher tick, then a full drain of the outbox. */
+    async cycle() {
+      const r = await parts.watcher.tick();
+      await parts.delivery.drain();
+      return r;
+    },
+    /** A new process on the same state file. */
+    async restart() {
+      await parts.watcher.stop();
+      await store.close();
+      store = await openStore(`sqlite:${storePath}`);
+      parts = build();
+    },
+  };
+}
+
+/** The token symbol and KOLs an alert names, read from the title the user sees. */
+export function titleOf(s: Sent): string {
+  return s.view.kind === 'card' ? s.view.title : s.view.kind === 'text' ? String(s.view.text) : s.view.kind;
+}
