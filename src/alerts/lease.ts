@@ -35,3 +35,71 @@ export function localLease(): Lease {
     status: () => (held ? 'leader' : 'unknown'),
   };
 }
+
+/** The few Redis commands a lease needs; the store's client provides them. */
+export interface LeaseRedis {
+  set(key: string, value: string, opts: { condition: 'NX'; expiration: { type: 'PX'; value: number } }): Promise<string | null>;
+  incr(key: string): Promise<number>;
+  eval(script: string, opts: { keys: string[]; arguments: string[] }): Promise<unknown>;
+}
+
+const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+/** Still the holder, and no newer holder has written: the fence counter is ours. */
+const CHECK = `if redis.call('GET', KEYS[1]) == ARGV[1] and redis.call('GET', KEYS[2]) == ARGV[2] then return 1 else return 0 end`;
+
+/**
+ * A lease on Redis: SET NX PX to take it, a compare-and-PEXPIRE to renew, a
+ * compare-and-DEL to release. Each taking increments a fence counter; a write
+ * under the lease first checks that the lease and the counter are still this
+ * holder's. The check and the write are two commands, so a holder paused for
+ * longer than the whole TTL between them could still write once: the TTL
+ * (15 s by default) is kept far above a write's milliseconds.
+ */
+export function redisLease(redis: LeaseRedis, opts: { name?: string; ttlMs?: number; instanceId: string }): Lease {
+  const key = `kolradar:lease:${opts.name ?? 'watcher'}`;
+  const fenceKey = `${key}:fence`;
+  const ttl = opts.ttlMs ?? 15_000;
+  let fence: number | undefined;
+  let state: 'leader' | 'follower' | 'unknown' = 'unknown';
+  return {
+    async acquire() {
+      try {
+        if (fence !== undefined && Number(await redis.eval(RENEW, { keys: [key], arguments: [opts.instanceId, String(ttl)] })) === 1) {
+          state = 'leader';
+          return true;
+        }
+        fence = undefined;
+        const ok = await redis.set(key, opts.instanceId, { condition: 'NX', expiration: { type: 'PX', value: ttl } });
+        if (ok !== 'OK') {
+          state = 'follower';
+          return false;
+        }
+        fence = await redis.incr(fenceKey);
+        state = 'leader';
+        return true;
+      } catch (err) {
+        state = 'unknown';
+        fence = undefined;
+        throw err;
+      }
+    },
+    async fenced(write) {
+      if (fence === undefined) throw new LeaseLostError('lease not held');
+      const ok = Number(await redis.eval(CHECK, { keys: [key, fenceKey], arguments: [opts.instanceId, String(fence)] })) === 1;
+      if (!ok) {
+        fence = undefined;
+        state = 'follower';
+        throw new LeaseLostError('lease lost to another instance');
+      }
+      return write();
+    },
+    async release() {
+      if (fence === undefined) return;
+      fence = undefined;
+      state = 'unknown';
+      await redis.eval(RELEASE, { keys: [key], arguments: [opts.instanceId] }).catch(() => {});
+    },
+    status: () => state,
+  };
+}

@@ -59,6 +59,8 @@ export interface Watcher {
   start(): void;
   /** One tick now; if one is running, waits for it instead of starting another. */
   tick(): Promise<TickResult>;
+  /** Drains the outbox soon, if this instance holds the lease (only the leader sends). */
+  kick(): void;
   /** Stops scheduling, waits for the running tick, then stops delivery. */
   stop(): Promise<void>;
 }
@@ -175,9 +177,12 @@ export function createWatcher(o: WatcherOptions): Watcher {
         tick().catch((err: unknown) => o.log.warn({ err: { message: (err as Error).message, name: (err as Error).name } }, 'watch tick failed; will retry'));
       });
       // Deliver whatever a previous run left in the outbox, without waiting for the first tick.
-      kick();
+      void o.lease.acquire().then((ok) => ok && kick(), () => {});
     },
     tick,
+    kick() {
+      if (o.lease.status() === 'leader') kick();
+    },
     async stop() {
       stopped = true;
       await task?.stop();

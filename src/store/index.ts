@@ -5,6 +5,7 @@
  */
 import Keyv from 'keyv';
 import { SqliteKvStore } from './sqlite.ts';
+import { RedisKvStore, type RedisClient } from './redis.ts';
 import { createPageStore, type PageStore } from './pages.ts';
 import { createOutbox, type Outbox } from '../alerts/outbox.ts';
 import { strictKv, type Kv } from './strict.ts';
@@ -22,6 +23,8 @@ export interface Store {
   readonly outbox: Outbox;
   /** Watcher state and cooldowns. */
   readonly watch: Kv;
+  /** The Redis client behind a redis:// store, for the watcher lease. */
+  readonly redis: RedisClient | undefined;
   /** Test hook: simulate a backend outage (sqlite only). */
   setFailing(failing: boolean): void;
   /** True when the backend answers; used by readiness checks. */
@@ -30,11 +33,13 @@ export interface Store {
 }
 
 export async function openStore(url: string): Promise<Store> {
-  if (url.startsWith('redis://') || url.startsWith('rediss://')) {
-    throw new Error('STORE_URL redis:// is not supported by this build yet; use sqlite:<path>');
-  }
-  const kind = url === 'memory:' ? 'memory' : 'sqlite';
-  const backend = kind === 'sqlite' ? new SqliteKvStore(url.slice('sqlite:'.length)) : new Map<string, unknown>();
+  const kind = url.startsWith('redis://') || url.startsWith('rediss://') ? 'redis' : url === 'memory:' ? 'memory' : 'sqlite';
+  const backend =
+    kind === 'redis'
+      ? await RedisKvStore.connect(url)
+      : kind === 'sqlite'
+        ? new SqliteKvStore(url.slice('sqlite:'.length))
+        : new Map<string, unknown>();
   const namespaces = new Map<string, Keyv>();
   const kv = (namespace: string): Keyv => {
     let k = namespaces.get(namespace);
@@ -53,7 +58,7 @@ export async function openStore(url: string): Promise<Store> {
     outbox: createOutbox(strictKv(kv('outbox'))),
     watch: strictKv(kv('watch')),
     setFailing(failing) {
-      if (backend instanceof SqliteKvStore) backend.failing = failing;
+      if (backend instanceof SqliteKvStore || backend instanceof RedisKvStore) backend.failing = failing;
     },
     async ping() {
       try {
@@ -63,8 +68,9 @@ export async function openStore(url: string): Promise<Store> {
         return false;
       }
     },
+    redis: backend instanceof RedisKvStore ? backend.client : undefined,
     async close() {
-      if (backend instanceof SqliteKvStore) await backend.disconnect();
+      if (backend instanceof SqliteKvStore || backend instanceof RedisKvStore) await backend.disconnect();
     },
   };
 }

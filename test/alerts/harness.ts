@@ -29,9 +29,9 @@ export function caller(chatId: string, admin = true, chatType: Caller['chatType'
   return { platform: 'console', userId: `u-${chatId}`, chatId, chatType, canManage: async () => admin };
 }
 
-export async function alertHarness(t: TestContext, opts: { storePath?: string; pageSize?: number; maxBacklog?: number } = {}) {
-  const dir = opts.storePath ? undefined : await mkdtemp(join(tmpdir(), 'kolradar-alerts-'));
-  const storePath = opts.storePath ?? join(dir!, 'state.sqlite');
+export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pageSize?: number; maxBacklog?: number } = {}) {
+  const dir = opts.storeUrl ? undefined : await mkdtemp(join(tmpdir(), 'kolradar-alerts-'));
+  const storeUrl = opts.storeUrl ?? `sqlite:${join(dir!, 'state.sqlite')}`;
   const sb = await startSandbox();
   const api = createKolClient({ baseUrl: sb.url, apiKey: sb.apiKey, cacheTtlMs: false });
   const log = silentLogger();
@@ -47,7 +47,7 @@ export async function alertHarness(t: TestContext, opts: { storePath?: string; p
       return { kind: 'sent', messageId: String(sent.length) };
     },
   };
-  let store: Store = await openStore(`sqlite:${storePath}`);
+  let store: Store = await openStore(storeUrl);
   const build = () => {
     const dispatcher = createDispatcher({ commands, api, store, log, userLimit: { count: 10_000, windowMs: 1000 } });
     const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [sender], log });
@@ -94,7 +94,7 @@ export async function alertHarness(t: TestContext, opts: { storePath?: string; p
     async restart() {
       await parts.watcher.stop();
       await store.close();
-      store = await openStore(`sqlite:${storePath}`);
+      store = await openStore(storeUrl);
       parts = build();
     },
   };

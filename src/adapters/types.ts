@@ -1,0 +1,18 @@
+/**
+ * What main.ts needs from a chat platform adapter. Adapters turn platform
+ * updates into dispatcher calls and rendered views into platform messages; the
+ * `sender` is their half of alert delivery.
+ */
+import type { Sender } from '../alerts/delivery.ts';
+
+export interface ChatAdapter {
+  readonly platform: 'discord' | 'telegram';
+  /** Posts alerts; paced to the platform's limits. */
+  readonly sender: Sender;
+  /** Connects and starts taking commands; resolves once ready. */
+  start(): Promise<void>;
+  /** Stops taking commands, lets in-flight ones finish, disconnects. */
+  stop(): Promise<void>;
+  /** Connected and taking commands (for /readyz). */
+  isReady(): boolean;
+}

@@ -1,0 +1,67 @@
+/**
+ * Starts a private redis-server on a free port for one test file and stops it
+ * after. Never uses a server started elsewhere. Without the binary the caller
+ * skips with a visible notice, except under CI, where its absence fails.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { TestContext } from 'node:test';
+
+export function redisAvailable(): boolean {
+  const found = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (!found && process.env.CI === 'true') throw new Error('redis-server is required under CI but was not found on PATH');
+  return found;
+}
+
+export const REDIS_SKIP = 'redis-server not installed: Redis store tests skipped (install redis-server to run them)';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RedisServer {
+  readonly url: string;
+  readonly process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startRedis(t?: TestContext): Promise<RedisServer> {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 10_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${code}: ${out}`));
+    });
+  });
+  const server: RedisServer = {
+    url: `redis://127.0.0.1:${port}`,
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+  t?.after(() => server.stop());
+  return server;
+}
