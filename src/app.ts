@@ -11,7 +11,9 @@ import { loadCommands } from './core/registry.ts';
 import type { Sandbox } from './sandbox/server.ts';
 import { openStore, type Store } from './store/index.ts';
 import { createDelivery, type Sender } from './alerts/delivery.ts';
-import { localLease } from './alerts/lease.ts';
+import { localLease, redisLease } from './alerts/lease.ts';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { createWatcher, type Watcher, type WatcherOptions } from './alerts/watcher.ts';
 
 export interface App {
@@ -60,22 +62,24 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     sandbox,
     startAlerts(senders, opts = {}) {
       if (watcher) return watcher;
-      const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders, log });
-      kick = () => void delivery.drain().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'delivery paused'));
-      watcher = createWatcher({
+      const lease = store.redis ? redisLease(store.redis, { instanceId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}` }) : localLease();
+      const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders, log, lease });
+      const w = createWatcher({
         api,
         subscriptions: store.subscriptions,
         outbox: store.outbox,
         state: store.watch,
         pages: store.pages,
         delivery,
-        lease: localLease(),
+        lease,
         log,
         cron: config.watchCron,
         ...opts,
       });
-      watcher.start();
-      return watcher;
+      watcher = w;
+      kick = () => w.kick();
+      w.start();
+      return w;
     },
     async close() {
       await watcher?.stop();

@@ -10,6 +10,7 @@ import { subscriptionId, type DestinationPlatform } from '../store/subscriptions
 import { alertView } from './content.ts';
 import type { Outbox, OutboxEntry } from './outbox.ts';
 import type { View } from '../views/model.ts';
+import type { Lease } from './lease.ts';
 
 export type SendResult =
   | { readonly kind: 'sent'; readonly messageId: string }
@@ -31,6 +32,8 @@ export interface DeliveryOptions {
   readonly subscriptions: SubscriptionStore;
   readonly senders: readonly Sender[];
   readonly log: Logger;
+  /** Only the lease holder sends: checked before a drain and before every send. */
+  readonly lease?: Pick<Lease, 'status'>;
   /** Destinations sent to at once; default 256. */
   readonly concurrency?: number;
   /** Attempts for transient failures before an entry is given up; default 8. */
@@ -66,6 +69,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
   let running: Promise<void> | undefined;
   let again = false;
   let stopping = false;
+  const leading = () => !o.lease || o.lease.status() === 'leader';
   const sleeps = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
 
   const sleep = (ms: number) =>
@@ -78,7 +82,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     const sender = senders.get(e.platform);
     if (!sender) return 'stop-destination'; // platform not running in this process: leave pending
     for (;;) {
-      if (stopping) return 'stop-destination';
+      if (stopping || !leading()) return 'stop-destination';
       const wait = e.notBefore - now();
       if (wait > 0) await sleep(wait);
       if (stopping) return 'stop-destination';
@@ -174,7 +178,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
 
   return {
     drain() {
-      if (stopping) return Promise.resolve();
+      if (stopping || !leading()) return Promise.resolve();
       if (running) {
         again = true;
         return running;

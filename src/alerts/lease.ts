@@ -62,6 +62,26 @@ export function redisLease(redis: LeaseRedis, opts: { name?: string; ttlMs?: num
   const ttl = opts.ttlMs ?? 15_000;
   let fence: number | undefined;
   let state: 'leader' | 'follower' | 'unknown' = 'unknown';
+  let heartbeat: NodeJS.Timeout | undefined;
+  // Renew between ticks too: a fan-out can outlast a tick interval, and the lease
+  // must not lapse while this instance is still sending.
+  const beat = () => {
+    clearInterval(heartbeat);
+    heartbeat = setInterval(() => {
+      redis.eval(RENEW, { keys: [key], arguments: [opts.instanceId, String(ttl)] }).then(
+        (r) => {
+          if (Number(r) !== 1) lost();
+        },
+        () => lost(),
+      );
+    }, Math.max(50, Math.floor(ttl / 3)));
+    heartbeat.unref();
+  };
+  const lost = () => {
+    clearInterval(heartbeat);
+    fence = undefined;
+    state = 'follower';
+  };
   return {
     async acquire() {
       try {
@@ -77,10 +97,11 @@ export function redisLease(redis: LeaseRedis, opts: { name?: string; ttlMs?: num
         }
         fence = await redis.incr(fenceKey);
         state = 'leader';
+        beat();
         return true;
       } catch (err) {
+        lost();
         state = 'unknown';
-        fence = undefined;
         throw err;
       }
     },
@@ -95,6 +116,7 @@ export function redisLease(redis: LeaseRedis, opts: { name?: string; ttlMs?: num
       return write();
     },
     async release() {
+      clearInterval(heartbeat);
       if (fence === undefined) return;
       fence = undefined;
       state = 'unknown';
