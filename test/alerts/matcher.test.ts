@@ -1,0 +1,119 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { TweetListItem } from '../../src/api/index.ts';
+import { CHAINS } from '../../src/api/chains.ts';
+import { DEFAULT_FILTERS, toSubscribeLine, type AlertFilters } from '../../src/alerts/filters.ts';
+import { compareIds, compile, isAfter, loosestFilters, tweetFacts, type TweetFacts } from '../../src/alerts/matcher.ts';
+import type { Subscription } from '../../src/store/subscriptions.ts';
+
+function tweet(p: { id: string; chain: string; tokenScore: number; kolScore: number; followers: number; username: string; labels: string[]; type: string; address?: string }): TweetListItem {
+  return {
+    id: p.id,
+    twitter_id: `1${p.id.padStart(18, '0')}`,
+    content: 'gm',
+    tweeted_at: '2026-11-22T10:00:00.000Z',
+    tweet_type: p.type,
+    token: { id: '1', name: 'T', symbol: 'T', token_address: p.address ?? 'addr', icon_url: '', chain_id: p.chain, token_score: 0, score: 0, score_v2: 0, avg_score: p.tokenScore, avg_score_v2: 0, change1h: 0, change24h: 0, sentiment: 0 },
+    x_user: [{ username: p.username, follower_count: p.followers, labels: p.labels, ranking_score: p.kolScore }],
+  } as unknown as TweetListItem; // only the fields the matcher reads
+}
+
+function sub(id: string, f: Partial<AlertFilters>, extra: Partial<Subscription> = {}): Subscription {
+  return {
+    id,
+    platform: 'telegram',
+    chatId: id,
+    isGroup: true,
+    filters: { ...DEFAULT_FILTERS, ...f },
+    mutedTokens: [],
+    pausedUntil: null,
+    startAfter: null,
+    disabled: null,
+    createdBy: 'u',
+    createdAt: 0,
+    updatedAt: 0,
+    ...extra,
+  };
+}
+
+/** The obvious, slow definition the index must agree with. */
+function naive(subs: Subscription[], t: TweetFacts, now: number): string[] {
+  return subs
+    .filter((s) => {
+      const f = s.filters;
+      return (
+        !s.disabled &&
+        !(s.pausedUntil !== null && s.pausedUntil > now) &&
+        (f.chains.length === 0 || f.chains.includes(t.chain as never)) &&
+        t.tokenScore >= f.minTokenScore &&
+        t.kolScore >= f.minKolScore &&
+        t.followers >= f.minFollowers &&
+        (f.tweetTypes.length === 0 || f.tweetTypes.includes(t.tweetType)) &&
+        (f.labels.length === 0 || f.labels.some((l) => t.labels.includes(l))) &&
+        (f.allowKols.length === 0 || f.allowKols.includes(t.username)) &&
+        !f.denyKols.includes(t.username) &&
+        !s.mutedTokens.includes(t.tokenKey)
+      );
+    })
+    .map((s) => s.id)
+    .sort();
+}
+
+test('the compiled index matches exactly what the plain filter definition matches', () => {
+  const users = ['alice', 'bob', 'carol'];
+  const labels = ['alpha', 'degen', 'nft'];
+  const filtersArb = fc.record({
+    chains: fc.subarray([...CHAINS]),
+    minTokenScore: fc.integer({ min: 0, max: 100 }),
+    minKolScore: fc.integer({ min: 0, max: 100 }),
+    minFollowers: fc.constantFrom(0, 1000, 10_000, 100_000),
+    labels: fc.subarray(labels),
+    tweetTypes: fc.subarray(['tweet', 'quote', 'reply']),
+    allowKols: fc.subarray(users),
+    denyKols: fc.subarray(users),
+    cooldownMinutes: fc.constant(0),
+  });
+  const subArb = fc.record({ f: filtersArb, paused: fc.boolean(), disabled: fc.boolean(), muted: fc.boolean() });
+  const tweetArb = fc.record({
+    chain: fc.constantFrom(...CHAINS),
+    tokenScore: fc.integer({ min: 0, max: 100 }),
+    kolScore: fc.integer({ min: 0, max: 100 }),
+    followers: fc.integer({ min: 0, max: 200_000 }),
+    username: fc.constantFrom(...users),
+    labels: fc.subarray(labels),
+    type: fc.constantFrom('tweet', 'quote', 'reply'),
+  });
+  fc.assert(
+    fc.property(fc.array(subArb, { maxLength: 40 }), fc.array(tweetArb, { minLength: 1, maxLength: 10 }), (specs, tweets) => {
+      const now = 1000;
+      const subs = specs.map((s, i) =>
+        sub(`s${i}`, s.f, { pausedUntil: s.paused ? now + 1 : null, disabled: s.disabled ? { reason: 'x', at: 0 } : null, mutedTokens: s.muted ? [`${s.f.chains[0] ?? 'solana'}:addr`] : [] }),
+      );
+      const index = compile(subs);
+      tweets.forEach((tw, i) => {
+        const facts = tweetFacts(tweet({ id: String(i + 1), ...tw }))!;
+        assert.deepEqual(index.match(facts, now).map((m) => m.sub.id).sort(), naive(subs, facts, now));
+      });
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('the loosest server-side filters never exclude a tweet some subscription wants', () => {
+  const subs = [sub('a', { chains: ['solana'], minTokenScore: 80, minKolScore: 50, tweetTypes: ['tweet'] }), sub('b', { chains: ['base'], minTokenScore: 60, minKolScore: 70, minFollowers: 500 })];
+  assert.deepEqual(loosestFilters(subs), { minTokenScore: 60, minKolScore: 50, minFollowerCount: 500, chainId: ['base', 'solana'] });
+  assert.deepEqual(loosestFilters([...subs, sub('c', { minTokenScore: 0, minKolScore: 0, minFollowers: 0 })]), {}, 'one open subscription opens the fetch');
+});
+
+test('feed positions compare by time, then by id as exact 64-bit strings', () => {
+  assert.ok(compareIds('18446744073709551615', '18446744073709551614') > 0);
+  assert.ok(compareIds('9', '10') < 0);
+  assert.ok(isAfter({ tweetedAt: '2026-01-01T00:00:01Z', id: '1' }, { tweetedAt: '2026-01-01T00:00:00Z', id: '9' }));
+  assert.ok(isAfter({ tweetedAt: '2026-01-01T00:00:00Z', id: '9007199254740993' }, { tweetedAt: '2026-01-01T00:00:00Z', id: '9007199254740992' }));
+});
+
+test('the /subscribe line leaves defaults out and lists the rest', () => {
+  assert.equal(toSubscribeLine(DEFAULT_FILTERS), '/subscribe');
+  assert.equal(toSubscribeLine({ ...DEFAULT_FILTERS, chains: ['sui'], minKolScore: 0, denyKols: ['x'] }), '/subscribe chains:sui kol_score:0 except:x');
+});
