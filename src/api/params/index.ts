@@ -1,0 +1,2 @@
+export * from './operations.ts';
+export { validateParams } from './validate.ts';

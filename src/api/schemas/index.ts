@@ -1,0 +1,3 @@
+export * from './tokens.ts';
+export * from './kols.ts';
+export * from './tweets.ts';

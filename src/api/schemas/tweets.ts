@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { bool, dec, id, int, num, str, strArray, textId, timestamp } from '../json.ts';
+import { arr, chain, obj, opaque } from './common.ts';
+import { kolAccountShape } from './kols.ts';
+
+// 2.9
+export const tweetTokenSchema = obj({
+  id,
+  name: str,
+  symbol: str,
+  token_address: str,
+  icon_url: str,
+  chain_id: chain,
+  token_score: num,
+  score: num,
+  score_v2: num,
+  avg_score: num,
+  avg_score_v2: num,
+  change1h: num,
+  change24h: num,
+  sentiment: int,
+});
+export type TweetToken = z.infer<typeof tweetTokenSchema>;
+
+// 2.8 Highlight
+const highlightShape = {
+  id,
+  tweet_id: id,
+  token_id: id,
+  highlight: str,
+  chain_id: chain,
+  tweeted_at: timestamp,
+  is_kol: bool,
+  sentiment: int,
+  created_at: timestamp,
+  updated_at: timestamp,
+  deleted_at: timestamp.nullable(),
+};
+export const highlightSchema = obj(highlightShape);
+export type Highlight = z.infer<typeof highlightSchema>;
+export const tokenHighlightSchema = obj({ ...highlightShape, token: tweetTokenSchema });
+export type TokenHighlight = z.infer<typeof tokenHighlightSchema>;
+
+// 2.10
+export const kolStatisticSchema = obj({
+  id: textId,
+  x_user_id: id,
+  smart_follower_count: int,
+  smart_follower_mention_count: int,
+  total_favorite: int,
+  total_reply: int,
+  total_quote: int,
+  score: num,
+  first_tweet_id: id.nullable(),
+  share_score: num,
+  list_score: num,
+  high_market_cap_score: num,
+  early_market_cap_score: num,
+  engagement_score: num,
+  legality_score: num,
+  speed_score: num,
+  accuracy_score: num,
+  ranking_score: num,
+  user_ranking: int,
+  num_shill_tokens_last_month: int,
+  last_shill_time: timestamp,
+  win_rate: num,
+  lose_rate: num,
+  rug_rate: num,
+  last24h_kol_mention_count: int,
+  score_v2: dec,
+  created_at: timestamp,
+  updated_at: timestamp,
+  deleted_at: timestamp.nullable(),
+  active_score: num,
+});
+export type KolStatistic = z.infer<typeof kolStatisticSchema>;
+
+const tweetCommon = {
+  id,
+  content: str,
+  twitter_id: id,
+  tweeted_at: timestamp,
+  bookmark_count: int,
+  reply_count: int,
+  retweet_count: int,
+  favorite_count: int,
+  quote_count: int,
+  view_count: int,
+  photo_urls: strArray,
+};
+
+// 2.8 token-address view (operation 4.7)
+export const tokenTweetSchema = obj({
+  ...tweetCommon,
+  highlights: arr(tokenHighlightSchema),
+  x_user_id: id,
+  is_shill_tweet: bool,
+  metadata: opaque,
+  created_at: timestamp,
+  updated_at: timestamp,
+  deleted_at: timestamp.nullable(),
+  sentiment: int,
+  x_user: obj({ ...kolAccountShape, statistic: kolStatisticSchema }),
+});
+export type TokenTweet = z.infer<typeof tokenTweetSchema>;
+
+export const tweetsByTokenResultSchema = obj({
+  items: arr(tokenTweetSchema),
+  next_cursor: str.nullable(),
+});
+export type TweetsByTokenResult = z.infer<typeof tweetsByTokenResultSchema>;
+
+// The spec does not pin the fields of an author in the list view, so all are optional.
+export const tweetAuthorSchema = obj({
+  id: id.optional(),
+  username: str.optional(),
+  display_name: str.optional(),
+  twitter_id: id.optional(),
+  follower_count: int.optional(),
+  labels: strArray.optional(),
+  ranking_score: num.optional(),
+  avatar_url: str.optional(),
+});
+export type TweetAuthor = z.infer<typeof tweetAuthorSchema>;
+
+// 2.8 list view (operation 4.8)
+export const tweetListItemSchema = obj({
+  ...tweetCommon,
+  highlights: arr(highlightSchema),
+  videos: arr(z.unknown()),
+  tweet_type: str,
+  original_tweet: opaque,
+  token: tweetTokenSchema,
+  tokens: arr(tweetTokenSchema),
+  x_user: arr(tweetAuthorSchema),
+  last30_min_tweet_count: int,
+});
+export type TweetListItem = z.infer<typeof tweetListItemSchema>;
+
+// "null when no further page is indicated": absence is read the same way.
+export const tweetsResultSchema = obj({
+  items: arr(tweetListItemSchema),
+  next_cursor: str.nullable().optional().transform((c) => c ?? null),
+});
+export type TweetsResult = z.infer<typeof tweetsResultSchema>;

@@ -1,0 +1,107 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { ApiBadRequestError, ApiNotFoundError, ApiUnavailableError, createKolClient } from '../../src/api/index.ts';
+import * as fx from './fixtures.ts';
+import { rawServer } from './rawserver.ts';
+
+function client(t: import('node:test').TestContext, baseUrl: string) {
+  const c = createKolClient({ baseUrl, apiKey: 'k-transport', retry: { baseDelayMs: 5, maxDelayMs: 10 }, cacheTtlMs: false });
+  t.after(() => c.close());
+  return c;
+}
+
+test('a gzip-encoded body is decoded', async (t) => {
+  const srv = await rawServer(t, (req, res) => {
+    assert.match(String(req.headers['accept-encoding']), /gzip/);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    res.end(gzipSync(JSON.stringify(fx.kolScore())));
+  });
+  const score = await client(t, srv.url).getKolScore({ xUserId: '1' });
+  assert.equal(score.position_by_score_v2, 8);
+});
+
+test('a base URL with a path prefix is kept, and the key travels in x-api-key only', async (t) => {
+  let seen = '';
+  let key: unknown;
+  const srv = await rawServer(t, (req, res) => {
+    seen = req.url ?? '';
+    key = req.headers['x-api-key'];
+    res.end(JSON.stringify(fx.kolMindmap()));
+  });
+  await client(t, `${srv.url}/api/`).getKolMindmap({ xUserId: '42', offset: 0 });
+  assert.equal(seen, '/api/v2/x-users/42/mindmap?offset=0');
+  assert.equal(key, 'k-transport');
+});
+
+test('a connection reset is retried as a network error', async (t) => {
+  const srv = await rawServer(t, (req, res, n) => {
+    if (n === 1) {
+      req.socket.destroy();
+      return;
+    }
+    res.end(JSON.stringify(fx.kolScore()));
+  });
+  const score = await client(t, srv.url).getKolScore({ xUserId: '1' });
+  assert.equal(score.num_shill_tokens, 6);
+  assert.equal(srv.count(), 2);
+
+  const dead = await rawServer(t, (req) => req.socket.destroy());
+  const err = await client(t, dead.url).getKolScore({ xUserId: '1' }).catch((e: unknown) => e);
+  assert.ok(err instanceof ApiUnavailableError, String(err));
+  assert.equal(err.kind, 'network');
+  assert.equal(dead.count(), 3);
+});
+
+test('Retry-After given as an HTTP date is honoured', async (t) => {
+  const srv = await rawServer(t, (_req, res, n) => {
+    if (n === 1) {
+      res.writeHead(503, { 'retry-after': new Date(Date.now() + 1_500).toUTCString() });
+      res.end();
+      return;
+    }
+    res.end(JSON.stringify(fx.kolScore()));
+  });
+  const started = Date.now();
+  await client(t, srv.url).getKolScore({ xUserId: '1' });
+  // HTTP dates have whole-second precision, so the wait is between 0.5 s and 1.5 s.
+  assert.ok(Date.now() - started >= 450, `waited ${Date.now() - started} ms`);
+  assert.equal(srv.count(), 2);
+});
+
+test('error bodies are read leniently: message arrays, plain text, no body', async (t) => {
+  const bodies = [
+    JSON.stringify({ statusCode: 400, message: ['limit must not be greater than 30', 'cursor is invalid'], error: 'Bad Request' }),
+    'upstream says no',
+    '',
+  ];
+  const srv = await rawServer(t, (_req, res, n) => {
+    res.writeHead(n <= 3 ? 400 : 404, { 'content-type': 'text/plain' });
+    res.end(bodies[n - 1] ?? '');
+  });
+  const c = client(t, srv.url);
+  const messages: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const err = await c.getTweets({}).catch((e: unknown) => e);
+    assert.ok(err instanceof ApiBadRequestError, String(err));
+    messages.push(err.upstreamMessage);
+  }
+  assert.deepEqual(messages, ['limit must not be greater than 30; cursor is invalid', 'upstream says no', '']);
+  const nf = await c.getKolScore({ xUserId: '3' }).catch((e: unknown) => e);
+  assert.ok(nf instanceof ApiNotFoundError);
+  assert.equal(srv.count(), 4);
+});
+
+test('an injected dispatcher is used and left open by close()', async (t) => {
+  const { Agent } = await import('undici');
+  const agent = new Agent();
+  t.after(() => agent.close());
+  const srv = await rawServer(t, (_req, res) => res.end(JSON.stringify(fx.kolScore())));
+  const c = createKolClient({ baseUrl: srv.url, apiKey: 'k', dispatcher: agent });
+  await c.getKolScore({ xUserId: '1' });
+  await c.close();
+  assert.equal(agent.closed, false);
+  const again = createKolClient({ baseUrl: srv.url, apiKey: 'k', dispatcher: agent });
+  await again.getKolScore({ xUserId: '2' });
+  await again.close();
+});
