@@ -1,0 +1,169 @@
+// Gateway and REST object shapes complete enough for discord.js 14 to build its
+// structures (Guild, TextChannel, GuildMember, the interaction classes) without gaps.
+import type { FakeState, GuildState } from './state.ts';
+import type { FakeUser } from './types.ts';
+
+const bit = (n: number): bigint => 1n << BigInt(n);
+
+/** What a plain member may do: view, send, embed, attach, read history, use commands. */
+export const DEFAULT_MEMBER_PERMISSIONS = (
+  bit(10) | bit(11) | bit(14) | bit(15) | bit(16) | bit(31)
+).toString();
+
+/** What the bot holds: the member set plus manage messages. */
+export const DEFAULT_APP_PERMISSIONS = (BigInt(DEFAULT_MEMBER_PERMISSIONS) | bit(13)).toString();
+
+export function userPayload(user: FakeUser): Record<string, unknown> {
+  return {
+    id: user.id,
+    username: user.username,
+    discriminator: '0',
+    global_name: user.global_name ?? null,
+    avatar: null,
+    public_flags: 0,
+    avatar_decoration_data: null,
+  };
+}
+
+export function memberPayload(user: Record<string, unknown>, joinedAt: string, permissions?: string) {
+  const member: Record<string, unknown> = {
+    user,
+    nick: null,
+    avatar: null,
+    roles: [],
+    joined_at: joinedAt,
+    premium_since: null,
+    deaf: false,
+    mute: false,
+    flags: 0,
+    pending: false,
+    communication_disabled_until: null,
+  };
+  if (permissions !== undefined) member['permissions'] = permissions;
+  return member;
+}
+
+export function channelPayload(guildId: string, channel: { id: string; name: string }, position: number) {
+  return {
+    id: channel.id,
+    type: 0,
+    guild_id: guildId,
+    name: channel.name,
+    position,
+    permission_overwrites: [],
+    topic: null,
+    nsfw: false,
+    last_message_id: null,
+    rate_limit_per_user: 0,
+    parent_id: null,
+    flags: 0,
+  };
+}
+
+export function guildPayload(state: FakeState, guild: GuildState): Record<string, unknown> {
+  return {
+    id: guild.id,
+    name: guild.name,
+    icon: null,
+    splash: null,
+    discovery_splash: null,
+    banner: null,
+    description: null,
+    owner_id: '1000000000000000001',
+    afk_channel_id: null,
+    afk_timeout: 300,
+    verification_level: 0,
+    default_message_notifications: 0,
+    explicit_content_filter: 0,
+    mfa_level: 0,
+    nsfw_level: 0,
+    premium_tier: 0,
+    premium_subscription_count: 0,
+    premium_progress_bar_enabled: false,
+    system_channel_id: null,
+    system_channel_flags: 0,
+    rules_channel_id: null,
+    public_updates_channel_id: null,
+    safety_alerts_channel_id: null,
+    preferred_locale: 'en-US',
+    vanity_url_code: null,
+    application_id: null,
+    max_members: 500000,
+    max_video_channel_users: 25,
+    features: [],
+    roles: [
+      {
+        id: guild.id,
+        name: '@everyone',
+        color: 0,
+        colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+        hoist: false,
+        icon: null,
+        unicode_emoji: null,
+        position: 0,
+        permissions: DEFAULT_APP_PERMISSIONS,
+        managed: false,
+        mentionable: false,
+        flags: 0,
+      },
+    ],
+    emojis: [],
+    stickers: [],
+    joined_at: guild.joinedAt,
+    large: false,
+    unavailable: false,
+    member_count: 2,
+    voice_states: [],
+    members: [memberPayload(state.botUser(), guild.joinedAt)],
+    channels: guild.channels.map((c, i) => channelPayload(guild.id, c, i)),
+    threads: [],
+    presences: [],
+    stage_instances: [],
+    guild_scheduled_events: [],
+    soundboard_sounds: [],
+    lazy: true,
+  };
+}
+
+export function readyPayload(state: FakeState, sessionId: string): Record<string, unknown> {
+  return {
+    v: 10,
+    user: state.botUser(),
+    user_settings: {},
+    guilds: state.activeGuilds().map((g) => ({ id: g.id, unavailable: true })),
+    session_id: sessionId,
+    session_type: 'normal',
+    resume_gateway_url: state.origin.replace(/^http/, 'ws'),
+    shard: [0, 1],
+    application: { id: state.applicationId, flags: 0 },
+    private_channels: [],
+    relationships: [],
+    presences: [],
+    guild_join_requests: [],
+    geo_ordered_rtc_regions: [],
+    _trace: ['["fake-gateway",{"micros":0}]'],
+  };
+}
+
+export function applicationPayload(state: FakeState): Record<string, unknown> {
+  return {
+    id: state.applicationId,
+    name: state.botUsername,
+    icon: null,
+    description: '',
+    summary: '',
+    type: null,
+    bot_public: true,
+    bot_require_code_grant: false,
+    verify_key: '0'.repeat(64),
+    flags: 0,
+    hook: true,
+    is_monetized: false,
+    owner: { id: '1000000000000000001', username: 'owner', discriminator: '0', global_name: null, avatar: null, public_flags: 0 },
+    team: null,
+    bot: state.botUser(),
+    approximate_guild_count: state.activeGuilds().length,
+    integration_types_config: { '0': {} },
+    install_params: { scopes: ['bot', 'applications.commands'], permissions: DEFAULT_APP_PERMISSIONS },
+  };
+}

@@ -1,0 +1,170 @@
+// Bot-authenticated REST routes: gateway discovery, identity, commands, channel messages.
+import { snowflake } from './ids.ts';
+import { applicationPayload, channelPayload } from './payloads.ts';
+import { error, unknownMessage } from './route-types.ts';
+import type { Handler, Reply } from './route-types.ts';
+import type { StoredCommand } from './state.ts';
+import { asArray, asRecord, FormErrors, validateMessage } from './validate.ts';
+
+export const gatewayBot: Handler = ({ state }) => ({
+  status: 200,
+  json: {
+    url: state.origin.replace(/^http/, 'ws'),
+    shards: 1,
+    session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
+  },
+});
+
+export const gateway: Handler = ({ state }) => ({ status: 200, json: { url: state.origin.replace(/^http/, 'ws') } });
+
+export const currentUser: Handler = ({ state }) => ({ status: 200, json: state.botUser() });
+
+export const currentApplication: Handler = ({ state }) => ({ status: 200, json: applicationPayload(state) });
+
+const COMMAND_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
+
+function validateCommands(list: unknown[]): FormErrors {
+  const errors = new FormErrors();
+  if (list.length > 100) errors.add([], 'BASE_TYPE_MAX_LENGTH', 'Must be 100 or fewer in length.');
+  const seen = new Set<string>();
+  list.forEach((raw, i) => {
+    const command = asRecord(raw);
+    const name = command['name'];
+    const type = typeof command['type'] === 'number' ? command['type'] : 1;
+    if (typeof name !== 'string' || !COMMAND_NAME.test(name) || (type === 1 && name !== name.toLowerCase())) {
+      errors.add([i, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
+    } else if (seen.has(`${type}:${name}`)) {
+      errors.add([i, 'name'], 'APPLICATION_COMMANDS_DUPLICATE_NAME', `Application command names must be unique`);
+    } else {
+      seen.add(`${type}:${name}`);
+    }
+    const description = command['description'];
+    if (type === 1 && (typeof description !== 'string' || description.length < 1 || description.length > 100)) {
+      errors.add([i, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+    }
+    const options = asArray(command['options']);
+    if (options.length > 25) errors.add([i, 'options'], 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+    options.forEach((rawOption, j) => {
+      const option = asRecord(rawOption);
+      if (typeof option['name'] !== 'string' || !COMMAND_NAME.test(option['name'])) {
+        errors.add([i, 'options', j, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
+      }
+      const text = option['description'];
+      if (typeof text !== 'string' || text.length < 1 || text.length > 100) {
+        errors.add([i, 'options', j, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+      }
+    });
+  });
+  return errors;
+}
+
+function commandScope(ctx: Parameters<Handler>[0]): string | Reply {
+  const { state, params } = ctx;
+  if (params['applicationId'] !== state.applicationId) {
+    return error(403, 20012, 'You are not authorized to perform this action on this application');
+  }
+  const guildId = params['guildId'];
+  if (guildId === undefined) return 'global';
+  const guild = state.guilds.get(guildId);
+  if (!guild || guild.removed) return error(403, 50001, 'Missing Access');
+  return guildId;
+}
+
+/** PUT replaces the whole set, as bulk overwrite does; ids survive for unchanged names. */
+export const putCommands: Handler = (ctx) => {
+  const scope = commandScope(ctx);
+  if (typeof scope !== 'string') return scope;
+  if (!ctx.list) return { status: 400, json: { message: 'Invalid Form Body', code: 50035, errors: {} } };
+  const errors = validateCommands(ctx.list);
+  if (!errors.empty) return { status: 400, json: errors.body() };
+  const previous = ctx.state.commands.get(scope) ?? [];
+  const stored = ctx.list.map((raw): StoredCommand => {
+    const input = asRecord(raw);
+    const type = typeof input['type'] === 'number' ? input['type'] : 1;
+    const name = String(input['name']);
+    const kept = previous.find((c) => c.name === name && c['type'] === type);
+    const command: StoredCommand = {
+      default_member_permissions: null,
+      name_localizations: null,
+      description_localizations: null,
+      nsfw: false,
+      integration_types: [0],
+      contexts: null,
+      ...input,
+      id: kept?.id ?? snowflake(),
+      application_id: ctx.state.applicationId,
+      version: snowflake(),
+      type,
+      name,
+      description: typeof input['description'] === 'string' ? input['description'] : '',
+    };
+    if (scope !== 'global') command['guild_id'] = scope;
+    return command;
+  });
+  ctx.state.commands.set(scope, stored);
+  return { status: 200, json: stored };
+};
+
+export const getCommands: Handler = (ctx) => {
+  const scope = commandScope(ctx);
+  if (typeof scope !== 'string') return scope;
+  return { status: 200, json: ctx.state.commands.get(scope) ?? [] };
+};
+
+function channelOrError(ctx: Parameters<Handler>[0]) {
+  return ctx.state.lookupChannel(ctx.params['channelId'] ?? '');
+}
+
+export const getChannel: Handler = (ctx) => {
+  const found = channelOrError(ctx);
+  if (!found.ok) return error(found.status, found.code, found.message);
+  const position = found.guild.channels.indexOf(found.channel);
+  return { status: 200, json: channelPayload(found.guild.id, found.channel, position) };
+};
+
+export const typing: Handler = (ctx) => {
+  const found = channelOrError(ctx);
+  return found.ok ? { status: 204 } : error(found.status, found.code, found.message);
+};
+
+export const createMessage: Handler = (ctx) => {
+  const { state, body } = ctx;
+  const found = channelOrError(ctx);
+  if (!found.ok) return error(found.status, found.code, found.message);
+  const invalid = validateMessage(body, ctx.files.length, true);
+  if (invalid) return { status: 400, json: invalid };
+  if (body['enforce_nonce'] === true) {
+    const previous = state.messages.findByNonce(body['nonce'], ctx.now);
+    if (previous === 'deleted') return unknownMessage();
+    if (previous) return { status: 200, json: state.messages.toApi(previous, state.botUser()) };
+  }
+  const message = state.messages.create({
+    channelId: found.channel.id,
+    guildId: found.guild.id,
+    body,
+    files: ctx.files,
+    source: 'channel',
+    type: body['message_reference'] === undefined ? 0 : 19,
+    origin: state.origin,
+  });
+  return { status: 200, json: state.messages.toApi(message, state.botUser()) };
+};
+
+/** GET/PATCH/DELETE of a message the bot posted in a channel. */
+export const channelMessage: Handler = (ctx) => {
+  const { state } = ctx;
+  const found = channelOrError(ctx);
+  if (!found.ok) return error(found.status, found.code, found.message);
+  const message = state.messages.byId.get(ctx.params['messageId'] ?? '');
+  if (!message || message.deleted || message.channel_id !== found.channel.id) return unknownMessage();
+  if (ctx.method === 'DELETE') {
+    message.deleted = true;
+    return { status: 204 };
+  }
+  if (ctx.method === 'PATCH') {
+    const invalid = validateMessage(ctx.body, ctx.files.length, false);
+    if (invalid) return { status: 400, json: invalid };
+    state.messages.edit(message, ctx.body, ctx.files, state.origin);
+  }
+  return { status: 200, json: state.messages.toApi(message, state.botUser()) };
+};

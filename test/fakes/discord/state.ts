@@ -1,0 +1,120 @@
+import { botToken, snowflake } from './ids.ts';
+import { MessageStore } from './messages.ts';
+import { RateLimiter } from './ratelimit.ts';
+import type {
+  BucketSpec,
+  ChannelFailure,
+  DiscordFakeOptions,
+  FakeGuildConfig,
+  RequestLogEntry,
+} from './types.ts';
+import type { InteractionRecord } from './interactions.ts';
+
+export interface GuildState {
+  id: string;
+  name: string;
+  channels: { id: string; name: string }[];
+  /** Set once GUILD_DELETE went out: the bot is no longer a member. */
+  removed: boolean;
+  joinedAt: string;
+}
+
+export interface StoredCommand extends Record<string, unknown> {
+  id: string;
+  name: string;
+}
+
+/** Everything the HTTP side and the gateway side of the fake share. */
+export class FakeState {
+  readonly token: string;
+  readonly applicationId: string;
+  readonly botUserId: string;
+  readonly botUsername: string;
+  readonly channelBucket: BucketSpec;
+  readonly routeBucket: BucketSpec;
+  readonly heartbeatIntervalMs: number;
+  readonly interactionAckTimeoutMs: number;
+  readonly interactionTokenTtlMs: number;
+  readonly responseDelayMs: number;
+  readonly limiter: RateLimiter;
+  readonly messages: MessageStore;
+  readonly guilds = new Map<string, GuildState>();
+  /** Channel id -> guild id, kept for every channel ever configured (removed guilds too). */
+  readonly channelGuild = new Map<string, string>();
+  readonly #channels = new Map<string, { id: string; name: string }>();
+  /** Key 'global' or a guild id. */
+  readonly commands = new Map<string, StoredCommand[]>();
+  readonly interactions = new Map<string, InteractionRecord>();
+  readonly interactionsByToken = new Map<string, InteractionRecord>();
+  readonly failures = new Map<string, ChannelFailure>();
+  readonly requests: RequestLogEntry[] = [];
+  /** http://127.0.0.1:PORT once listening. */
+  origin = '';
+
+  constructor(options: DiscordFakeOptions) {
+    this.applicationId = options.applicationId ?? snowflake();
+    this.botUserId = options.botUserId ?? this.applicationId;
+    this.botUsername = options.botUsername ?? 'kolradar-fake-bot';
+    this.token = options.token ?? botToken(this.botUserId);
+    this.channelBucket = options.channelBucket ?? { limit: 5, windowMs: 5000 };
+    this.routeBucket = options.routeBucket ?? { limit: 50, windowMs: 1000 };
+    this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? 41250;
+    this.interactionAckTimeoutMs = options.interactionAckTimeoutMs ?? 3000;
+    this.interactionTokenTtlMs = options.interactionTokenTtlMs ?? 15 * 60 * 1000;
+    this.responseDelayMs = options.responseDelayMs ?? 0;
+    this.limiter = new RateLimiter(options.globalPerSecond ?? 50);
+    this.messages = new MessageStore(options.nonceWindowMs ?? 5 * 60 * 1000);
+    for (const guild of options.guilds ?? []) this.addGuild(guild);
+  }
+
+  addGuild(config: FakeGuildConfig): GuildState {
+    const guild: GuildState = {
+      id: config.id,
+      name: config.name ?? `guild-${config.id}`,
+      channels: config.channels.map((c) => ({ id: c.id, name: c.name ?? `channel-${c.id}` })),
+      removed: false,
+      joinedAt: new Date().toISOString(),
+    };
+    this.guilds.set(guild.id, guild);
+    for (const channel of guild.channels) {
+      this.channelGuild.set(channel.id, guild.id);
+      this.#channels.set(channel.id, channel);
+    }
+    return guild;
+  }
+
+  activeGuilds(): GuildState[] {
+    return [...this.guilds.values()].filter((g) => !g.removed);
+  }
+
+  /** The channel and its guild, or why Discord would refuse to touch it. */
+  lookupChannel(channelId: string):
+    | { ok: true; guild: GuildState; channel: { id: string; name: string } }
+    | { ok: false; status: number; code: number; message: string } {
+    const guildId = this.channelGuild.get(channelId);
+    const guild = guildId === undefined ? undefined : this.guilds.get(guildId);
+    const channel = this.#channels.get(channelId);
+    if (!guild || !channel) return { ok: false, status: 404, code: 10003, message: 'Unknown Channel' };
+    if (guild.removed) return { ok: false, status: 403, code: 50001, message: 'Missing Access' };
+    return { ok: true, guild, channel };
+  }
+
+  botUser(): Record<string, unknown> {
+    return {
+      id: this.botUserId,
+      username: this.botUsername,
+      discriminator: '0',
+      global_name: null,
+      avatar: null,
+      bot: true,
+      system: false,
+      mfa_enabled: false,
+      verified: true,
+      flags: 0,
+      public_flags: 0,
+      banner: null,
+      accent_color: null,
+      avatar_decoration_data: null,
+    };
+  }
+}

@@ -1,0 +1,171 @@
+// Shapes shared by the Discord fake's parts and by the tests that drive it.
+
+export interface BucketSpec {
+  limit: number;
+  windowMs: number;
+}
+
+export interface FakeGuildConfig {
+  id: string;
+  name?: string;
+  channels: { id: string; name?: string }[];
+}
+
+export interface DiscordFakeOptions {
+  token?: string;
+  applicationId?: string;
+  botUserId?: string;
+  botUsername?: string;
+  guilds?: FakeGuildConfig[];
+  /** Global bot limit; interaction callbacks are exempt (default 50). */
+  globalPerSecond?: number;
+  /** Bucket for message creation, one per channel (default 5 per 5 s). */
+  channelBucket?: BucketSpec;
+  /** Bucket for every other bot or webhook route, one per route and major id (default 50 per 1 s). */
+  routeBucket?: BucketSpec;
+  /** Gateway heartbeat interval announced in HELLO (default 41250 ms, as Discord). */
+  heartbeatIntervalMs?: number;
+  /** How long a callback may take before Discord answers 10062 Unknown interaction (default 3000). */
+  interactionAckTimeoutMs?: number;
+  /** How long an interaction token stays valid for webhooks (default 15 min). */
+  interactionTokenTtlMs?: number;
+  /** How long an enforced nonce is remembered (default 5 min). */
+  nonceWindowMs?: number;
+  /** Delay added before every HTTP answer, to imitate network latency in benchmarks (default 0). */
+  responseDelayMs?: number;
+}
+
+export interface FakeAttachment {
+  id: string;
+  filename: string;
+  size: number;
+  content_type?: string;
+  description?: string;
+  url: string;
+  /** The bytes the bot uploaded. */
+  data: Buffer;
+}
+
+/** A message as the fake holds it: API fields plus what only the request carried. */
+export interface FakeMessage {
+  id: string;
+  type: number;
+  channel_id: string;
+  guild_id?: string;
+  content: string;
+  embeds: Record<string, unknown>[];
+  components: Record<string, unknown>[];
+  attachments: FakeAttachment[];
+  flags: number;
+  nonce?: string | number;
+  enforce_nonce?: boolean;
+  allowed_mentions?: unknown;
+  message_reference?: unknown;
+  tts: boolean;
+  timestamp: string;
+  edited_timestamp: string | null;
+  webhook_id?: string;
+  application_id?: string;
+  interaction_metadata?: Record<string, unknown>;
+  /** How the bot produced it. */
+  source: 'channel' | 'interaction' | 'followup';
+  /** Number of edits received. */
+  edits: number;
+  deleted: boolean;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  /** Decoded path after /api/v10, e.g. /webhooks/1/tok/messages/@original. */
+  path: string;
+  /** Route template, e.g. /channels/:channelId/messages. */
+  route: string;
+  status: number;
+  /** Epoch ms at arrival. */
+  at: number;
+}
+
+export type RateLimitScope = 'global' | 'bucket' | 'forced';
+
+export interface Violation {
+  method: string;
+  path: string;
+  route: string;
+  at: number;
+  scope: RateLimitScope;
+  /** When the 429 window that this request ignored ends. */
+  windowEndsAt: number;
+}
+
+export interface RequestInfo {
+  method: string;
+  path: string;
+  route: string;
+}
+
+export type RouteMatcher = string | RegExp | ((req: RequestInfo) => boolean);
+
+export interface Force429Options {
+  /** How many matching requests answer 429 (Infinity for a storm until cancelled). */
+  count: number;
+  retryAfterMs: number;
+  global?: boolean;
+}
+
+export interface ChannelFailure {
+  status: number;
+  code?: number;
+  message?: string;
+  /** Fail only the next N requests (default: until cleared). */
+  times?: number;
+}
+
+export interface CallbackRecord {
+  type: number;
+  data: Record<string, unknown> | undefined;
+  /** Milliseconds since the interaction was dispatched. */
+  atMs: number;
+}
+
+export interface FakeUser {
+  id: string;
+  username: string;
+  global_name?: string | null;
+}
+
+export interface CommandOption {
+  name: string;
+  type: number;
+  value?: string | number | boolean;
+  focused?: boolean;
+  options?: CommandOption[];
+}
+
+export interface InteractionTarget {
+  channelId: string;
+  guildId?: string;
+  user?: FakeUser;
+  /** Member permission bitfield as a decimal string. */
+  memberPermissions?: string;
+  /** Bot permission bitfield in that channel as a decimal string. */
+  appPermissions?: string;
+  locale?: string;
+}
+
+export interface SendCommandOptions extends InteractionTarget {
+  name: string;
+  options?: CommandOption[];
+}
+
+export interface ClickButtonOptions extends Omit<InteractionTarget, 'channelId'> {
+  customId: string;
+  /** A message the bot produced (a FakeMessage or anything with its id). */
+  message: { id: string };
+  channelId?: string;
+}
+
+export interface GatewayEvent {
+  kind: 'connect' | 'identify' | 'resume' | 'invalid-session' | 'heartbeat' | 'close';
+  at: number;
+  code?: number;
+}

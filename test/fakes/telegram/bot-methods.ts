@@ -1,0 +1,120 @@
+// Everything that is not a message: identity, updates and webhook, chats and
+// members, command lists and callback answers.
+import { ApiError, badRequest } from './errors.ts';
+import { intParam, requireChat, userOf, type Handler } from './context.ts';
+import { validateCommands } from './validate.ts';
+import type { MemberStatus, User } from './types.ts';
+
+/** Telegram forgets an unanswered callback query after about 15 seconds. */
+const CALLBACK_TTL_MS = 15_000;
+
+const getMe: Handler = ({ state }) => ({
+  ...state.bot,
+  can_join_groups: true,
+  can_read_all_group_messages: false,
+  supports_inline_queries: false,
+  can_connect_to_business: false,
+  has_main_web_app: false,
+});
+
+const getUpdates: Handler = ({ state, updates, params, closed }) => {
+  if (state.webhookUrl !== '') {
+    throw new ApiError(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+  }
+  return updates.getUpdates(params, closed);
+};
+
+const setWebhook: Handler = ({ state, params }) => {
+  const url = typeof params.url === 'string' ? params.url : '';
+  if (url !== '' && !/^https:\/\//.test(url)) throw badRequest('bad webhook: An HTTPS URL must be provided for webhook');
+  state.webhookUrl = url;
+  return true;
+};
+
+const deleteWebhook: Handler = ({ state, updates, params }) => {
+  state.webhookUrl = '';
+  if (params.drop_pending_updates === true) updates.dropPending();
+  return true;
+};
+
+const getWebhookInfo: Handler = ({ state, updates }) => ({
+  url: state.webhookUrl,
+  has_custom_certificate: false,
+  pending_update_count: updates.queued.length,
+});
+
+const getChat: Handler = (ctx) => ({ ...requireChat(ctx), accent_color_id: 0, max_reaction_count: 11 });
+
+export function memberObject(status: MemberStatus, user: User): Record<string, unknown> {
+  switch (status) {
+    case 'creator':
+      return { status, user, is_anonymous: false };
+    case 'administrator':
+      return {
+        status, user, can_be_edited: false, is_anonymous: false, can_manage_chat: true, can_delete_messages: true,
+        can_manage_video_chats: true, can_restrict_members: true, can_promote_members: false, can_change_info: true,
+        can_invite_users: true, can_post_stories: false, can_edit_stories: false, can_delete_stories: false,
+        can_pin_messages: true,
+      };
+    case 'restricted':
+      return {
+        status, user, is_member: true, can_send_messages: false, can_send_audios: false, can_send_documents: false,
+        can_send_photos: false, can_send_videos: false, can_send_video_notes: false, can_send_voice_notes: false,
+        can_send_polls: false, can_send_other_messages: false, can_add_web_page_previews: false, can_change_info: false,
+        can_invite_users: false, can_pin_messages: false, can_manage_topics: false, until_date: 0,
+      };
+    case 'kicked':
+      return { status, user, until_date: 0 };
+    default:
+      return { status, user };
+  }
+}
+
+const getChatMember: Handler = (ctx) => {
+  const chat = requireChat(ctx);
+  const userId = intParam(ctx.params, 'user_id');
+  const user = userOf(ctx.state, userId);
+  if (!user) throw badRequest('user not found');
+  if (chat.type === 'private' && userId !== chat.id && userId !== ctx.state.bot.id) throw badRequest('user not found');
+  return memberObject(ctx.state.statusOf(chat.id, userId), user);
+};
+
+function commandsKey(params: Record<string, unknown>): string {
+  const scope = (params.scope ?? { type: 'default' }) as { type?: unknown; chat_id?: unknown; user_id?: unknown };
+  const lang = typeof params.language_code === 'string' ? params.language_code : '';
+  return [scope.type ?? 'default', scope.chat_id ?? '', scope.user_id ?? '', lang].join('|');
+}
+
+const setMyCommands: Handler = ({ state, params }) => {
+  state.commands.set(commandsKey(params), validateCommands(params.commands));
+  return true;
+};
+
+const getMyCommands: Handler = ({ state, params }) => state.commands.get(commandsKey(params)) ?? [];
+
+const deleteMyCommands: Handler = ({ state, params }) => {
+  state.commands.delete(commandsKey(params));
+  return true;
+};
+
+const answerCallbackQuery: Handler = ({ state, params, now }) => {
+  const id = typeof params.callback_query_id === 'string' ? params.callback_query_id : '';
+  const query = state.callbacks.get(id);
+  if (!query || query.answered || now() - query.created > CALLBACK_TTL_MS) {
+    throw badRequest('query is too old and response timeout expired or query ID is invalid');
+  }
+  query.answered = true;
+  state.callbackAnswers.push({
+    callback_query_id: id,
+    text: typeof params.text === 'string' ? params.text : undefined,
+    show_alert: params.show_alert === true,
+    url: typeof params.url === 'string' ? params.url : undefined,
+    time: now(),
+  });
+  return true;
+};
+
+export const botMethods: Record<string, Handler> = {
+  getMe, getUpdates, setWebhook, deleteWebhook, getWebhookInfo, getChat, getChatMember,
+  setMyCommands, getMyCommands, deleteMyCommands, answerCallbackQuery,
+};

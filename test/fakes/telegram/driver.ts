@@ -1,0 +1,301 @@
+// The test-side handle on the fake: act as Telegram users, inject failures, and
+// read back what the bot did. Each method says why a test would use it.
+import type { Server } from 'node:http';
+import { memberObject } from './bot-methods.ts';
+import { toMessage, unixNow } from './context.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import type { FakeState } from './state.ts';
+import type {
+  BotCommand, CallbackAnswer, Chat, FailureKind, MemberStatus, Message, MessageEntity, MessageVersion,
+  RequestLogEntry, SentMessage, Update, Violation,
+} from './types.ts';
+import type { UpdateQueue } from './updates.ts';
+
+export interface FakeChat {
+  id: number;
+  type: 'private' | 'group' | 'supergroup';
+  title?: string;
+  username?: string;
+}
+
+export interface FakeUser {
+  id: number;
+  first_name: string;
+  username?: string;
+}
+
+export interface DriverParts {
+  apiRoot: string;
+  token: string;
+  timeScale: number;
+  server: Server;
+  state: FakeState;
+  updates: UpdateQueue;
+  limiter: RateLimiter;
+  now: () => number;
+  advanceClock: (ms: number) => void;
+  log: RequestLogEntry[];
+  internalErrors: unknown[];
+}
+
+const DEFAULT_GROUP_USER: FakeUser = { id: 424242, first_name: 'Tester', username: 'tester' };
+
+/** bot_command entities as Telegram marks them: "/name" or "/name@bot" at the start of a word. */
+function commandEntities(text: string): MessageEntity[] {
+  const entities: MessageEntity[] = [];
+  for (const m of text.matchAll(/(^|\s)(\/[a-zA-Z0-9_]{1,64}(?:@[a-zA-Z0-9_]{3,32})?)/g)) {
+    entities.push({ type: 'bot_command', offset: m.index + (m[1]?.length ?? 0), length: m[2]!.length });
+  }
+  return entities;
+}
+
+export class TelegramFake {
+  /** Base URL for grammY's `client.apiRoot` (no trailing slash). */
+  readonly apiRoot: string;
+  readonly token: string;
+  readonly botUsername: string;
+  readonly botId: number;
+  /** Real milliseconds per fake millisecond of flood-control time (retry_after stays whole seconds). */
+  readonly timeScale: number;
+  private readonly parts: DriverParts;
+  private readonly delivered = new WeakSet<object>();
+  private readonly cancels = new Set<(err: Error) => void>();
+  private callbackCounter = 0;
+  private closing: Promise<void> | undefined;
+
+  constructor(parts: DriverParts) {
+    this.parts = parts;
+    this.apiRoot = parts.apiRoot;
+    this.token = parts.token;
+    this.botUsername = parts.state.bot.username ?? '';
+    this.botId = parts.state.bot.id;
+    this.timeScale = parts.timeScale;
+  }
+
+  /** Declares a chat so the bot may send to it without a user writing first (e.g. alert fan-out). */
+  addChat(chat: FakeChat): Chat {
+    const defaults = chat.type === 'private' ? { first_name: `User ${chat.id}` } : { title: `Group ${chat.id}` };
+    return this.parts.state.addChat({ ...defaults, ...this.parts.state.chats.get(chat.id), ...chat });
+  }
+
+  /** A user writes `text`; commands get their bot_command entity, so `bot.command()` fires as on Telegram. */
+  sendText(input: { chat: FakeChat; from?: FakeUser; text: string; replyToMessageId?: number }): Update {
+    const { state } = this.parts;
+    const fromInput = input.from ?? (input.chat.type === 'private' ? { id: input.chat.id, first_name: 'Tester' } : DEFAULT_GROUP_USER);
+    const from = state.addUser({ ...fromInput, is_bot: false, language_code: 'en' });
+    const known = state.chats.get(input.chat.id);
+    const chat = input.chat.type === 'private'
+      ? state.addChat({ ...known, first_name: from.first_name, ...(from.username ? { username: from.username } : {}), ...input.chat })
+      : state.addChat({ title: `Group ${input.chat.id}`, ...known, ...input.chat });
+    const message: Message = { message_id: state.nextMessageId(chat.id), from, chat, date: unixNow(), text: input.text };
+    const entities = commandEntities(input.text);
+    if (entities.length > 0) message.entities = entities;
+    if (input.replyToMessageId !== undefined) {
+      const target = state.sentMessage(chat.id, input.replyToMessageId);
+      const replied = target ? toMessage(state, target) : state.incomingMessage(chat.id, input.replyToMessageId);
+      if (!replied) throw new Error(`no message ${input.replyToMessageId} in chat ${chat.id} to reply to`);
+      message.reply_to_message = replied;
+    }
+    state.recordIncoming(message);
+    return this.parts.updates.push({ message });
+  }
+
+  /** A user presses an inline button; throws unless the message currently shows a button with that data. */
+  pressButton(input: { chatId: number; messageId: number; data: string; from?: FakeUser; unchecked?: boolean }): string {
+    const { state } = this.parts;
+    const message = state.sentMessage(input.chatId, input.messageId);
+    if (!message || message.deleted) throw new Error(`no bot message ${input.messageId} in chat ${input.chatId}`);
+    const buttons = message.reply_markup?.inline_keyboard?.flat() ?? [];
+    if (!input.unchecked && !buttons.some((b) => b.callback_data === input.data)) {
+      throw new Error(`message ${input.messageId} has no button with callback_data ${JSON.stringify(input.data)}`);
+    }
+    const chat = state.chats.get(input.chatId);
+    const fromInput = input.from ?? (chat?.type === 'private' ? { id: input.chatId, first_name: 'Tester' } : DEFAULT_GROUP_USER);
+    const from = state.addUser({ ...fromInput, is_bot: false, language_code: 'en' });
+    const id = String(7_000_000_000_000_000n + BigInt(++this.callbackCounter));
+    state.callbacks.set(id, { created: this.parts.now(), answered: false });
+    this.parts.updates.push({
+      callback_query: { id, from, message: toMessage(state, message), chat_instance: `ci${input.chatId}`, data: input.data },
+    });
+    return id;
+  }
+
+  /** Answers the bot gave to one button press (normally exactly one). */
+  answersFor(callbackQueryId: string): CallbackAnswer[] {
+    return this.parts.state.callbackAnswers.filter((a) => a.callback_query_id === callbackQueryId);
+  }
+
+  /** Every answerCallbackQuery accepted, in order. */
+  get callbackAnswers(): readonly CallbackAnswer[] {
+    return this.parts.state.callbackAnswers;
+  }
+
+  /** The bot's messages in a chat, oldest first, with current content and edit history (deleted ones flagged). */
+  messages(chatId: number): SentMessage[] {
+    return [...this.parts.state.sentIn(chatId)];
+  }
+
+  /**
+   * Resolves with the oldest bot message in the chat that matches and that no earlier
+   * waitForMessage returned, so successive calls walk through the replies in order.
+   */
+  waitForMessage(chatId: number, predicate: (m: SentMessage) => boolean = () => true, timeoutMs = 2000): Promise<SentMessage> {
+    return this.waitFor(() => {
+      const hit = this.parts.state.sentIn(chatId).find((m) => !this.delivered.has(m) && predicate(m));
+      if (hit) this.delivered.add(hit);
+      return hit;
+    }, timeoutMs, () => `no new bot message in chat ${chatId} matched within ${timeoutMs} ms; bot messages there: ${JSON.stringify(this.messages(chatId).map((m) => m.text))}`);
+  }
+
+  /** Resolves with a bot message once it has an edit (not returned before) that matches. */
+  waitForEdit(chatId: number, predicate: (m: SentMessage, edit: MessageVersion) => boolean = () => true, timeoutMs = 2000): Promise<SentMessage> {
+    return this.waitFor(() => {
+      for (const m of this.parts.state.sentIn(chatId)) {
+        const edit = m.edits.find((e) => !this.delivered.has(e) && predicate(m, e));
+        if (edit) {
+          this.delivered.add(edit);
+          return m;
+        }
+      }
+      return undefined;
+    }, timeoutMs, () => `no new edit in chat ${chatId} matched within ${timeoutMs} ms`);
+  }
+
+  /** Sets a member's status; for the bot itself this also delivers my_chat_member, as Telegram does on kick or promotion. */
+  setMember(chatId: number, userId: number, status: MemberStatus): void {
+    const { state } = this.parts;
+    if (!state.chats.has(chatId)) this.addChat({ id: chatId, type: chatId < 0 ? 'group' : 'private' });
+    const user = userId === this.botId ? state.bot : state.users.get(userId) ?? state.addUser({ id: userId, is_bot: false, first_name: `User ${userId}` });
+    const old = state.statusOf(chatId, userId);
+    state.setStatus(chatId, userId, status);
+    if (userId === this.botId && old !== status) {
+      const from = state.addUser({ ...DEFAULT_GROUP_USER, is_bot: false });
+      this.parts.updates.push({
+        my_chat_member: {
+          chat: state.chats.get(chatId), from, date: unixNow(),
+          old_chat_member: memberObject(old, user), new_chat_member: memberObject(status, user),
+        },
+      });
+    }
+  }
+
+  /** Makes requests about this chat fail like Telegram (or the network) would; `count` limits how many. */
+  failChat(chatId: number, kind: FailureKind, opts: { count?: number } = {}): void {
+    this.parts.state.fail(chatId, kind, opts.count ?? Infinity);
+  }
+
+  /** Removes injected failures (for one chat, or all). */
+  clearFailures(chatId?: number): void {
+    this.parts.state.clearFailures(chatId);
+  }
+
+  /** The next `count` sends (to `chatId`, or anywhere) get 429 retry_after; without chatId the window is global. */
+  force429(opts: { count: number; retryAfter: number; chatId?: number }): void {
+    this.parts.limiter.force(opts.count, opts.retryAfter, opts.chatId);
+  }
+
+  /** Forgets flood-control windows and forced 429s, e.g. between benchmark phases. */
+  resetRateLimits(): void {
+    this.parts.limiter.reset();
+  }
+
+  /**
+   * Moves the fake's clock (flood windows, callback query expiry, log times) forward by `ms`
+   * real milliseconds (a retry_after N window lasts N * 1000 * timeScale), so a test can let
+   * a window expire without sleeping; long-poll timeouts stay real time.
+   */
+  advanceClock(ms: number): void {
+    this.parts.advanceClock(ms);
+  }
+
+  /** Upgrades a group: service messages in both chats, and the old id then answers migrate_to_chat_id. */
+  migrateGroup(oldId: number, newId: number): Update[] {
+    const { state } = this.parts;
+    const old = state.chats.get(oldId) ?? this.addChat({ id: oldId, type: 'group' });
+    const next = state.addChat({ id: newId, type: 'supergroup', ...(old.title ? { title: old.title } : {}) });
+    state.copyStatuses(oldId, newId);
+    const from = state.addUser({ ...DEFAULT_GROUP_USER, is_bot: false });
+    const date = unixNow();
+    const updates = [
+      this.parts.updates.push({ message: { message_id: state.nextMessageId(oldId), from, chat: old, date, migrate_to_chat_id: newId } }),
+      this.parts.updates.push({ message: { message_id: state.nextMessageId(newId), from, chat: next, date, migrate_from_chat_id: oldId } }),
+    ];
+    state.fail(oldId, { migrateTo: newId }, Infinity);
+    return updates;
+  }
+
+  /** Queues any update shape the helpers above do not cover. */
+  pushUpdate(body: Omit<Update, 'update_id'>): Update {
+    return this.parts.updates.push(body);
+  }
+
+  /** Every request received: method, chat_id, HTTP status (0 = dropped), time in ms since start. */
+  get requests(): readonly RequestLogEntry[] {
+    return this.parts.log;
+  }
+
+  /** Sends that arrived while a 429 window was open: a correct client produces none. */
+  get violations(): readonly Violation[] {
+    return this.parts.limiter.violations;
+  }
+
+  /** The last setMyCommands list for the default scope and no language (undefined before any). */
+  get commands(): BotCommand[] | undefined {
+    return this.parts.state.commands.get('default|||');
+  }
+
+  /** Command lists by "scopeType|chat_id|user_id|language_code", for scoped registrations. */
+  get allCommands(): ReadonlyMap<string, BotCommand[]> {
+    return this.parts.state.commands;
+  }
+
+  /** getUpdates requests currently held open: lets tests see that a bot is really long polling. */
+  get pendingPolls(): number {
+    return this.parts.updates.pendingPolls;
+  }
+
+  /** Updates not yet confirmed by the bot's offset. */
+  get unconfirmedUpdates(): readonly Update[] {
+    return this.parts.updates.queued;
+  }
+
+  /** Exceptions inside the fake itself (answered as 500): should stay empty. */
+  get internalErrors(): readonly unknown[] {
+    return this.parts.internalErrors;
+  }
+
+  /** Ends held polls and waits, drops keep-alive sockets and stops the server; safe to call twice. */
+  close(): Promise<void> {
+    this.closing ??= new Promise<void>((resolve) => {
+      for (const cancel of this.cancels) cancel(new Error('telegram fake closed'));
+      this.parts.updates.releaseAll();
+      this.parts.server.close(() => resolve());
+      this.parts.server.closeAllConnections();
+    });
+    return this.closing;
+  }
+
+  private waitFor<T>(check: () => T | undefined, timeoutMs: number, describe: () => string): Promise<T> {
+    const first = check();
+    if (first !== undefined) return Promise.resolve(first);
+    return new Promise<T>((resolve, reject) => {
+      const finish = (): void => {
+        off();
+        clearTimeout(timer);
+        this.cancels.delete(cancel);
+      };
+      const cancel = (err: Error): void => {
+        finish();
+        reject(err);
+      };
+      const off = this.parts.state.onChange(() => {
+        const hit = check();
+        if (hit === undefined) return;
+        finish();
+        resolve(hit);
+      });
+      const timer = setTimeout(() => cancel(new Error(describe())), timeoutMs);
+      this.cancels.add(cancel);
+    });
+  }
+}
