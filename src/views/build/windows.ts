@@ -1,0 +1,60 @@
+/**
+ * The eleven windows the API measures after a shill, and what each operation
+ * calls them: one table, so /kol, /momentum and /winrate cannot disagree on
+ * which field "24h" reads (operation 4 says `1d` for prices, `24h` for win rates).
+ */
+import type { KolTokensSortField, WinRateSortField } from '../../api/index.ts';
+
+export interface WindowDef {
+  /** What users type and see. */
+  readonly label: string;
+  readonly ms: number;
+  /** Operation 4: `price_after…` key and win-rate summary key. */
+  readonly priceKey: string;
+  readonly summaryKey: string;
+  /** Operation 4 sortField. */
+  readonly momentumSort: KolTokensSortField;
+  /** Operation 5: item key and sortField. */
+  readonly winRateKey: string;
+  readonly winRateSort: WinRateSortField;
+}
+
+const M = 60_000;
+const H = 60 * M;
+
+function w(label: string, ms: number, api: string): WindowDef {
+  const summary = api === '1d' ? '24h' : api;
+  return {
+    label,
+    ms,
+    priceKey: `price_after${api}`,
+    summaryKey: `win_rate${summary}`,
+    momentumSort: summary as KolTokensSortField,
+    winRateKey: `win_rate_after${api}`,
+    winRateSort: `winRateAfter${api}` as WinRateSortField,
+  };
+}
+
+export const WINDOWS: readonly WindowDef[] = [
+  w('5m', 5 * M, '5m'),
+  w('15m', 15 * M, '15m'),
+  w('30m', 30 * M, '30m'),
+  w('1h', H, '1h'),
+  w('2h', 2 * H, '2h'),
+  w('4h', 4 * H, '4h'),
+  w('6h', 6 * H, '6h'),
+  w('8h', 8 * H, '8h'),
+  w('12h', 12 * H, '12h'),
+  w('24h', 24 * H, '1d'),
+  w('7d', 7 * 24 * H, '7d'),
+];
+
+export const WINDOW_LABELS = ['5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '24h', '7d'] as const;
+export type WindowLabel = (typeof WINDOW_LABELS)[number];
+
+export function windowDef(label: string): WindowDef | undefined {
+  return WINDOWS.find((x) => x.label === label);
+}
+
+/** Aliases users try for the day window. */
+export const WINDOW_ALIASES: Readonly<Record<string, WindowLabel>> = { '1d': '24h', '7days': '7d', '1w': '7d' };

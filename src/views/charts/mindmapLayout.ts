@@ -1,0 +1,216 @@
+/**
+ * Deterministic radial layout of a token graph: the queried token in the
+ * middle, the others on up to three rings, the most strongly linked on the
+ * inner ring. Node area follows value (sqrt scale); edges carry their weight as
+ * width and opacity. Same input, same picture: no randomness anywhere.
+ */
+import { finite } from './format.ts';
+import { placeLabels } from './labels.ts';
+import type { Box, Circle, LabelRequest, PlacedLabel } from './labels.ts';
+import { pickLabel } from './text.ts';
+
+export type { Box, PlacedLabel } from './labels.ts';
+
+/** Ids may come as API integers or as strings; they are compared as strings. */
+export type NodeId = string | number;
+
+export interface MindmapInput {
+  readonly centerId: NodeId;
+  readonly nodes: readonly { readonly id: NodeId; readonly value: number }[];
+  readonly edges: readonly { readonly source: NodeId; readonly target: NodeId; readonly value: number }[];
+  /** Keyed by token id as a string (as in the API's `tokens` object). */
+  readonly tokens: Readonly<Record<string, { readonly symbol: string; readonly name: string }>>;
+  readonly title?: string;
+}
+
+export interface MindmapOptions {
+  readonly width?: number;
+  readonly height?: number;
+  /** Largest graph drawn, centre included; the weakest others are left out. */
+  readonly maxNodes?: number;
+}
+
+export interface LayoutNode extends Circle {
+  readonly id: string;
+  readonly value: number;
+  readonly center: boolean;
+  /** 0 for the centre, 1.. for the rings outward. */
+  readonly ring: number;
+}
+
+export interface LayoutEdge {
+  readonly source: string;
+  readonly target: string;
+  readonly value: number;
+  readonly x1: number;
+  readonly y1: number;
+  readonly x2: number;
+  readonly y2: number;
+  readonly width: number;
+  readonly opacity: number;
+  readonly touchesCenter: boolean;
+}
+
+export interface MindmapLayout {
+  readonly width: number;
+  readonly height: number;
+  readonly nodes: readonly LayoutNode[];
+  readonly edges: readonly LayoutEdge[];
+  /** One per node, same order as `nodes`. */
+  readonly labels: readonly PlacedLabel[];
+  /** Area the graph and labels keep to (below the title). */
+  readonly plot: Box;
+  readonly totalNodes: number;
+}
+
+export const MINDMAP_HEADER = 78;
+const FOOTER = 34;
+
+const nonNegative = (v: unknown): number => Math.max(0, finite(v) ?? 0);
+const compareIds = (p: string, q: string): number => (p < q ? -1 : p > q ? 1 : 0);
+
+/** Picks a step through n ring slots so consecutive (similarly sized) nodes land apart. */
+function spreadStride(n: number): number {
+  if (n <= 3) return 1;
+  const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+  const ideal = Math.round(n * 0.382);
+  for (let d = 0; d < n; d++) {
+    for (const s of [ideal + d, ideal - d]) if (s > 0 && s < n && gcd(s, n) === 1) return s;
+  }
+  return 1;
+}
+
+export function mindmapLayout(input: MindmapInput, opts: MindmapOptions = {}): MindmapLayout {
+  const width = opts.width ?? 900;
+  const height = opts.height ?? 900;
+  const maxNodes = Math.max(2, opts.maxNodes ?? 60);
+  const centerId = String(input.centerId);
+
+  const values = new Map<string, number>();
+  for (const n of input.nodes) {
+    const id = String(n.id);
+    values.set(id, Math.max(values.get(id) ?? 0, nonNegative(n.value)));
+  }
+  if (!values.has(centerId)) values.set(centerId, [...values.values()].reduce((m, v) => Math.max(m, v), 0));
+
+  // Undirected, duplicates merged, self-links dropped.
+  const merged = new Map<string, { a: string; b: string; value: number }>();
+  for (const e of input.edges) {
+    const s = String(e.source);
+    const t = String(e.target);
+    if (s === t || !values.has(s) || !values.has(t)) continue;
+    const [a, b] = s < t ? [s, t] : [t, s];
+    const key = `${a}\u0000${b}`;
+    const prev = merged.get(key);
+    merged.set(key, { a, b, value: (prev?.value ?? 0) + nonNegative(e.value) });
+  }
+  const strength = new Map<string, number>();
+  for (const e of merged.values()) {
+    if (e.a === centerId) strength.set(e.b, (strength.get(e.b) ?? 0) + e.value);
+    if (e.b === centerId) strength.set(e.a, (strength.get(e.a) ?? 0) + e.value);
+  }
+  const others = [...values.keys()]
+    .filter((id) => id !== centerId)
+    .sort(
+      (p, q) =>
+        (strength.get(q) ?? 0) - (strength.get(p) ?? 0) ||
+        values.get(q)! - values.get(p)! ||
+        compareIds(p, q),
+    );
+  const totalNodes = others.length + 1;
+  const kept = others.slice(0, maxNodes - 1);
+
+  const plot: Box = { x: 10, y: MINDMAP_HEADER, width: width - 20, height: height - MINDMAP_HEADER - FOOTER };
+  const cx = plot.x + plot.width / 2;
+  const cy = plot.y + plot.height / 2;
+  const n = kept.length;
+  const ringCount = n === 0 ? 0 : n <= 8 ? 1 : n <= 24 ? 2 : 3;
+  const outer = Math.min(plot.width, plot.height) / 2 - (n > 24 ? 70 : 95);
+  const inner = Math.min(outer, n > 24 ? 150 : 175);
+  const radii = ringCount === 1 ? [outer * 0.72] : Array.from({ length: ringCount }, (_, k) => inner + ((outer - inner) * k) / (ringCount - 1));
+
+  // Slots per ring in proportion to circumference (largest remainder).
+  const totalR = radii.reduce((s, r) => s + r, 0);
+  const exact = radii.map((r) => (n * r) / totalR);
+  const counts = exact.map(Math.floor);
+  const byRemainder = exact.map((e, i) => [e - Math.floor(e), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  for (let left = n - counts.reduce((s, c) => s + c, 0), j = 0; left > 0; left--, j++) {
+    const i = byRemainder[j % byRemainder.length]![1];
+    counts[i] = counts[i]! + 1;
+  }
+
+  const minChord = Math.min(...radii.map((r, k) => (2 * Math.PI * r) / Math.max(1, counts[k]!)), 200);
+  const rMax = Math.max(12, Math.min(34, minChord * 0.3));
+  const rMin = n > 30 ? 4 : 6;
+  const vMax = kept.reduce((m, id) => Math.max(m, values.get(id)!), 1e-9);
+  const radiusOf = (v: number): number => rMin + (rMax - rMin) * Math.sqrt(v / vMax);
+
+  const nodes: LayoutNode[] = [
+    { id: centerId, value: values.get(centerId)!, center: true, ring: 0, x: cx, y: cy, r: Math.min(50, Math.max(30, rMax * 1.4)) },
+  ];
+  let next = 0;
+  radii.forEach((R, k) => {
+    const count = counts[k]!;
+    const step = (2 * Math.PI) / Math.max(1, count);
+    const offset = -Math.PI / 2 + (k % 2) * (step / 2) + (k >= 2 ? step / 4 : 0);
+    const stride = spreadStride(count);
+    for (let i = 0; i < count; i++) {
+      const id = kept[next++]!;
+      const a = offset + ((i * stride) % count) * step;
+      const value = values.get(id)!;
+      nodes.push({ id, value, center: false, ring: k + 1, x: cx + R * Math.cos(a), y: cy + R * Math.sin(a), r: radiusOf(value) });
+    }
+  });
+
+  const at = new Map(nodes.map((nd) => [nd.id, nd]));
+  const shownEdges = [...merged.values()].filter((e) => at.has(e.a) && at.has(e.b));
+  const eMax = shownEdges.reduce((m, e) => Math.max(m, e.value), 1e-9);
+  const edges: LayoutEdge[] = shownEdges
+    .map((e) => {
+      const p = at.get(e.a)!;
+      const q = at.get(e.b)!;
+      const t = Math.sqrt(e.value / eMax);
+      return {
+        source: e.a,
+        target: e.b,
+        value: e.value,
+        x1: p.x,
+        y1: p.y,
+        x2: q.x,
+        y2: q.y,
+        width: 0.8 + 5.2 * t,
+        opacity: 0.18 + 0.6 * t,
+        touchesCenter: e.a === centerId || e.b === centerId,
+      };
+    })
+    // Heavier edges drawn last so they stay visible where lines cross.
+    .sort((p, q) => p.value - q.value || compareIds(p.source, q.source) || compareIds(p.target, q.target));
+
+  const dense = n > 24;
+  const requests: LabelRequest[] = nodes.map((nd) => {
+    const token = input.tokens[nd.id];
+    const text = pickLabel([token?.symbol, token?.name], `#${nd.id}`);
+    const outward = nd.center ? Math.PI / 2 : Math.atan2(nd.y - cy, nd.x - cx);
+    const size = nd.center ? 20 : Math.round((dense ? 11 : 12) + 3 * Math.sqrt(nd.value / vMax));
+    return {
+      id: nd.id,
+      text,
+      circle: nd,
+      outward,
+      fontSize: size,
+      minFontSize: nd.center ? 14 : 10,
+      maxWidth: nd.center ? 220 : dense ? 96 : 120,
+      bold: nd.center,
+    };
+  });
+  const order = requests.map((_, i) => i).sort((i, j) => (i === 0 ? -1 : j === 0 ? 1 : nodes[j]!.value - nodes[i]!.value || i - j));
+  const placed = placeLabels(
+    order.map((i) => requests[i]!),
+    nodes,
+    plot,
+  );
+  const byId = new Map(placed.map((p) => [p.id, p]));
+  const labels = nodes.map((nd) => byId.get(nd.id)!);
+
+  return { width, height, nodes, edges, labels, plot, totalNodes };
+}

@@ -1,0 +1,64 @@
+/**
+ * Replaces the simple <text> elements our charts emit with glyph outlines
+ * (see outline.ts for why). Anything unusual (nested tspans, attributes we do
+ * not model) is left as <text> for resvg to draw with the same font files.
+ */
+import { face } from './font.ts';
+import { glyphPath } from './outline.ts';
+
+const HANDLED = new Set([
+  'x', 'y', 'font-size', 'font-weight', 'font-family', 'text-anchor', 'fill', 'fill-opacity', 'opacity',
+  'stroke', 'stroke-width', 'stroke-linejoin', 'stroke-opacity', 'paint-order',
+]);
+const PASSED_ON = ['fill', 'fill-opacity', 'opacity', 'stroke', 'stroke-linejoin', 'stroke-opacity', 'paint-order'];
+
+const ENTITY = /&(?:#x([0-9a-fA-F]+)|#(\d+)|(amp|lt|gt|quot|apos));/g;
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function decodeEntities(s: string): string {
+  return s.replace(ENTITY, (_, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
+    if (name) return NAMED[name]!;
+    const cp = hex ? parseInt(hex, 16) : Number(dec);
+    return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : '\uFFFD';
+  });
+}
+
+const n2 = (v: number): string => String(Math.round(v * 100) / 100);
+
+function toPath(attrText: string, content: string): string | null {
+  const attrs = new Map<string, string>();
+  for (const m of attrText.matchAll(/([a-zA-Z:-]+)="([^"]*)"/g)) attrs.set(m[1]!, m[2]!);
+  for (const name of attrs.keys()) if (!HANDLED.has(name)) return null;
+  const x = Number(attrs.get('x') ?? '0');
+  const y = Number(attrs.get('y') ?? '0');
+  // Without its own font-size the text inherits one we cannot see here: leave it to resvg.
+  if (!attrs.has('font-size')) return null;
+  const size = Number(attrs.get('font-size'));
+  if (!Number.isFinite(x) || !Number.isFinite(y) || !(size > 0)) return null;
+  const weight = attrs.get('font-weight');
+  const f = face(weight === 'bold' || Number(weight) >= 600);
+  const text = decodeEntities(content);
+
+  let pen = 0;
+  let d = '';
+  for (const ch of text) {
+    const glyph = f.glyphOf(ch.codePointAt(0)!);
+    d += glyphPath(f, glyph, pen);
+    pen += f.advanceOf(glyph);
+  }
+  if (d === '') return '';
+  const k = size / f.unitsPerEm;
+  const anchor = attrs.get('text-anchor');
+  const left = x - (anchor === 'middle' ? (pen * k) / 2 : anchor === 'end' ? pen * k : 0);
+
+  const out = [`transform="translate(${n2(left)} ${n2(y)}) scale(${k} ${-k})"`, `d="${d}"`];
+  for (const name of PASSED_ON) if (attrs.has(name)) out.push(`${name}="${attrs.get(name)}"`);
+  // The stroke width is in px; the path's coordinates are in font units.
+  if (attrs.has('stroke-width')) out.push(`stroke-width="${n2(Number(attrs.get('stroke-width')) / k)}"`);
+  return `<path ${out.join(' ')}/>`;
+}
+
+/** The SVG with every plain <text> element drawn as glyph paths instead. */
+export function textToPaths(svg: string): string {
+  return svg.replace(/<text\b([^>]*)>([^<]*)<\/text>/g, (whole, attrText: string, content: string) => toPath(attrText, content) ?? whole);
+}
