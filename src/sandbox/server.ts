@@ -1,0 +1,218 @@
+// The sandbox upstream: a node:http server implementing the ten operations of the analytics API spec.
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Ctx } from './ctx.ts';
+import { DEFAULT_SEED, generateStore } from './data.ts';
+import { type FaultKind, FaultState, type Faults } from './faults.ts';
+import { LiveFeed } from './live.ts';
+import { HttpError, Params, type QueryMap, parseQuery } from './params.ts';
+import { type Operation, matchRoute, operationName } from './router.ts';
+import type { Store } from './store.ts';
+import type { SandboxData, SandboxTweet, TweetSeed } from './types.ts';
+
+export type { Faults, FaultKind } from './faults.ts';
+export type { Operation } from './router.ts';
+export { OPERATIONS } from './router.ts';
+export type { ChainId, SandboxData, SandboxKol, SandboxToken, SandboxTweet, Shill, TweetSeed } from './types.ts';
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  apiKey?: string;
+  seed?: number;
+  live?: { tweetsPerSecond: number } | false;
+  faults?: Faults;
+  /** Anchor of the seeded timestamps (ms); fix it to get byte-identical data across runs. Default: start time. */
+  now?: number;
+  /** Most request records kept (oldest dropped first); counters stay exact. Default 100,000. */
+  maxLog?: number;
+}
+
+export interface RequestRecord {
+  operation: Operation | 'unknown';
+  method: string;
+  /** Path as received, still percent-encoded. */
+  path: string;
+  /** Query string as received, without the '?'. */
+  rawQuery: string;
+  /** Every value of every key, in order. */
+  query: QueryMap;
+  /** Whether an x-api-key header was sent (its value is never kept). */
+  hasKey: boolean;
+  /** HTTP status answered; 0 while pending or for a hang. */
+  status: number;
+  /** Injected fault that shaped the answer, if any. */
+  fault?: FaultKind;
+  /** Arrival time (epoch ms). */
+  at: number;
+  /** Server time from arrival to the answer, in ms (includes injected latency); 0 while pending. */
+  ms: number;
+}
+
+export interface Sandbox {
+  /** Base URL, e.g. http://127.0.0.1:PORT, no trailing slash. */
+  url: string;
+  apiKey: string;
+  data: SandboxData;
+  setFaults(f: Faults): void;
+  clearFaults(): void;
+  addTweets(n: number, overrides?: Partial<TweetSeed>): SandboxTweet[];
+  /** Starts, changes or stops (false) the steady stream of new tweets. */
+  setLive(live: { tweetsPerSecond: number } | false): void;
+  requests: RequestRecord[];
+  count(operation?: string): number;
+  resetRequests(): void;
+  close(): Promise<void>;
+}
+
+function errorBody(status: number): string {
+  const phrase = STATUS_CODES[status] ?? 'Error';
+  return JSON.stringify({ statusCode: status, message: phrase, error: phrase });
+}
+
+function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}, type = 'application/json; charset=utf-8'): void {
+  if (res.destroyed || res.headersSent) return;
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const apiKey = opts.apiKey ?? 'sandbox-key';
+  const seed = opts.seed ?? DEFAULT_SEED;
+  const maxLog = opts.maxLog ?? 100_000;
+  const store: Store = generateStore({ seed, ...(opts.now !== undefined ? { now: opts.now } : {}) });
+  const ctx: Ctx = { store, now: () => Date.now() };
+  const faults = new FaultState(seed);
+  if (opts.faults) faults.set(opts.faults);
+  const live = new LiveFeed(store, seed, ctx.now);
+  const requests: RequestRecord[] = [];
+  const counters = new Map<string, number>();
+  let total = 0;
+  const timers = new Set<NodeJS.Timeout>();
+  const hanging = new Set<ServerResponse>();
+  let closed = false;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        resolve();
+      }, ms);
+      timers.add(t);
+    });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const t0 = performance.now();
+    const url = req.url ?? '/';
+    const qi = url.indexOf('?');
+    const path = qi < 0 ? url : url.slice(0, qi);
+    const rawQuery = qi < 0 ? '' : url.slice(qi + 1);
+    const route = matchRoute(path);
+    const method = req.method ?? 'GET';
+    const rec: RequestRecord = {
+      operation: route?.operation ?? 'unknown',
+      method,
+      path,
+      rawQuery,
+      query: parseQuery(rawQuery),
+      hasKey: req.headers['x-api-key'] !== undefined,
+      status: 0,
+      at: Date.now(),
+      ms: 0,
+    };
+    if (requests.length >= maxLog) requests.splice(0, Math.ceil(maxLog / 10));
+    requests.push(rec);
+    total++;
+    counters.set(rec.operation, (counters.get(rec.operation) ?? 0) + 1);
+    const reply = (status: number, body: string, headers?: Record<string, string>, type?: string) => {
+      rec.status = status;
+      send(res, status, body, headers, type);
+      rec.ms = performance.now() - t0;
+    };
+
+    if (faults.applies(route?.operation)) {
+      const delay = faults.delayMs();
+      if (delay > 0) {
+        rec.fault = 'latency';
+        await sleep(delay);
+        if (closed) return;
+      }
+      const pre = faults.before();
+      if (pre?.kind === 'hang') {
+        rec.fault = 'hang';
+        hanging.add(res);
+        res.on('close', () => hanging.delete(res));
+        return;
+      }
+      if (pre) {
+        rec.fault = pre.kind;
+        // A gateway in front of the API answers 502 with an HTML page, not the API's JSON.
+        if (pre.status === 502) return reply(502, '<html><body><h1>502 Bad Gateway</h1></body></html>', {}, 'text/html');
+        return reply(pre.status, errorBody(pre.status), pre.headers);
+      }
+    }
+
+    if (!route || (method !== 'GET' && method !== 'HEAD')) return reply(404, errorBody(404));
+    const key = req.headers['x-api-key'];
+    if (key !== apiKey) return reply(401, errorBody(401));
+    let body: string;
+    try {
+      body = JSON.stringify(route.run(ctx, new Params(rec.query)));
+    } catch (e) {
+      if (e instanceof HttpError) return reply(e.status, errorBody(e.status), { 'x-sandbox-reason': e.message });
+      return reply(500, errorBody(500));
+    }
+    if (faults.applies(route.operation)) {
+      const bad = faults.after(body);
+      if (bad) {
+        rec.fault = bad.kind;
+        body = bad.body;
+      }
+    }
+    reply(200, body);
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch(() => send(res, 500, errorBody(500)));
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  if (opts.live) live.start(opts.live.tweetsPerSecond);
+
+  return {
+    url: `http://${host}:${addr.port}`,
+    apiKey,
+    data: store.data,
+    setFaults: (f) => faults.set(f),
+    clearFaults: () => faults.clear(),
+    addTweets: (n, overrides) => live.add(n, overrides),
+    setLive: (l) => (l ? live.start(l.tweetsPerSecond) : live.stop()),
+    requests,
+    count: (operation) => (operation === undefined ? total : (counters.get(operationName(operation) ?? operation) ?? 0)),
+    resetRequests: () => {
+      requests.length = 0;
+      counters.clear();
+      total = 0;
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      live.stop();
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      for (const res of hanging) res.destroy();
+      hanging.clear();
+      const done = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await done;
+    },
+  };
+}
