@@ -1,0 +1,24 @@
+import type { Command } from '../src/core/command.ts';
+import { suggest } from '../src/core/chains.ts';
+import { UserError } from '../src/core/errors.ts';
+import { opt } from '../src/core/options.ts';
+import { helpFor, helpList } from '../src/views/build/help.ts';
+
+const options = {
+  command: opt.string({ description: 'A command to explain, e.g. token', positional: true, max: 40, example: 'token' }),
+};
+
+export default {
+  name: 'help',
+  description: 'Every command with an example, or the options of one command',
+  options,
+  examples: ['/help', '/help kols'],
+  async run({ command }, ctx) {
+    if (!command) return helpList(ctx.commands);
+    const name = command.replace(/^\//, '').toLowerCase();
+    const found = ctx.commands.get(name);
+    if (found) return helpFor(found);
+    const near = suggest(name, [...ctx.commands.keys()]);
+    throw new UserError(near ? `There is no /${name}. Did you mean /${near}?` : `There is no /${name}.`, near ? `/help ${near}` : '/help');
+  },
+} satisfies Command<typeof options>;

@@ -1,0 +1,100 @@
+import type { Command } from '../src/core/command.ts';
+import { opt } from '../src/core/options.ts';
+import { KOL_COLUMNS, kolRow } from '../src/views/build/kolTable.ts';
+import { offsetActions, rangeText } from '../src/views/build/paging.ts';
+import { apiOrder, callOpts, checkBounds, labels, limit, numText, offset, order, percentToFraction, range } from './_options.ts';
+
+const SORTS = ['score', 'winrate', 'followers', 'mentions', 'impressions', 'tokens', 'rug', 'lose', 'active', 'ranking', 'total', 'speed', 'accuracy', 'legality', 'engagement'] as const;
+const SORT_FIELD = {
+  score: 'scoreV2',
+  winrate: 'winrate',
+  followers: 'smFollower',
+  mentions: 'mention',
+  impressions: 'impression',
+  tokens: 'totalToken',
+  rug: 'rugRate',
+  lose: 'loseRate',
+  active: 'activeScore',
+  ranking: 'userRanking',
+  total: 'totalScore',
+  speed: 'sScore',
+  accuracy: 'aScore',
+  legality: 'lScore',
+  engagement: 'eScore',
+} as const satisfies Record<(typeof SORTS)[number], string>;
+
+const EXAMPLE = '/kols sort:winrate min_followers:5';
+
+const options = {
+  search: opt.string({ description: 'Part of a username or display name', positional: true, max: 50 }),
+  sort: opt.choice(SORTS, {
+    description: 'Sort by: score, winrate, followers (smart), mentions, tokens, rug, active, ranking…',
+    noun: 'sort',
+    default: 'score',
+    aliases: { win: 'winrate', win_rate: 'winrate', smart: 'followers', rank: 'ranking', scorev2: 'score' },
+  }),
+  order: order(),
+  labels: labels(),
+  last24h: opt.boolean({ description: 'Only KOLs who mentioned a token in the last 24 hours' }),
+  ...range('winrate', 'win rate in % (0-100)', { min: 0, max: 100 }),
+  ...range('followers', 'smart followers', { min: 0 }),
+  ...range('mentions', 'mentions', { min: 0 }),
+  ...range('impressions', 'impressions', { min: 0 }),
+  ...range('score', 'score v2', { min: 0 }),
+  ...range('tokens', 'tokens mentioned', { min: 0 }),
+  max_rug: opt.number({ description: 'Maximum rug rate in % (0-100)', min: 0, max: 100 }),
+  max_lose: opt.number({ description: 'Maximum lose rate in % (0-100)', min: 0, max: 100 }),
+  min_active: opt.number({ description: 'Minimum active score', min: 0 }),
+  limit: limit(10, 25),
+  offset: offset(),
+};
+
+export default {
+  name: 'kols',
+  description: 'KOL table: rank, score, win rate, smart followers; sort, filter and page',
+  options,
+  examples: [EXAMPLE, '/kols', '/kols crypto sort:followers', '/kols labels:alpha last24h:yes order:asc sort:ranking'],
+  async run(input, ctx) {
+    checkBounds(input, EXAMPLE);
+    const sort = input.sort ?? 'score';
+    const res = await ctx.api.getKolTable(
+      {
+        offset: input.offset ?? 0,
+        limit: input.limit ?? 10,
+        sortField: SORT_FIELD[sort],
+        // Rank 1 is the best, so "by ranking" reads top-down in ascending order.
+        sortOrder: apiOrder(input.order, sort === 'ranking' ? 'asc' : 'desc'),
+        search: input.search,
+        labels: input.labels,
+        last24hMention: input.last24h,
+        minWinrate: percentToFraction(input.min_winrate),
+        maxWinrate: percentToFraction(input.max_winrate),
+        minSmFollower: numText(input.min_followers),
+        maxSmFollower: numText(input.max_followers),
+        minMention: numText(input.min_mentions),
+        maxMention: numText(input.max_mentions),
+        minImpression: numText(input.min_impressions),
+        maxImpression: numText(input.max_impressions),
+        minScoreV2: numText(input.min_score),
+        maxScoreV2: numText(input.max_score),
+        minTotalToken: numText(input.min_tokens),
+        maxTotalToken: numText(input.max_tokens),
+        maxRugRate: percentToFraction(input.max_rug),
+        maxLoseRate: percentToFraction(input.max_lose),
+        minActiveScore: numText(input.min_active),
+      },
+      callOpts(ctx),
+    );
+    const page = { offset: input.offset ?? 0, limit: input.limit ?? 10, shown: res.items.length, total: res.total };
+    const arrow = apiOrder(input.order, sort === 'ranking' ? 'asc' : 'desc') === 'ASC' ? '↑' : '↓';
+    return {
+      kind: 'table',
+      title: input.search ? `KOLs matching “${input.search}”` : 'KOLs',
+      description: res.items.length ? 'Details: /kol @username' : 'No KOL matches these filters.',
+      columns: KOL_COLUMNS,
+      rows: res.items.map(kolRow),
+      footer: `${rangeText(page)} · sorted by ${sort} ${arrow}`,
+      actions: offsetActions('kols', input, page),
+    };
+  },
+} satisfies Command<typeof options>;

@@ -1,0 +1,71 @@
+import { ApiNotFoundError } from '../src/api/index.ts';
+import type { Command } from '../src/core/command.ts';
+import { UserError } from '../src/core/errors.ts';
+import { opt } from '../src/core/options.ts';
+import { checkAddress, inferChain, sameAddress } from '../src/core/resolve.ts';
+import { shortAddress } from '../src/views/build/common.ts';
+import { mindmapText } from '../src/views/build/mindmapText.ts';
+import { callOpts, checkBounds, numText, range } from './_options.ts';
+
+const EXAMPLE = '/mindmap solana So11111111111111111111111111111111111111112 hours:24';
+
+const options = {
+  chain: opt.chain({ description: 'Chain: solana, bsc, base, sui or aptos', required: true, positional: true }),
+  address: opt.string({ description: 'Token address', required: true, positional: true, max: 200 }),
+  hours: opt.number({ description: 'Time frame in hours (default 12)', min: 1, max: 720, default: 12 }),
+  limit: opt.integer({ description: 'Linked tokens to show (1-50)', min: 1, max: 50, default: 10 }),
+  ...range('mcap', 'market cap of linked tokens, USD', { min: 0 }),
+  ...range('liquidity', 'liquidity of linked tokens, USD', { min: 0 }),
+  ...range('score', 'score of linked tokens', { min: 0 }),
+  ...range('age', 'age of linked tokens, days', { min: 0 }),
+  ...range('followers', 'followers of linked tokens', { min: 0 }),
+  ...range('posted', 'times linked tokens were posted', { min: 0 }),
+};
+
+export default {
+  name: 'mindmap',
+  description: 'Tokens most linked to a token by the KOLs who mention it',
+  options,
+  examples: [EXAMPLE, '/mindmap solana So11111111111111111111111111111111111111112', '/mindmap base 0x4ed4e862860bed51a9570b96d89af5e1b0efefed min_mcap:1m'],
+  normalize: inferChain('mindmap'),
+  async run(input, ctx) {
+    const { chain, address } = input;
+    checkAddress(chain, address, EXAMPLE);
+    checkBounds(input, EXAMPLE);
+    const hours = input.hours ?? 12;
+    const limit = input.limit ?? 10;
+    let graph;
+    try {
+      graph = await ctx.api.getTokenMindmap(
+        {
+          chainId: chain,
+          address,
+          timeFrame: hours,
+          limit,
+          minMarketCap: numText(input.min_mcap),
+          maxMarketCap: numText(input.max_mcap),
+          minLiquidity: numText(input.min_liquidity),
+          maxLiquidity: numText(input.max_liquidity),
+          minScore: numText(input.min_score),
+          maxScore: numText(input.max_score),
+          minTokenAge: numText(input.min_age),
+          maxTokenAge: numText(input.max_age),
+          minFollower: numText(input.min_followers),
+          maxFollower: numText(input.max_followers),
+          minTokenPosted: numText(input.min_posted),
+          maxTokenPosted: numText(input.max_posted),
+        },
+        callOpts(ctx),
+      );
+    } catch (err) {
+      if (err instanceof ApiNotFoundError) throw new UserError(`No token ${shortAddress(address)} on ${chain}.`, EXAMPLE);
+      throw err;
+    }
+    const centre = Object.values(graph.tokens).find((t) => t.chain_id === chain && sameAddress(chain, t.address, address));
+    return {
+      kind: 'text',
+      text: mindmapText(graph, centre, hours, limit),
+      actions: [{ label: 'Token card', command: 'token', options: { chain, address } }],
+    };
+  },
+} satisfies Command<typeof options>;

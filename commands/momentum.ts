@@ -1,0 +1,81 @@
+import type { Command } from '../src/core/command.ts';
+import { opt } from '../src/core/options.ts';
+import { budgetFrom, kolNotFound, kolRef, resolveKol } from '../src/core/resolve.ts';
+import { winRateLine } from '../src/views/build/kolCard.ts';
+import { momentumColumns, momentumRow, momentumWindows } from '../src/views/build/momentumTable.ts';
+import { offsetActions, rangeText } from '../src/views/build/paging.ts';
+import { WINDOW_ALIASES, WINDOW_LABELS, windowDef } from '../src/views/build/windows.ts';
+import { apiOrder, limit, offset, order, when, whenMs } from './_options.ts';
+
+const SCORE_SORT = {
+  recent: 'shillTime',
+  performance: 'weightedPerformanceScore',
+  consistency: 'consistencyScore',
+  auc: 'areaUnderCurveScore',
+  unified: 'unifiedPerformanceScore',
+  engagement: 'engagementScore',
+  score: 'scoreV2',
+} as const;
+const SORTS = ['recent', ...WINDOW_LABELS, 'performance', 'consistency', 'auc', 'unified', 'engagement', 'score'] as const;
+
+const EXAMPLE = '/momentum @cryptoking since:7d sort:24h';
+
+const options = {
+  kol: opt.kol({ description: 'The KOL: @username, username or numeric X id', required: true, positional: true }),
+  chain: opt.chain({ description: 'Only tokens on this chain' }),
+  sort: opt.choice(SORTS, {
+    description: 'recent, a window (5m…24h, 7d: price change), performance, consistency, auc, score…',
+    noun: 'sort',
+    default: 'recent',
+    aliases: { ...WINDOW_ALIASES, new: 'recent', newest: 'recent', time: 'recent' },
+  }),
+  order: order(),
+  since: when('Only tokens shilled after this date or time ago (2024-05-01, 7d, 24h)'),
+  limit: limit(10, 25),
+  offset: offset(),
+};
+
+export default {
+  name: 'momentum',
+  description: "A KOL's shilled tokens: price change after each window, and win rates",
+  options,
+  examples: [EXAMPLE, '/momentum @cryptoking', '/momentum @cryptoking chain:solana sort:performance'],
+  async run(input, ctx) {
+    const now = ctx.now();
+    const sort = input.sort ?? 'recent';
+    const window = windowDef(sort);
+    const startTime = input.since === undefined ? undefined : Math.floor(whenMs(input.since, now, EXAMPLE) / 1000);
+    const call = budgetFrom(ctx);
+    const kol = await resolveKol(ctx, input.kol, call);
+    const res = await kolNotFound(
+      input.kol,
+      ctx.api.getKolTokens(
+        {
+          xUserId: kol.xUserId,
+          chainId: input.chain,
+          sortField: window ? window.momentumSort : SCORE_SORT[sort as keyof typeof SCORE_SORT],
+          sortOrder: apiOrder(input.order),
+          startTime,
+        },
+        call(),
+      ),
+    );
+    // Operation 4 has no paging: the whole list comes at once and is cut here.
+    const page = { offset: input.offset ?? 0, limit: input.limit ?? 10, shown: 0, total: res.total };
+    const items = res.items.slice(page.offset, page.offset + page.limit);
+    const windows = momentumWindows(window?.label);
+    const who = kolRef(kol);
+    return {
+      kind: 'table',
+      title: `Tokens shilled by ${who}${input.chain ? ` · ${input.chain}` : ''}`,
+      description: res.total ? `Win rate: ${winRateLine(res.summary)}` : 'No shilled tokens match.',
+      columns: momentumColumns(windows),
+      rows: items.map((i) => momentumRow(i, windows, now)),
+      footer: `${rangeText({ ...page, shown: items.length })} · price change since the shill · sorted by ${sort}`,
+      actions: [
+        ...offsetActions('momentum', input, { ...page, shown: items.length }),
+        { label: 'KOL card', command: 'kol', options: { kol: who } },
+      ],
+    };
+  },
+} satisfies Command<typeof options>;

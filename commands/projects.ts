@@ -1,0 +1,64 @@
+import type { ProjectItem } from '../src/api/index.ts';
+import type { Command } from '../src/core/command.ts';
+import { cursorActions } from '../src/views/build/paging.ts';
+import { compact, pct } from '../src/views/format.ts';
+import type { Rich } from '../src/views/model.ts';
+import { back, callOpts, checkBounds, cursor, limit, range } from './_options.ts';
+
+const EXAMPLE = '/projects min_followers:10k limit:10';
+/** Smart followers named per project under the table. */
+const NAMED = 3;
+
+const options = {
+  ...range('followers', 'followers (10k, 1.5m)', { min: 0 }),
+  ...range('following', 'accounts followed', { min: 0 }),
+  limit: limit(10, 25),
+  cursor: cursor(),
+  back: back(),
+};
+
+function note(p: ProjectItem): Rich {
+  const names = p.smart_follower.slice(0, NAMED).map((s) => `@${s.username}`);
+  const more = p.smart_follower_count > names.length ? ` +${compact(p.smart_follower_count - names.length)}` : '';
+  return [{ b: `@${p.username}` }, names.length ? ` followed by ${names.join(', ')}${more}` : ' no smart followers listed'];
+}
+
+export default {
+  name: 'projects',
+  description: 'Accounts that smart KOLs follow, most smart followers first',
+  options,
+  examples: [EXAMPLE, '/projects', '/projects max_followers:50k'],
+  async run(input, ctx) {
+    checkBounds(input, EXAMPLE);
+    const res = await ctx.api.getKolProjects(
+      {
+        limit: input.limit ?? 10,
+        cursor: input.cursor,
+        minFollowers: input.min_followers,
+        maxFollowers: input.max_followers,
+        minFollowing: input.min_following,
+        maxFollowing: input.max_following,
+      },
+      callOpts(ctx),
+    );
+    return {
+      kind: 'table',
+      title: 'Projects followed by smart KOLs',
+      ...(res.items.length ? {} : { description: input.cursor ? 'No more projects.' : 'No project matches these filters.' }),
+      columns: [
+        { key: 'who', label: 'Account' },
+        { key: 'smart', label: 'SmartF', align: 'right' },
+        { key: 'followers', label: 'Followers', align: 'right' },
+        { key: 'change', label: 'Chg', align: 'right' },
+      ],
+      rows: res.items.map((p) => ({
+        who: `@${p.username}`,
+        smart: compact(p.smart_follower_count),
+        followers: compact(p.follower_count),
+        change: pct(p.change_percent, 'percent', { sign: true }),
+      })),
+      notes: res.items.map(note),
+      actions: cursorActions('projects', input, { cursor: input.cursor, back: input.back, next: res.next_cursor }),
+    };
+  },
+} satisfies Command<typeof options>;

@@ -1,0 +1,43 @@
+import type { Command } from '../src/core/command.ts';
+import { UserError } from '../src/core/errors.ts';
+import { opt } from '../src/core/options.ts';
+import { checkAddress, inferChain, sameAddress } from '../src/core/resolve.ts';
+import { shortAddress } from '../src/views/build/common.ts';
+import { tokenCard } from '../src/views/build/tokenCard.ts';
+import { fromTokenTweet } from '../src/views/build/tweets.ts';
+
+const EXAMPLE = '/token solana So11111111111111111111111111111111111111112';
+const TWEETS = 4;
+
+const options = {
+  chain: opt.chain({ description: 'Chain: solana, bsc, base, sui or aptos', required: true, positional: true, example: 'solana' }),
+  address: opt.string({ description: 'Token address (contract, mint or coin type)', required: true, positional: true, max: 200 }),
+};
+
+export default {
+  name: 'token',
+  description: 'Token card: market cap, liquidity, price changes, mentions, scores and latest tweets',
+  options,
+  examples: [EXAMPLE, '/token bsc 0x55d398326f99059fF775485246999027B3197955'],
+  normalize: inferChain('token'),
+  async run({ chain, address }, ctx) {
+    checkAddress(chain, address, EXAMPLE);
+    const call = { signal: ctx.signal, budgetMs: ctx.budgetMs };
+    const [found, tweets] = await Promise.all([
+      ctx.api.getTokenAnalytics({ tokenAddress: address, chainId: chain, limit: 20 }, call),
+      // The card is still worth showing without its tweets.
+      ctx.api.getTweetsByToken({ chainId: chain, tokenAddress: address, limit: TWEETS }, call).then(
+        (r) => r.items.map(fromTokenTweet),
+        (err: unknown) => {
+          ctx.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'token card without tweets');
+          return undefined;
+        },
+      ),
+    ]);
+    const item = found.items.find((i) => sameAddress(chain, i.token.address, address));
+    if (!item) {
+      throw new UserError(`No token ${shortAddress(address)} on ${chain}. Check the address, or search by name:`, `/tokens chain:${chain} search:pepe`);
+    }
+    return tokenCard({ chain, item, tweets: tweets?.slice(0, TWEETS), now: ctx.now() });
+  },
+} satisfies Command<typeof options>;

@@ -1,0 +1,101 @@
+import type { TokenAnalyticsSortField } from '../src/api/index.ts';
+import type { Command } from '../src/core/command.ts';
+import { opt } from '../src/core/options.ts';
+import { offsetActions, rangeText } from '../src/views/build/paging.ts';
+import { tokenColumnKeys, tokenColumns, tokenNote, tokenRow } from '../src/views/build/tokenTable.ts';
+import { apiOrder, callOpts, checkBounds, limit, numText, offset, order, range } from './_options.ts';
+
+/** Friendly sort -> API sortField and the column that shows it. */
+const SORT = {
+  change1h: ['h1_change', 'h1'],
+  change5m: ['m5_change', 'm5'],
+  change4h: ['h4_change', 'h4'],
+  change24h: ['h24_change', 'h24'],
+  mcap: ['market_cap', 'mcap'],
+  liquidity: ['liquidity', 'liquidity'],
+  age: ['token_age', 'age'],
+  new: ['token_created_at', 'age'],
+  mentions: ['mention', 'mentions'],
+  impressions: ['impression', 'impressions'],
+  followers: ['smart_follower', 'followers'],
+  score: ['scoreV2', 'score'],
+  avgscore: ['avg_score', 'avgscore'],
+  avgscorev2: ['avg_score_v2', 'avgscorev2'],
+  totalscore: ['total_score', 'totalscore'],
+} as const satisfies Record<string, readonly [TokenAnalyticsSortField, string]>;
+const SORTS = Object.keys(SORT) as [keyof typeof SORT, ...(keyof typeof SORT)[]];
+
+const EXAMPLE = '/tokens chain:solana sort:change24h min_mcap:100k';
+
+const options = {
+  search: opt.string({ description: 'Part of a token name or address', positional: true, max: 100 }),
+  chain: opt.chain({ description: 'Only tokens on this chain' }),
+  sort: opt.choice(SORTS, {
+    description: 'Sort by: change1h, change24h, mcap, liquidity, mentions, score, new, age…',
+    noun: 'sort',
+    default: 'change1h',
+    aliases: { marketcap: 'mcap', market_cap: 'mcap', liq: 'liquidity', newest: 'new', '1h': 'change1h', '24h': 'change24h', '5m': 'change5m', '4h': 'change4h' },
+  }),
+  order: order(),
+  new: opt.integer({ description: 'Only tokens created in the last N hours (1-168)', min: 1, max: 168 }),
+  ...range('mcap', 'market cap in USD (10k, 2.5m)', { min: 0 }),
+  ...range('liquidity', 'liquidity in USD', { min: 0 }),
+  ...range('age', 'token age in days', { min: 0 }),
+  ...range('mentions', 'mentions', { min: 0 }),
+  ...range('followers', 'smart followers', { min: 0 }),
+  ...range('score', 'score v2', { min: 0 }),
+  ...range('change24h', '24h price change in %'),
+  limit: limit(10, 25),
+  offset: offset(),
+};
+
+export default {
+  name: 'tokens',
+  description: 'Token list: price changes, market cap, mentions and scores; sort, filter and page',
+  options,
+  examples: [EXAMPLE, '/tokens', '/tokens pepe', '/tokens sort:new new:24 chain:base', '/tokens sort:mentions order:desc min_liquidity:50k'],
+  async run(input, ctx) {
+    checkBounds(input, EXAMPLE);
+    const sort = input.sort ?? 'change1h';
+    const [sortField, column] = SORT[sort];
+    const res = await ctx.api.getTokenAnalytics(
+      {
+        offset: input.offset ?? 0,
+        limit: input.limit ?? 10,
+        sortField,
+        sortOrder: apiOrder(input.order),
+        chainId: input.chain,
+        tokenAddress: input.search,
+        newToken: input.new,
+        minMarketCap: numText(input.min_mcap),
+        maxMarketCap: numText(input.max_mcap),
+        minLiquidity: numText(input.min_liquidity),
+        maxLiquidity: numText(input.max_liquidity),
+        minAge: numText(input.min_age),
+        maxAge: numText(input.max_age),
+        minMention: numText(input.min_mentions),
+        maxMention: numText(input.max_mentions),
+        minSmartFollower: numText(input.min_followers),
+        maxSmartFollower: numText(input.max_followers),
+        minScoreV2: numText(input.min_score),
+        maxScoreV2: numText(input.max_score),
+        minH24Change: numText(input.min_change24h),
+        maxH24Change: numText(input.max_change24h),
+      },
+      callOpts(ctx),
+    );
+    const keys = tokenColumnKeys(column);
+    const page = { offset: input.offset ?? 0, limit: input.limit ?? 10, shown: res.items.length, total: res.total };
+    const where = [input.chain, input.search && `“${input.search}”`, input.new && `new in ${input.new}h`].filter(Boolean).join(' · ');
+    return {
+      kind: 'table',
+      title: `Tokens${where ? ` · ${where}` : ''}`,
+      description: res.items.length ? `${res.new_token_count24h} new in the last 24h. Card: /token <chain> <address>` : 'No token matches these filters.',
+      columns: tokenColumns(keys),
+      rows: res.items.map((t) => tokenRow(t, keys)),
+      notes: res.items.map(tokenNote),
+      footer: `${rangeText(page)} · sorted by ${sort} ${apiOrder(input.order) === 'ASC' ? '↑' : '↓'}`,
+      actions: offsetActions('tokens', input, page),
+    };
+  },
+} satisfies Command<typeof options>;

@@ -1,0 +1,84 @@
+import type { Command } from '../src/core/command.ts';
+import { UserError } from '../src/core/errors.ts';
+import { opt } from '../src/core/options.ts';
+import { offsetActions, rangeText } from '../src/views/build/paging.ts';
+import { shownWindows, winRateColumns, winRateRow } from '../src/views/build/winRateTable.ts';
+import { WINDOW_ALIASES, WINDOW_LABELS, windowDef } from '../src/views/build/windows.ts';
+import { apiOrder, callOpts, checkBounds, labels, limit, offset, order, range, when, whenDate } from './_options.ts';
+
+const SCORE_SORT = {
+  performance: 'weightedPerformanceScore',
+  consistency: 'consistencyScore',
+  auc: 'areaUnderCurveScore',
+  unified: 'unifiedPerformanceScore',
+  tokens: 'numTokensCountedWinRate',
+  likes: 'likeScore',
+  shares: 'shareScore',
+  mentions: 'mentionScore',
+  active: 'activeScore',
+  engagement: 'engagementScore',
+  score: 'scoreV2',
+} as const;
+const SORTS = [...WINDOW_LABELS, 'performance', 'consistency', 'auc', 'unified', 'tokens', 'likes', 'shares', 'mentions', 'active', 'engagement', 'score'] as const;
+
+const EXAMPLE = '/winrate sort:24h chain:solana';
+
+const options = {
+  chain: opt.chain({ description: 'Only tokens on this chain (default: all chains)', positional: true }),
+  sort: opt.choice(SORTS, {
+    description: 'Sort by a window (5m…24h, 7d) or performance, consistency, auc, tokens, score…',
+    noun: 'sort',
+    default: '1h',
+    aliases: { ...WINDOW_ALIASES, area: 'auc', weighted: 'performance' },
+  }),
+  order: order(),
+  labels: labels(),
+  start: when('Only shills from this date or time ago (2024-05-01, 7d)'),
+  end: when('Only shills up to this date or time ago'),
+  ...range('score', 'performance score (score v2)', { min: 0 }),
+  limit: limit(10, 25),
+  offset: offset(),
+};
+
+export default {
+  name: 'winrate',
+  description: 'KOL win rates after a shill, by time window, with performance scores',
+  options,
+  examples: [EXAMPLE, '/winrate', '/winrate sort:consistency labels:alpha', '/winrate start:30d min_score:50'],
+  async run(input, ctx) {
+    checkBounds(input, EXAMPLE);
+    const now = ctx.now();
+    const sort = input.sort ?? '1h';
+    const window = windowDef(sort);
+    const sortField = window ? window.winRateSort : SCORE_SORT[sort as keyof typeof SCORE_SORT];
+    const startDate = whenDate(input.start, now, EXAMPLE);
+    const endDate = whenDate(input.end, now, EXAMPLE);
+    if (startDate && endDate && Date.parse(startDate) > Date.parse(endDate)) throw new UserError(`start (${input.start}) is after end (${input.end}): durations count back from now.`, EXAMPLE);
+    const res = await ctx.api.getKolWinRates(
+      {
+        offset: input.offset ?? 0,
+        limit: input.limit ?? 10,
+        chainId: input.chain,
+        labels: input.labels,
+        sortField,
+        sortOrder: apiOrder(input.order),
+        startDate,
+        endDate,
+        minScoreV2: input.min_score,
+        maxScoreV2: input.max_score,
+      },
+      callOpts(ctx),
+    );
+    const windows = shownWindows(window?.label);
+    const page = { offset: input.offset ?? 0, limit: input.limit ?? 10, shown: res.items.length, total: res.total };
+    return {
+      kind: 'table',
+      title: `Win rate after a shill${input.chain ? ` · ${input.chain}` : ''}`,
+      description: res.items.length ? 'Share of shilled tokens priced above the shill price after each window.' : 'No KOL matches these filters.',
+      columns: winRateColumns(windows),
+      rows: res.items.map((i) => winRateRow(i, windows)),
+      footer: `${rangeText(page)} · sorted by ${sort} ${apiOrder(input.order) === 'ASC' ? '↑' : '↓'}`,
+      actions: offsetActions('winrate', input, page),
+    };
+  },
+} satisfies Command<typeof options>;

@@ -1,0 +1,145 @@
+/**
+ * Turning what a user typed into what the API wants: a KOL name into the
+ * Twitter id the KOL operations take in their path, and a bare token address
+ * into a chain. Shared by /kol, /momentum, /kolmap and /token, /tweets, /mindmap.
+ * Nothing is cached here: the client caches every answer already.
+ */
+import { ApiNotFoundError, type KolTableItem } from '../api/index.ts';
+import { ADDRESS_HINT, CHAIN_ALIASES, CHAIN_LABEL, CHAINS, type ChainId, chainsForAddress, isValidAddress } from './chains.ts';
+import type { CommandContext, RawArgs } from './command.ts';
+import { UserError } from './errors.ts';
+
+export interface ResolvedKol {
+  /** The Twitter id, a digit string (ids exceed 2^53). */
+  readonly xUserId: string;
+  /** Known when the user gave a name, or when the table row was found. */
+  readonly username: string | undefined;
+  /** The KOL table row (operation 9), when the user gave a name. */
+  readonly row: KolTableItem | undefined;
+}
+
+type Api = Pick<CommandContext, 'api'>;
+
+/** Options for one upstream call: the command's signal and what is left of its time budget. */
+export type CallFn = () => { signal: AbortSignal; budgetMs: number };
+
+/**
+ * One time budget across a command's calls made one after another: each call
+ * gets what is left, so a chain of calls cannot outlast the command's budget.
+ */
+export function budgetFrom(ctx: Pick<CommandContext, 'signal' | 'budgetMs'>): CallFn {
+  const end = performance.now() + ctx.budgetMs;
+  return () => ({ signal: ctx.signal, budgetMs: Math.max(1, Math.round(end - performance.now())) });
+}
+
+/** Operation 5 pages scanned to find a Twitter id; 10 x 30 covers 300 KOLs with the same labels. */
+const ID_PAGES = 10;
+const ID_PAGE_SIZE = 30;
+
+/**
+ * `@name`, `name` or a numeric Twitter id. A bare digit string is an id; `@123`
+ * is a (numeric) username. Throws UserError when no KOL has that name.
+ */
+export async function resolveKol(ctx: Api, input: string, call: CallFn): Promise<ResolvedKol> {
+  const text = input.trim();
+  if (/^\d{1,20}$/.test(text)) return { xUserId: text.replace(/^0+(?=\d)/, ''), username: undefined, row: undefined };
+  const name = text.replace(/^@/, '');
+  const table = await ctx.api.getKolTable({ search: name, limit: 20 }, call());
+  const lower = name.toLowerCase();
+  const row = table.items.find((r) => r.kol.toLowerCase() === lower) ?? table.items[0];
+  if (!row) throw new UserError(`No KOL named @${name}. Browse the KOL table instead:`, '/kols sort:score');
+  return { xUserId: await twitterIdOf(ctx, row, call), username: row.kol, row };
+}
+
+/**
+ * The table row carries the service's internal id, while the KOL operations
+ * take the Twitter id in their path. The win-rate table (operation 5) is the
+ * only listing that carries both next to the username, so it is read, narrowed
+ * to the KOL's labels, page by page in parallel. A KOL it does not list (no
+ * counted tokens yet) falls back to the row's own id.
+ */
+async function twitterIdOf(ctx: Api, row: KolTableItem, call: CallFn): Promise<string> {
+  const base = {
+    limit: ID_PAGE_SIZE,
+    sortField: 'numTokensCountedWinRate' as const,
+    ...(row.labels.length ? { labels: [...row.labels] } : {}),
+  };
+  const match = (items: readonly { x_user_id: string; x_user: { username: string; twitter_id: string } }[]) =>
+    items.find((i) => i.x_user_id === row.id || i.x_user.username.toLowerCase() === row.kol.toLowerCase())?.x_user.twitter_id;
+  const first = await ctx.api.getKolWinRates({ ...base, offset: 0 }, call());
+  const hit = match(first.items);
+  if (hit) return hit;
+  const pages = Math.min(ID_PAGES, Math.ceil(first.total / ID_PAGE_SIZE));
+  const rest = await Promise.all(
+    Array.from({ length: Math.max(0, pages - 1) }, (_, i) => ctx.api.getKolWinRates({ ...base, offset: (i + 1) * ID_PAGE_SIZE }, call())),
+  );
+  for (const page of rest) {
+    const found = match(page.items);
+    if (found) return found;
+  }
+  return row.id;
+}
+
+/** `/kol @x` written back for buttons: the name when known, else the id. */
+export function kolRef(k: ResolvedKol): string {
+  return k.username ? `@${k.username}` : k.xUserId;
+}
+
+function isChainWord(v: unknown): boolean {
+  if (typeof v !== 'string') return false;
+  const t = v.trim().toLowerCase();
+  return (CHAINS as readonly string[]).includes(t) || t in CHAIN_ALIASES;
+}
+
+/**
+ * `normalize` hook for commands taking `<chain> <address>`: `/token <address>`
+ * infers the chain (base58 can only be Solana), `/token <address> <chain>`
+ * is put back in order, and an address several chains share asks which.
+ */
+export function inferChain(command: string) {
+  return (raw: RawArgs): RawArgs => {
+    const { chain, address } = raw;
+    if (typeof chain === 'string' && isChainWord(address) && !isChainWord(chain)) {
+      return { ...raw, chain: address, address: chain };
+    }
+    if (typeof chain !== 'string' || (address !== undefined && address !== '') || isChainWord(chain)) return raw;
+    const guess = chain.trim();
+    const chains = chainsForAddress(guess);
+    if (chains.length === 1) return { ...raw, chain: chains[0], address: guess };
+    if (chains.length > 1) {
+      const short = `${guess.slice(0, 6)}…`;
+      throw new UserError(
+        `Which chain? ${short} could be on ${chains.join(' or ')}: ${chains.map((c) => `/${command} ${c} ${short}`).join(' or ')}.`,
+        `/${command} ${chains[0]} ${guess}`,
+      );
+    }
+    return raw;
+  };
+}
+
+/** Throws a UserError naming the format the chain expects. */
+export function checkAddress(chain: ChainId, address: string, example: string): void {
+  if (isValidAddress(chain, address)) return;
+  throw new UserError(`That is not a ${CHAIN_LABEL[chain]} token address: expected ${ADDRESS_HINT[chain]}.`, example);
+}
+
+/** Same address? EVM addresses ignore case (checksum casing is cosmetic); the others do not. */
+export function sameAddress(chain: ChainId, a: string, b: string): boolean {
+  return chain === 'bsc' || chain === 'base' ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
+/**
+ * The KOL operations answer 404 for an id they do not know: said plainly,
+ * with the input the user typed, rather than the generic "not found".
+ */
+export async function kolNotFound<T>(input: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof ApiNotFoundError) {
+      const shown = /^\d+$/.test(input.trim()) ? `with id ${input.trim()}` : `named @${input.trim().replace(/^@/, '')}`;
+      throw new UserError(`No KOL ${shown} is known to the analytics service.`, '/kols sort:score');
+    }
+    throw err;
+  }
+}

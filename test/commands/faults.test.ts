@@ -1,0 +1,36 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { asCard, asError, field, harness } from './harness.ts';
+
+const h = await harness({ budgetMs: 800 });
+after(() => h.close());
+
+const SLOW = 'The analytics service is slow or unavailable right now. Try again in a minute.';
+const token = h.sandbox.data.tokens.find((t) => t.chain_id === 'solana')!;
+
+test('a burst of upstream 5xx gives the short "slow or unavailable" answer', async (t) => {
+  t.after(() => h.sandbox.clearFaults());
+  h.sandbox.setFaults({ burst5xx: 20 });
+  const view = asError(await h.send('/kols sort:rug'));
+  assert.equal(view.message, SLOW);
+  h.sandbox.clearFaults();
+  const ok = await h.send('/kols sort:rug');
+  assert.equal(ok.kind, 'table', 'the same command works once the upstream recovers');
+});
+
+test('an upstream that never answers gives the same answer within the time budget', async (t) => {
+  t.after(() => h.sandbox.clearFaults());
+  h.sandbox.setFaults({ hangRate: 1 });
+  const started = performance.now();
+  const view = asError(await h.send('/tokens sort:liquidity'));
+  const ms = performance.now() - started;
+  assert.equal(view.message, SLOW);
+  assert.ok(ms < 2_000, `answered after ${Math.round(ms)} ms`);
+});
+
+test('the token card still comes when only its tweets fail', async (t) => {
+  t.after(() => h.sandbox.clearFaults());
+  h.sandbox.setFaults({ burst5xx: 20, operations: ['tweetsByToken'] });
+  const card = asCard(await h.send(`/token solana ${token.address}`));
+  assert.equal(field(card, 'Latest tweets'), 'Could not load tweets right now.');
+});
