@@ -8,6 +8,7 @@ import type { TweetListItem } from '../api/index.ts';
 import type { FeedPosition, Subscription } from '../store/subscriptions.ts';
 import type { ChainId } from '../api/chains.ts';
 import type { AlertFilters } from './filters.ts';
+import { int } from '../views/format.ts';
 
 /** The facts of a tweet that filters look at, read once per tweet. */
 export interface TweetFacts {
@@ -24,11 +25,10 @@ export interface TweetFacts {
   readonly tweetType: string;
 }
 
+/** A (tweet, subscription) pair; the reason line is built later, only for alerts that are sent. */
 export interface Match {
   readonly facts: TweetFacts;
   readonly sub: Subscription;
-  /** "token score 82 >= 70, KOL score 64 >= 60, 12,300 followers >= 10,000" */
-  readonly reason: string;
 }
 
 export function tweetFacts(tweet: TweetListItem): TweetFacts | undefined {
@@ -65,33 +65,78 @@ export function compareIds(a: string, b: string): number {
 
 export interface CompiledSubscriptions {
   readonly size: number;
-  match(facts: TweetFacts, now: number): Match[];
+  /** The subscriptions that want this tweet (no wrapper objects: a page can match 100,000s). */
+  match(facts: TweetFacts, now: number): Subscription[];
+}
+
+/**
+ * A bucket as parallel typed arrays: the hot loop compares numbers in
+ * contiguous memory and touches a subscription object only for the few checks
+ * that need one (labels, lists, mutes, pauses, a start position in the same second).
+ */
+interface Bucket {
+  readonly subs: Subscription[];
+  readonly minToken: Float64Array;
+  readonly minKol: Float64Array;
+  readonly minFollowers: Float64Array;
+  /** Epoch ms of the subscription's start position; -Infinity when it has none. */
+  readonly startMs: Float64Array;
+  /** 1 when the thresholds and start time alone decide. */
+  readonly simple: Uint8Array;
+}
+
+function bucketOf(subs: Subscription[]): Bucket {
+  subs.sort((x, y) => x.filters.minTokenScore - y.filters.minTokenScore);
+  const n = subs.length;
+  const b: Bucket = {
+    subs,
+    minToken: new Float64Array(n),
+    minKol: new Float64Array(n),
+    minFollowers: new Float64Array(n),
+    startMs: new Float64Array(n),
+    simple: new Uint8Array(n),
+  };
+  subs.forEach((s, i) => {
+    const f = s.filters;
+    b.minToken[i] = f.minTokenScore;
+    b.minKol[i] = f.minKolScore;
+    b.minFollowers[i] = f.minFollowers;
+    b.startMs[i] = s.startAfter ? Date.parse(s.startAfter.tweetedAt) : -Infinity;
+    const plain = !f.tweetTypes.length && !f.labels.length && !f.allowKols.length && !f.denyKols.length && !s.mutedTokens.length && s.pausedUntil === null;
+    b.simple[i] = plain ? 1 : 0;
+  });
+  return b;
 }
 
 export function compile(subs: readonly Subscription[]): CompiledSubscriptions {
-  const buckets = new Map<string, Subscription[]>();
+  const groups = new Map<string, Subscription[]>();
   let size = 0;
   for (const s of subs) {
     if (s.disabled) continue;
     size++;
     const chains = s.filters.chains.length ? s.filters.chains : ['*'];
     for (const c of chains) {
-      let b = buckets.get(c);
-      if (!b) buckets.set(c, (b = []));
-      b.push(s);
+      let g = groups.get(c);
+      if (!g) groups.set(c, (g = []));
+      g.push(s);
     }
   }
-  for (const b of buckets.values()) b.sort((x, y) => x.filters.minTokenScore - y.filters.minTokenScore);
+  const buckets = new Map([...groups].map(([k, g]) => [k, bucketOf(g)]));
   return {
     size,
     match(facts, now) {
-      const out: Match[] = [];
+      const out: Subscription[] = [];
+      const tweetMs = Date.parse(facts.position.tweetedAt);
+      const { tokenScore, kolScore, followers } = facts;
       for (const key of [facts.chain, '*']) {
-        const bucket = buckets.get(key);
-        if (!bucket) continue;
-        for (const sub of bucket) {
-          if (sub.filters.minTokenScore > facts.tokenScore) break; // sorted: nobody further wants it
-          if (accepts(sub, facts, now)) out.push({ facts, sub, reason: reasonLine(sub.filters, facts) });
+        const b = buckets.get(key);
+        if (!b) continue;
+        const n = b.subs.length;
+        for (let i = 0; i < n; i++) {
+          if (b.minToken[i]! > tokenScore) break; // sorted: nobody further wants it
+          if (b.minKol[i]! > kolScore || b.minFollowers[i]! > followers || b.startMs[i]! > tweetMs) continue;
+          const sub = b.subs[i]!;
+          if ((b.simple[i] === 1 && b.startMs[i]! < tweetMs) || accepts(sub, facts, now)) out.push(sub);
         }
       }
       return out;
@@ -112,12 +157,13 @@ function accepts(sub: Subscription, t: TweetFacts, now: number): boolean {
   return true;
 }
 
+/** "token score 82 >= 70, KOL score 64 >= 60, 12,300 followers >= 10,000" */
 export function reasonLine(f: AlertFilters, t: TweetFacts): string {
   const n = (x: number) => Math.round(x * 10) / 10;
   const parts = [
     `token score ${n(t.tokenScore)} >= ${f.minTokenScore}`,
     `KOL score ${n(t.kolScore)} >= ${f.minKolScore}`,
-    `${t.followers.toLocaleString('en-US')} followers >= ${f.minFollowers.toLocaleString('en-US')}`,
+    `${int(t.followers)} followers >= ${int(f.minFollowers)}`,
   ];
   if (f.allowKols.length) parts.push(`@${t.username} is on the list`);
   if (f.labels.length) parts.push(`label ${f.labels.filter((l) => t.labels.includes(l)).join('/')}`);

@@ -11,7 +11,7 @@ import type { PageStore } from '../store/pages.ts';
 import type { Kv } from '../store/strict.ts';
 import type { Subscription } from '../store/subscriptions.ts';
 import type { AlertContent, AlertKol, AlertToken } from './content.ts';
-import type { Match, TweetFacts } from './matcher.ts';
+import { reasonLine, type Match, type TweetFacts } from './matcher.ts';
 import type { OutboxEntry } from './outbox.ts';
 
 /** Buttons on alerts outlive ordinary pages: people scroll back. */
@@ -66,7 +66,7 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
       kind: 'alert',
       token: tokenOf(m.facts, marketCaps.get(m.facts.tokenKey) ?? null),
       kols,
-      reason: m.reason,
+      reason: reasonLine(m.sub.filters, m.facts),
       actions: actions.get(`${m.facts.tokenKey}|${m.facts.username}`) ?? [],
     };
     return entry(`${m.facts.tweet.id}:${m.sub.id}`, m.sub, content, p.now);

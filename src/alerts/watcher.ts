@@ -153,7 +153,7 @@ export function createWatcher(o: WatcherOptions): Watcher {
     const matches: Match[] = [];
     for (const tweet of tweets.toReversed()) {
       const facts = tweetFacts(tweet);
-      if (facts) for (const m of compiled.match(facts, t)) matches.push(m);
+      if (facts) for (const sub of compiled.match(facts, t)) matches.push({ facts, sub });
     }
     const plan = await planAlerts({ matches, skipped, subs, batchId: `t${newHwm.id}`, api: o.api, pages: o.pages, state: o.state, now: t, budgetMs, log: o.log });
     await o.outbox.enqueue(`t${newHwm.id}`, plan.entries);

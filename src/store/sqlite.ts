@@ -82,11 +82,12 @@ export class SqliteKvStore {
   async *iterator(namespace?: string): AsyncGenerator<[string, string]> {
     this.#check();
     const now = Date.now();
+    // Lazily, row by row: 100,000 subscriptions must not sit in memory twice.
     const rows = (
       namespace
-        ? this.#db.prepare('SELECT key, value, expires FROM kv WHERE key >= ? AND key < ?').all(`${namespace}::`, `${namespace}:;`)
-        : this.#db.prepare('SELECT key, value, expires FROM kv').all()
-    ) as { key: string; value: string; expires: number | null }[];
+        ? this.#db.prepare('SELECT key, value, expires FROM kv WHERE key >= ? AND key < ?').iterate(`${namespace}::`, `${namespace}:;`)
+        : this.#db.prepare('SELECT key, value, expires FROM kv').iterate()
+    ) as Iterable<{ key: string; value: string; expires: number | null }>;
     for (const row of rows) if (row.expires === null || row.expires > now) yield [row.key, row.value];
   }
 

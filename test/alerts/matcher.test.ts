@@ -93,7 +93,7 @@ test('the compiled index matches exactly what the plain filter definition matche
       const index = compile(subs);
       tweets.forEach((tw, i) => {
         const facts = tweetFacts(tweet({ id: String(i + 1), ...tw }))!;
-        assert.deepEqual(index.match(facts, now).map((m) => m.sub.id).sort(), naive(subs, facts, now));
+        assert.deepEqual(index.match(facts, now).map((m) => m.id).sort(), naive(subs, facts, now));
       });
     }),
     { numRuns: 300 },

@@ -1,0 +1,25 @@
+/**
+ * `npm run bench`: prints every figure as a table. Figures, not pass/fail
+ * tests: the machine and its load move them; the README records the latest.
+ */
+import { cpus, totalmem } from 'node:os';
+import { benchCommands } from './commands.ts';
+import { benchWatcher } from './watcher.ts';
+import { printTable, type Row } from './stats.ts';
+
+const only = process.argv.slice(2);
+const sections: [string, () => Promise<Row[]>][] = [
+  ['commands', () => benchCommands()],
+  ['watcher', () => benchWatcher()],
+];
+
+const rows: Row[] = [];
+for (const [name, run] of sections) {
+  if (only.length && !only.includes(name)) continue;
+  process.stderr.write(`bench: ${name}...\n`);
+  rows.push(...(await run()));
+}
+const cpu = cpus()[0]?.model ?? 'unknown CPU';
+process.stdout.write(`kolradar benchmark, ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} x ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB\n\n`);
+process.stdout.write(`${printTable(rows)}\n`);
+process.exit(0);

@@ -1,0 +1,78 @@
+/**
+ * Watcher: matching one feed page against 100,000 subscriptions, the memory of
+ * holding them, and the cost of a tick when nothing is new.
+ */
+import { createKolClient, type TweetListItem } from '../src/api/index.ts';
+import { createDelivery } from '../src/alerts/delivery.ts';
+import { localLease } from '../src/alerts/lease.ts';
+import { compile, tweetFacts } from '../src/alerts/matcher.ts';
+import { createWatcher } from '../src/alerts/watcher.ts';
+import { silentLogger } from '../src/log.ts';
+import { startSandbox } from '../src/sandbox/server.ts';
+import { openStore } from '../src/store/index.ts';
+import { ms, summary, type Row } from './stats.ts';
+import { randomSubs } from './subs.ts';
+
+/** A fresh process that loads the bot's code, reads 100k subscriptions from a store and compiles them. */
+async function childRss(): Promise<number> {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(`${tmpdir()}/kolradar-mem-`);
+  const child = new URL('./memory-child.ts', import.meta.url).pathname;
+  try {
+    execFileSync(process.execPath, [child, 'fill', `${dir}/s.sqlite`]);
+    // Same V8 flags as `npm start`: the young generation is capped there too.
+    return Number(execFileSync(process.execPath, ['--max-semi-space-size=16', child, 'hold', `${dir}/s.sqlite`], { encoding: 'utf8' }).trim());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function benchWatcher(): Promise<Row[]> {
+  const rows: Row[] = [];
+  const sb = await startSandbox();
+  const api = createKolClient({ baseUrl: sb.url, apiKey: sb.apiKey, cacheTtlMs: false });
+  const page = (await api.getTweets({ limit: 30 })).items as TweetListItem[];
+  const facts = page.map(tweetFacts).filter((f) => f !== undefined);
+
+  const subs = randomSubs(100_000);
+  const t0 = performance.now();
+  const index = compile(subs);
+  const compileMs = performance.now() - t0;
+  const times: number[] = [];
+  let matched = 0;
+  for (let i = 0; i < 30; i++) {
+    const s = performance.now();
+    matched = 0;
+    for (const f of facts) matched += index.match(f, Date.now()).length;
+    times.push(performance.now() - s);
+  }
+  const m = summary(times);
+  rows.push({ area: 'watcher', metric: `match 30 tweets x 100k subs (p50 / p99)`, value: `${ms(m.p50)} / ${ms(m.p99)} (${matched} matches)`, target: '< 20 ms', ok: m.p50 < 20 });
+  rows.push({ area: 'watcher', metric: 'compile 100k subs', value: ms(compileMs) });
+  const rss = await childRss();
+  rows.push({ area: 'watcher', metric: 'RSS of a process holding 100k subs', value: `${rss.toFixed(0)} MB`, target: '< 200 MB', ok: rss < 200 });
+
+  // A quiet tick: one subscription, nothing new in the feed.
+  const store = await openStore('memory:');
+  await store.subscriptions.put(subs[0]!);
+  const log = silentLogger();
+  const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [], log });
+  const watcher = createWatcher({ api, subscriptions: store.subscriptions, outbox: store.outbox, state: store.watch, pages: store.pages, delivery, lease: localLease(), log });
+  await watcher.tick();
+  await watcher.tick();
+  const quiet: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const s = performance.now();
+    await watcher.tick();
+    quiet.push(performance.now() - s);
+  }
+  const q = summary(quiet);
+  rows.push({ area: 'watcher', metric: 'tick with nothing new (p50 / p99)', value: `${ms(q.p50)} / ${ms(q.p99)} (1 upstream request)` });
+  await watcher.stop();
+  await store.close();
+  await api.close();
+  await sb.close();
+  return rows;
+}
