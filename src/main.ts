@@ -47,8 +47,10 @@ async function main(): Promise<number> {
   return 0;
 
   function banner(sb: NonNullable<typeof app.sandbox>) {
-    const token = sb.data.tokens.find((t) => t.chain_id === 'solana') ?? sb.data.tokens[0]!;
-    const kol = sb.data.kols[0]!;
+    // The most talked-about Solana token and the most followed KOL make lively first examples.
+    const solana = sb.data.tokens.filter((t) => t.chain_id === 'solana' && t.marketcap > 0);
+    const token = solana.sort((a, b) => b.mention - a.mention)[0] ?? sb.data.tokens[0]!;
+    const kol = [...sb.data.kols].sort((a, b) => b.follower_count - a.follower_count)[0]!;
     process.stderr.write(
       [
         'kolradar console: type a command, or a button number. Ctrl-D quits.',
