@@ -15,6 +15,7 @@ import { localLease, redisLease } from './alerts/lease.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createWatcher, type Watcher, type WatcherOptions } from './alerts/watcher.ts';
+import { createMetrics, type Metrics } from './ops/metrics.ts';
 
 export interface App {
   readonly config: Config;
@@ -24,6 +25,9 @@ export interface App {
   readonly dispatcher: Dispatcher;
   /** The embedded upstream, when no KOL_API_BASE_URL was configured. */
   readonly sandbox: Sandbox | undefined;
+  readonly metrics: Metrics;
+  /** The watcher lease role, once alerts run: leader, follower or unknown. */
+  leaseStatus(): string;
   /** Starts the alert watcher and delivery through the given platform senders. */
   startAlerts(senders: readonly Sender[], opts?: Partial<Pick<WatcherOptions, 'cron' | 'pageSize' | 'maxBacklog' | 'onTick'>>): Watcher;
   /** Stops the watcher (if started), then closes the client, the store and the sandbox. */
@@ -47,12 +51,33 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;
   }
-  const api = createKolClient({ baseUrl, apiKey: apiKey ?? '', logger: log });
+  const metrics = createMetrics();
+  const api = createKolClient({
+    baseUrl,
+    apiKey: apiKey ?? '',
+    logger: log,
+    onCall: (e) => {
+      metrics.upstreamCalls.inc({ operation: e.operation, result: e.outcome });
+      if (e.outcome !== 'cache') metrics.upstreamSeconds.observe(e.ms / 1000, { operation: e.operation });
+    },
+  });
   const store = await openStore(config.storeUrl);
   const commands = await loadCommands();
   let kick = () => {};
+  let leaseState = () => 'not running';
   let watcher: Watcher | undefined;
-  const dispatcher = createDispatcher({ commands, api, store, log, kickAlerts: () => kick(), ...over.dispatcher });
+  const dispatcher = createDispatcher({
+    commands,
+    api,
+    store,
+    log,
+    kickAlerts: () => kick(),
+    onOutcome: (command, outcome, ms) => {
+      metrics.commands.inc({ command, outcome });
+      metrics.commandSeconds.observe(ms / 1000);
+    },
+    ...over.dispatcher,
+  });
   return {
     config,
     log,
@@ -60,10 +85,24 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     store,
     dispatcher,
     sandbox,
+    metrics,
+    leaseStatus: () => leaseState(),
     startAlerts(senders, opts = {}) {
       if (watcher) return watcher;
       const lease = store.redis ? redisLease(store.redis, { instanceId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}` }) : localLease();
-      const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders, log, lease });
+      const delivery = createDelivery({
+        outbox: store.outbox,
+        subscriptions: store.subscriptions,
+        senders,
+        log,
+        lease,
+        onResult: (e, r) => {
+          if (r.kind === 'sent') metrics.alertsSent.inc({ platform: e.platform });
+          else metrics.alertsFailed.inc({ platform: e.platform, kind: r.kind });
+          if (r.kind === 'retry' && r.reason.startsWith('429')) metrics.rateLimitWaits.inc({ platform: e.platform });
+        },
+        onDrained: (n) => metrics.outboxDepth.set(n),
+      });
       const w = createWatcher({
         api,
         subscriptions: store.subscriptions,
@@ -74,9 +113,17 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         lease,
         log,
         cron: config.watchCron,
+        onTick: (r) => {
+          metrics.watcherTicks.inc({ result: r.leader ? 'leader' : 'follower' });
+          metrics.alertsMatched.inc({}, r.matched);
+          metrics.alertsQueued.inc({}, r.queued);
+          if (r.lagMs !== null) metrics.watcherLag.set(r.lagMs / 1000);
+        },
+        onTickError: () => metrics.watcherTicks.inc({ result: 'error' }),
         ...opts,
       });
       watcher = w;
+      leaseState = () => lease.status();
       kick = () => w.kick();
       w.start();
       return w;

@@ -40,6 +40,8 @@ export interface DeliveryOptions {
   readonly maxAttempts?: number;
   readonly now?: () => number;
   readonly onResult?: (entry: OutboxEntry, result: SendResult) => void;
+  /** After each drain: entries still waiting (outbox depth). */
+  readonly onDrained?: (pending: number) => void;
 }
 
 export interface Delivery {
@@ -173,7 +175,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, queues.length) }, worker));
-    await o.outbox.compact();
+    o.onDrained?.(await o.outbox.compact());
   }
 
   return {

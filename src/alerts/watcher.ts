@@ -44,6 +44,8 @@ export interface WatcherOptions {
   readonly budgetMs?: number;
   readonly now?: () => number;
   readonly onTick?: (r: TickResult) => void;
+  /** A scheduled tick failed (upstream or store); the next tick retries. */
+  readonly onTickError?: (err: unknown) => void;
 }
 
 export interface TickResult {
@@ -53,6 +55,8 @@ export interface TickResult {
   readonly skipped: number;
   readonly ms: number;
   readonly leader: boolean;
+  /** Age of the newest tweet handled (the high-water mark), for the lag metric. */
+  readonly lagMs: number | null;
 }
 
 export interface Watcher {
@@ -127,18 +131,24 @@ export function createWatcher(o: WatcherOptions): Watcher {
 
   async function runTick(): Promise<TickResult> {
     const started = now();
+    let mark: FeedPosition | null = null;
     const result = (fetched: number, matched: number, queued: number, skipped: number, leader = true): TickResult => {
-      const r = { fetched, matched, queued, skipped, ms: now() - started, leader };
+      const lagMs = mark ? Math.max(0, now() - Date.parse(mark.tweetedAt)) : null;
+      const r = { fetched, matched, queued, skipped, ms: now() - started, leader, lagMs };
       o.onTick?.(r);
       return r;
     };
     if (!(await o.lease.acquire())) return result(0, 0, 0, 0, false);
     const state = (await o.state.get<State>(STATE_KEY)) ?? { hwm: null };
+    mark = state.hwm;
     const { subs, compiled } = await subscriptions();
     if (!state.hwm || compiled.size === 0) {
       // First start, or nobody listening: start from the head, never from history.
       const h = await head();
-      if (h && (!state.hwm || isAfter(h, state.hwm))) await o.lease.fenced(() => o.state.set(STATE_KEY, { hwm: h } satisfies State));
+      if (h && (!state.hwm || isAfter(h, state.hwm))) {
+        await o.lease.fenced(() => o.state.set(STATE_KEY, { hwm: h } satisfies State));
+        mark = h;
+      }
       kick();
       return result(0, 0, 0, 0);
     }
@@ -159,6 +169,7 @@ export function createWatcher(o: WatcherOptions): Watcher {
     await o.outbox.enqueue(`t${newHwm.id}`, plan.entries);
     await plan.commitCooldowns();
     await o.lease.fenced(() => o.state.set(STATE_KEY, { hwm: newHwm } satisfies State));
+    mark = newHwm;
     kick();
     return result(tweets.length, matches.length, plan.entries.length, skipped);
   }
@@ -174,7 +185,10 @@ export function createWatcher(o: WatcherOptions): Watcher {
       if (task) return;
       task = cron.schedule(o.cron ?? '*/30 * * * * *', () => {
         if (stopped || inflight) return; // no overlap: a slow tick makes the next one wait its turn
-        tick().catch((err: unknown) => o.log.warn({ err: { message: (err as Error).message, name: (err as Error).name } }, 'watch tick failed; will retry'));
+        tick().catch((err: unknown) => {
+          o.onTickError?.(err);
+          o.log.warn({ err: { message: (err as Error).message, name: (err as Error).name } }, 'watch tick failed; will retry');
+        });
       });
       // Deliver whatever a previous run left in the outbox, without waiting for the first tick.
       void o.lease.acquire().then((ok) => ok && kick(), () => {});

@@ -1,0 +1,122 @@
+/**
+ * A minimal Prometheus registry: counters, gauges and histograms with labels,
+ * rendered in the text exposition format. Small enough to own, so the bot does
+ * not carry prom-client for a dozen series.
+ */
+
+type Labels = Readonly<Record<string, string>>;
+
+const key = (labels: Labels) =>
+  Object.keys(labels)
+    .sort()
+    .map((k) => `${k}="${String(labels[k]).replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"')}"`)
+    .join(',');
+
+interface Series {
+  render(): string[];
+}
+
+export class Counter implements Series {
+  readonly #values = new Map<string, number>();
+  readonly name: string;
+  readonly help: string;
+  constructor(name: string, help: string) {
+    this.name = name;
+    this.help = help;
+  }
+  inc(labels: Labels = {}, by = 1): void {
+    const k = key(labels);
+    this.#values.set(k, (this.#values.get(k) ?? 0) + by);
+  }
+  get(labels: Labels = {}): number {
+    return this.#values.get(key(labels)) ?? 0;
+  }
+  render(): string[] {
+    const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
+    for (const [k, v] of this.#values) out.push(`${this.name}${k ? `{${k}}` : ''} ${v}`);
+    return out;
+  }
+}
+
+export class Gauge implements Series {
+  readonly #values = new Map<string, number>();
+  readonly #collect: (() => void) | undefined;
+  readonly name: string;
+  readonly help: string;
+  constructor(name: string, help: string, collect?: (g: Gauge) => void) {
+    this.name = name;
+    this.help = help;
+    this.#collect = collect ? () => collect(this) : undefined;
+  }
+  set(value: number, labels: Labels = {}): void {
+    this.#values.set(key(labels), value);
+  }
+  get(labels: Labels = {}): number | undefined {
+    return this.#values.get(key(labels));
+  }
+  render(): string[] {
+    this.#collect?.();
+    const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`];
+    for (const [k, v] of this.#values) out.push(`${this.name}${k ? `{${k}}` : ''} ${v}`);
+    return out;
+  }
+}
+
+export class Histogram implements Series {
+  readonly #series = new Map<string, { counts: number[]; sum: number; count: number }>();
+  readonly name: string;
+  readonly help: string;
+  readonly buckets: readonly number[];
+  constructor(name: string, help: string, buckets: readonly number[]) {
+    this.name = name;
+    this.help = help;
+    this.buckets = buckets;
+  }
+  observe(value: number, labels: Labels = {}): void {
+    const k = key(labels);
+    let s = this.#series.get(k);
+    if (!s) this.#series.set(k, (s = { counts: this.buckets.map(() => 0), sum: 0, count: 0 }));
+    for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]!) s.counts[i]!++;
+    s.sum += value;
+    s.count++;
+  }
+  count(labels: Labels = {}): number {
+    return this.#series.get(key(labels))?.count ?? 0;
+  }
+  render(): string[] {
+    const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
+    for (const [k, s] of this.#series) {
+      const sep = k ? `${k},` : '';
+      this.buckets.forEach((b, i) => out.push(`${this.name}_bucket{${sep}le="${b}"} ${s.counts[i]}`));
+      out.push(`${this.name}_bucket{${sep}le="+Inf"} ${s.count}`);
+      out.push(`${this.name}_sum${k ? `{${k}}` : ''} ${s.sum}`);
+      out.push(`${this.name}_count${k ? `{${k}}` : ''} ${s.count}`);
+    }
+    return out;
+  }
+}
+
+/** Every series the bot exports. */
+export function createMetrics() {
+  const series: Series[] = [];
+  const add = <T extends Series>(s: T): T => (series.push(s), s);
+  return {
+    commands: add(new Counter('kolradar_commands_total', 'Commands handled, by command and outcome.')),
+    commandSeconds: add(new Histogram('kolradar_command_duration_seconds', 'Time to answer a command.', [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])),
+    upstreamSeconds: add(new Histogram('kolradar_upstream_request_duration_seconds', 'Upstream call time by operation (cache hits excluded).', [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])),
+    upstreamCalls: add(new Counter('kolradar_upstream_calls_total', 'Upstream calls by operation and result (ok, cache, error).')),
+    alertsMatched: add(new Counter('kolradar_alerts_matched_total', 'Tweet and subscription pairs matched by the watcher.')),
+    alertsQueued: add(new Counter('kolradar_alerts_queued_total', 'Alerts written to the outbox.')),
+    alertsSent: add(new Counter('kolradar_alerts_sent_total', 'Alerts accepted by a platform, by platform.')),
+    alertsFailed: add(new Counter('kolradar_alerts_failed_total', 'Alert send failures by platform and kind (retry, gone, uncertain).')),
+    rateLimitWaits: add(new Counter('kolradar_rate_limit_waits_total', 'Sends deferred by a platform rate limit, by platform.')),
+    outboxDepth: add(new Gauge('kolradar_outbox_depth', 'Alerts waiting in the outbox after the last drain.')),
+    watcherLag: add(new Gauge('kolradar_watcher_lag_seconds', 'Age of the newest tweet handled by the watcher.')),
+    watcherTicks: add(new Counter('kolradar_watcher_ticks_total', 'Watcher ticks by result (leader, follower, error).')),
+    render(): string {
+      return `${series.flatMap((s) => s.render()).join('\n')}\n`;
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
