@@ -29,11 +29,11 @@ export function caller(chatId: string, admin = true, chatType: Caller['chatType'
   return { platform: 'console', userId: `u-${chatId}`, chatId, chatType, canManage: async () => admin };
 }
 
-export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pageSize?: number; maxBacklog?: number } = {}) {
+export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pageSize?: number; maxBacklog?: number; budgetMs?: number } = {}) {
   const dir = opts.storeUrl ? undefined : await mkdtemp(join(tmpdir(), 'kolradar-alerts-'));
   const storeUrl = opts.storeUrl ?? `sqlite:${join(dir!, 'state.sqlite')}`;
   const sb = await startSandbox();
-  const api = createKolClient({ baseUrl: sb.url, apiKey: sb.apiKey, cacheTtlMs: false });
+  const api = createKolClient({ baseUrl: sb.url, apiKey: sb.apiKey, cacheTtlMs: false, retry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 200 } });
   const log = silentLogger();
   const commands = await loadCommands();
   const sent: Sent[] = [];
@@ -62,6 +62,7 @@ export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pa
       log,
       pageSize: opts.pageSize ?? 30,
       maxBacklog: opts.maxBacklog ?? 1000,
+      budgetMs: opts.budgetMs ?? 10_000,
     });
     return { dispatcher, delivery, watcher };
   };
