@@ -1,0 +1,45 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { silentLogger } from '../../src/log.ts';
+import { startOpsServer } from '../../src/ops/http.ts';
+import type { Caller } from '../../src/core/command.ts';
+
+const caller: Caller = { platform: 'console', userId: 'u', chatId: 'c', chatType: 'private', canManage: async () => true };
+
+test('/healthz, /readyz and /metrics report what operators need', async (t) => {
+  const app = await createApp(loadConfig({ STORE_URL: 'memory:' }), silentLogger(), { sandboxLiveRate: 0 });
+  let platformUp = true;
+  const ops = await startOpsServer({
+    port: 0,
+    host: '127.0.0.1',
+    metrics: app.metrics,
+    checks: { store: () => app.store.ping(), platforms: () => ({ telegram: platformUp }), lease: () => app.leaseStatus() },
+  });
+  t.after(async () => {
+    await ops.close();
+    await app.close();
+  });
+  const get = (path: string) => fetch(`http://127.0.0.1:${ops.port}${path}`);
+
+  assert.equal((await get('/healthz')).status, 200);
+  const ready = await get('/readyz');
+  assert.equal(ready.status, 200);
+  assert.deepEqual(await ready.json(), { ready: true, store: true, platforms: { telegram: true }, watcher: 'not running' });
+  platformUp = false;
+  assert.equal((await get('/readyz')).status, 503, 'a disconnected platform is not ready');
+
+  const token = app.sandbox!.data.tokens.find((x) => x.chain_id === 'solana')!;
+  await app.dispatcher.text(`/token solana ${token.address}`, caller);
+  await app.dispatcher.text('/token solanaa x', caller);
+  const watcher = app.startAlerts([]);
+  await watcher.tick();
+  const body = await (await get('/metrics')).text();
+  assert.match(body, /kolradar_commands_total\{command="token",outcome="ok"\} 1/);
+  assert.match(body, /kolradar_commands_total\{command="token",outcome="user_error"\} 1/);
+  assert.match(body, /kolradar_upstream_request_duration_seconds_count\{operation="tokenAnalytics"\} [1-9]/);
+  assert.match(body, /kolradar_watcher_ticks_total\{result="leader"\} 1/);
+  assert.match(body, /kolradar_watcher_lag_seconds \d/);
+  assert.match(body, /# TYPE kolradar_outbox_depth gauge/);
+});
