@@ -43,10 +43,10 @@ export const limit = (def: number, max: number) =>
 
 export const offset = () => opt.integer({ description: 'Rows to skip (the Next button sets it)', min: 0, default: 0 });
 
-export const cursor = () => opt.string({ description: 'Page cursor (the Next button sets it)', max: 512 });
+export const cursor = () => opt.string({ description: 'Page cursor (the Next button sets it)', max: 512, internal: true });
 
 export const back = () =>
-  opt.list(opt.string({ description: 'cursor', max: 512 }), { description: 'Earlier page cursors (the buttons set them)', max: BACK_MAX });
+  opt.list(opt.string({ description: 'cursor', max: 512 }), { description: 'Earlier page cursors (the buttons set them)', max: BACK_MAX, internal: true });
 
 export const labels = () =>
   opt.list(opt.string({ description: 'label', max: 40 }), { description: 'KOL labels, comma separated (e.g. alpha,degen)', max: 10 });

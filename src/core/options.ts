@@ -26,6 +26,8 @@ export interface OptionSpec {
   readonly positional?: boolean;
   readonly example?: string;
   readonly default?: string | number | boolean;
+  /** Set by buttons only (page cursors): left out of help and of Discord's option list. */
+  readonly internal?: boolean;
 }
 
 export interface Option<T = unknown, R extends boolean = boolean> {
@@ -45,6 +47,7 @@ interface Base<R extends boolean> {
   required?: R;
   positional?: boolean;
   example?: string;
+  internal?: boolean;
 }
 
 function finish<T, R extends boolean>(spec: Omit<OptionSpec, 'required'>, schema: z.ZodType<T>, required: R | undefined): Option<T, R> {
@@ -172,6 +175,7 @@ function pick(o: Base<boolean>) {
     description: o.description,
     ...(o.positional ? { positional: true } : {}),
     ...(o.example !== undefined ? { example: o.example } : {}),
+    ...(o.internal ? { internal: true } : {}),
   };
 }
 

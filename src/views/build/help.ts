@@ -22,7 +22,7 @@ export function helpList(commands: Commands): TextView {
 
 /** `/token <chain> <address> [key:value …]` */
 export function usage(c: AnyCommand): string {
-  const specs = Object.entries(c.options as Record<string, { spec: OptionSpec }>);
+  const specs = Object.entries(c.options as Record<string, { spec: OptionSpec }>).filter(([, o]) => !o.spec.internal);
   const pos = specs.filter(([, o]) => o.spec.positional).map(([n, o]) => (o.spec.required ? `<${n}>` : `[${n}]`));
   const named = specs.some(([, o]) => !o.spec.positional) ? ['[key:value …]'] : [];
   return [`/${c.name}`, ...pos, ...named].join(' ');
@@ -43,7 +43,7 @@ function describeOption(name: string, s: OptionSpec): Field {
 export function helpFor(c: AnyCommand): CardView {
   const description: Span[] = [c.description, '\n', { code: usage(c) }, '\nExamples:'];
   for (const e of c.examples) description.push('\n', { code: e });
-  const specs = Object.entries(c.options as Record<string, { spec: OptionSpec }>);
+  const specs = Object.entries(c.options as Record<string, { spec: OptionSpec }>).filter(([, o]) => !o.spec.internal);
   return {
     kind: 'card',
     title: `/${c.name}`,

@@ -1,0 +1,103 @@
+/**
+ * Discord's application command definitions, generated from the same registry
+ * that dispatch, `/help` and Telegram use, so what users can type on Discord
+ * cannot drift from what the bot accepts.
+ */
+import { PermissionFlagsBits } from 'discord.js';
+import type { AnyCommand } from '../../core/command.ts';
+import type { OptionSpec } from '../../core/options.ts';
+import type { Registry } from '../../core/registry.ts';
+
+/** Option types as Discord numbers them. */
+export const OPTION_TYPES = { string: 3, integer: 4, boolean: 5, number: 10 } as const;
+
+/** Interaction contexts: a guild, the bot's DM. Group DMs need a user install, which this bot is not. */
+const CONTEXTS = [0, 1] as const;
+/** Installed to guilds only. */
+const INTEGRATION_TYPES = [0] as const;
+
+const DESCRIPTION_MAX = 100;
+const CHOICES_MAX = 25;
+/** Discord's integer and number options are bounded by JavaScript's safe range. */
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+export interface DiscordChoice {
+  name: string;
+  value: string;
+}
+
+export interface DiscordCommandOption {
+  type: 3 | 4 | 5 | 10;
+  name: string;
+  description: string;
+  required: boolean;
+  choices?: DiscordChoice[];
+  autocomplete?: boolean;
+  min_value?: number;
+  max_value?: number;
+}
+
+export interface DiscordCommand {
+  name: string;
+  description: string;
+  type: 1;
+  options: DiscordCommandOption[];
+  /** Bitfield as a decimal string; null means everyone (Discord's default). */
+  default_member_permissions: string | null;
+  contexts: number[];
+  integration_types: number[];
+  nsfw: false;
+}
+
+/** Members who may change a channel's alerts by default; admins can widen it per server. */
+export const MANAGE_PERMISSIONS = PermissionFlagsBits.ManageChannels.toString();
+
+function cutDescription(text: string): string {
+  const one = text.replace(/\s+/g, ' ').trim() || '-';
+  return one.length <= DESCRIPTION_MAX ? one : `${one.slice(0, DESCRIPTION_MAX - 1)}…`;
+}
+
+function toOption(name: string, spec: OptionSpec): DiscordCommandOption {
+  const option: DiscordCommandOption = {
+    type: OPTION_TYPES[spec.type],
+    name,
+    description: cutDescription(spec.description),
+    required: spec.required,
+  };
+  if (spec.autocomplete) {
+    // Discord refuses choices together with autocomplete; suggestions come from the API instead.
+    option.autocomplete = true;
+  } else if (spec.choices && !spec.list && spec.choices.length <= CHOICES_MAX && spec.type === 'string') {
+    // A list option takes several comma-separated values, which a fixed choice would forbid.
+    option.choices = spec.choices.map((c) => ({ name: c, value: c }));
+  }
+  if (spec.type === 'integer' || spec.type === 'number') {
+    if (spec.min !== undefined) option.min_value = Math.max(spec.min, -SAFE);
+    if (spec.max !== undefined) option.max_value = Math.min(spec.max, SAFE);
+  }
+  return option;
+}
+
+export function toDiscordCommand(command: AnyCommand): DiscordCommand {
+  const entries = Object.entries(command.options as Record<string, { spec: OptionSpec }>).filter(([, o]) => !o.spec.internal);
+  // Discord requires every required option before the optional ones; the order within each group is kept.
+  const options = [
+    ...entries.filter(([, o]) => o.spec.required),
+    ...entries.filter(([, o]) => !o.spec.required),
+  ].map(([name, o]) => toOption(name, o.spec));
+  return {
+    name: command.name,
+    description: cutDescription(command.description),
+    type: 1,
+    options,
+    default_member_permissions: command.requires === 'manage' ? MANAGE_PERMISSIONS : null,
+    contexts: [...CONTEXTS],
+    integration_types: [...INTEGRATION_TYPES],
+    nsfw: false,
+  };
+}
+
+/** The body of a bulk overwrite (`PUT /applications/:id/commands`), in the registry's order. */
+export function toDiscordCommands(registry: Registry): DiscordCommand[] {
+  return [...registry.values()].map(toDiscordCommand);
+}

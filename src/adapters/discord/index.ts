@@ -1,0 +1,176 @@
+/**
+ * The Discord adapter on discord.js 14: slash commands, buttons and KOL
+ * autocomplete into the dispatcher, alerts out through the REST client.
+ *
+ * Sharding: one gateway connection (shard) serves up to 2,500 guilds, and
+ * Discord refuses to identify a bigger bot without sharding. Below that, one
+ * process runs everything. Above it, run this adapter under discord.js's
+ * `ShardingManager` (one child process per shard, `totalShards: 'auto'`):
+ * interactions arrive on the shard of their guild, so the handlers need no
+ * change, but alert delivery must run in one process only (the watcher's lease
+ * already ensures that with a shared Redis store), and IDENTIFY is limited to
+ * 1,000 a day, so shards must not restart in a loop.
+ */
+import { once } from 'node:events';
+import { Client, Events, GatewayIntentBits, Status, type ClientOptions, type Interaction } from 'discord.js';
+import type { Logger } from 'pino';
+import type { Sender } from '../../alerts/delivery.ts';
+import type { KolClient } from '../../api/index.ts';
+import type { Dispatcher } from '../../core/dispatch.ts';
+import type { SubscriptionStore } from '../../store/subscriptions.ts';
+import type { ChatAdapter } from '../types.ts';
+import { createKolSuggest } from './autocomplete.ts';
+import { disableChannels, REMOVED_REASON, trackGuildChannels } from './guilds.ts';
+import {
+  errInfo,
+  handleAutocomplete,
+  handleButton,
+  handleCommand,
+  refuseWhileStopping,
+  type InteractionDeps,
+} from './interactions.ts';
+import { NO_MENTIONS } from './payload.ts';
+import { createDiscordSender } from './sender.ts';
+
+export { toDiscordCommands, toDiscordCommand, type DiscordCommand } from './commands.ts';
+export { deployCommands, type DeployOptions, type DeployResult } from './deploy.ts';
+export { mapSendError } from './sender.ts';
+
+export interface DiscordAdapterOptions {
+  readonly token: string;
+  readonly applicationId: string;
+  /** API base without the version (`http://127.0.0.1:PORT/api` for a local fake); Discord's by default. */
+  readonly apiBase?: string;
+  readonly dispatcher: Dispatcher;
+  /** For KOL autocomplete, which must answer faster than a command. */
+  readonly api: KolClient;
+  readonly log: Logger;
+  readonly rest?: { readonly globalRequestsPerSecond?: number };
+  /** When given, subscriptions of a guild the bot is removed from are disabled at once. */
+  readonly subscriptions?: SubscriptionStore;
+  /** Called after a guild removed the bot, with the channels it had (for metrics or other stores). */
+  readonly onGuildRemoved?: (guildId: string, channelIds: readonly string[]) => void | Promise<void>;
+  /** Upstream budget of a deferred command; default 10 s (the reply can be edited for 15 min). */
+  readonly commandBudgetMs?: number;
+  /** Upstream budget of one autocomplete lookup; default 1.5 s (Discord waits about 3 s). */
+  readonly autocompleteBudgetMs?: number;
+  /** How long stop() lets in-flight interactions finish before aborting them; default 10 s. */
+  readonly stopGraceMs?: number;
+  /** Extra discord.js client options (tests pass a gateway identify throttler). */
+  readonly clientOptions?: Partial<ClientOptions>;
+}
+
+export interface DiscordAdapter extends ChatAdapter {
+  readonly platform: 'discord';
+  readonly client: Client;
+}
+
+export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
+  const log = o.log.child({ adapter: 'discord' });
+  const client = new Client({
+    intents: [GatewayIntentBits.Guilds],
+    allowedMentions: NO_MENTIONS,
+    ...o.clientOptions,
+    rest: {
+      ...o.clientOptions?.rest,
+      ...(o.apiBase ? { api: o.apiBase } : {}),
+      ...(o.rest?.globalRequestsPerSecond ? { globalRequestsPerSecond: o.rest.globalRequestsPerSecond } : {}),
+    },
+  });
+  const shutdown = new AbortController();
+  const inflight = new Set<Promise<void>>();
+  let stopping = false;
+  let started = false;
+
+  const deps: InteractionDeps = {
+    dispatcher: o.dispatcher,
+    suggestKols: createKolSuggest({ api: o.api, budgetMs: o.autocompleteBudgetMs ?? 1500 }),
+    log,
+    commandBudgetMs: o.commandBudgetMs ?? 10_000,
+    shutdown: shutdown.signal,
+  };
+
+  async function route(i: Interaction): Promise<void> {
+    if (stopping) return refuseWhileStopping(i);
+    if (i.isChatInputCommand()) return handleCommand(i, deps);
+    if (i.isAutocomplete()) return handleAutocomplete(i, deps);
+    if (i.isButton() && o.dispatcher.isAction(i.customId)) return handleButton(i, deps);
+  }
+
+  /** The one error boundary: whatever broke, log it and tell the user if Discord still lets us. */
+  async function guarded(i: Interaction): Promise<void> {
+    try {
+      await route(i);
+    } catch (err) {
+      log.error({ err: errInfo(err), type: i.type, command: i.isCommand() ? i.commandName : undefined }, 'interaction failed');
+      if (!i.isRepliable()) return;
+      const answer = { content: 'Something went wrong on our side. Try again.', flags: 64, allowedMentions: NO_MENTIONS } as const;
+      const tell = i.replied || i.deferred ? i.followUp(answer) : i.reply(answer);
+      await tell.catch(() => {});
+    }
+  }
+
+  client.on(Events.InteractionCreate, (i) => {
+    const run = guarded(i);
+    inflight.add(run);
+    void run.finally(() => inflight.delete(run));
+  });
+
+  const channelsOf = trackGuildChannels(client);
+  client.on(Events.GuildDelete, (guild) => {
+    // discord.js emits this only without `unavailable` (an outage emits guildUnavailable instead).
+    const channelIds = channelsOf(guild.id);
+    log.info({ guild: guild.id, channels: channelIds.length }, 'removed from a guild');
+    void (async () => {
+      if (o.subscriptions) await disableChannels(o.subscriptions, channelIds, REMOVED_REASON);
+      await o.onGuildRemoved?.(guild.id, channelIds);
+    })().catch((err: unknown) => log.error({ err: errInfo(err), guild: guild.id }, 'disabling a removed guild failed'));
+  });
+
+  client.on(Events.Error, (err) => log.error({ err: errInfo(err) }, 'discord client error'));
+  client.on(Events.Warn, (message) => log.warn({ message }, 'discord client warning'));
+  client.on(Events.ShardDisconnect, (event, shard) => log.error({ code: event.code, shard }, 'gateway closed for good'));
+  client.on(Events.ShardReconnecting, (shard) => log.info({ shard }, 'gateway reconnecting'));
+  client.on(Events.ShardResume, (shard, replayed) => log.info({ shard, replayed }, 'gateway resumed'));
+  client.rest.on('rateLimited', (info) => log.debug({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'));
+
+  return {
+    platform: 'discord',
+    client,
+    sender: createDiscordSender(client.rest, log) satisfies Sender,
+    async start() {
+      const ready = once(client, Events.ClientReady);
+      try {
+        await client.login(o.token);
+      } catch (err) {
+        ready.catch(() => {});
+        throw new Error(`Discord login failed: ${(err as Error).message}`);
+      }
+      await ready;
+      started = true;
+      if (client.application?.id && client.application.id !== o.applicationId) {
+        log.warn({ expected: o.applicationId, actual: client.application.id }, 'DISCORD_APPLICATION_ID does not match the bot token; commands may be registered elsewhere');
+      }
+      log.info({ guilds: client.guilds.cache.size }, 'discord ready');
+    },
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      const settle = () => Promise.allSettled([...inflight]);
+      const grace = o.stopGraceMs ?? 10_000;
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), grace)));
+      const outcome = await Promise.race([settle().then(() => 'done' as const), timeout]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') {
+        // Late commands get "took too long" instead of being cut off silently.
+        shutdown.abort(new Error('shutting down'));
+        await Promise.race([settle(), new Promise((r) => setTimeout(r, 2000).unref())]);
+      }
+      await client.destroy();
+    },
+    isReady() {
+      return started && !stopping && client.isReady() && client.ws.shards.size > 0 && client.ws.shards.every((s) => s.status === Status.Ready);
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Alert delivery through discord.js's REST client. The client queues per
+ * route bucket, holds itself to the global limit, waits out 429s and retries
+ * 5xx and dropped connections, so many sends can run at once and this file
+ * only maps what finally comes back. Every send carries an enforced nonce:
+ * Discord answers a repeat within its window with the first message, so a
+ * retry after a lost answer never posts twice.
+ */
+import { DiscordAPIError, HTTPError, RateLimitError, Routes, type REST } from 'discord.js';
+import type { Logger } from 'pino';
+import type { Sender, SendResult } from '../../alerts/delivery.ts';
+import { toDiscordPayload } from '../../views/render/discord.ts';
+import type { View } from '../../views/model.ts';
+import { channelMessage } from './payload.ts';
+
+/** JSON error codes that mean the bot will never post in this channel again without someone acting. */
+const GONE_CODES: Readonly<Record<number, string>> = {
+  10003: 'the channel no longer exists (Unknown Channel)',
+  50001: 'the bot cannot see this channel or was removed from the server (Missing Access)',
+  50013: 'the bot lacks a permission here: it needs View Channel, Send Messages, Embed Links and Attach Files (Missing Permissions)',
+  50007: 'the user does not accept direct messages from the bot',
+};
+
+/** Unknown Message: with enforce_nonce, the first message of this nonce was deleted, so it was delivered. */
+const NONCE_MESSAGE_DELETED = 10008;
+
+const RETRY_MS = 30_000;
+
+export function mapSendError(err: unknown): SendResult {
+  if (err instanceof RateLimitError) {
+    // Only surfaces if the client was set to reject on rate limits; delivery waits and does not count it as a failure.
+    return { kind: 'retry', afterMs: Math.max(err.retryAfter, 1000), reason: `429 rate limited on ${err.route}` };
+  }
+  if (err instanceof DiscordAPIError) {
+    const code = typeof err.code === 'number' ? err.code : Number(err.code);
+    const known = GONE_CODES[code];
+    if (known) return { kind: 'gone', reason: known };
+    if (err.status === 429) return { kind: 'retry', afterMs: RETRY_MS, reason: '429 rate limited' };
+    if (err.status === 403) return { kind: 'gone', reason: `Discord refused access to this channel (403, code ${code})` };
+    if (err.status === 404) return { kind: 'gone', reason: `Discord does not know this channel (404, code ${code})` };
+    if (err.status >= 500) return { kind: 'retry', afterMs: RETRY_MS, reason: `Discord ${err.status}` };
+    if (err.status === 401) return { kind: 'retry', afterMs: 5 * 60_000, reason: 'Discord refused the bot token (401)' };
+    // Any other 4xx is about this message, not the channel: resending it unchanged cannot
+    // succeed, and the channel must stay subscribed. The Sender contract has no
+    // "rejected" kind; 'uncertain' is the one that drops the entry without a resend.
+    return { kind: 'uncertain', reason: `Discord rejected the message (${err.status}, code ${code}): ${err.message}` };
+  }
+  if (err instanceof HTTPError) {
+    return { kind: 'retry', afterMs: RETRY_MS, reason: `Discord ${err.status} ${err.message}` };
+  }
+  // Network failures and timeouts after discord.js's own retries: safe to resend thanks to the nonce.
+  const e = err as { name?: string; message?: string; code?: string };
+  return { kind: 'retry', afterMs: RETRY_MS, reason: `network: ${e.code ?? e.name ?? 'error'} ${e.message ?? ''}`.trim() };
+}
+
+export function createDiscordSender(rest: REST, log: Logger): Sender {
+  return {
+    platform: 'discord',
+    async send(chatId: string, view: View, nonce: string): Promise<SendResult> {
+      let message: ReturnType<typeof channelMessage>;
+      try {
+        message = channelMessage(toDiscordPayload(view), nonce);
+      } catch (err) {
+        // A view Discord cannot show (a renderer bug) fails the same way on every attempt.
+        return { kind: 'uncertain', reason: `could not render the alert: ${(err as Error).message}` };
+      }
+      try {
+        const { body, files } = message;
+        const sent = (await rest.post(Routes.channelMessages(chatId), files ? { body, files } : { body })) as { id: string };
+        return { kind: 'sent', messageId: sent.id };
+      } catch (err) {
+        if (err instanceof DiscordAPIError && err.code === NONCE_MESSAGE_DELETED) {
+          return { kind: 'sent', messageId: '' };
+        }
+        const result = mapSendError(err);
+        log.debug({ chatId, result: result.kind, reason: 'reason' in result ? result.reason : undefined }, 'discord send failed');
+        return result;
+      }
+    },
+  };
+}

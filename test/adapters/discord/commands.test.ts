@@ -1,0 +1,126 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PermissionFlagsBits } from 'discord.js';
+import { toDiscordCommands } from '../../../src/adapters/discord/commands.ts';
+import { deployCommands } from '../../../src/adapters/discord/deploy.ts';
+import { CHAINS } from '../../../src/core/chains.ts';
+import type { OptionSpec } from '../../../src/core/options.ts';
+import { loadCommands } from '../../../src/core/registry.ts';
+import { snowflake, startDiscordFake } from '../../fakes/discord/index.ts';
+
+const registry = await loadCommands();
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const TYPES = { string: 3, integer: 4, boolean: 5, number: 10 } as const;
+
+/** What Discord counts toward a command's 4,000-character limit. */
+function size(c: ReturnType<typeof toDiscordCommands>[number]): number {
+  return (
+    c.name.length +
+    c.description.length +
+    c.options.reduce((n, o) => n + o.name.length + o.description.length + (o.choices ?? []).reduce((m, ch) => m + ch.name.length + ch.value.length, 0), 0)
+  );
+}
+
+test('every registry command becomes a Discord definition that follows the neutral option specs', () => {
+  const defs = toDiscordCommands(registry);
+  assert.deepEqual(defs.map((d) => d.name), [...registry.keys()]);
+  for (const def of defs) {
+    const command = registry.get(def.name)!;
+    assert.ok(def.description.length >= 1 && def.description.length <= 100, `${def.name} description`);
+    assert.ok(size(def) <= 4000, `${def.name} fits Discord's 4,000 characters`);
+    assert.ok(def.options.length <= 25);
+    const firstOptional = def.options.findIndex((o) => !o.required);
+    assert.ok(firstOptional === -1 || def.options.slice(firstOptional).every((o) => !o.required), `${def.name}: required options first`);
+    const specs = command.options as Record<string, { spec: OptionSpec }>;
+    const visible = Object.keys(specs).filter((n) => !specs[n]!.spec.internal);
+    assert.deepEqual(new Set(def.options.map((o) => o.name)), new Set(visible), `${def.name}: every option but the buttons' own`);
+    for (const o of def.options) {
+      const spec = specs[o.name]!.spec;
+      assert.equal(o.type, TYPES[spec.type], `${def.name}.${o.name} type`);
+      assert.equal(o.required, spec.required);
+      assert.ok(o.description.length >= 1 && o.description.length <= 100);
+      if (spec.autocomplete === 'kol') {
+        assert.equal(o.autocomplete, true, `${def.name}.${o.name} autocompletes`);
+        assert.equal(o.choices, undefined, 'autocomplete and choices exclude each other');
+      }
+      if (spec.list) assert.equal(o.choices, undefined, `${def.name}.${o.name} takes several values, so no fixed choice`);
+      if (spec.choices && !spec.list) assert.deepEqual(o.choices?.map((c) => c.value), [...spec.choices]);
+      if (spec.type === 'integer' || spec.type === 'number') {
+        assert.equal(o.min_value, spec.min);
+        assert.equal(o.max_value, spec.max);
+      } else {
+        assert.equal(o.min_value, undefined);
+      }
+    }
+    const manage = PermissionFlagsBits.ManageChannels.toString();
+    assert.equal(def.default_member_permissions, command.requires === 'manage' ? manage : null, `${def.name} permissions`);
+    assert.deepEqual(def.contexts, [0, 1], 'servers and DMs with the bot');
+  }
+});
+
+test('concrete anchors: /token takes a chain choice and an address; /kol autocompletes; /subscribe is for managers', () => {
+  const defs = new Map(toDiscordCommands(registry).map((d) => [d.name, d]));
+  const token = defs.get('token')!;
+  assert.deepEqual(
+    token.options.map((o) => [o.name, o.type, o.required]),
+    [['chain', 3, true], ['address', 3, true]],
+  );
+  assert.deepEqual(token.options[0]!.choices, CHAINS.map((c) => ({ name: c, value: c })));
+  assert.deepEqual(defs.get('kol')!.options[0], { type: 3, name: 'kol', description: defs.get('kol')!.options[0]!.description, required: true, autocomplete: true });
+  assert.equal(defs.get('subscribe')!.default_member_permissions, '16');
+  assert.equal(defs.get('token')!.default_member_permissions, null);
+  const limit = defs.get('kols')!.options.find((o) => o.name === 'limit')!;
+  assert.deepEqual([limit.type, limit.min_value, limit.max_value], [4, 1, 25]);
+});
+
+test('deployCommands registers exactly the generated definitions; a second deploy keeps the command ids', async (t) => {
+  const fake = await startDiscordFake();
+  t.after(() => fake.close());
+  const r = await deployCommands({ token: fake.token, applicationId: fake.applicationId, apiBase: fake.apiBase, registry });
+  assert.equal(r.scope, 'global');
+  const stored = fake.registeredCommands();
+  const sent = toDiscordCommands(registry);
+  assert.equal(stored.length, sent.length);
+  for (const [i, def] of sent.entries()) {
+    const s = stored[i]!;
+    for (const key of Object.keys(def) as (keyof typeof def)[]) assert.deepEqual(s[key], def[key], `${def.name}.${key}`);
+  }
+  const ids = stored.map((c) => c.id);
+  await deployCommands({ token: fake.token, applicationId: fake.applicationId, apiBase: fake.apiBase, registry });
+  assert.deepEqual(fake.registeredCommands().map((c) => c.id), ids);
+  assert.ok(fake.requests.every((q) => q.route.includes('/commands')), 'nothing but the registration');
+});
+
+test('npm run deploy-commands registers to DISCORD_GUILD_ID when set, without printing the token', async (t) => {
+  const guild = snowflake();
+  const fake = await startDiscordFake({ guilds: [{ id: guild, channels: [{ id: snowflake() }] }] });
+  t.after(() => fake.close());
+  const env = {
+    PATH: process.env['PATH'] ?? '',
+    DISCORD_TOKEN: fake.token,
+    DISCORD_APPLICATION_ID: fake.applicationId,
+    DISCORD_GUILD_ID: guild,
+    DISCORD_API_BASE: fake.apiBase,
+  };
+  const child = spawn(process.execPath, ['scripts/deploy-commands.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(code, 0, out);
+  assert.match(out, new RegExp(`Registered ${registry.size} commands guild ${guild}`));
+  assert.ok(!out.includes(fake.token), 'the token is not printed');
+  assert.deepEqual(fake.registeredCommands(guild).map((c) => c.name), [...registry.keys()]);
+  assert.deepEqual(fake.registeredCommands(), [], 'nothing global');
+});
+
+test('deploy-commands without Discord settings explains what is missing', async () => {
+  const child = spawn(process.execPath, ['scripts/deploy-commands.ts'], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(code, 2);
+  assert.match(err, /DISCORD_TOKEN and DISCORD_APPLICATION_ID/);
+});
