@@ -30,6 +30,8 @@ export interface App {
   leaseStatus(): string;
   /** Starts the alert watcher and delivery through the given platform senders. */
   startAlerts(senders: readonly Sender[], opts?: Partial<Pick<WatcherOptions, 'cron' | 'pageSize' | 'maxBacklog' | 'onTick'>>): Watcher;
+  /** Stops the watcher and lets in-flight sends finish; before the adapters whose senders it uses stop. */
+  stopAlerts(): Promise<void>;
   /** Stops the watcher (if started), then closes the client, the store and the sandbox. */
   close(): Promise<void>;
 }
@@ -127,6 +129,9 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
       kick = () => w.kick();
       w.start();
       return w;
+    },
+    async stopAlerts() {
+      await watcher?.stop();
     },
     async close() {
       await watcher?.stop();
