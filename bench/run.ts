@@ -5,12 +5,14 @@
 import { cpus, totalmem } from 'node:os';
 import { benchCommands } from './commands.ts';
 import { benchWatcher } from './watcher.ts';
+import { benchPictures } from './pictures.ts';
 import { printTable, type Row } from './stats.ts';
 
 const only = process.argv.slice(2);
 const sections: [string, () => Promise<Row[]>][] = [
   ['commands', () => benchCommands()],
   ['watcher', () => benchWatcher()],
+  ['pictures', () => benchPictures()],
 ];
 
 const rows: Row[] = [];

@@ -2,6 +2,7 @@ import type { Command } from '../src/core/command.ts';
 import { opt } from '../src/core/options.ts';
 import { budgetFrom, kolNotFound, resolveKol } from '../src/core/resolve.ts';
 import { kolCard } from '../src/views/build/kolCard.ts';
+import { winRatePicture } from '../src/views/build/pictures.ts';
 
 const options = {
   kol: opt.kol({ description: 'The KOL: @username, username or numeric X id', required: true, positional: true, example: '@cryptoking' }),
@@ -19,6 +20,8 @@ export default {
       input,
       Promise.all([ctx.api.getKolScore({ xUserId: kol.xUserId }, call()), ctx.api.getKolTokens({ xUserId: kol.xUserId }, call())]),
     );
-    return kolCard({ kol, score, momentum });
+    const card = kolCard({ kol, score, momentum });
+    const picture = winRatePicture(ctx, { kol, score, momentum });
+    return picture ? { ...card, picture } : card;
   },
 } satisfies Command<typeof options>;

@@ -1,0 +1,80 @@
+/**
+ * `npm run screenshots`: the four pictures as the bot sends them, for the README.
+ * Runs the real commands through the core against an in-process sandbox with
+ * a fixed seed and a frozen clock, so the same checkout writes the same files.
+ * Usage: node scripts/screenshots.ts [outDir=docs/images]
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { createKolClient } from '../src/api/index.ts';
+import type { Caller } from '../src/core/command.ts';
+import { createDispatcher } from '../src/core/dispatch.ts';
+import { loadCommands } from '../src/core/registry.ts';
+import { silentLogger } from '../src/log.ts';
+import { startSandbox } from '../src/sandbox/server.ts';
+import { openStore } from '../src/store/index.ts';
+
+const SEED = 20240601;
+const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
+const HOUR = 3_600_000;
+const MAP_LIMIT = 20;
+
+// The sandbox filters by its own clock: freezing it keeps every time window identical run to run.
+Date.now = () => NOW;
+
+const outDir = resolve(process.argv[2] ?? 'docs/images');
+const caller: Caller = { platform: 'console', userId: 'screenshots', chatId: 'screenshots', chatType: 'private', canManage: async () => true };
+
+const sandbox = await startSandbox({ seed: SEED, now: NOW, live: false });
+const api = createKolClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
+const store = await openStore('memory:');
+try {
+  const dispatcher = createDispatcher({
+    commands: await loadCommands(),
+    api,
+    store,
+    log: silentLogger(),
+    now: () => NOW,
+    userLimit: { count: 1_000, windowMs: 1_000 },
+  });
+  const { tokens, tweets, kols, shills } = sandbox.data;
+  const plain = (s: string) => /^[A-Z0-9]{2,8}$/.test(s);
+
+  // The busiest Solana token of the last day whose map has only plainly named tokens makes a full, readable picture.
+  const recent = new Map<number, number>();
+  for (const t of tweets) if (t.tweetedMs > NOW - 24 * HOUR) for (const id of t.tokenIds) recent.set(id, (recent.get(id) ?? 0) + 1);
+  const candidates = tokens
+    .filter((t) => t.chain_id === 'solana' && plain(t.symbol))
+    .sort((a, b) => (recent.get(b.id) ?? 0) - (recent.get(a.id) ?? 0) || a.id - b.id);
+  let token = candidates[0]!;
+  for (const t of candidates.slice(0, 20)) {
+    const graph = await api.getTokenMindmap({ chainId: 'solana', address: t.address, timeFrame: 24, limit: MAP_LIMIT });
+    if (Object.values(graph.tokens).every((x) => plain(x.symbol))) {
+      token = t;
+      break;
+    }
+  }
+  // The KOL with the longest record, so every window has data.
+  const shillCount = (id: number) => shills.filter((s) => s.kolId === id).length;
+  const kol = kols.filter((k) => /^[a-z0-9_]+$/i.test(k.username)).sort((a, b) => shillCount(b.id) - shillCount(a.id) || a.id - b.id)[0]!;
+
+  const shots: [file: string, line: string][] = [
+    ['mindmap.png', `/mindmap solana ${token.address} hours:24 limit:${MAP_LIMIT}`],
+    ['winrate.png', `/kol @${kol.username}`],
+    ['momentum.png', `/momentum @${kol.username} sort:24h`],
+    ['price-strip.png', `/token solana ${token.address}`],
+  ];
+  await mkdir(outDir, { recursive: true });
+  for (const [file, line] of shots) {
+    const view = await dispatcher.text(line, caller, { capabilities: { pictures: true, buttons: true } });
+    if (!view || view.kind === 'error') throw new Error(`${line}: ${view ? view.message : 'not a command'}`);
+    if (!view.picture) throw new Error(`${line}: answered without a picture`);
+    const path = join(outDir, file);
+    await writeFile(path, view.picture.png);
+    process.stdout.write(`${path}  ${(view.picture.png.byteLength / 1024).toFixed(0)} KB  ${line}\n  alt: ${view.picture.alt}\n`);
+  }
+} finally {
+  await api.close();
+  await store.close();
+  await sandbox.close();
+}

@@ -1,0 +1,252 @@
+/**
+ * The bot's pictures: API results turned into chart inputs, drawn to PNG, and
+ * cached briefly. Drawing is optional decoration: it is skipped where the
+ * platform shows no pictures, and a failure only costs the picture, never the answer.
+ */
+import { createHash } from 'node:crypto';
+import type { KolScore, KolTokenItem, KolTokensResult, MindmapGraph, TokenAnalyticsItem, TokenSummary } from '../../api/index.ts';
+import type { CommandContext } from '../../core/command.ts';
+import { type ResolvedKol, kolRef } from '../../core/resolve.ts';
+import {
+  type MindmapInput,
+  type MomentumInput,
+  type PriceStripInput,
+  type WinRateInput,
+  createImageCache,
+  imageCacheKey,
+  mindmapSvg,
+  momentumSvg,
+  priceStripSvg,
+  renderPng,
+  winRateSvg,
+} from '../charts/index.ts';
+import { decimalRatio } from '../charts/decimal.ts';
+import { int, pct, score as scoreText, timeAgo } from '../format.ts';
+import type { Picture } from '../model.ts';
+import { ticker } from './common.ts';
+import { WINDOWS } from './windows.ts';
+
+/** Long enough to absorb a burst or a double press, short next to how fast prices move. */
+const TTL_MS = 60_000;
+const cache = createImageCache({ ttlMs: TTL_MS, max: 50 });
+
+/** Lines the momentum chart can tell apart (one per colour). */
+export const MOMENTUM_MAX_TOKENS = 8;
+
+type PictureCtx = Pick<CommandContext, 'capabilities' | 'log'>;
+
+interface PictureSpec<I> {
+  readonly kind: string;
+  /** The request as the user made it; the chart input is added to the key too. */
+  readonly request: Readonly<Record<string, unknown>>;
+  readonly name: string;
+  readonly alt: (input: I) => string;
+  /** Undefined when there is nothing worth drawing. */
+  readonly input: () => I | undefined;
+  readonly svg: (input: I) => string;
+}
+
+/**
+ * Draws one picture, or reuses it. Never throws. The key carries a digest of the
+ * chart input as well as the request, so a fresher API answer is never shown
+ * beside a stale picture of the same request.
+ */
+export function drawPicture<I>(ctx: PictureCtx, spec: PictureSpec<I>): Picture | undefined {
+  if (!ctx.capabilities.pictures) return undefined;
+  try {
+    const input = spec.input();
+    if (input === undefined) return undefined;
+    const digest = createHash('sha1').update(JSON.stringify(input)).digest('base64url');
+    const key = imageCacheKey(spec.kind, { ...spec.request, input: digest });
+    let png = cache.get(key);
+    if (!png) {
+      png = renderPng(spec.svg(input));
+      cache.set(key, png);
+    }
+    return { png, name: spec.name, alt: spec.alt(input) };
+  } catch (err) {
+    ctx.log.warn({ picture: spec.kind, err: err instanceof Error ? err.message : String(err) }, 'answer sent without its picture');
+    return undefined;
+  }
+}
+
+// ---- /mindmap (operation 1) ----
+
+export function mindmapChart(graph: MindmapGraph, centre: TokenSummary | undefined, hours: number): MindmapInput {
+  const centerId = centre?.id ?? graph.nodes[0]?.id ?? '0';
+  // Tokens sharing a symbol would read as one: their labels use the name, and the chain if that is shared too.
+  const norm = (s: string) => s.trim().toLowerCase();
+  const count = (keys: string[]) => keys.reduce((m, k) => m.set(k, (m.get(k) ?? 0) + 1), new Map<string, number>());
+  const all = Object.values(graph.tokens);
+  const symbols = count(all.map((t) => norm(t.symbol)));
+  const names = count(all.map((t) => `${norm(t.symbol)}\u0000${norm(t.name)}`));
+  const tokens = Object.fromEntries(
+    Object.entries(graph.tokens).map(([id, t]) => {
+      if (id === centerId || norm(t.symbol) === '' || norm(t.name) === '' || (symbols.get(norm(t.symbol)) ?? 0) < 2) return [id, t];
+      const sameName = (names.get(`${norm(t.symbol)}\u0000${norm(t.name)}`) ?? 0) > 1;
+      return [id, { symbol: sameName ? `${t.name.trim()} (${t.chain_id})` : t.name.trim(), name: t.name }];
+    }),
+  );
+  return {
+    centerId,
+    nodes: graph.nodes,
+    edges: graph.edges,
+    tokens,
+    title: `${centre ? ticker(centre.symbol, centre.name) : 'Token'} token map · last ${hours}h`,
+  };
+}
+
+export function mindmapPicture(
+  ctx: PictureCtx,
+  graph: MindmapGraph,
+  centre: TokenSummary | undefined,
+  request: { readonly chain: string; readonly address: string; readonly hours: number; readonly limit: number },
+): Picture | undefined {
+  const name = centre ? ticker(centre.symbol, centre.name) : 'this token';
+  const linked = Math.max(0, graph.nodes.length - 1);
+  return drawPicture(ctx, {
+    kind: 'mindmap',
+    request,
+    name: 'mindmap.png',
+    alt: () => `Token map of ${name}: ${linked} linked token${linked === 1 ? '' : 's'} in the last ${request.hours}h`,
+    // A lone token says nothing the text does not: no picture then.
+    input: () => (graph.edges.length > 0 ? mindmapChart(graph, centre, request.hours) : undefined),
+    svg: (input) => mindmapSvg(input),
+  });
+}
+
+// ---- /kol: win rate (operation 4's summary) with scores (operation 6) ----
+
+export interface WinRateChartInput {
+  readonly kol: ResolvedKol;
+  readonly score: KolScore;
+  readonly momentum: Pick<KolTokensResult, 'summary' | 'total'>;
+}
+
+export function winRateChart({ kol, score: s, momentum }: WinRateChartInput): WinRateInput {
+  const summary = momentum.summary as unknown as Readonly<Record<string, number>>;
+  // With no token counted the API's zeros mean "unknown", not "never won".
+  const values = Object.fromEntries(WINDOWS.map((w) => [w.label, momentum.total > 0 ? (summary[w.summaryKey] ?? null) : null]));
+  const ref = kolRef(kol);
+  const display = kol.row?.display_name.trim();
+  const who = display && display.toLowerCase() !== kol.username?.toLowerCase() ? `${display} (${ref})` : ref;
+  return {
+    title: `${who} · win rate after a shill`,
+    subtitle: `Share of ${int(momentum.total)} shilled token${momentum.total === 1 ? '' : 's'} above the shill price after each window`,
+    summary: values,
+    scale: 'fraction',
+    scores: [
+      { label: 'Score v2', value: scoreText(s.score_v2) },
+      { label: 'Rank (v2)', value: `#${int(s.position_by_score_v2)}` },
+      { label: 'Score', value: scoreText(s.score) },
+      { label: 'Accuracy', value: scoreText(s.accuracy_score) },
+      { label: 'Speed', value: scoreText(s.speed_score) },
+      { label: 'Engagement', value: scoreText(s.engagement_score) },
+      { label: 'Legality', value: scoreText(s.legality_score) },
+      { label: 'Active', value: scoreText(s.active_score) },
+      { label: 'Shilled tokens', value: int(s.num_shill_tokens) },
+    ],
+  };
+}
+
+export function winRatePicture(ctx: PictureCtx, data: WinRateChartInput): Picture | undefined {
+  const summary = data.momentum.summary as unknown as Readonly<Record<string, number>>;
+  const at = (label: string): string => pct(summary[WINDOWS.find((w) => w.label === label)!.summaryKey], 'fraction', { decimals: 0 });
+  const rates = data.momentum.total > 0 ? `: ${at('1h')} after 1h, ${at('24h')} after 24h, ${at('7d')} after 7d` : ': no tokens counted yet';
+  return drawPicture(ctx, {
+    kind: 'winrate',
+    request: { kol: data.kol.xUserId },
+    name: 'winrate.png',
+    alt: () => `Win rate after a shill of ${kolRef(data.kol)}${rates}`,
+    input: () => winRateChart(data),
+    svg: (input) => winRateSvg(input),
+  });
+}
+
+// ---- /momentum: price after the shill per token (operation 4 items) ----
+
+/**
+ * The tokens worth a line, most telling first: in the order the user sorted by,
+ * or for the default "recent" order by the size of the latest known move.
+ * Tokens with no window passed yet (or, under a window sort, not that window)
+ * have nothing to draw and are left out.
+ */
+export function momentumChart(title: string, items: readonly KolTokenItem[], sort: string, now: number): MomentumInput {
+  const price = (item: KolTokenItem, key: string): string | undefined => (item as unknown as Readonly<Record<string, string>>)[key];
+  // A window that has not passed yet has no real price in the API.
+  const known = (item: KolTokenItem) => {
+    const shill = Date.parse(item.shill_timestamp);
+    return WINDOWS.filter((w) => (!Number.isFinite(shill) || shill + w.ms <= now) && decimalRatio(price(item, w.priceKey) ?? '', item.price_init) !== null);
+  };
+  const latestMove = (item: KolTokenItem): number => {
+    const w = known(item).at(-1);
+    const r = w ? decimalRatio(price(item, w.priceKey)!, item.price_init)! : 1;
+    return r > 0 ? Math.abs(Math.log(r)) : Infinity;
+  };
+  const sortedWindow = WINDOWS.find((w) => w.label === sort);
+  const drawable = items.filter((i) => {
+    const k = known(i);
+    return k.length > 0 && (!sortedWindow || k.includes(sortedWindow));
+  });
+  const picked = sort === 'recent' ? [...drawable].sort((a, b) => latestMove(b) - latestMove(a)) : drawable;
+  const top = picked.slice(0, MOMENTUM_MAX_TOKENS);
+  const seen = new Map<string, number>();
+  for (const i of top) seen.set(i.token_symbol, (seen.get(i.token_symbol) ?? 0) + 1);
+  const order = sort === 'recent' ? 'biggest moves first' : `sorted by ${sort}`;
+  return {
+    title,
+    subtitle: `Price relative to the shill price, log scale · ${top.length} token${top.length === 1 ? '' : 's'}, ${order}`,
+    maxTokens: MOMENTUM_MAX_TOKENS,
+    tokens: top.map((item) => {
+      const open = new Set(known(item).map((w) => w.label));
+      const symbol = ticker(item.token_symbol, item.token_name);
+      return {
+        // The same token shilled twice needs telling apart in the legend.
+        symbol: (seen.get(item.token_symbol) ?? 0) > 1 ? `${symbol} · ${timeAgo(item.shill_timestamp, now)}` : symbol,
+        priceInit: item.price_init,
+        after: Object.fromEntries(WINDOWS.map((w) => [w.label, open.has(w.label) ? (price(item, w.priceKey) ?? null) : null])),
+      };
+    }),
+  };
+}
+
+export function momentumPicture(
+  ctx: PictureCtx,
+  kol: ResolvedKol,
+  items: readonly KolTokenItem[],
+  request: Readonly<Record<string, unknown>> & { readonly sort: string },
+  now: number,
+): Picture | undefined {
+  const who = kolRef(kol);
+  return drawPicture(ctx, {
+    kind: 'momentum',
+    request: { ...request, kol: kol.xUserId },
+    name: 'momentum.png',
+    alt: (input) => `Price after the shill of ${input.tokens.map((t) => t.symbol).join(', ')}, shilled by ${who}`,
+    input: () => {
+      const chart = momentumChart(`Tokens shilled by ${who} · price after the shill`, items, request.sort, now);
+      return chart.tokens.length > 0 ? chart : undefined;
+    },
+    svg: (input) => momentumSvg(input),
+  });
+}
+
+// ---- /token: price change strip (operation 2's changes) ----
+
+export function priceStripChart(item: TokenAnalyticsItem): PriceStripInput {
+  const symbol = ticker(item.token.symbol, item.token.name);
+  return { symbol, changes: item.changes, title: `${symbol} price change` };
+}
+
+export function priceStripPicture(ctx: PictureCtx, chain: string, item: TokenAnalyticsItem): Picture | undefined {
+  const c = item.changes;
+  const p = (v: number) => pct(v, 'percent', { sign: true });
+  return drawPicture(ctx, {
+    kind: 'price-strip',
+    request: { chain, address: item.token.address },
+    name: 'price-strip.png',
+    alt: () => `${ticker(item.token.symbol, item.token.name)} price change: 5m ${p(c.m5)}, 1h ${p(c.h1)}, 4h ${p(c.h4)}, 24h ${p(c.h24)}`,
+    input: () => priceStripChart(item),
+    svg: (input) => priceStripSvg(input),
+  });
+}

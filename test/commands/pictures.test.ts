@@ -1,0 +1,142 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createLogger } from '../../src/log.ts';
+import { drawPicture } from '../../src/views/build/pictures.ts';
+import { THEME } from '../../src/views/charts/theme.ts';
+import type { View } from '../../src/views/model.ts';
+import { countColour, decodePng, looksDrawn, type DecodedPng } from '../views/charts/png.ts';
+import { asCard, asTable, asText, caller, column, harness, plain } from './harness.ts';
+
+const h = await harness();
+after(() => h.close());
+
+const { kols, shills, tokens, tweets } = h.sandbox.data;
+const unique = (k: (typeof kols)[number]) => !kols.some((o) => o !== k && o.username.toLowerCase().includes(k.username.toLowerCase()));
+const kol = kols.find((k) => unique(k) && shills.filter((s) => s.kolId === k.id).length >= 15)!;
+const busy = tokens.find((t) => t.chain_id === 'solana' && /^[A-Z0-9]+$/.test(t.symbol) && tweets.filter((x) => x.tokenIds.includes(t.id)).length > 20)!;
+const mentioned = new Set(tweets.flatMap((t) => t.tokenIds));
+const quiet = tokens.find((t) => t.chain_id === 'solana' && !mentioned.has(t.id))!;
+
+async function send(line: string, pictures: boolean): Promise<View> {
+  const view = await h.dispatcher.text(line, caller, { capabilities: { pictures, buttons: true } });
+  assert.ok(view, line);
+  return view;
+}
+
+function image(view: View, name: string, width: number, height: number): DecodedPng {
+  assert.ok(view.kind !== 'error', view.kind === 'error' ? view.message : '');
+  assert.ok(view.picture, 'no picture');
+  assert.equal(view.picture.name, name);
+  const img = decodePng(view.picture.png);
+  assert.deepEqual([img.width, img.height], [width, height]);
+  assert.ok(looksDrawn(img), 'the picture is blank');
+  return img;
+}
+
+test('/mindmap adds the token graph with the queried token highlighted, text unchanged', async () => {
+  const line = `/mindmap solana ${busy.address} hours:72 limit:10`;
+  const graph = await h.api.getTokenMindmap({ chainId: 'solana', address: busy.address, timeFrame: 72, limit: 10 });
+  const view = asText(await send(line, true));
+  const img = image(view, 'mindmap.png', 900, 900);
+  assert.match(view.picture!.alt, new RegExp(`^Token map of \\$${busy.symbol}: ${graph.nodes.length - 1} linked tokens in the last 72h$`));
+  // The centre node is the only large patch of the accent colour; the others are blue.
+  assert.ok(countColour(img, THEME.accent, 6) > 2_000, 'centre not highlighted');
+  assert.ok(countColour(img, THEME.node, 6) > 200 * (graph.nodes.length - 1), 'linked tokens missing');
+  assert.equal(plain(view.text), plain(asText(await send(line, false)).text));
+});
+
+test('/kol adds the win-rate curve with the scores beside it', async () => {
+  const view = asCard(await send(`/kol @${kol.username}`, true));
+  const img = image(view, 'winrate.png', 1000, 600);
+  assert.match(view.picture!.alt, new RegExp(`^Win rate after a shill of @${kol.username}: \\d+% after 1h, \\d+% after 24h, \\d+% after 7d$`));
+  assert.ok(countColour(img, THEME.up, 10) > 1_000, 'no win-rate curve');
+  assert.ok(countColour(img, THEME.panel, 2) > 50_000, 'no score panel');
+});
+
+test('/momentum adds the price after the shill for the listed tokens', async () => {
+  const view = asTable(await send(`/momentum @${kol.username} sort:24h`, true));
+  const img = image(view, 'momentum.png', 1000, 600);
+  const alt = view.picture!.alt;
+  assert.ok(alt.endsWith(`shilled by @${kol.username}`), alt);
+  const drawn = alt.replace(/^Price after the shill of /, '').replace(/, shilled by .*$/, '').split(', ');
+  assert.ok(drawn.length >= 1 && drawn.length <= 8, alt);
+  // Drawn in the table's order (sorted by 24h), skipping tokens whose 24h has not passed.
+  const listed = column(view, 'token').filter((_, i) => column(view, '24h')[i] !== '…' && column(view, '24h')[i] !== '-');
+  assert.deepEqual(drawn.map((s) => s.replace(/ · .*$/, '')), listed.slice(0, drawn.length));
+  assert.ok(countColour(img, '#4fc3f7', 10) > 300, 'first series line missing');
+});
+
+test('/token adds the price-change strip: green bars up, red bars down', async () => {
+  const view = asCard(await send(`/token solana ${busy.address}`, true));
+  const img = image(view, 'price-strip.png', 800, 300);
+  const alt = view.picture!.alt;
+  assert.match(alt, new RegExp(`^\\$${busy.symbol} price change: 5m [-+]?[\\d.]+%, 1h .*, 4h .*, 24h .*$`));
+  const c = Object.values(busy.changes);
+  assert.equal(countColour(img, THEME.up, 10) > 100, c.some((v) => v > 0.005), 'green bars');
+  assert.equal(countColour(img, THEME.down, 10) > 100, c.some((v) => v < -0.005), 'red bars');
+});
+
+test('without picture support the answers carry no picture and are otherwise the same', async () => {
+  const lines = [`/mindmap solana ${busy.address} hours:72`, `/kol @${kol.username}`, `/momentum @${kol.username}`, `/token solana ${busy.address}`];
+  for (const line of lines) {
+    const off = await send(line, false);
+    const on = await send(line, true);
+    assert.notEqual(off.kind, 'error', line);
+    assert.equal(off.kind === 'error' ? undefined : off.picture, undefined, line);
+    assert.ok(on.kind !== 'error' && on.picture, line);
+    const { picture: _, actions: __, ...rest } = on;
+    const { actions: ___, ...restOff } = off;
+    assert.deepEqual(rest, restOff, line);
+  }
+});
+
+test('a map with no linked token still answers, without an empty picture', async () => {
+  const view = asText(await send(`/mindmap solana ${quiet.address} hours:1`, true));
+  assert.match(plain(view.text), /No token is linked to/);
+  assert.equal(view.picture, undefined);
+});
+
+test('a failing drawing costs only the picture, and is logged', () => {
+  const lines: string[] = [];
+  const log = createLogger({ level: 'warn', secrets: [], destination: { write: (l: string) => lines.push(l) } });
+  const ctx = { capabilities: { pictures: true, buttons: true }, log };
+  const picture = drawPicture(ctx, {
+    kind: 'test-broken',
+    request: { n: 1 },
+    name: 'broken.png',
+    alt: () => 'broken',
+    input: () => ({ n: 1 }),
+    svg: () => {
+      throw new Error('layout exploded');
+    },
+  });
+  assert.equal(picture, undefined);
+  assert.equal(lines.length, 1);
+  assert.match(lines[0]!, /layout exploded/);
+  assert.match(lines[0]!, /without its picture/);
+});
+
+test('the same picture is drawn once, and drawn again when the data changes', () => {
+  const ctx = { capabilities: { pictures: true, buttons: true }, log: createLogger({ level: 'silent', secrets: [] }) };
+  let draws = 0;
+  const spec = (value: number) => ({
+    kind: 'test-cache',
+    request: { token: 'x' },
+    name: 'x.png',
+    alt: () => 'x',
+    input: () => ({ value }),
+    svg: ({ value: v }: { value: number }) => {
+      draws++;
+      return `<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="${v}" height="10" fill="#2ecc71"/></svg>`;
+    },
+  });
+  const first = drawPicture(ctx, spec(5));
+  const again = drawPicture(ctx, spec(5));
+  assert.equal(draws, 1);
+  assert.deepEqual(again?.png, first?.png);
+  const fresh = drawPicture(ctx, spec(15));
+  assert.equal(draws, 2);
+  assert.ok(countColour(decodePng(fresh!.png), THEME.up, 4) > countColour(decodePng(first!.png), THEME.up, 4));
+  assert.equal(drawPicture({ ...ctx, capabilities: { pictures: false, buttons: true } }, spec(99)), undefined);
+  assert.equal(draws, 2);
+});
