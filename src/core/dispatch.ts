@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import {
+  ApiAbortedError,
   ApiBadRequestError,
   ApiNotFoundError,
   ApiSchemaError,
@@ -175,7 +176,7 @@ export function toErrorView(err: unknown, command: string, log: Logger): { view:
     log.error({ command, err: errInfo(err) }, 'upstream answered in an unexpected shape');
     return { view: { kind: 'error', message: 'The analytics service answered in an unexpected format. Try again later.' }, outcome: 'failed' };
   }
-  if (err instanceof Error && err.name === 'AbortError') {
+  if (err instanceof ApiAbortedError || (err instanceof Error && err.name === 'AbortError')) {
     return { view: { kind: 'error', message: 'That took too long and was stopped. Try again.' }, outcome: 'unavailable' };
   }
   log.error({ command, err: errInfo(err) }, 'command failed');
