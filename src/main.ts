@@ -1,14 +1,54 @@
 /**
  * Starts the bot: Discord and/or Telegram when their tokens are set, otherwise
  * the console adapter, and the embedded sandbox when no upstream is configured.
+ * SIGINT/SIGTERM stop taking commands, let in-flight work and sends finish
+ * (bounded), persist, and exit 0.
  */
-import { createApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { createLogger } from './log.ts';
+import { createApp, type App } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { createLogger, type Logger } from './log.ts';
 import { startConsole } from './adapters/console/index.ts';
+import { consoleSender } from './adapters/console/sender.ts';
+import type { ChatAdapter } from './adapters/types.ts';
+import { startOpsServer } from './ops/http.ts';
+
+/** Longest a shutdown may take before the process exits anyway. */
+const SHUTDOWN_BOUND_MS = 20_000;
+
+async function chatAdapters(config: Config, app: App, log: Logger): Promise<ChatAdapter[]> {
+  const adapters: ChatAdapter[] = [];
+  if (config.discord) {
+    const { createDiscordAdapter } = await import('./adapters/discord/index.ts');
+    adapters.push(
+      createDiscordAdapter({
+        token: config.discord.token,
+        applicationId: config.discord.applicationId,
+        ...(config.discord.apiBase ? { apiBase: config.discord.apiBase } : {}),
+        dispatcher: app.dispatcher,
+        api: app.api,
+        log,
+        subscriptions: app.store.subscriptions,
+      }),
+    );
+  }
+  if (config.telegram) {
+    const { createTelegramAdapter } = await import('./adapters/telegram/index.ts');
+    adapters.push(
+      createTelegramAdapter({
+        token: config.telegram.token,
+        ...(config.telegram.apiRoot ? { apiRoot: config.telegram.apiRoot } : {}),
+        ...(config.telegram.webhook ? { webhook: config.telegram.webhook } : {}),
+        dispatcher: app.dispatcher,
+        store: app.store,
+        log,
+      }),
+    );
+  }
+  return adapters;
+}
 
 async function main(): Promise<number> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig(process.env);
   } catch (err) {
@@ -19,24 +59,55 @@ async function main(): Promise<number> {
     throw err;
   }
   const log = createLogger({ level: config.logLevel, secrets: config.secrets });
+  const started = performance.now();
   const app = await createApp(config, log);
   const stops: (() => Promise<void>)[] = [];
+  const adapters = await chatAdapters(config, app, log);
 
   let done: Promise<void>;
-  if (!config.discord && !config.telegram) {
+  if (adapters.length === 0) {
     if (app.sandbox) banner(app.sandbox);
-    const c = startConsole({ dispatcher: app.dispatcher, input: process.stdin, output: process.stdout, colour: Boolean(process.stdout.isTTY) });
+    const colour = Boolean(process.stdout.isTTY);
+    const c = startConsole({ dispatcher: app.dispatcher, input: process.stdin, output: process.stdout, colour });
     stops.push(() => c.stop());
+    app.startAlerts([consoleSender(process.stdout, colour)]);
     done = c.done;
   } else {
+    for (const a of adapters) {
+      await a.start();
+      stops.push(() => a.stop());
+    }
+    app.startAlerts(adapters.map((a) => a.sender));
     done = new Promise(() => {}); // chat adapters run until a signal
   }
+  if (config.httpPort !== undefined) {
+    const ops = await startOpsServer({
+      port: config.httpPort,
+      metrics: app.metrics,
+      checks: {
+        store: () => app.store.ping(),
+        platforms: () => Object.fromEntries(adapters.map((a) => [a.platform, a.isReady()])),
+        lease: () => app.leaseStatus(),
+      },
+    });
+    stops.unshift(() => ops.close()); // closed last: /healthz answers while the rest stops
+    log.info({ port: ops.port }, 'health and metrics listening');
+  }
+  log.info({ ms: Math.round(performance.now() - started), platforms: adapters.map((a) => a.platform) }, 'ready');
 
   let stopping: Promise<void> | undefined;
   const shutdown = (why: string) =>
     (stopping ??= (async () => {
       log.info({ why }, 'shutting down');
-      for (const stop of stops.reverse()) await stop().catch((err: unknown) => log.error({ err }, 'stop failed'));
+      const bound = setTimeout(() => {
+        log.error('shutdown took too long; exiting');
+        process.exit(1);
+      }, SHUTDOWN_BOUND_MS);
+      bound.unref();
+      // The watcher and its sends first (they post through the adapters), then the adapters
+      // (no new commands; in-flight ones finish), then the client, the store and the sandbox.
+      await app.stopAlerts().catch((err: unknown) => log.error({ err: (err as Error).message }, 'stopping alerts failed'));
+      for (const stop of [...stops].reverse()) await stop().catch((err: unknown) => log.error({ err: (err as Error).message }, 'stop failed'));
       await app.close();
     })());
   process.once('SIGINT', () => void shutdown('SIGINT').then(() => process.exit(0)));

@@ -10,6 +10,7 @@ import { DiscordAPIError, HTTPError, RateLimitError, Routes, type REST } from 'd
 import type { Logger } from 'pino';
 import type { Sender, SendResult } from '../../alerts/delivery.ts';
 import { toDiscordPayload } from '../../views/render/discord.ts';
+import { SlidingWindow } from '../../alerts/window.ts';
 import type { View } from '../../views/model.ts';
 import { channelMessage } from './payload.ts';
 
@@ -53,7 +54,15 @@ export function mapSendError(err: unknown): SendResult {
   return { kind: 'retry', afterMs: RETRY_MS, reason: `network: ${e.code ?? e.name ?? 'error'} ${e.message ?? ''}`.trim() };
 }
 
-export function createDiscordSender(rest: REST, log: Logger): Sender {
+/** Discord's global limit is 50 requests/s per bot; alerts keep a little below it for replies to commands. */
+export const ALERTS_PER_SECOND = 48;
+
+/**
+ * `window` paces alert posts before they go out: discord.js also limits itself
+ * globally, but with a fixed window that can still land two windows' worth in one
+ * of Discord's, and every request inside a 429 window counts against the bot.
+ */
+export function createDiscordSender(rest: REST, log: Logger, window: SlidingWindow = new SlidingWindow(ALERTS_PER_SECOND, 1000)): Sender {
   return {
     platform: 'discord',
     async send(chatId: string, view: View, nonce: string): Promise<SendResult> {
@@ -66,7 +75,7 @@ export function createDiscordSender(rest: REST, log: Logger): Sender {
       }
       try {
         const { body, files } = message;
-        const sent = (await rest.post(Routes.channelMessages(chatId), files ? { body, files } : { body })) as { id: string };
+        const sent = (await window.run(() => rest.post(Routes.channelMessages(chatId), files ? { body, files } : { body }))) as { id: string };
         return { kind: 'sent', messageId: sent.id };
       } catch (err) {
         if (err instanceof DiscordAPIError && err.code === NONCE_MESSAGE_DELETED) {

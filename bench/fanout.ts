@@ -1,0 +1,73 @@
+/**
+ * Fan-out: one alert to 10,000 destinations through the real delivery path and
+ * the real platform libraries, against the fakes enforcing the platforms'
+ * limits. Delivered per second is reported as a fraction of the limit, with the
+ * requests sent inside a 429 window (target 0) and the alerts lost (target 0).
+ */
+import { REST } from 'discord.js';
+import { createDelivery } from '../src/alerts/delivery.ts';
+import type { AlertContent } from '../src/alerts/content.ts';
+import type { OutboxEntry } from '../src/alerts/outbox.ts';
+import { createDiscordSender } from '../src/adapters/discord/sender.ts';
+import { silentLogger } from '../src/log.ts';
+import { SlidingWindow } from '../src/alerts/window.ts';
+import { openStore } from '../src/store/index.ts';
+import { startDiscordFake } from '../test/fakes/discord/index.ts';
+import type { Row } from './stats.ts';
+
+export const SAMPLE_ALERT: AlertContent = {
+  kind: 'alert',
+  token: { name: 'Capy Swap', symbol: 'CAPYS', chain: 'solana', address: 'RP7R5SeyBXVk45GgceFu821fvA7jwijvfKvNwGPypump', score: 82.4, marketCap: 1_234_567, change1h: 3.2, change24h: -12.5 },
+  kols: [{ username: 'MemeResearch', displayName: 'Meme Research', followers: 48_200, score: 71.3, tweetUrl: 'https://x.com/MemeResearch/status/1741610183685080127', text: '$CAPYS looking strong, watching closely', tweetedAt: '2026-11-22T10:00:00.000Z' }],
+  reason: 'token score 82.4 >= 70, KOL score 71.3 >= 60, 48,200 followers >= 10,000',
+  actions: [],
+};
+
+export function entries(platform: 'discord' | 'telegram', chatIds: readonly string[]): OutboxEntry[] {
+  return chatIds.map((chatId) => ({
+    id: `bench:${platform}:${chatId}`,
+    subId: `${platform}:${chatId}`,
+    platform,
+    chatId,
+    isGroup: false,
+    content: SAMPLE_ALERT,
+    createdAt: Date.now(),
+    state: 'pending',
+    attempts: 0,
+    notBefore: 0,
+  }));
+}
+
+export async function benchDiscordFanout(n = 10_000, perSecond = 500): Promise<Row[]> {
+  const guilds = Array.from({ length: Math.ceil(n / 500) }, (_, g) => ({
+    id: `9${String(g).padStart(17, '0')}`,
+    channels: Array.from({ length: Math.min(500, n - g * 500) }, (_, c) => ({ id: `8${String(g * 500 + c).padStart(17, '0')}` })),
+  }));
+  const fake = await startDiscordFake({ guilds, globalPerSecond: perSecond });
+  const rest = new REST({ api: fake.apiBase, globalRequestsPerSecond: perSecond }).setToken(fake.token);
+  const log = silentLogger();
+  const store = await openStore('memory:');
+  const channels = guilds.flatMap((g) => g.channels.map((c) => c.id));
+  await store.outbox.enqueue('bench', entries('discord', channels));
+  const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [createDiscordSender(rest, log, new SlidingWindow(perSecond, 1000))], log, concurrency: 64 });
+  const t0 = performance.now();
+  await delivery.drain();
+  const seconds = (performance.now() - t0) / 1000;
+  const delivered = channels.reduce((sum, id) => sum + fake.channelMessages(id).length, 0);
+  const lost = n - delivered;
+  const rate = delivered / seconds;
+  const violations = fake.violations.length;
+  await delivery.stop();
+  await store.close();
+  await fake.close();
+  return [
+    {
+      area: 'fan-out',
+      metric: `Discord: 1 alert to ${n.toLocaleString('en-US')} channels (limit ${perSecond}/s)`,
+      value: `${rate.toFixed(0)}/s = ${(rate / perSecond).toFixed(3)} of the limit, ${seconds.toFixed(1)} s`,
+      target: '>= 0.95',
+      ok: rate / perSecond >= 0.95,
+    },
+    { area: 'fan-out', metric: 'Discord: requests inside a 429 window / lost', value: `${violations} / ${lost}`, target: '0 / 0', ok: violations === 0 && lost === 0 },
+  ];
+}

@@ -1,0 +1,127 @@
+/**
+ * Updates -> dispatcher -> replies. Commands answer with a new message (errors
+ * as a reply to the command), buttons replace the message they sit on, and
+ * every button press is answered, whatever happens.
+ */
+import { GrammyError, type Api, type Bot, type Context } from 'grammy';
+import type { Chat, User } from 'grammy/types';
+import type { Logger } from 'pino';
+import type { Caller } from '../../core/command.ts';
+import { ACTION_PREFIX, type Dispatcher, type RunOptions } from '../../core/dispatch.ts';
+import type { Store } from '../../store/index.ts';
+import type { View } from '../../views/model.ts';
+import { toTelegramHtml, type TelegramMessage } from '../../views/render/telegram.ts';
+import { cut } from '../../views/text.ts';
+import type { AdminCheck } from './admin.ts';
+import { fallbackHelp, greet, parseCommand, type ParsedCommand } from './commands.ts';
+import { migrateSubscription } from './migrate.ts';
+import { editRendered, sendRendered } from './send.ts';
+import { errFields, isChatGone, migrateToOf } from './transport.ts';
+
+export interface HandlerDeps {
+  readonly dispatcher: Dispatcher;
+  readonly store: Store;
+  readonly log: Logger;
+  readonly admins: AdminCheck;
+}
+
+export const UNSUPPORTED_BUTTON = 'This button is no longer supported.';
+const CALLBACK_TEXT_MAX = 200;
+const RUN: RunOptions = { capabilities: { pictures: true, buttons: true } };
+
+export function installHandlers(bot: Bot, d: HandlerDeps): void {
+  bot.on('message', async (ctx, next) => {
+    const m = ctx.message;
+    if (m.migrate_to_chat_id !== undefined) await migrateSubscription(d.store.subscriptions, String(m.chat.id), String(m.migrate_to_chat_id), d.log);
+    else if (m.migrate_from_chat_id !== undefined) await migrateSubscription(d.store.subscriptions, String(m.migrate_from_chat_id), String(m.chat.id), d.log);
+    else await next();
+  });
+  bot.on('message:text', (ctx) => onCommand(ctx, d));
+  bot.on('callback_query', (ctx) => onButton(ctx, d));
+}
+
+/** Who is asking, for the dispatcher; admin status is looked up only when a command needs it. */
+export function callerOf(chat: Chat, from: User | undefined, admins: AdminCheck, anonymousAdmin = false): Caller {
+  const isPrivate = chat.type === 'private';
+  const userId = from?.id;
+  return {
+    platform: 'telegram',
+    userId: String(userId ?? chat.id),
+    chatId: String(chat.id),
+    chatType: isPrivate ? 'private' : 'group',
+    canManage: async () => isPrivate || anonymousAdmin || (userId !== undefined && (await admins.isAdmin(chat.id, userId))),
+  };
+}
+
+async function onCommand(ctx: Context, d: HandlerDeps): Promise<void> {
+  // Channel posts arrive as channel_post, which we do not ask for: a message is from a private chat or a group.
+  const msg = ctx.message!;
+  const cmd = parseCommand(msg.text ?? '', msg.entities, ctx.me.username);
+  if (!cmd) return; // chat noise: never answered
+  const registry = d.dispatcher.commands;
+  const ours = registry.has(cmd.name) || cmd.name === 'start' || cmd.name === 'help';
+  // In a group an unknown bare /name is most likely another bot's command.
+  if (!ours && msg.chat.type !== 'private' && !cmd.addressed) return;
+  // Only admins can post as the group itself ("anonymous admin").
+  const caller = callerOf(msg.chat, msg.from, d.admins, msg.sender_chat?.id === msg.chat.id);
+  const view = await answerFor(cmd, caller, d);
+  if (view) await reply(ctx.api, msg.chat.id, msg.message_id, view, d.log);
+}
+
+async function answerFor(cmd: ParsedCommand, caller: Caller, d: HandlerDeps): Promise<View | undefined> {
+  const registry = d.dispatcher.commands;
+  if (cmd.name === 'start' && !registry.has('start')) {
+    return greet(registry.has('help') ? ((await d.dispatcher.text('/help', caller, RUN)) ?? fallbackHelp(registry)) : fallbackHelp(registry));
+  }
+  if (cmd.name === 'help' && !registry.has('help')) return fallbackHelp(registry);
+  return d.dispatcher.text(`/${cmd.name}${cmd.args}`, caller, RUN);
+}
+
+function render(view: View, log: Logger): TelegramMessage {
+  try {
+    return toTelegramHtml(view);
+  } catch (err) {
+    log.error({ err: errFields(err) }, 'telegram: view could not be rendered');
+    return toTelegramHtml({ kind: 'error', message: 'Something went wrong on our side. Try again.' });
+  }
+}
+
+async function reply(api: Api, chatId: number, messageId: number, view: View, log: Logger): Promise<void> {
+  const m = render(view, log);
+  try {
+    await sendRendered(api, chatId, m, log, view.kind === 'error' ? { replyTo: messageId } : {});
+  } catch (err) {
+    // A message Telegram refused (not the chat, not a flood wait) still deserves a word.
+    if (err instanceof GrammyError && err.error_code === 400 && !isChatGone(err) && migrateToOf(err) === undefined) {
+      await sendRendered(api, chatId, toTelegramHtml({ kind: 'error', message: 'That answer could not be shown here. Try again.' }), log, { replyTo: messageId }).catch(() => {});
+    }
+    throw err;
+  }
+}
+
+async function onButton(ctx: Context, d: HandlerDeps): Promise<void> {
+  const q = ctx.callbackQuery!;
+  let answered = false;
+  const answer = async (text?: string): Promise<void> => {
+    if (answered) return;
+    answered = true;
+    await ctx
+      .answerCallbackQuery(text ? { text: cut(text, CALLBACK_TEXT_MAX), show_alert: true } : undefined)
+      .catch((err: unknown) => d.log.debug({ err: errFields(err) }, 'telegram: callback answer failed'));
+  };
+  try {
+    const msg = q.message;
+    if (!q.data?.startsWith(ACTION_PREFIX) || !msg) return await answer(UNSUPPORTED_BUTTON);
+    const view = await d.dispatcher.action(q.data, callerOf(msg.chat, q.from, d.admins), RUN);
+    // A refusal or an expired button is a notice on the button; the message keeps what it showed.
+    if (view.kind === 'error') return await answer(view.message);
+    await answer();
+    const wasPhoto = 'photo' in msg && Array.isArray(msg.photo) && msg.photo.length > 0;
+    await editRendered(ctx.api, msg.chat.id, msg.message_id, wasPhoto, render(view, d.log), d.log);
+  } catch (err) {
+    await answer('Something went wrong on our side. Try again.');
+    throw err;
+  } finally {
+    await answer();
+  }
+}

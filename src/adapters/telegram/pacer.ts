@@ -1,0 +1,234 @@
+/**
+ * Client-side flood control for Telegram sends, applied BEFORE a request goes
+ * out, so the Bot API never has to answer 429 and no send lands inside a flood
+ * window. Telegram counts sends where they arrive; we count them where they
+ * complete (always later), so our windows are never shorter than Telegram's,
+ * whatever the network or event loop does in between.
+ *
+ * Fairness: each chat waits for its own slot on its own timer and joins the
+ * bot-wide queue only once it may send, so a chat that is paced (a busy
+ * group, a chat under a flood wait) never holds up the others. Sends to one
+ * chat go out one at a time, in call order.
+ */
+import { performance } from 'node:perf_hooks';
+
+export interface PacingOptions {
+  /** Sends per second for the whole bot; default 30. */
+  readonly globalPerSecond?: number;
+  /** Sends per second to one chat; default 1. */
+  readonly perChatPerSecond?: number;
+  /** Sends per minute to one group (negative chat id); default 20. */
+  readonly perGroupPerMinute?: number;
+  /**
+   * Real milliseconds per Telegram millisecond: scales every window and every
+   * retry_after wait. 1 in production; tests run a fake whose clock is faster.
+   */
+  readonly timeScale?: number;
+}
+
+interface ChatState {
+  /** The previous send's turn: sends to one chat are strictly sequential. */
+  tail: Promise<unknown>;
+  queued: number;
+  /** Completion time of the last send. */
+  last: number;
+  /** Completion times of the last sends to a group, oldest first (at most perGroupPerMinute). */
+  recent: number[];
+  pausedUntil: number;
+  /** When this chat last got a 429 (for telling a chat's limit from the bot's). */
+  limitedAt: number;
+}
+
+interface Waiter {
+  readonly resolve: () => void;
+}
+
+/** Sliding window over the whole bot; requests in flight count as inside it until they complete. */
+class BotWindow {
+  private inflight = 0;
+  /** Completion times still inside the window, ascending. */
+  private readonly done: number[] = [];
+  private readonly waiters: Waiter[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  pausedUntil = 0;
+  private readonly max: number;
+  private readonly windowMs: number;
+  private readonly now: () => number;
+
+  constructor(max: number, windowMs: number, now: () => number) {
+    this.max = max;
+    this.windowMs = windowMs;
+    this.now = now;
+  }
+
+  /** Resolves, in FIFO order, when one more send may go out; call release() after it completes. */
+  acquire(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.waiters.push({ resolve });
+      this.pump();
+    });
+  }
+
+  release(): void {
+    this.inflight--;
+    this.done.push(this.now());
+    this.pump();
+  }
+
+  /** Re-checks after a pause was set or moved. */
+  poke(): void {
+    this.pump();
+  }
+
+  private pump(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    while (this.waiters.length > 0) {
+      const t = this.now();
+      if (t < this.pausedUntil) return this.arm(this.pausedUntil - t);
+      while (this.done.length > 0 && this.done[0]! <= t - this.windowMs) this.done.shift();
+      if (this.inflight + this.done.length < this.max) {
+        this.inflight++;
+        this.waiters.shift()!.resolve();
+        continue;
+      }
+      // Full: wait for the oldest completion to leave the window, or for a send in flight to end.
+      if (this.done.length > 0) this.arm(this.done[0]! + this.windowMs - t);
+      return;
+    }
+  }
+
+  private arm(ms: number): void {
+    // Timers may fire a little early on loop time; pump() re-checks and re-arms.
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.pump();
+    }, Math.max(1, Math.ceil(ms)));
+  }
+}
+
+export type LimitScope = 'chat' | 'global';
+
+export class Pacer {
+  private readonly chats = new Map<string, ChatState>();
+  private readonly bot: BotWindow;
+  private readonly chatIntervalMs: number;
+  private readonly groupMax: number;
+  private readonly groupWindowMs: number;
+  readonly secondMs: number;
+  private readonly now: () => number;
+  private runs = 0;
+
+  constructor(o: PacingOptions = {}, now: () => number = () => performance.now()) {
+    const scale = o.timeScale ?? 1;
+    if (!(scale > 0)) throw new RangeError('pacing.timeScale must be > 0');
+    this.now = now;
+    this.secondMs = 1000 * scale;
+    this.chatIntervalMs = this.secondMs / positive(o.perChatPerSecond ?? 1, 'perChatPerSecond');
+    this.groupMax = Math.max(1, Math.floor(positive(o.perGroupPerMinute ?? 20, 'perGroupPerMinute')));
+    this.groupWindowMs = 60 * this.secondMs;
+    this.bot = new BotWindow(Math.max(1, Math.floor(positive(o.globalPerSecond ?? 30, 'globalPerSecond'))), this.secondMs, now);
+  }
+
+  /**
+   * Runs `send` when the chat, its group limit and the bot-wide limit allow.
+   * `retryAfter` reads a 429 from the result (seconds), recorded before the
+   * chat's next send may start.
+   */
+  run<T>(chatId: string, send: () => Promise<T>, retryAfter: (result: T) => number | undefined): Promise<T> {
+    const s = this.chat(chatId);
+    s.queued++;
+    const turn = s.tail.then(() => this.turn(chatId, s, send, retryAfter));
+    s.tail = turn.catch(() => undefined);
+    return turn.finally(() => {
+      s.queued--;
+      if (++this.runs % 1000 === 0) this.sweep();
+    });
+  }
+
+  /**
+   * Records a 429. Telegram does not say whether the limit hit was the chat's
+   * or the whole bot's. Our own pacing keeps every chat within its limits, so
+   * a first 429 most likely means the bot-wide limit: everything pauses, since
+   * any send inside a global window is refused again and counts against the bot.
+   * A chat answered 429 again within a minute while others went through is
+   * limited on its own: only it pauses, so one chat cannot stall the rest.
+   */
+  limited(chatId: string, retryAfterSec: number): LimitScope {
+    const t = this.now();
+    const s = this.chat(chatId);
+    const until = t + Math.max(1, retryAfterSec) * this.secondMs;
+    const repeat = t - s.limitedAt < this.groupWindowMs;
+    s.limitedAt = t;
+    s.pausedUntil = Math.max(s.pausedUntil, until);
+    if (repeat) return 'chat';
+    this.bot.pausedUntil = Math.max(this.bot.pausedUntil, until);
+    this.bot.poke();
+    return 'global';
+  }
+
+  /** Chats with state kept (for tests of memory use at scale). */
+  get trackedChats(): number {
+    return this.chats.size;
+  }
+
+  private async turn<T>(chatId: string, s: ChatState, send: () => Promise<T>, retryAfter: (r: T) => number | undefined): Promise<T> {
+    const group = chatId.startsWith('-');
+    for (;;) {
+      const wait = this.readyAt(s, group) - this.now();
+      if (wait > 0) await sleep(wait);
+      else break;
+    }
+    await this.bot.acquire();
+    let result: T;
+    try {
+      result = await send();
+    } finally {
+      this.bot.release();
+      const t = this.now();
+      s.last = t;
+      if (group) {
+        s.recent.push(t);
+        if (s.recent.length > this.groupMax) s.recent.shift();
+      }
+    }
+    const after = retryAfter(result);
+    if (after !== undefined) this.limited(chatId, after);
+    return result;
+  }
+
+  private readyAt(s: ChatState, group: boolean): number {
+    let at = Math.max(s.pausedUntil, s.last + this.chatIntervalMs);
+    if (group && s.recent.length >= this.groupMax) at = Math.max(at, s.recent[s.recent.length - this.groupMax]! + this.groupWindowMs);
+    return at;
+  }
+
+  private chat(chatId: string): ChatState {
+    let s = this.chats.get(chatId);
+    if (!s) {
+      s = { tail: Promise.resolve(), queued: 0, last: -Infinity, recent: [], pausedUntil: 0, limitedAt: -Infinity };
+      this.chats.set(chatId, s);
+    }
+    return s;
+  }
+
+  /** Forgets idle chats whose every window has passed, so a 10,000-chat fan-out leaves nothing behind. */
+  private sweep(): void {
+    const t = this.now();
+    for (const [id, s] of this.chats) {
+      const busyUntil = Math.max(s.pausedUntil, s.last + Math.max(this.chatIntervalMs, this.groupWindowMs), s.limitedAt + this.groupWindowMs);
+      if (s.queued === 0 && busyUntil < t) this.chats.delete(id);
+    }
+  }
+}
+
+function positive(n: number, name: string): number {
+  if (!(n > 0) || !Number.isFinite(n)) throw new RangeError(`pacing.${name} must be a positive number`);
+  return n;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.ceil(ms))));
+}

@@ -1,0 +1,74 @@
+/**
+ * A rendered message (views/render/telegram.ts) onto Telegram: as a new
+ * message (text, or a photo with its caption and maybe the text after it), or
+ * in place of an earlier one when a button is pressed.
+ */
+import { InputFile, type Api } from 'grammy';
+import type { Logger } from 'pino';
+import { CAPTION_MAX, type TelegramMessage } from '../../views/render/telegram.ts';
+import { errFields, isNotModified } from './transport.ts';
+
+export interface SendOptions {
+  /** Answer this message (errors quote the command that caused them). */
+  readonly replyTo?: number;
+}
+
+/** Sends `m`; returns the id of the message that carries the buttons (the last one sent). */
+export async function sendRendered(api: Api, chatId: number | string, m: TelegramMessage, log: Logger, o: SendOptions = {}): Promise<number> {
+  const reply = o.replyTo === undefined ? {} : { reply_parameters: { message_id: o.replyTo, allow_sending_without_reply: true } };
+  const markup = m.reply_markup ? { reply_markup: m.reply_markup } : {};
+  if (!m.photo) {
+    const sent = await api.sendMessage(chatId, m.text, { parse_mode: 'HTML', link_preview_options: m.link_preview_options, ...markup, ...reply });
+    return sent.message_id;
+  }
+  const photo = await api.sendPhoto(chatId, new InputFile(m.photo.data, m.photo.name), {
+    ...(m.caption ? { caption: m.caption, parse_mode: 'HTML' as const } : {}),
+    ...(m.textAfterPhoto ? {} : markup),
+    ...reply,
+  });
+  if (!m.textAfterPhoto) return photo.message_id;
+  try {
+    const text = await api.sendMessage(chatId, m.text, { parse_mode: 'HTML', link_preview_options: m.link_preview_options, ...markup });
+    return text.message_id;
+  } catch (err) {
+    // The picture and its title are posted: failing the whole send now would make a retry post them twice.
+    log.warn({ err: errFields(err) }, 'telegram: text after a photo was not sent');
+    return photo.message_id;
+  }
+}
+
+/** Visible characters of our renderer's HTML, as Telegram counts them. */
+export function visibleLength(html: string): number {
+  return html.replace(/<[^>]*>/g, '').replace(/&(?:lt|gt|amp|quot|#\d+|#x[0-9a-f]+);/gi, '_').length;
+}
+
+/**
+ * Replaces the message a button was pressed on. A text message cannot become a
+ * photo: it keeps its place and shows the (complete) text. A photo message
+ * takes the new picture, or the text as its caption when there is no picture
+ * and it fits; otherwise the answer goes out as a new message.
+ */
+export async function editRendered(api: Api, chatId: number, messageId: number, wasPhoto: boolean, m: TelegramMessage, log: Logger): Promise<void> {
+  const markup = m.reply_markup ? { reply_markup: m.reply_markup } : {};
+  try {
+    if (!wasPhoto) {
+      await api.editMessageText(chatId, messageId, m.text, { parse_mode: 'HTML', link_preview_options: m.link_preview_options, ...markup });
+      return;
+    }
+    if (m.photo) {
+      const media = { type: 'photo' as const, media: new InputFile(m.photo.data, m.photo.name), ...(m.caption ? { caption: m.caption, parse_mode: 'HTML' as const } : {}) };
+      await api.editMessageMedia(chatId, messageId, media, m.textAfterPhoto ? {} : markup);
+      if (m.textAfterPhoto) await api.sendMessage(chatId, m.text, { parse_mode: 'HTML', link_preview_options: m.link_preview_options, ...markup });
+      return;
+    }
+    if (visibleLength(m.text) <= CAPTION_MAX) {
+      await api.editMessageCaption(chatId, messageId, { caption: m.text, parse_mode: 'HTML', ...markup });
+      return;
+    }
+  } catch (err) {
+    if (isNotModified(err)) return;
+    // Too old to edit, deleted meanwhile...: the answer still reaches the user, as a new message.
+    log.debug({ err: errFields(err) }, 'telegram: edit failed; sending a new message');
+  }
+  await sendRendered(api, chatId, m, log);
+}

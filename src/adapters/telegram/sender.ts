@@ -1,0 +1,70 @@
+/**
+ * Alert delivery to Telegram. Pacing happens in the transport before each
+ * request; this maps what Telegram answered onto delivery's SendResult. It
+ * never retries by itself: delivery decides, and after a network error it must
+ * not resend, because the Bot API has no idempotency key and a resend could
+ * post the alert twice.
+ */
+import { GrammyError, HttpError, type Api } from 'grammy';
+import type { Logger } from 'pino';
+import type { Sender, SendResult } from '../../alerts/delivery.ts';
+import type { View } from '../../views/model.ts';
+import { toTelegramHtml } from '../../views/render/telegram.ts';
+import { sendRendered } from './send.ts';
+import { chatParam, errFields, isChatGone, isConnectionRefused, migrateToOf, retryAfterOf } from './transport.ts';
+
+export interface TelegramSenderOptions {
+  /** A grammY Api whose transport paces sends without retrying 429s. */
+  readonly api: Api;
+  readonly log: Logger;
+  /** Real milliseconds per Telegram second (1000 unless the clock is scaled in tests). */
+  readonly secondMs: number;
+}
+
+export function createTelegramSender(o: TelegramSenderOptions): Sender {
+  return {
+    platform: 'telegram',
+    async send(chatId: string, view: View): Promise<SendResult> {
+      let message;
+      try {
+        message = toTelegramHtml(view);
+      } catch (err) {
+        // A view Telegram cannot carry will not get better on retry.
+        o.log.error({ err: errFields(err) }, 'telegram: alert could not be rendered');
+        return { kind: 'uncertain', reason: `not sendable: ${(err as Error).message}` };
+      }
+      try {
+        const id = await sendRendered(o.api, chatParam(chatId), message, o.log);
+        return { kind: 'sent', messageId: String(id) };
+      } catch (err) {
+        const result = toSendResult(err, o.secondMs);
+        if (result.kind !== 'sent') o.log.debug({ chatId, result: result.kind, err: errFields(err) }, 'telegram: alert not sent');
+        return result;
+      }
+    },
+  };
+}
+
+/** What a failed send means for delivery. */
+export function toSendResult(err: unknown, secondMs: number): SendResult {
+  if (err instanceof GrammyError) {
+    const reason = `${err.error_code}: ${err.description}`;
+    const after = retryAfterOf({ ok: false, error_code: err.error_code, parameters: err.parameters });
+    // Delivery does not count attempts for reasons starting with "429": flood waits are not failures.
+    if (after !== undefined) return { kind: 'retry', afterMs: after * secondMs, reason };
+    const migrateTo = migrateToOf(err);
+    if (migrateTo !== undefined) return { kind: 'gone', reason: 'group upgraded to a supergroup', migrateTo: String(migrateTo) };
+    if (isChatGone(err)) return { kind: 'gone', reason: err.description.replace(/^(Forbidden|Bad Request): /, '') };
+    // The Bot API's own trouble, or ours (401 token, 404 method): not the destination's fault, try later.
+    if (err.error_code >= 500 || err.error_code === 401 || err.error_code === 404 || err.error_code === 409) {
+      return { kind: 'retry', afterMs: 5 * secondMs, reason };
+    }
+    // Any other 400 refuses this message, not the chat: resending it would fail the same way.
+    return { kind: 'uncertain', reason: `refused: ${reason}` };
+  }
+  if (err instanceof HttpError) {
+    if (isConnectionRefused(err)) return { kind: 'retry', afterMs: 2 * secondMs, reason: 'connection refused' };
+    return { kind: 'uncertain', reason: err.message };
+  }
+  return { kind: 'uncertain', reason: err instanceof Error ? err.message : String(err) };
+}

@@ -1,0 +1,93 @@
+/**
+ * What sits between grammY and the Bot API: pacing of every send (replies and
+ * alerts share one Pacer, so they share Telegram's limits), and reading the
+ * errors Telegram answers with.
+ */
+import { GrammyError, HttpError, type Transformer } from 'grammy';
+import type { Pacer } from './pacer.ts';
+
+/** The methods Telegram's flood control counts (edits and callback answers are not sends). */
+const SEND_METHODS: ReadonlySet<string> = new Set([
+  'sendMessage', 'sendPhoto', 'sendDocument', 'sendAnimation', 'sendVideo', 'sendAudio', 'sendVoice',
+  'sendMediaGroup', 'sendSticker', 'sendPoll', 'sendLocation', 'sendContact', 'sendDice', 'copyMessage', 'forwardMessage',
+]);
+
+interface RawResponse {
+  readonly ok: boolean;
+  readonly error_code?: number;
+  readonly parameters?: { readonly retry_after?: number };
+}
+
+/** Seconds to wait from a 429 answer; undefined for anything else. */
+export function retryAfterOf(res: RawResponse): number | undefined {
+  if (res.ok || res.error_code !== 429) return undefined;
+  const s = res.parameters?.retry_after;
+  return typeof s === 'number' && s > 0 ? s : 1;
+}
+
+export interface PacingTransformerOptions {
+  /** 429s waited out and retried before giving up (a 429 means nothing was posted, so a retry is safe). */
+  readonly retries: number;
+  /** A longer flood wait (real ms) is not waited out: the error goes to the caller. */
+  readonly maxWaitMs: number;
+}
+
+/** Paces every send through `pacer`; waits out up to `retries` 429s. */
+export function pacingTransformer(pacer: Pacer, o: PacingTransformerOptions): Transformer {
+  const transformer = async (prev: (m: string, p: unknown, s?: AbortSignal) => Promise<RawResponse>, method: string, payload: unknown, signal?: AbortSignal) => {
+    const chatId = SEND_METHODS.has(method) ? (payload as { chat_id?: unknown } | undefined)?.chat_id : undefined;
+    if (typeof chatId !== 'number' && typeof chatId !== 'string') return prev(method, payload, signal);
+    for (let attempt = 0; ; attempt++) {
+      const res = await pacer.run(String(chatId), () => prev(method, payload, signal), retryAfterOf);
+      const after = retryAfterOf(res);
+      if (after === undefined || attempt >= o.retries || after * pacer.secondMs > o.maxWaitMs) return res;
+      // The pacer has already paused this chat (or the bot) for retry_after: the next run waits it out.
+    }
+  };
+  return transformer as unknown as Transformer;
+}
+
+/** Telegram's chat id parameter: a number when it is one (ids fit in 52 bits), else as given. */
+export function chatParam(chatId: string): number | string {
+  return /^-?\d{1,16}$/.test(chatId) && Number.isSafeInteger(Number(chatId)) ? Number(chatId) : chatId;
+}
+
+export function migrateToOf(err: unknown): number | undefined {
+  if (!(err instanceof GrammyError)) return undefined;
+  const to = err.parameters.migrate_to_chat_id;
+  return typeof to === 'number' ? to : undefined;
+}
+
+export function isNotModified(err: unknown): boolean {
+  return err instanceof GrammyError && err.error_code === 400 && /message is not modified/i.test(err.description);
+}
+
+/** 400s that mean the chat is not there for us any more (as opposed to a bad message). */
+const GONE_400 = /chat not found|PEER_ID_INVALID|not enough rights|need administrator rights|have no rights|CHAT_WRITE_FORBIDDEN|CHAT_RESTRICTED|group chat was deactivated|user not found|bot was kicked/i;
+
+export function isChatGone(err: unknown): boolean {
+  if (!(err instanceof GrammyError)) return false;
+  return err.error_code === 403 || (err.error_code === 400 && GONE_400.test(err.description));
+}
+
+/**
+ * The connection was refused before anything was sent: the one network
+ * failure after which a resend cannot post twice.
+ */
+export function isConnectionRefused(err: unknown): boolean {
+  if (!(err instanceof HttpError)) return false;
+  for (let e: unknown = err.error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ECONNREFUSED') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** Fields for a log line: never the payload (user text) or anything that could carry the token. */
+export function errFields(err: unknown): Record<string, unknown> {
+  if (err instanceof GrammyError) return { name: err.name, method: err.method, code: err.error_code, description: err.description };
+  if (err instanceof HttpError) return { name: err.name, message: err.message, cause: (err.error as { code?: unknown } | undefined)?.code };
+  if (err instanceof Error) return { name: err.name, message: err.message };
+  return { value: String(err) };
+}

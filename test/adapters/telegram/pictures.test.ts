@@ -1,0 +1,77 @@
+// Pictures: a view with a PNG goes out as a photo with its caption; buttons on it swap the picture in place.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { App } from '../../../src/app.ts';
+import type { Command } from '../../../src/core/command.ts';
+import { createDispatcher } from '../../../src/core/dispatch.ts';
+import { opt } from '../../../src/core/options.ts';
+import { buildRegistry } from '../../../src/core/registry.ts';
+import { silentLogger } from '../../../src/log.ts';
+import type { CardView } from '../../../src/views/model.ts';
+import { tinyPng } from '../../fakes/telegram/index.ts';
+import { button, privateChat, rig } from './helpers.ts';
+
+const options = { page: opt.integer({ description: 'Page', positional: true, min: 1, max: 9 }) };
+
+/** A command whose answer carries a picture: pages 1, 2 and 5 short, 3 too long for a caption, 4 without a picture; 5 leads to 4. */
+const chart = {
+  name: 'chart',
+  description: 'A test chart',
+  options,
+  examples: ['/chart 1'],
+  async run({ page = 1 }) {
+    const view: CardView = {
+      kind: 'card',
+      title: `Chart ${page}`,
+      description: page === 3 ? 'Long text. '.repeat(150) : `Page ${page} <of> charts`,
+      ...(page === 4 ? {} : { picture: { png: tinyPng(40 + page, 30), name: `chart-${page}.png`, alt: `Chart ${page}` } }),
+      actions: [{ label: 'Next', command: 'chart', options: { page: page === 5 ? 4 : page + 1 } }],
+    };
+    return view;
+  },
+} satisfies Command<typeof options>;
+
+const withChart = (app: App) =>
+  createDispatcher({
+    commands: buildRegistry([...app.dispatcher.commands.values(), chart]),
+    api: app.api,
+    store: app.store,
+    log: silentLogger(),
+  });
+
+test('a picture is sent as a photo with its caption and buttons; Next swaps the picture in place', async (t) => {
+  const r = await rig(t, { dispatcher: withChart });
+  const chat = privateChat(701);
+  const first = await r.ask(chat, '/chart 1');
+  assert.equal(first.isCaption, true);
+  assert.equal(first.photo?.source, 'upload');
+  assert.equal(first.photo?.width, 41);
+  assert.deepEqual(first.photo?.data, tinyPng(41, 30));
+  assert.equal(first.text, 'Chart 1\n\nPage 1 <of> charts');
+  const q = r.fake.pressButton({ chatId: chat.id, messageId: first.message_id, data: button(first, 'Next') });
+  const swapped = await r.fake.waitForEdit(chat.id, (m) => m.message_id === first.message_id);
+  assert.equal(swapped.photo?.width, 42, 'the new picture');
+  assert.match(swapped.text!, /^Chart 2/);
+  assert.equal(r.fake.answersFor(q).length, 1);
+
+  // Page 3's text does not fit a caption: the caption is its title, the text follows with the buttons.
+  const q3 = r.fake.pressButton({ chatId: chat.id, messageId: first.message_id, data: button(swapped, 'Next') });
+  const third = await r.fake.waitForEdit(chat.id, (m) => m.message_id === first.message_id);
+  assert.equal(third.text, 'Chart 3');
+  const follow = await r.fake.waitForMessage(chat.id, (m) => m.message_id !== first.message_id);
+  assert.ok(follow.text!.startsWith('Chart 3\n\nLong text.'));
+  assert.ok(follow.reply_markup, 'the buttons sit under the text');
+  assert.equal(r.fake.answersFor(q3).length, 1);
+
+  // A photo whose next page has no picture keeps the photo and takes the text as its caption.
+  const photoWith3 = await r.ask(chat, '/chart 3');
+  assert.equal(photoWith3.text, 'Chart 3');
+  const text3 = await r.fake.waitForMessage(chat.id);
+  assert.ok(text3.text!.includes('Long text.'));
+  const p1 = await r.ask(chat, '/chart 5');
+  r.fake.pressButton({ chatId: chat.id, messageId: p1.message_id, data: button(p1, 'Next') });
+  const captioned = await r.fake.waitForEdit(chat.id, (m) => m.message_id === p1.message_id && m.text!.startsWith('Chart 4'));
+  assert.equal(captioned.isCaption, true);
+  assert.equal(captioned.photo?.width, 45, 'the picture stays');
+  assert.equal(captioned.text, 'Chart 4\n\nPage 4 <of> charts');
+});

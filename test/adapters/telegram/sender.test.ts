@@ -1,0 +1,120 @@
+// The alert sender on its own: what each Telegram answer means for delivery, and pacing under Telegram's limits.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTelegramAdapter } from '../../../src/adapters/telegram/index.ts';
+import { silentLogger } from '../../../src/log.ts';
+import type { CardView } from '../../../src/views/model.ts';
+import { rig, TOKEN } from './helpers.ts';
+
+const card = (title: string): CardView => ({ kind: 'card', title, description: 'body', links: [{ label: 'Tweet', url: 'https://x.com/a/status/1' }] });
+
+test('each Telegram answer maps to what delivery should do', async (t) => {
+  const r = await rig(t, { start: false });
+  const { fake } = r;
+  const send = (chatId: number | string, title = 'Alert') => r.adapter.sender.send(String(chatId), card(title), 'n1');
+  for (const id of [11, 12, 13, 14, 15, 16, 17, -18]) fake.addChat({ id, type: id < 0 ? 'group' : 'private' });
+
+  const ok = await send(11);
+  assert.equal(ok.kind, 'sent');
+  assert.equal(ok.kind === 'sent' && ok.messageId, String(fake.messages(11)[0]!.message_id));
+
+  fake.failChat(12, 'kicked');
+  assert.deepEqual(await send(12), { kind: 'gone', reason: 'bot was kicked from the group chat' });
+  fake.failChat(13, 'blocked');
+  assert.equal((await send(13)).kind, 'gone');
+  fake.failChat(14, 'not_found');
+  assert.equal((await send(14)).kind, 'gone');
+  assert.equal((await send(999_999)).kind, 'gone', 'a chat that never wrote: chat not found');
+  fake.failChat(-18, { migrateTo: -1000018 });
+  const moved = await send(-18);
+  assert.equal(moved.kind, 'gone');
+  assert.equal(moved.kind === 'gone' && moved.migrateTo, '-1000018');
+
+  fake.failChat(15, 'server_error', { count: 1 });
+  const five = await send(15);
+  assert.equal(five.kind, 'retry');
+  assert.equal(fake.messages(15).length, 0);
+
+  // The request reached Telegram and was posted, then the connection died: resending could post twice.
+  fake.failChat(16, 'drop_after_send', { count: 1 });
+  const unsure = await send(16, 'Posted once');
+  assert.equal(unsure.kind, 'uncertain');
+  assert.equal(fake.messages(16).length, 1);
+  fake.failChat(17, 'drop', { count: 1 });
+  assert.equal((await send(17)).kind, 'uncertain', 'a dropped connection cannot be told apart from the case above');
+
+  fake.force429({ count: 1, retryAfter: 4, chatId: 11 });
+  const limited = await send(11);
+  assert.equal(limited.kind, 'retry');
+  assert.equal(limited.kind === 'retry' && limited.afterMs, 4 * 1000 * fake.timeScale);
+  assert.match(limited.kind === 'retry' ? limited.reason : '', /^429/, 'delivery does not count flood waits as attempts');
+  assert.equal((await send(11)).kind, 'sent', 'the next send waits out the window by itself');
+});
+
+test('a refused connection is safe to retry: nothing can have been posted', async (t) => {
+  const server = createServer();
+  await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((res) => server.close(() => res()));
+  const adapter = createTelegramAdapter({ token: TOKEN, apiRoot: `http://127.0.0.1:${port}`, dispatcher: undefined as never, store: undefined as never, log: silentLogger() });
+  t.after(() => adapter.stop());
+  const r = await adapter.sender.send('1', card('x'), 'n');
+  assert.equal(r.kind, 'retry');
+  assert.equal(r.kind === 'retry' && r.reason, 'connection refused');
+});
+
+test('pacing: one busy chat neither breaks its limit nor holds up the others', async (t) => {
+  const r = await rig(t, { start: false });
+  const { fake } = r;
+  const busy = 21;
+  const others = Array.from({ length: 40 }, (_, i) => 100 + i);
+  for (const id of [busy, ...others, -22]) fake.addChat({ id, type: id < 0 ? 'group' : 'private' });
+  const started = performance.now();
+  const done = new Map<number, number>();
+  const send = (id: number, i: number) => r.adapter.sender.send(String(id), card(`#${i}`), `n${i}`).then((res) => {
+    assert.equal(res.kind, 'sent');
+    done.set(id, performance.now() - started);
+  });
+  const all = [
+    ...Array.from({ length: 8 }, (_, i) => send(busy, i)),
+    ...others.map((id, i) => send(id, i)),
+    ...Array.from({ length: 22 }, (_, i) => send(-22, i)),
+  ];
+  await Promise.all(all);
+  assert.equal(fake.requests.filter((q) => q.status === 429).length, 0, 'paced before sending: Telegram never had to refuse');
+  assert.deepEqual(fake.messages(busy).map((m) => m.text!.split('\n')[0]), ['#0', '#1', '#2', '#3', '#4', '#5', '#6', '#7'], 'in order');
+  const gaps = fake.messages(busy).slice(1).map((m, i) => m.time - fake.messages(busy)[i]!.time);
+  for (const gap of gaps) assert.ok(gap >= 1000 * fake.timeScale, `1 per second per chat (gap ${gap} ms)`);
+  const lastOther = Math.max(...others.map((id) => done.get(id)!));
+  const busyLast = fake.messages(busy).at(-1)!.time;
+  assert.ok(lastOther < busyLast, 'the other chats did not wait behind the busy one');
+  // 20 per minute per group: the 21st waits for the first to leave the window.
+  const g = fake.messages(-22);
+  assert.equal(g.length, 22);
+  assert.ok(g[20]!.time - g[0]!.time >= 60 * 1000 * fake.timeScale);
+});
+
+test('a fan-out to 600 chats stays within 30 messages a second without a single 429', async (t) => {
+  // A clock 20x faster makes the limit 600 sends a second, which this process can outrun: the pacer must hold it back.
+  const r = await rig(t, { start: false, fake: { knownChatsOnly: false, timeScale: 0.05 } });
+  const { fake } = r;
+  const ids = Array.from({ length: 600 }, (_, i) => 1_000_000 + i);
+  const t0 = performance.now();
+  let next = 0;
+  // As delivery does: a fixed number of destinations in flight at once.
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++]!;
+      const res = await r.adapter.sender.send(String(id), card('Fan-out'), 'n');
+      assert.equal(res.kind, 'sent');
+    }
+  };
+  await Promise.all(Array.from({ length: 256 }, worker));
+  const ms = performance.now() - t0;
+  assert.equal(fake.requests.filter((q) => q.method === 'sendMessage' && q.status === 200).length, 600);
+  assert.equal(fake.requests.filter((q) => q.status === 429).length, 0);
+  // 600 at 30/s is at least 19 "seconds" of the fake's clock after the first 30.
+  assert.ok(ms >= (600 / 30 - 1) * 1000 * fake.timeScale, `${ms} ms`);
+});
