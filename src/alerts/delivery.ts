@@ -19,7 +19,9 @@ export type SendResult =
   /** The destination is gone for good (kicked, blocked, deleted, no access). */
   | { readonly kind: 'gone'; readonly reason: string; readonly migrateTo?: string }
   /** The request may have landed (a network error after sending): resending could post twice. */
-  | { readonly kind: 'uncertain'; readonly reason: string };
+  | { readonly kind: 'uncertain'; readonly reason: string }
+  /** This message was refused (a 400, a view the platform cannot show); the destination is fine. */
+  | { readonly kind: 'rejected'; readonly reason: string };
 
 export interface Sender {
   readonly platform: DestinationPlatform;
@@ -111,6 +113,12 @@ export function createDelivery(o: DeliveryOptions): Delivery {
           e.notBefore = now() + r.afterMs;
           await o.outbox.update(e);
           continue;
+        case 'rejected':
+          e.state = 'dead';
+          e.error = `refused by the platform: ${r.reason}`;
+          await o.outbox.update(e);
+          o.log.warn({ entry: e.id, reason: r.reason }, 'alert refused by the platform');
+          return 'next';
         case 'uncertain':
           e.state = 'dead';
           e.error = `not resent after an uncertain send: ${r.reason}`;
@@ -126,14 +134,17 @@ export function createDelivery(o: DeliveryOptions): Delivery {
 
   async function destinationGone(e: OutboxEntry, reason: string, migrateTo: string | undefined): Promise<void> {
     const sub = await o.subscriptions.get(e.subId);
-    if (migrateTo && sub) {
-      // The group became a supergroup: the settings move to the new id, the alert is re-queued there.
-      const moved = { ...sub, id: subscriptionId(sub.platform, migrateTo), chatId: migrateTo, updatedAt: now() };
-      await o.subscriptions.put(moved);
-      await o.subscriptions.delete(sub.id);
-      Object.assign(e, { chatId: migrateTo, subId: moved.id, state: 'pending', notBefore: 0 });
+    if (migrateTo) {
+      // The group became a supergroup: the settings move to the new id (unless the adapter already
+      // moved them on the service message), and the alert is re-sent there either way.
+      const newId = subscriptionId(e.platform, migrateTo);
+      if (sub) {
+        await o.subscriptions.put({ ...sub, id: newId, chatId: migrateTo, updatedAt: now() });
+        await o.subscriptions.delete(sub.id);
+        o.log.info({ from: sub.id, to: newId }, 'subscription migrated');
+      }
+      Object.assign(e, { chatId: migrateTo, subId: newId, state: 'pending', notBefore: 0 });
       await o.outbox.update(e);
-      o.log.info({ from: sub.id, to: moved.id }, 'subscription migrated');
       await sendOne(e);
       return;
     }

@@ -126,6 +126,23 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
     assert.equal(attempts, 1, 'a disabled subscription is not tried again');
   });
 
+  test('a group upgraded to a supergroup keeps its settings, and a queued alert follows it', async (t) => {
+    const h = await alertHarness(t);
+    await h.dispatcher.run('subscribe', { ...OPEN, token_score: '5' }, caller('-100'));
+    await h.cycle();
+    h.behaviour.set('-100', () => ({ kind: 'gone', reason: 'group chat was upgraded to a supergroup chat', migrateTo: '-1009' }));
+    h.sb.addTweets(1, { token: h.sb.data.tokens[0]!.id, kol: h.sb.data.kols[0]!.id, tokenScore: 90, kolScore: 90 });
+    await h.cycle();
+    assert.deepEqual(h.sent.map((s) => s.chatId), ['-1009'], 'the alert went to the new id');
+    const moved = await h.store.subscriptions.get('console:-1009');
+    assert.equal(moved?.filters.minTokenScore, 5, 'settings kept');
+    assert.equal(await h.store.subscriptions.get('console:-100'), undefined);
+    // Already moved by the adapter (service message) before an alert for the old id is sent: still delivered.
+    await h.store.outbox.enqueue('late', [{ id: 'late:1', subId: 'console:-100', platform: 'console', chatId: '-100', isGroup: true, content: { kind: 'notice', text: 'late' }, createdAt: 0, state: 'pending', attempts: 0, notBefore: 0 }]);
+    await h.cycle();
+    assert.deepEqual(h.sent.map((s) => s.chatId), ['-1009', '-1009']);
+  });
+
   test('only admins change subscriptions; settings read back as the exact /subscribe line', async (t) => {
     const h = await alertHarness(t);
     const denied = await h.dispatcher.run('subscribe', OPEN, caller('g', false));

@@ -42,9 +42,8 @@ export function mapSendError(err: unknown): SendResult {
     if (err.status >= 500) return { kind: 'retry', afterMs: RETRY_MS, reason: `Discord ${err.status}` };
     if (err.status === 401) return { kind: 'retry', afterMs: 5 * 60_000, reason: 'Discord refused the bot token (401)' };
     // Any other 4xx is about this message, not the channel: resending it unchanged cannot
-    // succeed, and the channel must stay subscribed. The Sender contract has no
-    // "rejected" kind; 'uncertain' is the one that drops the entry without a resend.
-    return { kind: 'uncertain', reason: `Discord rejected the message (${err.status}, code ${code}): ${err.message}` };
+    // succeed, and the channel must stay subscribed.
+    return { kind: 'rejected', reason: `Discord rejected the message (${err.status}, code ${code}): ${err.message}` };
   }
   if (err instanceof HTTPError) {
     return { kind: 'retry', afterMs: RETRY_MS, reason: `Discord ${err.status} ${err.message}` };
@@ -71,7 +70,7 @@ export function createDiscordSender(rest: REST, log: Logger, window: SlidingWind
         message = channelMessage(toDiscordPayload(view), nonce);
       } catch (err) {
         // A view Discord cannot show (a renderer bug) fails the same way on every attempt.
-        return { kind: 'uncertain', reason: `could not render the alert: ${(err as Error).message}` };
+        return { kind: 'rejected', reason: `could not render the alert: ${(err as Error).message}` };
       }
       try {
         const { body, files } = message;

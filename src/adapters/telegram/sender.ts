@@ -31,7 +31,7 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
       } catch (err) {
         // A view Telegram cannot carry will not get better on retry.
         o.log.error({ err: errFields(err) }, 'telegram: alert could not be rendered');
-        return { kind: 'uncertain', reason: `not sendable: ${(err as Error).message}` };
+        return { kind: 'rejected', reason: `not sendable: ${(err as Error).message}` };
       }
       try {
         const id = await sendRendered(o.api, chatParam(chatId), message, o.log);
@@ -60,7 +60,7 @@ export function toSendResult(err: unknown, secondMs: number): SendResult {
       return { kind: 'retry', afterMs: 5 * secondMs, reason };
     }
     // Any other 400 refuses this message, not the chat: resending it would fail the same way.
-    return { kind: 'uncertain', reason: `refused: ${reason}` };
+    return { kind: 'rejected', reason: `refused: ${reason}` };
   }
   if (err instanceof HttpError) {
     if (isConnectionRefused(err)) return { kind: 'retry', afterMs: 2 * secondMs, reason: 'connection refused' };

@@ -26,7 +26,7 @@ test('send errors: dead channels are gone (with the permission named), transient
   assert.equal(mapSendError(apiError(404, 10003)).kind, 'gone');
   assert.equal(mapSendError(apiError(403, 50001)).kind, 'gone');
   assert.equal(mapSendError(apiError(403, 20001)).kind, 'gone', 'any other 403 on a channel');
-  assert.equal(mapSendError(apiError(400, 50035, 'Invalid Form Body')).kind, 'uncertain', 'not resent, channel kept');
+  assert.equal(mapSendError(apiError(400, 50035, 'Invalid Form Body')).kind, 'rejected', 'not resent, channel kept');
   assert.equal(mapSendError(new HTTPError(502, 'Bad Gateway', 'POST', '/x', { body: {}, files: undefined })).kind, 'retry');
   assert.equal(mapSendError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })).kind, 'retry');
   const limited = mapSendError(
