@@ -13,6 +13,8 @@ import { silentLogger } from '../src/log.ts';
 import { SlidingWindow } from '../src/alerts/window.ts';
 import { openStore } from '../src/store/index.ts';
 import { startDiscordFake } from '../test/fakes/discord/index.ts';
+import { startTelegramFake } from '../test/fakes/telegram/index.ts';
+import { createTelegramAdapter } from '../src/adapters/telegram/index.ts';
 import type { Row } from './stats.ts';
 
 export const SAMPLE_ALERT: AlertContent = {
@@ -69,5 +71,42 @@ export async function benchDiscordFanout(n = 10_000, perSecond = 500): Promise<R
       ok: rate / perSecond >= 0.95,
     },
     { area: 'fan-out', metric: 'Discord: requests inside a 429 window / lost', value: `${violations} / ${lost}`, target: '0 / 0', ok: violations === 0 && lost === 0 },
+  ];
+}
+
+/**
+ * Telegram: the fake's clock runs `timeScale` times faster (windows and
+ * retry_after shrink alike) and the adapter's pacer is told the same, so the
+ * 30 messages/s limit becomes 30/timeScale per real second: 10,000 chats in
+ * seconds instead of minutes, with the same rules.
+ */
+export async function benchTelegramFanout(n = 10_000, timeScale = 0.25): Promise<Row[]> {
+  const fake = await startTelegramFake({ knownChatsOnly: false, timeScale });
+  const log = silentLogger();
+  const store = await openStore('memory:');
+  const limit = 30 / timeScale;
+  const adapter = createTelegramAdapter({ token: fake.token, apiRoot: fake.apiRoot, dispatcher: undefined as never, store, log, pacing: { timeScale } });
+  const chats = Array.from({ length: n }, (_, i) => String(1_000_000 + i));
+  await store.outbox.enqueue('bench', entries('telegram', chats));
+  const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [adapter.sender], log, concurrency: 256 });
+  const t0 = performance.now();
+  await delivery.drain();
+  const seconds = (performance.now() - t0) / 1000;
+  const delivered = fake.requests.filter((q) => q.method === 'sendMessage' && q.status === 200).length;
+  const limited = fake.requests.filter((q) => q.status === 429).length;
+  const rate = delivered / seconds;
+  const violations = fake.violations.length;
+  await delivery.stop();
+  await store.close();
+  await fake.close();
+  return [
+    {
+      area: 'fan-out',
+      metric: `Telegram: 1 alert to ${n.toLocaleString('en-US')} chats (30/s on a clock x${(1 / timeScale).toFixed(0)} = ${limit.toFixed(0)}/s)`,
+      value: `${rate.toFixed(0)}/s = ${(rate / limit).toFixed(3)} of the limit, ${seconds.toFixed(1)} s`,
+      target: '>= 0.95',
+      ok: rate / limit >= 0.95,
+    },
+    { area: 'fan-out', metric: 'Telegram: requests inside a 429 window / 429s / lost', value: `${violations} / ${limited} / ${n - delivered}`, target: '0 / 0 / 0', ok: violations === 0 && limited === 0 && delivered === n },
   ];
 }

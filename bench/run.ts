@@ -6,6 +6,8 @@ import { cpus, totalmem } from 'node:os';
 import { benchCommands } from './commands.ts';
 import { benchWatcher } from './watcher.ts';
 import { benchPictures } from './pictures.ts';
+import { benchDiscordFanout, benchTelegramFanout } from './fanout.ts';
+import { benchStartup } from './startup.ts';
 import { printTable, type Row } from './stats.ts';
 
 const only = process.argv.slice(2);
@@ -13,6 +15,9 @@ const sections: [string, () => Promise<Row[]>][] = [
   ['commands', () => benchCommands()],
   ['watcher', () => benchWatcher()],
   ['pictures', () => benchPictures()],
+  ['startup', () => benchStartup()],
+  ['discord', () => benchDiscordFanout()],
+  ['telegram', () => benchTelegramFanout()],
 ];
 
 const rows: Row[] = [];

@@ -47,7 +47,7 @@ const EnvSchema = z
     DISCORD_GUILD_ID: snowflake,
     DISCORD_API_BASE: optionalUrl,
     TELEGRAM_BOT_TOKEN: optionalString.pipe(
-      z.string().regex(/^\d+:[\w-]{20,}$/, 'must look like 123456:ABC-DEF... (from BotFather)').optional(),
+      z.string().regex(/^\d+:[\w-]{10,}$/, 'must look like 123456:ABC-DEF... (from BotFather)').optional(),
     ),
     TELEGRAM_API_ROOT: optionalUrl,
     TELEGRAM_WEBHOOK_URL: optionalUrl,
