@@ -1,145 +1,17 @@
 /**
- * Starts the bot: Discord and/or Telegram when their tokens are set, otherwise
- * the console adapter, and the embedded sandbox when no upstream is configured.
- * SIGINT/SIGTERM stop taking commands, let in-flight work and sends finish
- * (bounded), persist, and exit 0.
+ * Entry point of `npm start`. Signal handlers come first, before the bot's
+ * modules load (discord.js and grammY take a moment): a SIGTERM at any point of
+ * start-up still ends in a clean shutdown and exit 0.
  */
-import { createApp, type App } from './app.ts';
-import { ConfigError, loadConfig, type Config } from './config.ts';
-import { createLogger, type Logger } from './log.ts';
-import { startConsole } from './adapters/console/index.ts';
-import { consoleSender } from './adapters/console/sender.ts';
-import type { ChatAdapter } from './adapters/types.ts';
-import { startOpsServer } from './ops/http.ts';
+let onSignal: (why: string) => void = () => {};
+const signal = new Promise<string>((resolve) => (onSignal = resolve));
+process.once('SIGINT', () => onSignal('SIGINT'));
+process.once('SIGTERM', () => onSignal('SIGTERM'));
 
-/** Longest a shutdown may take before the process exits anyway. */
-const SHUTDOWN_BOUND_MS = 20_000;
-
-async function chatAdapters(config: Config, app: App, log: Logger): Promise<ChatAdapter[]> {
-  const adapters: ChatAdapter[] = [];
-  if (config.discord) {
-    const { createDiscordAdapter } = await import('./adapters/discord/index.ts');
-    adapters.push(
-      createDiscordAdapter({
-        token: config.discord.token,
-        applicationId: config.discord.applicationId,
-        ...(config.discord.apiBase ? { apiBase: config.discord.apiBase } : {}),
-        dispatcher: app.dispatcher,
-        api: app.api,
-        log,
-        subscriptions: app.store.subscriptions,
-      }),
-    );
-  }
-  if (config.telegram) {
-    const { createTelegramAdapter } = await import('./adapters/telegram/index.ts');
-    adapters.push(
-      createTelegramAdapter({
-        token: config.telegram.token,
-        ...(config.telegram.apiRoot ? { apiRoot: config.telegram.apiRoot } : {}),
-        ...(config.telegram.webhook ? { webhook: config.telegram.webhook } : {}),
-        dispatcher: app.dispatcher,
-        store: app.store,
-        log,
-      }),
-    );
-  }
-  return adapters;
+try {
+  const { run } = await import('./bot.ts');
+  process.exit(await run(signal));
+} catch (err) {
+  process.stderr.write(`kolradar failed to start: ${(err as Error).message}\n`);
+  process.exit(1);
 }
-
-async function main(): Promise<number> {
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\nSee .env.example for every variable.\n`);
-      return 2;
-    }
-    throw err;
-  }
-  const log = createLogger({ level: config.logLevel, secrets: config.secrets });
-  const started = performance.now();
-  const app = await createApp(config, log);
-  const stops: (() => Promise<void>)[] = [];
-  const adapters = await chatAdapters(config, app, log);
-
-  let done: Promise<void>;
-  if (adapters.length === 0) {
-    if (app.sandbox) banner(app.sandbox);
-    const colour = Boolean(process.stdout.isTTY);
-    const c = startConsole({ dispatcher: app.dispatcher, input: process.stdin, output: process.stdout, colour });
-    stops.push(() => c.stop());
-    app.startAlerts([consoleSender(process.stdout, colour)]);
-    done = c.done;
-  } else {
-    for (const a of adapters) {
-      await a.start();
-      stops.push(() => a.stop());
-    }
-    app.startAlerts(adapters.map((a) => a.sender));
-    done = new Promise(() => {}); // chat adapters run until a signal
-  }
-  if (config.httpPort !== undefined) {
-    const ops = await startOpsServer({
-      port: config.httpPort,
-      metrics: app.metrics,
-      checks: {
-        store: () => app.store.ping(),
-        platforms: () => Object.fromEntries(adapters.map((a) => [a.platform, a.isReady()])),
-        lease: () => app.leaseStatus(),
-      },
-    });
-    stops.unshift(() => ops.close()); // closed last: /healthz answers while the rest stops
-    log.info({ port: ops.port }, 'health and metrics listening');
-  }
-  log.info({ ms: Math.round(performance.now() - started), platforms: adapters.map((a) => a.platform) }, 'ready');
-
-  let stopping: Promise<void> | undefined;
-  const shutdown = (why: string) =>
-    (stopping ??= (async () => {
-      log.info({ why }, 'shutting down');
-      const bound = setTimeout(() => {
-        log.error('shutdown took too long; exiting');
-        process.exit(1);
-      }, SHUTDOWN_BOUND_MS);
-      bound.unref();
-      // The watcher and its sends first (they post through the adapters), then the adapters
-      // (no new commands; in-flight ones finish), then the client, the store and the sandbox.
-      await app.stopAlerts().catch((err: unknown) => log.error({ err: (err as Error).message }, 'stopping alerts failed'));
-      for (const stop of [...stops].reverse()) await stop().catch((err: unknown) => log.error({ err: (err as Error).message }, 'stop failed'));
-      await app.close();
-    })());
-  process.once('SIGINT', () => void shutdown('SIGINT').then(() => process.exit(0)));
-  process.once('SIGTERM', () => void shutdown('SIGTERM').then(() => process.exit(0)));
-
-  await done;
-  await shutdown('end of input');
-  return 0;
-
-  function banner(sb: NonNullable<typeof app.sandbox>) {
-    // The most talked-about Solana token and the most followed KOL make lively first examples.
-    const solana = sb.data.tokens.filter((t) => t.chain_id === 'solana' && t.marketcap > 0);
-    const token = solana.sort((a, b) => b.mention - a.mention)[0] ?? sb.data.tokens[0]!;
-    const kol = [...sb.data.kols].sort((a, b) => b.follower_count - a.follower_count)[0]!;
-    process.stderr.write(
-      [
-        'kolradar console: type a command, or a button number. Ctrl-D quits.',
-        `Using the embedded sandbox at ${sb.url} (demo data; set KOL_API_BASE_URL for the real service).`,
-        'Try:',
-        `  /token ${token.chain_id} ${token.address}`,
-        `  /kol @${kol.username}`,
-        '  /kols sort:winrate',
-        '',
-      ].join('\n'),
-    );
-  }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    process.stderr.write(`kolradar failed to start: ${(err as Error).message}\n`);
-    process.exit(1);
-  },
-);
