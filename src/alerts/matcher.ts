@@ -70,9 +70,12 @@ export interface CompiledSubscriptions {
 }
 
 /**
- * A bucket as parallel typed arrays: the hot loop compares numbers in
- * contiguous memory and touches a subscription object only for the few checks
- * that need one (labels, lists, mutes, pauses, a start position in the same second).
+ * A bucket as parallel typed arrays, sorted by token-score floor. The hot loop
+ * reads numbers in contiguous memory only: a pointer chase into 100,000
+ * scattered subscription objects per tweet costs more than all the comparisons.
+ * Labels and tweet types become bit masks, KOL lists and mutes 32-bit hashes
+ * (in one flat array, CSR style); a subscription object is read only to confirm
+ * a hash hit, which is rare unless it really matches.
  */
 interface Bucket {
   readonly subs: Subscription[];
@@ -81,20 +84,71 @@ interface Bucket {
   readonly minFollowers: Float64Array;
   /** Epoch ms of the subscription's start position; -Infinity when it has none. */
   readonly startMs: Float64Array;
-  /** 1 when the thresholds and start time alone decide. */
-  readonly simple: Uint8Array;
+  /** Paused until (epoch ms); 0 when not paused. */
+  readonly pausedUntil: Float64Array;
+  /** 0: any label / type; else the bits of the accepted ones. */
+  readonly labelMask: Uint32Array;
+  readonly typeMask: Uint32Array;
+  /** Hashes of allow-listed KOLs, denied KOLs and muted tokens, from listStart[i] to listStart[i+1]. */
+  readonly listStart: Uint32Array;
+  readonly listHash: Int32Array;
+  readonly listKind: Uint8Array;
+  /** 1: more distinct labels or types than bits; compare strings for this subscription. */
+  readonly exact: Uint8Array;
 }
 
-function bucketOf(subs: Subscription[]): Bucket {
+const ALLOW = 1;
+const DENY = 2;
+const MUTED = 3;
+
+/** FNV-1a, 32 bits: a cheap fingerprint; every hit is confirmed on the strings. */
+function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h | 0;
+}
+
+/** Names numbered as bits (labels, tweet types); past 32 distinct names, `overflow` is set. */
+class Bits {
+  readonly #bits = new Map<string, number>();
+  maskFor(names: readonly string[]): number | undefined {
+    let m = 0;
+    for (const name of names) {
+      let b = this.#bits.get(name);
+      if (b === undefined) {
+        if (this.#bits.size >= 32) return undefined;
+        b = 2 ** this.#bits.size;
+        this.#bits.set(name, b);
+      }
+      m |= b;
+    }
+    return m >>> 0;
+  }
+  maskOf(names: readonly string[]): number {
+    let m = 0;
+    for (const name of names) m |= this.#bits.get(name) ?? 0;
+    return m >>> 0;
+  }
+}
+
+function bucketOf(subs: Subscription[], labels: Bits, types: Bits): Bucket {
   subs.sort((x, y) => x.filters.minTokenScore - y.filters.minTokenScore);
   const n = subs.length;
+  const hashes: number[] = [];
+  const kinds: number[] = [];
   const b: Bucket = {
     subs,
     minToken: new Float64Array(n),
     minKol: new Float64Array(n),
     minFollowers: new Float64Array(n),
     startMs: new Float64Array(n),
-    simple: new Uint8Array(n),
+    pausedUntil: new Float64Array(n),
+    labelMask: new Uint32Array(n),
+    typeMask: new Uint32Array(n),
+    listStart: new Uint32Array(n + 1),
+    listHash: new Int32Array(0),
+    listKind: new Uint8Array(0),
+    exact: new Uint8Array(n),
   };
   subs.forEach((s, i) => {
     const f = s.filters;
@@ -102,10 +156,30 @@ function bucketOf(subs: Subscription[]): Bucket {
     b.minKol[i] = f.minKolScore;
     b.minFollowers[i] = f.minFollowers;
     b.startMs[i] = s.startAfter ? Date.parse(s.startAfter.tweetedAt) : -Infinity;
-    const plain = !f.tweetTypes.length && !f.labels.length && !f.allowKols.length && !f.denyKols.length && !s.mutedTokens.length && s.pausedUntil === null;
-    b.simple[i] = plain ? 1 : 0;
+    b.pausedUntil[i] = s.pausedUntil ?? 0;
+    const lm = labels.maskFor(f.labels);
+    const tm = types.maskFor(f.tweetTypes);
+    b.labelMask[i] = lm ?? 0;
+    b.typeMask[i] = tm ?? 0;
+    b.exact[i] = lm === undefined || tm === undefined ? 1 : 0;
+    b.listStart[i] = hashes.length;
+    for (const [kind, list] of [[ALLOW, f.allowKols], [DENY, f.denyKols], [MUTED, s.mutedTokens]] as const) {
+      for (const item of list) {
+        hashes.push(hash32(item));
+        kinds.push(kind);
+      }
+    }
   });
-  return b;
+  b.listStart[n] = hashes.length;
+  return { ...b, listHash: Int32Array.from(hashes), listKind: Uint8Array.from(kinds) };
+}
+
+/** The exact check, for the rare subscription whose labels or types did not fit the bit masks. */
+function exactAccepts(sub: Subscription, t: TweetFacts): boolean {
+  const f = sub.filters;
+  if (f.tweetTypes.length && !f.tweetTypes.includes(t.tweetType)) return false;
+  if (f.labels.length && !f.labels.some((l) => t.labels.includes(l))) return false;
+  return true;
 }
 
 export function compile(subs: readonly Subscription[]): CompiledSubscriptions {
@@ -121,40 +195,57 @@ export function compile(subs: readonly Subscription[]): CompiledSubscriptions {
       g.push(s);
     }
   }
-  const buckets = new Map([...groups].map(([k, g]) => [k, bucketOf(g)]));
+  const labels = new Bits();
+  const types = new Bits();
+  const buckets = new Map([...groups].map(([k, g]) => [k, bucketOf(g, labels, types)]));
   return {
     size,
     match(facts, now) {
       const out: Subscription[] = [];
       const tweetMs = Date.parse(facts.position.tweetedAt);
-      const { tokenScore, kolScore, followers } = facts;
+      const { tokenScore, kolScore, followers, username, tokenKey } = facts;
+      const tweetLabels = labels.maskOf(facts.labels);
+      const tweetType = types.maskOf([facts.tweetType]);
+      const userHash = hash32(username);
+      const tokenHash = hash32(tokenKey);
       for (const key of [facts.chain, '*']) {
         const b = buckets.get(key);
         if (!b) continue;
-        const n = b.subs.length;
-        for (let i = 0; i < n; i++) {
-          if (b.minToken[i]! > tokenScore) break; // sorted: nobody further wants it
-          if (b.minKol[i]! > kolScore || b.minFollowers[i]! > followers || b.startMs[i]! > tweetMs) continue;
-          const sub = b.subs[i]!;
-          if ((b.simple[i] === 1 && b.startMs[i]! < tweetMs) || accepts(sub, facts, now)) out.push(sub);
+        const { subs, minToken, minKol, minFollowers, startMs, pausedUntil, labelMask, typeMask, listStart, listHash, listKind, exact } = b;
+        const n = subs.length;
+        next: for (let i = 0; i < n; i++) {
+          if (minToken[i]! > tokenScore) break; // sorted: nobody further wants it
+          if (minKol[i]! > kolScore || minFollowers[i]! > followers || startMs[i]! > tweetMs || pausedUntil[i]! > now) continue;
+          const lm = labelMask[i]!;
+          if (lm !== 0 && (lm & tweetLabels) === 0) continue;
+          const tm = typeMask[i]!;
+          if (tm !== 0 && (tm & tweetType) === 0) continue;
+          const from = listStart[i]!;
+          const to = listStart[i + 1]!;
+          if (from !== to) {
+            let allowList = false;
+            let allowed = false;
+            for (let j = from; j < to; j++) {
+              const kind = listKind[j]!;
+              if (kind === ALLOW) {
+                allowList = true;
+                if (listHash[j] === userHash && subs[i]!.filters.allowKols.includes(username)) allowed = true;
+              } else if (kind === DENY) {
+                if (listHash[j] === userHash && subs[i]!.filters.denyKols.includes(username)) continue next;
+              } else if (listHash[j] === tokenHash && subs[i]!.mutedTokens.includes(tokenKey)) continue next;
+            }
+            if (allowList && !allowed) continue;
+          }
+          const sub = subs[i]!;
+          if (exact[i] === 1 && !exactAccepts(sub, facts)) continue;
+          // Same second as the start position: only the exact feed order can tell.
+          if (startMs[i] === tweetMs && !isAfter(facts.position, sub.startAfter!)) continue;
+          out.push(sub);
         }
       }
       return out;
     },
   };
-}
-
-function accepts(sub: Subscription, t: TweetFacts, now: number): boolean {
-  const f = sub.filters;
-  if (sub.pausedUntil !== null && sub.pausedUntil > now) return false;
-  if (t.kolScore < f.minKolScore || t.followers < f.minFollowers) return false;
-  if (sub.startAfter && !isAfter(t.position, sub.startAfter)) return false;
-  if (f.tweetTypes.length && !f.tweetTypes.includes(t.tweetType)) return false;
-  if (f.labels.length && !f.labels.some((l) => t.labels.includes(l))) return false;
-  if (f.allowKols.length && !f.allowKols.includes(t.username)) return false;
-  if (f.denyKols.includes(t.username)) return false;
-  if (sub.mutedTokens.includes(t.tokenKey)) return false;
-  return true;
 }
 
 /** "token score 82 >= 70, KOL score 64 >= 60, 12,300 followers >= 10,000" */

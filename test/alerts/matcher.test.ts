@@ -117,3 +117,12 @@ test('the /subscribe line leaves defaults out and lists the rest', () => {
   assert.equal(toSubscribeLine(DEFAULT_FILTERS), '/subscribe');
   assert.equal(toSubscribeLine({ ...DEFAULT_FILTERS, chains: ['sui'], minKolScore: 0, denyKols: ['x'] }), '/subscribe chains:sui kol_score:0 except:x');
 });
+
+test('more distinct labels than bits still match exactly', () => {
+  const subs = Array.from({ length: 40 }, (_, i) => sub(`s${i}`, { minTokenScore: 0, minKolScore: 0, minFollowers: 0, labels: [`label${i}`] }));
+  const index = compile(subs);
+  for (const i of [0, 31, 32, 39]) {
+    const facts = tweetFacts(tweet({ id: '1', chain: 'solana', tokenScore: 50, kolScore: 50, followers: 10, username: 'x', labels: [`label${i}`], type: 'tweet' }))!;
+    assert.deepEqual(index.match(facts, 0).map((s) => s.id), [`s${i}`]);
+  }
+});
