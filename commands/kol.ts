@@ -1,6 +1,6 @@
 import type { Command } from '../src/core/command.ts';
 import { opt } from '../src/core/options.ts';
-import { budgetFrom, kolNotFound, resolveKol } from '../src/core/resolve.ts';
+import { budgetFrom, knownKolId, kolNotFound, resolveKol } from '../src/core/resolve.ts';
 import { kolCard } from '../src/views/build/kolCard.ts';
 import { winRatePicture } from '../src/views/build/pictures.ts';
 
@@ -15,11 +15,18 @@ export default {
   examples: ['/kol @cryptoking', '/kol 1790912474830548992'],
   async run({ kol: input }, ctx) {
     const call = budgetFrom(ctx);
-    const kol = await resolveKol(ctx, input, call);
-    const [score, momentum] = await kolNotFound(
-      input,
-      Promise.all([ctx.api.getKolScore({ xUserId: kol.xUserId }, call()), ctx.api.getKolTokens({ xUserId: kol.xUserId }, call())]),
-    );
+    const data = (xUserId: string) =>
+      kolNotFound(input, Promise.all([ctx.api.getKolScore({ xUserId }, call()), ctx.api.getKolTokens({ xUserId }, call())]));
+    // A KOL looked up recently has a known id: its table row and its scores are fetched at once.
+    const known = knownKolId(input);
+    let kol;
+    let score;
+    let momentum;
+    if (known) [kol, [score, momentum]] = await Promise.all([resolveKol(ctx, input, call), data(known)]);
+    else {
+      kol = await resolveKol(ctx, input, call);
+      [score, momentum] = await data(kol.xUserId);
+    }
     const card = kolCard({ kol, score, momentum });
     const picture = winRatePicture(ctx, { kol, score, momentum });
     return picture ? { ...card, picture } : card;

@@ -2,7 +2,8 @@
  * Turning what a user typed into what the API wants: a KOL name into the
  * Twitter id the KOL operations take in their path, and a bare token address
  * into a chain. Shared by /kol, /momentum, /kolmap and /token, /tweets, /mindmap.
- * Nothing is cached here: the client caches every answer already.
+ * The client caches answers; only the username -> Twitter id mapping is
+ * remembered here, because it costs several calls to find and hardly ever changes.
  */
 import { ApiNotFoundError, type KolTableItem } from '../api/index.ts';
 import { ADDRESS_HINT, CHAIN_ALIASES, CHAIN_LABEL, CHAINS, type ChainId, chainsForAddress, isValidAddress } from './chains.ts';
@@ -36,6 +37,30 @@ export function budgetFrom(ctx: Pick<CommandContext, 'signal' | 'budgetMs'>): Ca
 const ID_PAGES = 10;
 const ID_PAGE_SIZE = 30;
 
+/** Username (lower case) -> Twitter id, for six hours; bounded, oldest dropped first. */
+const ID_MEMO_TTL_MS = 6 * 3600_000;
+const ID_MEMO_MAX = 10_000;
+const idMemo = new Map<string, { id: string; at: number }>();
+
+/**
+ * The Twitter id of `input` without any call: a numeric id as typed, or a
+ * username resolved recently. Lets /kol fetch the card's data in parallel with
+ * the table row instead of after it.
+ */
+export function knownKolId(input: string): string | undefined {
+  const text = input.trim();
+  if (/^\d{1,20}$/.test(text)) return text.replace(/^0+(?=\d)/, '');
+  const hit = idMemo.get(text.replace(/^@/, '').toLowerCase());
+  return hit && performance.now() - hit.at < ID_MEMO_TTL_MS ? hit.id : undefined;
+}
+
+function remember(username: string, id: string): void {
+  const key = username.toLowerCase();
+  idMemo.delete(key);
+  idMemo.set(key, { id, at: performance.now() });
+  if (idMemo.size > ID_MEMO_MAX) idMemo.delete(idMemo.keys().next().value!);
+}
+
 /**
  * `@name`, `name` or a numeric Twitter id. A bare digit string is an id; `@123`
  * is a (numeric) username. Throws UserError when no KOL has that name.
@@ -48,7 +73,10 @@ export async function resolveKol(ctx: Api, input: string, call: CallFn): Promise
   const lower = name.toLowerCase();
   const row = table.items.find((r) => r.kol.toLowerCase() === lower) ?? table.items[0];
   if (!row) throw new UserError(`No KOL named @${name}. Browse the KOL table instead:`, '/kols sort:score');
-  return { xUserId: await twitterIdOf(ctx, row, call), username: row.kol, row };
+  const known = row.kol.toLowerCase() === lower ? knownKolId(name) : undefined;
+  const xUserId = known ?? (await twitterIdOf(ctx, row, call));
+  remember(row.kol, xUserId);
+  return { xUserId, username: row.kol, row };
 }
 
 /**
