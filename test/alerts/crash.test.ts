@@ -20,7 +20,7 @@ import { startTelegramFake } from '../fakes/telegram/index.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const KILLS = 20;
-const ALERTS = 3;
+const ALERTS = 6;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -101,7 +101,14 @@ test('SIGKILL at random points of a fan-out, 20 times: nothing lost, no Discord 
   let rng = 7;
   const random = () => ((rng = (rng * 48271) % 2147483647) / 2147483647);
   for (let k = 0; k < KILLS; k++) {
-    await sleep(150 + Math.floor(random() * 2200));
+    if (k % 4 === 3) {
+      await sleep(Math.floor(random() * 500)); // during start-up
+    } else {
+      // Somewhere in the fan-out: after the process is ready, however loaded the machine is.
+      const t2 = Date.now();
+      while (!ready && Date.now() - t2 < 20_000) await sleep(20);
+      await sleep(Math.floor(random() * 1200));
+    }
     child.kill('SIGKILL');
     await exited(child);
     atKill.push(deliveredDiscord() + deliveredTelegramDistinct());
