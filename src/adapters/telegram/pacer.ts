@@ -43,6 +43,9 @@ interface Waiter {
   readonly resolve: () => void;
 }
 
+/** Sends on the wire at once; enough for 30/s at 250 ms round trips. */
+const MAX_IN_FLIGHT = 8;
+
 /** Sliding window over the whole bot; requests in flight count as inside it until they complete. */
 class BotWindow {
   private inflight = 0;
@@ -89,7 +92,9 @@ class BotWindow {
       const t = this.now();
       if (t < this.pausedUntil) return this.arm(this.pausedUntil - t);
       while (this.done.length > 0 && this.done[0]! <= t - this.windowMs) this.done.shift();
-      if (this.inflight + this.done.length < this.max) {
+      // Also few at once: sends already on the wire cannot be called back when a 429 arrives,
+      // and all of them would land inside its window.
+      if (this.inflight + this.done.length < this.max && this.inflight < MAX_IN_FLIGHT) {
         this.inflight++;
         this.waiters.shift()!.resolve();
         continue;
@@ -185,6 +190,10 @@ export class Pacer {
     let result: T;
     try {
       result = await send();
+      // Record a 429 before release(): releasing hands the slot to the next waiter at
+      // once, which would otherwise start its send inside the window just announced.
+      const after = retryAfter(result);
+      if (after !== undefined) this.limited(chatId, after);
     } finally {
       this.bot.release();
       const t = this.now();
@@ -194,8 +203,6 @@ export class Pacer {
         if (s.recent.length > this.groupMax) s.recent.shift();
       }
     }
-    const after = retryAfter(result);
-    if (after !== undefined) this.limited(chatId, after);
     return result;
   }
 
