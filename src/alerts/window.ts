@@ -19,13 +19,20 @@ export class SlidingWindow {
   pausedUntil = 0;
   readonly max: number;
   readonly windowMs: number;
+  /**
+   * Sends on the wire at once. Requests already sent cannot be called back when a
+   * 429 arrives, and each would land inside its window; a few are enough to keep
+   * the rate with real round trips.
+   */
+  readonly maxInFlight: number;
   readonly #now: () => number;
 
-  constructor(max: number, windowMs: number, now: () => number = () => performance.now()) {
+  constructor(max: number, windowMs: number, o: { maxInFlight?: number; now?: () => number } = {}) {
     if (!(max >= 1) || !(windowMs > 0)) throw new RangeError('a sliding window needs max >= 1 and windowMs > 0');
     this.max = Math.floor(max);
     this.windowMs = windowMs;
-    this.#now = now;
+    this.maxInFlight = o.maxInFlight ?? 16;
+    this.#now = o.now ?? (() => performance.now());
   }
 
   /** Resolves, in FIFO order, when one more send may start; call release() when it completes. */
@@ -68,6 +75,7 @@ export class SlidingWindow {
       let expired = 0;
       while (expired < this.#done.length && this.#done[expired]! <= t - this.windowMs) expired++;
       if (expired) this.#done.splice(0, expired);
+      if (this.#inflight >= this.maxInFlight) return; // a completion pumps again
       if (this.#inflight + this.#done.length >= this.max) {
         // Full: wait for the oldest completion to leave the window (a completion re-pumps too).
         if (this.#done.length > 0) this.#arm(this.#done[0]! + this.windowMs - t);
