@@ -82,28 +82,35 @@ export function redisLease(redis: LeaseRedis, opts: { name?: string; ttlMs?: num
     fence = undefined;
     state = 'follower';
   };
-  return {
-    async acquire() {
-      try {
-        if (fence !== undefined && Number(await redis.eval(RENEW, { keys: [key], arguments: [opts.instanceId, String(ttl)] })) === 1) {
-          state = 'leader';
-          return true;
-        }
-        fence = undefined;
-        const ok = await redis.set(key, opts.instanceId, { condition: 'NX', expiration: { type: 'PX', value: ttl } });
-        if (ok !== 'OK') {
-          state = 'follower';
-          return false;
-        }
-        fence = await redis.incr(fenceKey);
+  async function take(): Promise<boolean> {
+    try {
+      if (fence !== undefined && Number(await redis.eval(RENEW, { keys: [key], arguments: [opts.instanceId, String(ttl)] })) === 1) {
         state = 'leader';
-        beat();
         return true;
-      } catch (err) {
-        lost();
-        state = 'unknown';
-        throw err;
       }
+      fence = undefined;
+      const ok = await redis.set(key, opts.instanceId, { condition: 'NX', expiration: { type: 'PX', value: ttl } });
+      if (ok !== 'OK') {
+        state = 'follower';
+        return false;
+      }
+      fence = await redis.incr(fenceKey);
+      state = 'leader';
+      beat();
+      return true;
+    } catch (err) {
+      lost();
+      state = 'unknown';
+      throw err;
+    }
+  }
+  let acquiring: Promise<boolean> | undefined;
+  return {
+    acquire() {
+      // One attempt at a time: two at once (start and a tick) would see each other's key and
+      // the loser would call itself a follower of its own lease.
+      acquiring ??= take().finally(() => (acquiring = undefined));
+      return acquiring;
     },
     async fenced(write) {
       if (fence === undefined) throw new LeaseLostError('lease not held');

@@ -53,10 +53,24 @@ export interface Outbox {
   /** Drops finished batches from the pending list; returns the number of unfinished entries. */
   compact(): Promise<number>;
   get(id: string): Promise<OutboxEntry | undefined>;
+  /**
+   * Finds unfinished entries no pending batch refers to (a crash between writing
+   * entries and indexing them, or another instance's write racing ours) and
+   * indexes them again. A scan of the outbox: run when an instance becomes leader.
+   */
+  recover(): Promise<number>;
 }
 
 export function createOutbox(kv: Kv): Outbox {
   const batches = async () => (await kv.get<string[]>(PENDING)) ?? [];
+  // The pending list is read, changed and written back; a tick's enqueue and a drain's
+  // compact must not interleave, or one overwrites the other's change and a batch is lost.
+  let lock: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = lock.then(fn, fn);
+    lock = run.catch(() => undefined);
+    return run;
+  };
 
   async function entriesOf(batchIds: readonly string[]): Promise<OutboxEntry[]> {
     const bs = await kv.getMany<Batch>(batchIds.map((b) => `b:${b}`));
@@ -75,8 +89,10 @@ export function createOutbox(kv: Kv): Outbox {
       for (const e of fresh) await kv.set(`e:${e.id}`, e);
       const ids = entries.map((e) => e.id);
       await kv.set(`b:${batchId}`, { id: batchId, entryIds: ids, createdAt: Date.now() } satisfies Batch);
-      const list = await batches();
-      if (!list.includes(batchId)) await kv.set(PENDING, [...list, batchId]);
+      await exclusive(async () => {
+        const list = await batches();
+        if (!list.includes(batchId)) await kv.set(PENDING, [...list, batchId]);
+      });
       return fresh.length;
     },
     async pending() {
@@ -86,20 +102,36 @@ export function createOutbox(kv: Kv): Outbox {
       const done = entry.state === 'sent' || entry.state === 'dead';
       await kv.set(`e:${entry.id}`, entry, done ? DONE_TTL_MS : undefined);
     },
-    async compact() {
-      const list = await batches();
-      const keep: string[] = [];
-      let open = 0;
-      for (const b of list) {
-        const es = await entriesOf([b]);
-        const n = es.filter((e) => e.state === 'pending' || e.state === 'inflight').length;
-        if (n > 0) keep.push(b);
-        else await kv.delete(`b:${b}`);
-        open += n;
-      }
-      if (keep.length !== list.length) await kv.set(PENDING, keep);
-      return open;
+    compact() {
+      return exclusive(async () => {
+        const list = await batches();
+        const done = new Set<string>();
+        let open = 0;
+        for (const b of list) {
+          const n = (await entriesOf([b])).filter((e) => e.state === 'pending' || e.state === 'inflight').length;
+          if (n === 0) done.add(b);
+          open += n;
+        }
+        if (done.size) {
+          // Re-read just before writing: another instance may have added a batch meanwhile.
+          await kv.set(PENDING, (await batches()).filter((b) => !done.has(b)));
+          for (const b of done) await kv.delete(`b:${b}`);
+        }
+        return open;
+      });
     },
     get: (id) => kv.get<OutboxEntry>(`e:${id}`),
+    async recover() {
+      const indexed = new Set((await entriesOf(await batches())).map((e) => e.id));
+      const orphans: string[] = [];
+      for await (const [key, e] of kv.entries<OutboxEntry>()) {
+        if (key.startsWith('e:') && e && (e.state === 'pending' || e.state === 'inflight') && !indexed.has(e.id)) orphans.push(e.id);
+      }
+      if (!orphans.length) return 0;
+      const batchId = `recovered-${Date.now()}`;
+      await kv.set(`b:${batchId}`, { id: batchId, entryIds: orphans, createdAt: Date.now() } satisfies Batch);
+      await exclusive(async () => kv.set(PENDING, [...(await batches()), batchId]));
+      return orphans.length;
+    },
   };
 }

@@ -43,17 +43,17 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
   // Group matches by (destination, token), oldest tweet first.
   const groups = new Map<string, Match[]>();
   for (const m of p.matches) {
-    const k = `${m.sub.id}|${m.facts.tokenKey}`;
+    // With no cooldown nothing is "within the cooldown": every tweet is its own alert.
+    const k = m.sub.filters.cooldownMinutes > 0 ? `${m.sub.id}|${m.facts.tokenKey}` : `${m.sub.id}|${m.facts.tokenKey}|${m.facts.tweet.id}`;
     let g = groups.get(k);
     if (!g) groups.set(k, (g = []));
     g.push(m);
   }
-  const keys = [...groups.keys()];
-  const last = await p.state.getMany<number>(keys.map((k) => `cd:${k}`));
-  const live = [...groups.values()].filter((g, i) => {
-    const lastAt = last[i];
-    return lastAt === undefined || lastAt + g[0]!.sub.filters.cooldownMinutes * 60_000 <= p.now;
-  });
+  const all = [...groups.values()];
+  const cooling = all.filter((g) => g[0]!.sub.filters.cooldownMinutes > 0);
+  const last = await p.state.getMany<number>(cooling.map((g) => cooldownKey(g[0]!.sub.id, g[0]!.facts.tokenKey)));
+  const held = new Set(cooling.filter((g, i) => last[i] !== undefined && last[i]! + g[0]!.sub.filters.cooldownMinutes * 60_000 > p.now));
+  const live = all.filter((g) => !held.has(g));
 
   const tokens = new Map<string, TweetFacts>();
   for (const g of live) tokens.set(g[0]!.facts.tokenKey, g[0]!.facts);
@@ -80,7 +80,8 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
     async commitCooldowns() {
       for (const g of live) {
         const m = g[0]!;
-        await p.state.set(cooldownKey(m.sub.id, m.facts.tokenKey), p.now, Math.max(1, m.sub.filters.cooldownMinutes) * 60_000);
+        const minutes = m.sub.filters.cooldownMinutes;
+        if (minutes > 0) await p.state.set(cooldownKey(m.sub.id, m.facts.tokenKey), p.now, minutes * 60_000);
       }
     },
   };

@@ -83,6 +83,7 @@ export function createWatcher(o: WatcherOptions): Watcher {
   let task: ReturnType<typeof cron.schedule> | undefined;
   let inflight: Promise<TickResult> | undefined;
   let stopped = false;
+  let leading = false;
   let cache: { version: string; subs: Subscription[]; compiled: CompiledSubscriptions } | undefined;
 
   /** Starts a drain without waiting; a store fault pauses delivery until the next tick. */
@@ -138,7 +139,16 @@ export function createWatcher(o: WatcherOptions): Watcher {
       o.onTick?.(r);
       return r;
     };
-    if (!(await o.lease.acquire())) return result(0, 0, 0, 0, false);
+    if (!(await o.lease.acquire())) {
+      leading = false;
+      return result(0, 0, 0, 0, false);
+    }
+    if (!leading) {
+      // Newly leader (start, or takeover): pick up anything a predecessor left unindexed.
+      const n = await o.outbox.recover();
+      if (n) o.log.warn({ entries: n }, 'recovered unindexed outbox entries');
+      leading = true;
+    }
     const state = (await o.state.get<State>(STATE_KEY)) ?? { hwm: null };
     mark = state.hwm;
     const { subs, compiled } = await subscriptions();

@@ -191,3 +191,15 @@ describe('alerts on Redis', () => {
   after(() => server?.stop());
   suite('redis', () => server?.url, available ? false : REDIS_SKIP);
 });
+
+nodeTest('an entry written but never indexed (a crash in between) is found again when an instance becomes leader', async () => {
+  const { openStore } = await import('../../src/store/index.ts');
+  const store = await openStore('memory:');
+  const entry = { id: 'orphan:1', subId: 'console:x', platform: 'console' as const, chatId: 'x', isGroup: false, content: { kind: 'notice' as const, text: 'hi' }, createdAt: 0, state: 'pending' as const, attempts: 0, notBefore: 0 };
+  await store.outbox.update(entry); // the entry alone, as after a crash before its batch was indexed
+  assert.deepEqual(await store.outbox.pending(), []);
+  assert.equal(await store.outbox.recover(), 1);
+  assert.deepEqual((await store.outbox.pending()).map((e) => e.id), ['orphan:1']);
+  assert.equal(await store.outbox.recover(), 0, 'found once');
+  await store.close();
+});

@@ -1,0 +1,113 @@
+/**
+ * Alerts end to end on a moving feed: the sandbox in live mode, the real
+ * discord.js and grammY against the fakes, on each store. Every tweet that
+ * matches a destination's filters reaches it exactly once and in feed order;
+ * nothing reaches a destination whose filters exclude it.
+ */
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDiscordAdapter } from '../../src/adapters/discord/index.ts';
+import { createTelegramAdapter } from '../../src/adapters/telegram/index.ts';
+import type { TweetListItem } from '../../src/api/index.ts';
+import { DEFAULT_FILTERS, type AlertFilters } from '../../src/alerts/filters.ts';
+import { createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { silentLogger } from '../../src/log.ts';
+import type { FeedPosition, Subscription } from '../../src/store/subscriptions.ts';
+import { startDiscordFake } from '../fakes/discord/index.ts';
+import { startTelegramFake } from '../fakes/telegram/index.ts';
+import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const OPEN: AlertFilters = { ...DEFAULT_FILTERS, minTokenScore: 0, minKolScore: 0, minFollowers: 0, cooldownMinutes: 0 };
+
+function sub(platform: 'discord' | 'telegram', chatId: string, f: Partial<AlertFilters>): Subscription {
+  return { id: `${platform}:${chatId}`, platform, chatId, isGroup: false, filters: { ...OPEN, ...f }, mutedTokens: [], pausedUntil: null, startAfter: null, disabled: null, createdBy: 't', createdAt: 0, updatedAt: 0 };
+}
+
+/** The filters as plainly as they can be written, independent of the matcher. */
+function wants(f: AlertFilters, t: TweetListItem): boolean {
+  const a = t.x_user[0]!;
+  return (
+    t.token.avg_score >= f.minTokenScore &&
+    (a.ranking_score ?? 0) >= f.minKolScore &&
+    (a.follower_count ?? 0) >= f.minFollowers &&
+    (f.chains.length === 0 || f.chains.includes(t.token.chain_id as never))
+  );
+}
+
+async function scenario(storeUrl: string): Promise<void> {
+  const discord = await startDiscordFake({ guilds: [{ id: '920000000000000001', channels: [{ id: '820000000000000001' }, { id: '820000000000000002' }] }] });
+  const telegram = await startTelegramFake({ token: '7000000005:AAFakeTokenForTheLiveFeedTest_0123', knownChatsOnly: false });
+  const app = await createApp(loadConfig({ STORE_URL: storeUrl, WATCH_CRON: '* * * * * *' }), silentLogger(), { sandboxLiveRate: 0 });
+  const log = silentLogger();
+  const dc = createDiscordAdapter({ token: discord.token, applicationId: discord.applicationId, apiBase: discord.apiBase, dispatcher: app.dispatcher, api: app.api, log });
+  const tg = createTelegramAdapter({ token: telegram.token, apiRoot: telegram.apiRoot, dispatcher: app.dispatcher, store: app.store, log });
+  try {
+    await dc.start();
+    await tg.start();
+    const subs = [
+      sub('discord', '820000000000000001', { minTokenScore: 50, minKolScore: 40 }),
+      sub('discord', '820000000000000002', { minTokenScore: 101 }), // wants nothing
+      sub('telegram', '7000001', { chains: ['solana', 'base'] }),
+    ];
+    for (const s of subs) await app.store.subscriptions.put(s);
+    const sb = app.sandbox!;
+    const head = (await app.api.getTweets({ limit: 1 }, { cache: 'bypass' })).items[0]!;
+    const mark: FeedPosition = { tweetedAt: head.tweeted_at, id: head.id };
+    const watcher = app.startAlerts([dc.sender, tg.sender]);
+    await watcher.tick();
+    sb.setLive({ tweetsPerSecond: 4 });
+    await sleep(5_000);
+    sb.setLive(false);
+    await sleep(1_500); // the last ticks
+
+    // Every tweet since the mark, newest first, then oldest first.
+    const feed: TweetListItem[] = [];
+    for (let cursor: string | undefined; ; ) {
+      const r = await app.api.getTweets({ limit: 30, ...(cursor ? { cursor } : {}) }, { cache: 'bypass' });
+      const newer = r.items.filter((t) => BigInt(t.id) > BigInt(mark.id));
+      feed.push(...newer);
+      if (newer.length < r.items.length || !r.next_cursor) break;
+      cursor = r.next_cursor;
+    }
+    feed.reverse();
+    assert.ok(feed.length >= 10, `the live feed moved (${feed.length} tweets)`);
+    const ids = (texts: string[]) => texts.map((x) => /status\/(\d+)/.exec(x)?.[1] ?? '?');
+    const got = {
+      'discord:820000000000000001': () => ids(discord.channelMessages('820000000000000001').map((m) => JSON.stringify(m.embeds))),
+      'discord:820000000000000002': () => ids(discord.channelMessages('820000000000000002').map((m) => JSON.stringify(m.embeds))),
+      'telegram:7000001': () => ids(telegram.messages(7000001).map((m) => m.html ?? '')),
+    };
+    const expected = Object.fromEntries(subs.map((s) => [s.id, feed.filter((t) => wants(s.filters, t)).map((t) => t.twitter_id)]));
+    const t0 = Date.now();
+    while (Date.now() - t0 < 30_000 && subs.some((s) => got[s.id as keyof typeof got]().length < expected[s.id]!.length)) await sleep(200);
+    for (const s of subs) assert.deepEqual(got[s.id as keyof typeof got](), expected[s.id], `${s.id}: exactly the matching tweets, once each, in order`);
+    assert.ok(expected['discord:820000000000000001']!.length > 0 && expected['telegram:7000001']!.length > 0, 'the scenario sends something');
+    assert.equal(discord.violations.length + telegram.violations.length, 0, 'nothing inside a 429 window');
+  } finally {
+    await app.stopAlerts();
+    await dc.stop();
+    await tg.stop();
+    await app.close();
+    await discord.close();
+    await telegram.close();
+  }
+}
+
+describe('alerts on a live feed through both platforms', { timeout: 120_000 }, () => {
+  test('on SQLite', async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'kolradar-live-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    await scenario(`sqlite:${join(dir, 'state.sqlite')}`);
+  });
+  const available = redisAvailable();
+  if (!available) process.stderr.write(`NOTICE: ${REDIS_SKIP}\n`);
+  test('on Redis', { skip: available ? false : REDIS_SKIP }, async (t) => {
+    const redis = await startRedis(t);
+    await scenario(redis.url);
+  });
+});
