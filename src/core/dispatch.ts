@@ -26,6 +26,21 @@ import type { Registry } from './registry.ts';
 /** Prefix of action ids, so adapters can tell our buttons from anything else. */
 export const ACTION_PREFIX = 'a:';
 
+/**
+ * A button id: `a:<command>:<key>`, at most 2 + 32 + 1 + 12 = 47 bytes (Telegram
+ * allows 64). The command name in clear lets an expired button say what to run again.
+ */
+export function actionId(command: string, key: string): string {
+  return `${ACTION_PREFIX}${command}:${key}`;
+}
+
+function parseActionId(id: string): { command: string | undefined; key: string } | undefined {
+  if (!id.startsWith(ACTION_PREFIX)) return undefined;
+  const rest = id.slice(ACTION_PREFIX.length);
+  const colon = rest.lastIndexOf(':');
+  return colon < 0 ? { command: undefined, key: rest } : { command: rest.slice(0, colon), key: rest.slice(colon + 1) };
+}
+
 export interface DispatcherOptions {
   readonly commands: Registry;
   readonly api: KolClient;
@@ -119,7 +134,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     const actions = (view.actions ?? []) as Action[];
     await Promise.all(
       actions.map(async (a) => {
-        if (!a.id) a.id = ACTION_PREFIX + (await o.store.pages.put({ command: a.command, options: a.options }, actionTtl));
+        if (!a.id) a.id = actionId(a.command, await o.store.pages.put({ command: a.command, options: a.options }, actionTtl));
       }),
     );
   }
@@ -136,9 +151,13 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       return execute(o.commands.get(name), name, () => raw, caller, opts);
     },
     async action(id, caller, opts = {}) {
-      const stored = id.startsWith(ACTION_PREFIX) ? await o.store.pages.get(id.slice(ACTION_PREFIX.length)).catch(() => undefined) : undefined;
+      const parsed = parseActionId(id);
+      const stored = parsed ? await o.store.pages.get(parsed.key).catch(() => undefined) : undefined;
       if (!stored) {
-        return { kind: 'error', message: 'These buttons have expired. Send the command again for fresh results.', example: '/help' };
+        const known = parsed?.command && o.commands.has(parsed.command) ? parsed.command : undefined;
+        return known
+          ? { kind: 'error', message: `This page has expired. Run /${known} again for fresh results.`, example: `/${known}` }
+          : { kind: 'error', message: 'These buttons have expired. Send the command again for fresh results.', example: '/help' };
       }
       return execute(o.commands.get(stored.command), stored.command, () => ({ ...stored.options }), caller, opts);
     },

@@ -1,0 +1,69 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createKolClient } from '../../src/api/index.ts';
+import type { AnyCommand, Caller } from '../../src/core/command.ts';
+import { createDispatcher } from '../../src/core/dispatch.ts';
+import { opt } from '../../src/core/options.ts';
+import { buildRegistry } from '../../src/core/registry.ts';
+import { silentLogger } from '../../src/log.ts';
+import { openStore } from '../../src/store/index.ts';
+
+const caller: Caller = { platform: 'telegram', userId: '42', chatId: '42', chatType: 'private', canManage: async () => false };
+
+const pages = {
+  name: 'pages',
+  description: 'A paged list',
+  examples: ['/pages'],
+  options: { offset: opt.integer({ description: 'first row', min: 0 }) },
+  run: async ({ offset = 0 }) => ({ kind: 'text', text: `rows from ${offset}`, actions: [{ label: 'Next', command: 'pages', options: { offset: offset + 10 } }] }),
+} satisfies AnyCommand;
+
+const admin = { name: 'admin', description: 'Admins only', examples: ['/admin'], options: {}, requires: 'manage', run: async () => ({ kind: 'text', text: 'done' }) } satisfies AnyCommand;
+
+const boom = { name: 'boom', description: 'Fails', examples: ['/boom'], options: {}, run: async () => { throw new Error('secret internals at /srv/x.ts:1'); } } satisfies AnyCommand;
+
+async function setup(over: { now?: () => number; actionTtlMs?: number } = {}) {
+  const store = await openStore('memory:');
+  const api = createKolClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' });
+  const d = createDispatcher({ commands: buildRegistry([pages, admin, boom]), api, store, log: silentLogger(), ...over });
+  return { d, close: async () => (await api.close(), await store.close()) };
+}
+
+test('buttons carry a short id that runs the stored query; an expired one names the command to run again', async () => {
+  const { d, close } = await setup({ actionTtlMs: 40 });
+  const first = await d.text('/pages', caller);
+  const id = first!.actions![0]!.id!;
+  assert.match(id, /^a:pages:[A-Za-z0-9_-]{12}$/);
+  assert.ok(Buffer.byteLength(id) <= 64, 'fits Telegram callback data');
+  const next = await d.action(id, caller);
+  assert.equal(next.kind === 'text' ? next.text : '', 'rows from 10');
+  await new Promise((r) => setTimeout(r, 60));
+  const expired = await d.action(id, caller);
+  assert.equal(expired.kind === 'error' && expired.message, 'This page has expired. Run /pages again for fresh results.');
+  await close();
+});
+
+test('past 10 commands in 30 s a user is answered politely, and others are not affected', async () => {
+  let now = 1_000_000;
+  const { d, close } = await setup({ now: () => now });
+  for (let i = 0; i < 10; i++) assert.equal((await d.text('/pages', caller))?.kind, 'text');
+  const limited = await d.text('/pages', caller);
+  assert.equal(limited?.kind === 'error' && limited.message, "You're sending commands quickly. Try again in 30 s.");
+  assert.equal((await d.text('/pages', { ...caller, userId: '43' }))?.kind, 'text', 'another user is served');
+  now += 30_001;
+  assert.equal((await d.text('/pages', caller))?.kind, 'text', 'served again after the window');
+  await close();
+});
+
+test('permission, unknown commands and internal failures get short answers without internals', async () => {
+  const { d, close } = await setup();
+  const denied = await d.text('/admin', { ...caller, chatType: 'group' });
+  assert.equal(denied?.kind === 'error' && denied.message, 'Only group admins may change this chat’s alerts.');
+  const unknown = await d.text('/pagez', caller);
+  assert.equal(unknown?.kind === 'error' && unknown.message, 'Unknown command /pagez. Did you mean /pages?');
+  const failed = await d.text('/boom', caller);
+  assert.equal(failed?.kind === 'error' && failed.message, 'Something went wrong on our side. Try again.');
+  assert.doesNotMatch(JSON.stringify(failed), /secret internals|\.ts:/);
+  assert.equal(await d.text('just chatting', caller), undefined, 'chatter is not a command');
+  await close();
+});
