@@ -55,13 +55,20 @@ export async function benchCommands(iterations = 200): Promise<Row[]> {
   };
 
   const rows: Row[] = [];
-  const one: number[] = [];
-  for (let i = 0; i < 50; i++) {
-    const t0 = performance.now();
-    await api.getTokenAnalytics({ tokenAddress: token.address, chainId: 'solana', limit: 5 });
-    one.push(performance.now() - t0);
-  }
-  const oneUpstream = summary(one).p50;
+  // "One upstream call": the slower of the two calls the card makes, each timed alone.
+  const timeOne = async (call: () => Promise<unknown>) => {
+    const xs: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const t0 = performance.now();
+      await call();
+      xs.push(performance.now() - t0);
+    }
+    return summary(xs).p50;
+  };
+  const oneUpstream = Math.max(
+    await timeOne(() => api.getTokenAnalytics({ tokenAddress: token.address, chainId: 'solana', limit: 20 })),
+    await timeOne(() => api.getTweetsByToken({ chainId: 'solana', tokenAddress: token.address, limit: 4 })),
+  );
   for (const [name, line] of Object.entries(lines)) {
     for (let i = 0; i < 20; i++) await d.text(line, caller); // warm up JIT and connections
     const totals: number[] = [];
@@ -81,7 +88,7 @@ export async function benchCommands(iterations = 200): Promise<Row[]> {
     rows.push({ area: 'command', metric: `/${name} overhead p50 / p99`, value: `${ms(ov.p50, 3)} / ${ms(ov.p99, 3)}`, target: 'p99 < 2 ms', ok: ov.p99 < 2 });
     if (name === 'token') {
       const ratio = tot.p50 / oneUpstream;
-      rows.push({ area: 'command', metric: '/token (2 calls) vs 1 upstream call', value: `${ratio.toFixed(3)}x (${ms(oneUpstream)})`, target: '< 1.1x', ok: ratio < 1.1 });
+      rows.push({ area: 'command', metric: '/token (2 parallel calls) vs its slower call alone', value: `${ratio.toFixed(3)}x (${ms(oneUpstream)})`, target: '< 1.1x', ok: ratio < 1.1 });
     }
     const hits: number[] = [];
     await dc.text(line, caller);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createKolClient } from '../../src/api/index.ts';
-import type { AnyCommand, Caller } from '../../src/core/command.ts';
+import type { AnyCommand, Caller, Command } from '../../src/core/command.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
 import { opt } from '../../src/core/options.ts';
 import { buildRegistry } from '../../src/core/registry.ts';
@@ -10,13 +10,14 @@ import { openStore } from '../../src/store/index.ts';
 
 const caller: Caller = { platform: 'telegram', userId: '42', chatId: '42', chatType: 'private', canManage: async () => false };
 
+const pagesOptions = { offset: opt.integer({ description: 'first row', min: 0 }) };
 const pages = {
   name: 'pages',
   description: 'A paged list',
   examples: ['/pages'],
-  options: { offset: opt.integer({ description: 'first row', min: 0 }) },
+  options: pagesOptions,
   run: async ({ offset = 0 }) => ({ kind: 'text', text: `rows from ${offset}`, actions: [{ label: 'Next', command: 'pages', options: { offset: offset + 10 } }] }),
-} satisfies AnyCommand;
+} satisfies Command<typeof pagesOptions>;
 
 const admin = { name: 'admin', description: 'Admins only', examples: ['/admin'], options: {}, requires: 'manage', run: async () => ({ kind: 'text', text: 'done' }) } satisfies AnyCommand;
 
