@@ -11,11 +11,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_FILTERS } from '../../src/alerts/filters.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { openStore } from '../../src/store/index.ts';
-import type { Subscription } from '../../src/store/subscriptions.ts';
 import { startDiscordFake } from '../fakes/discord/index.ts';
+import { openSubscription } from '../helpers/subscriptions.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
@@ -24,22 +23,6 @@ const ALERTS = 6;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function sub(platform: 'discord' | 'telegram', chatId: string): Subscription {
-  return {
-    id: `${platform}:${chatId}`,
-    platform,
-    chatId,
-    isGroup: false,
-    filters: { ...DEFAULT_FILTERS, minTokenScore: 0, minKolScore: 0, minFollowers: 0, cooldownMinutes: 0 },
-    mutedTokens: [],
-    pausedUntil: null,
-    startAfter: null,
-    disabled: null,
-    createdBy: 'test',
-    createdAt: 0,
-    updatedAt: 0,
-  };
-}
 
 test('SIGKILL at random points of a fan-out, 20 times: nothing lost, no Discord duplicate, Telegram repeats bounded', { timeout: 240_000 }, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'kolradar-crash-'));
@@ -59,8 +42,8 @@ test('SIGKILL at random points of a fan-out, 20 times: nothing lost, no Discord 
   });
 
   const seed = await openStore(storeUrl);
-  for (const c of channels) await seed.subscriptions.put(sub('discord', c));
-  for (const c of chats) await seed.subscriptions.put(sub('telegram', c));
+  for (const c of channels) await seed.subscriptions.put(openSubscription('discord', c));
+  for (const c of chats) await seed.subscriptions.put(openSubscription('telegram', c));
   await seed.close();
 
   const env = {

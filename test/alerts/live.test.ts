@@ -12,21 +12,18 @@ import { join } from 'node:path';
 import { createDiscordAdapter } from '../../src/adapters/discord/index.ts';
 import { createTelegramAdapter } from '../../src/adapters/telegram/index.ts';
 import type { TweetListItem } from '../../src/api/index.ts';
-import { DEFAULT_FILTERS, type AlertFilters } from '../../src/alerts/filters.ts';
+import type { AlertFilters } from '../../src/alerts/filters.ts';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { silentLogger } from '../../src/log.ts';
-import type { FeedPosition, Subscription } from '../../src/store/subscriptions.ts';
+import type { FeedPosition } from '../../src/store/subscriptions.ts';
 import { startDiscordFake } from '../fakes/discord/index.ts';
+import { openSubscription } from '../helpers/subscriptions.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
 import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const OPEN: AlertFilters = { ...DEFAULT_FILTERS, minTokenScore: 0, minKolScore: 0, minFollowers: 0, cooldownMinutes: 0 };
 
-function sub(platform: 'discord' | 'telegram', chatId: string, f: Partial<AlertFilters>): Subscription {
-  return { id: `${platform}:${chatId}`, platform, chatId, isGroup: false, filters: { ...OPEN, ...f }, mutedTokens: [], pausedUntil: null, startAfter: null, disabled: null, createdBy: 't', createdAt: 0, updatedAt: 0 };
-}
 
 /** The filters as plainly as they can be written, independent of the matcher. */
 function wants(f: AlertFilters, t: TweetListItem): boolean {
@@ -50,9 +47,9 @@ async function scenario(storeUrl: string): Promise<void> {
     await dc.start();
     await tg.start();
     const subs = [
-      sub('discord', '820000000000000001', { minTokenScore: 50, minKolScore: 40 }),
-      sub('discord', '820000000000000002', { minTokenScore: 101 }), // wants nothing
-      sub('telegram', '7000001', { chains: ['solana', 'base'] }),
+      openSubscription('discord', '820000000000000001', { minTokenScore: 50, minKolScore: 40 }),
+      openSubscription('discord', '820000000000000002', { minTokenScore: 101 }), // wants nothing
+      openSubscription('telegram', '7000001', { chains: ['solana', 'base'] }),
     ];
     for (const s of subs) await app.store.subscriptions.put(s);
     const sb = app.sandbox!;

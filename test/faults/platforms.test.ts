@@ -9,34 +9,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createDiscordAdapter } from '../../src/adapters/discord/index.ts';
 import { createTelegramAdapter } from '../../src/adapters/telegram/index.ts';
-import { DEFAULT_FILTERS } from '../../src/alerts/filters.ts';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { silentLogger } from '../../src/log.ts';
-import type { Subscription } from '../../src/store/subscriptions.ts';
 import { startDiscordFake } from '../fakes/discord/index.ts';
+import { openSubscription } from '../helpers/subscriptions.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SCALE = 0.1;
 const ALERTS = 3;
 
-function sub(platform: 'discord' | 'telegram', chatId: string): Subscription {
-  return {
-    id: `${platform}:${chatId}`,
-    platform,
-    chatId,
-    isGroup: false,
-    filters: { ...DEFAULT_FILTERS, minTokenScore: 0, minKolScore: 0, minFollowers: 0, cooldownMinutes: 0 },
-    mutedTokens: [],
-    pausedUntil: null,
-    startAfter: null,
-    disabled: null,
-    createdBy: 'test',
-    createdAt: 0,
-    updatedAt: 0,
-  };
-}
 
 test('fan-out under 429 storms, 5xx, 403 on a fifth of destinations and a gateway drop', { timeout: 120_000 }, async (t) => {
   const channels = Array.from({ length: 10 }, (_, i) => `81000000000000${String(i).padStart(4, '0')}`);
@@ -58,8 +41,8 @@ test('fan-out under 429 storms, 5xx, 403 on a fifth of destinations and a gatewa
   });
   await dc.start();
   await tg.start();
-  for (const c of channels) await app.store.subscriptions.put(sub('discord', c));
-  for (const c of chats) await app.store.subscriptions.put(sub('telegram', String(c)));
+  for (const c of channels) await app.store.subscriptions.put(openSubscription('discord', c));
+  for (const c of chats) await app.store.subscriptions.put(openSubscription('telegram', String(c)));
   const watcher = app.startAlerts([dc.sender, tg.sender]);
   await watcher.tick(); // the mark: the head of the feed
 
