@@ -118,9 +118,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         now,
         ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
       };
-      const view = await command.run(input as never, ctx);
-      await bindActions(view);
-      return view;
+      return await bindActions(await command.run(input as never, ctx));
     } catch (err) {
       const { view, outcome: oc } = toErrorView(err, name, o.log);
       outcome = oc;
@@ -130,13 +128,20 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     }
   }
 
-  async function bindActions(view: View): Promise<void> {
+  /** Stores each button's query; if the store is down the answer still goes out, without those buttons. */
+  async function bindActions(view: View): Promise<View> {
     const actions = (view.actions ?? []) as Action[];
-    await Promise.all(
-      actions.map(async (a) => {
-        if (!a.id) a.id = actionId(a.command, await o.store.pages.put({ command: a.command, options: a.options }, actionTtl));
-      }),
-    );
+    try {
+      await Promise.all(
+        actions.map(async (a) => {
+          if (!a.id) a.id = actionId(a.command, await o.store.pages.put({ command: a.command, options: a.options }, actionTtl));
+        }),
+      );
+      return view;
+    } catch (err) {
+      o.log.warn({ err: (err as Error).message }, 'buttons dropped: the store did not take their state');
+      return { ...view, actions: actions.filter((a) => a.id) };
+    }
   }
 
   return {
@@ -152,7 +157,13 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     },
     async action(id, caller, opts = {}) {
       const parsed = parseActionId(id);
-      const stored = parsed ? await o.store.pages.get(parsed.key).catch(() => undefined) : undefined;
+      let stored;
+      try {
+        stored = parsed ? await o.store.pages.get(parsed.key) : undefined;
+      } catch (err) {
+        o.log.warn({ err: (err as Error).message }, 'button state unreadable');
+        return { kind: 'error', message: 'Buttons are unavailable for a moment. Try again shortly.' };
+      }
       if (!stored) {
         const known = parsed?.command && o.commands.has(parsed.command) ? parsed.command : undefined;
         return known

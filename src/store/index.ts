@@ -53,7 +53,7 @@ export async function openStore(url: string): Promise<Store> {
   return {
     kind,
     kv,
-    pages: createPageStore(kv('page')),
+    pages: createPageStore(strictKv(kv('page'))),
     subscriptions: createSubscriptionStore(strictKv(kv('sub'))),
     outbox: createOutbox(strictKv(kv('outbox'))),
     watch: strictKv(kv('watch')),

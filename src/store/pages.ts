@@ -4,7 +4,7 @@
  * query. The query lives here under that key until it expires.
  */
 import { randomBytes } from 'node:crypto';
-import type Keyv from 'keyv';
+import type { Kv } from './strict.ts';
 
 export interface StoredAction {
   readonly command: string;
@@ -20,7 +20,7 @@ export interface PageStore {
 
 export const ACTION_KEY_PATTERN = /^[A-Za-z0-9_-]{12}$/;
 
-export function createPageStore(kv: Keyv): PageStore {
+export function createPageStore(kv: Kv): PageStore {
   return {
     async put(action, ttlMs) {
       const key = randomBytes(9).toString('base64url');

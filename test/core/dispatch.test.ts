@@ -68,3 +68,23 @@ test('permission, unknown commands and internal failures get short answers witho
   assert.equal(await d.text('just chatting', caller), undefined, 'chatter is not a command');
   await close();
 });
+
+test('with the store down an answer still goes out, without buttons; a pressed button says to try again', async (t) => {
+  const { mkdtemp, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = await mkdtemp(join(tmpdir(), 'kolradar-dispatch-'));
+  const store = await openStore(`sqlite:${join(dir, 's.sqlite')}`);
+  const api = createKolClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' });
+  t.after(async () => (await api.close(), await store.close(), await rm(dir, { recursive: true, force: true })));
+  const d = createDispatcher({ commands: buildRegistry([pages]), api, store, log: silentLogger() });
+  const ok = await d.text('/pages', caller);
+  store.setFailing(true);
+  const degraded = await d.text('/pages', caller);
+  assert.equal(degraded?.kind === 'text' && degraded.text, 'rows from 0');
+  assert.deepEqual(degraded?.actions ?? [], [], 'no button whose state could not be kept');
+  const pressed = await d.action(ok!.actions![0]!.id!, caller);
+  assert.equal(pressed.kind === 'error' && pressed.message, 'Buttons are unavailable for a moment. Try again shortly.');
+  store.setFailing(false);
+  assert.equal((await d.action(ok!.actions![0]!.id!, caller)).kind, 'text', 'works again once the store is back');
+});
