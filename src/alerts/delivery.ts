@@ -6,7 +6,8 @@
  */
 import type { Logger } from 'pino';
 import type { SubscriptionStore } from '../store/subscriptions.ts';
-import { subscriptionId, type DestinationPlatform } from '../store/subscriptions.ts';
+import { movedAway, subscriptionId, type DestinationPlatform, type Subscription } from '../store/subscriptions.ts';
+import { tokenKeyOf } from '../core/chains.ts';
 import { alertView } from './content.ts';
 import type { Outbox, OutboxEntry } from './outbox.ts';
 import type { View } from '../views/model.ts';
@@ -65,6 +66,11 @@ export function nonceFor(entryId: string): string {
   return `k${h1.toString(36)}${h2.toString(36)}`.slice(0, 25);
 }
 
+/** Entries exempt from pause and mutes: an admin's `/alerts test`. */
+const isTest = (e: OutboxEntry) => e.id.startsWith('test-');
+
+type Step = 'next' | 'later' | 'stop';
+
 export function createDelivery(o: DeliveryOptions): Delivery {
   const now = o.now ?? Date.now;
   const senders = new Map(o.senders.map((s) => [s.platform, s]));
@@ -74,90 +80,167 @@ export function createDelivery(o: DeliveryOptions): Delivery {
   let again = false;
   let stopping = false;
   const leading = () => !o.lease || o.lease.status() === 'leader';
-  const sleeps = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  /** Accepted by the platform, but the store did not take the "sent": never send these again. */
+  const unrecorded = new Map<string, string>();
+  let wakeAt = Infinity;
+  let wakeTimer: NodeJS.Timeout | undefined;
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const entry = { timer: setTimeout(() => (sleeps.delete(entry), resolve()), ms), resolve };
-      sleeps.add(entry);
-    });
+  /**
+   * A destination that must wait (429, retry) does not hold a worker: it is
+   * skipped until `at`, and a timer starts another drain then. New alerts for
+   * every other destination go out meanwhile.
+   */
+  function wake(at: number): void {
+    if (stopping || at >= wakeAt) return;
+    wakeAt = at;
+    clearTimeout(wakeTimer);
+    wakeTimer = setTimeout(() => {
+      wakeAt = Infinity;
+      drain().catch((err: unknown) => o.log.warn({ err: (err as Error).message }, 'delivery paused'));
+    }, Math.max(1, at - now()));
+  }
 
-  async function sendOne(e: OutboxEntry): Promise<'next' | 'stop-destination'> {
-    const sender = senders.get(e.platform);
-    if (!sender) return 'stop-destination'; // platform not running in this process: leave pending
-    for (;;) {
-      if (stopping || !leading()) return 'stop-destination';
-      const wait = e.notBefore - now();
-      if (wait > 0) await sleep(wait);
-      if (stopping) return 'stop-destination';
-      e.state = 'inflight';
-      e.attempts++;
-      await o.outbox.update(e);
-      const r = await sender.send(e.chatId, alertView(e.content), nonceFor(e.id));
-      o.onResult?.(e, r);
-      switch (r.kind) {
-        case 'sent':
-          e.state = 'sent';
-          e.messageId = r.messageId;
-          await o.outbox.update(e);
+  async function finish(e: OutboxEntry, state: 'sent' | 'dead', detail: string): Promise<void> {
+    e.state = state;
+    if (state === 'sent') e.messageId = detail;
+    else e.error = detail;
+    await o.outbox.update(e);
+  }
+
+  async function sendOne(e: OutboxEntry, sender: Sender): Promise<Step> {
+    const accepted = unrecorded.get(e.id);
+    if (accepted !== undefined) {
+      await finish(e, 'sent', accepted);
+      unrecorded.delete(e.id);
+      return 'next';
+    }
+    if (e.notBefore > now()) {
+      wake(e.notBefore);
+      return 'later';
+    }
+    e.state = 'inflight';
+    e.attempts++;
+    await o.outbox.update(e);
+    const r = await sender.send(e.chatId, alertView(e.content), nonceFor(e.id));
+    o.onResult?.(e, r);
+    switch (r.kind) {
+      case 'sent':
+        try {
+          await finish(e, 'sent', r.messageId);
+        } catch (err) {
+          unrecorded.set(e.id, r.messageId);
+          throw err;
+        }
+        return 'next';
+      case 'retry':
+        if (e.attempts >= maxAttempts && !r.reason.startsWith('429')) {
+          await finish(e, 'dead', `gave up after ${e.attempts} attempts: ${r.reason}`);
+          o.log.warn({ entry: e.id, reason: r.reason }, 'alert given up');
           return 'next';
-        case 'retry':
-          if (e.attempts >= maxAttempts && !r.reason.startsWith('429')) {
-            e.state = 'dead';
-            e.error = `gave up after ${e.attempts} attempts: ${r.reason}`;
-            await o.outbox.update(e);
-            o.log.warn({ entry: e.id, reason: r.reason }, 'alert given up');
-            return 'next';
-          }
-          e.state = 'pending';
-          e.notBefore = now() + r.afterMs;
-          await o.outbox.update(e);
-          continue;
-        case 'rejected':
-          e.state = 'dead';
-          e.error = `refused by the platform: ${r.reason}`;
-          await o.outbox.update(e);
-          o.log.warn({ entry: e.id, reason: r.reason }, 'alert refused by the platform');
-          return 'next';
-        case 'uncertain':
-          e.state = 'dead';
-          e.error = `not resent after an uncertain send: ${r.reason}`;
-          await o.outbox.update(e);
-          o.log.warn({ entry: e.id, reason: r.reason }, 'alert send uncertain; not retried to avoid a duplicate');
-          return 'next';
-        case 'gone':
-          await destinationGone(e, r.reason, r.migrateTo);
-          return r.migrateTo ? 'next' : 'stop-destination';
-      }
+        }
+        e.state = 'pending';
+        e.notBefore = now() + r.afterMs;
+        await o.outbox.update(e);
+        wake(e.notBefore);
+        return 'later';
+      case 'rejected':
+        await finish(e, 'dead', `refused by the platform: ${r.reason}`);
+        o.log.warn({ entry: e.id, reason: r.reason }, 'alert refused by the platform');
+        return 'next';
+      case 'uncertain':
+        await finish(e, 'dead', `not resent after an uncertain send: ${r.reason}`);
+        o.log.warn({ entry: e.id, reason: r.reason }, 'alert send uncertain; not retried to avoid a duplicate');
+        return 'next';
+      case 'gone':
+        return destinationGone(e, r.reason, r.migrateTo);
     }
   }
 
-  async function destinationGone(e: OutboxEntry, reason: string, migrateTo: string | undefined): Promise<void> {
+  async function destinationGone(e: OutboxEntry, reason: string, migrateTo: string | undefined): Promise<Step> {
     const sub = await o.subscriptions.get(e.subId);
     if (migrateTo) {
-      // The group became a supergroup: the settings move to the new id (unless the adapter already
-      // moved them on the service message), and the alert is re-sent there either way.
+      // The group became a supergroup: the settings move to the new id unless a subscription
+      // is already there (the adapter may have moved it on the service message), and this
+      // destination's alerts are re-queued there.
       const newId = subscriptionId(e.platform, migrateTo);
-      if (sub) {
-        await o.subscriptions.put({ ...sub, id: newId, chatId: migrateTo, updatedAt: now() });
-        await o.subscriptions.delete(sub.id);
+      if (sub && !sub.movedTo) {
+        if (!(await o.subscriptions.get(newId))) await o.subscriptions.put({ ...sub, id: newId, chatId: migrateTo, disabled: null, updatedAt: now() });
+        await o.subscriptions.put(movedAway(sub, migrateTo, now()));
         o.log.info({ from: sub.id, to: newId }, 'subscription migrated');
       }
-      Object.assign(e, { chatId: migrateTo, subId: newId, state: 'pending', notBefore: 0 });
-      await o.outbox.update(e);
-      await sendOne(e);
-      return;
+      moved.set(`${e.platform}:${e.chatId}`, { chatId: migrateTo, subId: newId });
+      return 'stop';
     }
-    e.state = 'dead';
-    e.error = reason;
-    await o.outbox.update(e);
+    await finish(e, 'dead', reason);
     if (sub && !sub.disabled) {
       await o.subscriptions.put({ ...sub, disabled: { reason, at: now() }, updatedAt: now() });
       o.log.warn({ sub: sub.id, reason }, 'destination gone; subscription disabled');
     }
+    return 'stop';
   }
 
+  /** Destinations that moved during this run (group migration): their entries follow. */
+  const moved = new Map<string, { chatId: string; subId: string }>();
+
+  /** Why a queued alert should no longer go out, read from the subscription as it is now. */
+  function unwanted(e: OutboxEntry, sub: Subscription | undefined): string | undefined {
+    if (!sub) return 'unsubscribed before it was sent';
+    if (sub.disabled) return `destination disabled: ${sub.disabled.reason}`;
+    if (isTest(e)) return undefined;
+    if (sub.pausedUntil !== null && sub.pausedUntil > now()) return 'alerts paused';
+    if (e.content.kind === 'alert' && sub.mutedTokens.includes(tokenKeyOf(e.content.token.chain, e.content.token.address))) return 'token muted';
+    return undefined;
+  }
+
+  async function runQueue(q: OutboxEntry[]): Promise<void> {
+    const first = q[0]!;
+    const sender = senders.get(first.platform);
+    if (!sender) {
+      // No such platform in this process (a console subscription while on Discord): nothing can send it.
+      for (const e of q) await finish(e, 'dead', `${first.platform} is not running`);
+      return;
+    }
+    const sub = await o.subscriptions.get(first.subId);
+    if (sub?.movedTo) {
+      // The chat moved (group upgrade) after these were queued: they follow it.
+      const to = { chatId: sub.movedTo, subId: subscriptionId(first.platform, sub.movedTo) };
+      for (const e of q) {
+        Object.assign(e, { ...to, state: 'pending', notBefore: 0 });
+        await o.outbox.update(e);
+      }
+      again = true;
+      return;
+    }
+    for (let i = 0; i < q.length; i++) {
+      if (stopping || failed || !leading()) return;
+      const e = q[i]!;
+      // Read again before each send: the destination may have unsubscribed, paused or muted meanwhile.
+      const why = unwanted(e, i === 0 ? sub : await o.subscriptions.get(e.subId));
+      if (why) {
+        await finish(e, 'dead', why);
+        continue;
+      }
+      const step = await sendOne(e, sender);
+      if (step === 'later') return;
+      if (step === 'stop') {
+        const to = moved.get(`${e.platform}:${e.chatId}`);
+        for (const rest of q.slice(i)) {
+          if (to) {
+            Object.assign(rest, { chatId: to.chatId, subId: to.subId, state: 'pending', notBefore: 0 });
+            await o.outbox.update(rest);
+          } else if (rest.state !== 'dead') await finish(rest, 'dead', e.error ?? 'destination gone');
+        }
+        if (to) again = true;
+        return;
+      }
+    }
+  }
+
+  let failed: unknown;
+
   async function runOnce(): Promise<void> {
+    failed = undefined;
+    moved.clear();
     const pending = await o.outbox.pending();
     const byDest = new Map<string, OutboxEntry[]>();
     for (const e of pending) {
@@ -168,53 +251,46 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     }
     const queues = [...byDest.values()];
     let next = 0;
+    // A store failure stops every worker before the run ends: no second run may start
+    // while sends of this one are still going out.
     const worker = async () => {
-      while (next < queues.length && !stopping) {
-        const q = queues[next++]!;
-        for (const e of q) {
-          if ((await sendOne(e)) === 'stop-destination') {
-            for (const rest of q.slice(q.indexOf(e) + 1)) {
-              if (rest.state === 'pending' && e.state === 'dead') {
-                rest.state = 'dead';
-                rest.error = e.error;
-                await o.outbox.update(rest);
-              }
-            }
-            break;
-          }
+      while (next < queues.length && !stopping && !failed) {
+        try {
+          await runQueue(queues[next++]!);
+        } catch (err) {
+          failed ??= err;
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, queues.length) }, worker));
+    if (failed) throw failed;
     o.onDrained?.(await o.outbox.compact());
   }
 
-  return {
-    drain() {
-      if (stopping || !leading()) return Promise.resolve();
-      if (running) {
-        again = true;
-        return running;
-      }
-      running = (async () => {
-        try {
-          do {
-            again = false;
-            await runOnce();
-          } while (again && !stopping);
-        } finally {
-          running = undefined;
-        }
-      })();
+  function drain(): Promise<void> {
+    if (stopping || !leading()) return Promise.resolve();
+    if (running) {
+      again = true;
       return running;
-    },
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await runOnce();
+        } while (again && !stopping);
+      } finally {
+        running = undefined;
+      }
+    })();
+    return running;
+  }
+
+  return {
+    drain,
     async stop() {
       stopping = true;
-      for (const s of sleeps) {
-        clearTimeout(s.timer);
-        s.resolve();
-      }
-      sleeps.clear();
+      clearTimeout(wakeTimer);
       await running?.catch(() => {});
     },
   };

@@ -7,6 +7,7 @@
 import type { TweetListItem } from '../api/index.ts';
 import type { FeedPosition, Subscription } from '../store/subscriptions.ts';
 import type { ChainId } from '../api/chains.ts';
+import { tokenKeyOf } from '../core/chains.ts';
 import type { AlertFilters } from './filters.ts';
 import { int } from '../views/format.ts';
 
@@ -39,7 +40,7 @@ export function tweetFacts(tweet: TweetListItem): TweetFacts | undefined {
     tweet,
     position: { tweetedAt: tweet.tweeted_at, id: tweet.id },
     chain: token.chain_id,
-    tokenKey: `${token.chain_id}:${token.token_address}`,
+    tokenKey: tokenKeyOf(token.chain_id, token.token_address),
     tokenScore: token.avg_score,
     kolScore: author.ranking_score ?? 0,
     followers: author.follower_count ?? 0,

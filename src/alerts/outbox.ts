@@ -87,8 +87,11 @@ export function createOutbox(kv: Kv): Outbox {
       // Entries first, then the batch, then the index: a crash in between leaves
       // only unreferenced entries, which the repeated tick references again.
       for (const e of fresh) await kv.set(`e:${e.id}`, e);
-      const ids = entries.map((e) => e.id);
-      await kv.set(`b:${batchId}`, { id: batchId, entryIds: ids, createdAt: Date.now() } satisfies Batch);
+      // A repeated tick writes the same batch again: keep the ids it had, so no entry
+      // written by the first attempt is left without a batch pointing at it.
+      const before = await kv.get<Batch>(`b:${batchId}`);
+      const ids = [...new Set([...(before?.entryIds ?? []), ...entries.map((e) => e.id)])];
+      await kv.set(`b:${batchId}`, { id: batchId, entryIds: ids, createdAt: before?.createdAt ?? Date.now() } satisfies Batch);
       await exclusive(async () => {
         const list = await batches();
         if (!list.includes(batchId)) await kv.set(PENDING, [...list, batchId]);

@@ -39,6 +39,12 @@ export interface Plan {
 
 const cooldownKey = (subId: string, tokenKey: string) => `cd:${subId}|${tokenKey}`;
 
+/** When a token was last alerted to a destination, and by which batch. */
+interface Cooldown {
+  readonly at: number;
+  readonly batch: string;
+}
+
 export async function planAlerts(p: PlanInput): Promise<Plan> {
   // Group matches by (destination, token), oldest tweet first.
   const groups = new Map<string, Match[]>();
@@ -51,8 +57,14 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
   }
   const all = [...groups.values()];
   const cooling = all.filter((g) => g[0]!.sub.filters.cooldownMinutes > 0);
-  const last = await p.state.getMany<number>(cooling.map((g) => cooldownKey(g[0]!.sub.id, g[0]!.facts.tokenKey)));
-  const held = new Set(cooling.filter((g, i) => last[i] !== undefined && last[i]! + g[0]!.sub.filters.cooldownMinutes * 60_000 > p.now));
+  const last = await p.state.getMany<Cooldown>(cooling.map((g) => cooldownKey(g[0]!.sub.id, g[0]!.facts.tokenKey)));
+  // A cooldown set by this very batch (a tick repeated after a failure) does not hold it back.
+  const held = new Set(
+    cooling.filter((g, i) => {
+      const c = last[i];
+      return c !== undefined && c.batch !== p.batchId && c.at + g[0]!.sub.filters.cooldownMinutes * 60_000 > p.now;
+    }),
+  );
   const live = all.filter((g) => !held.has(g));
 
   const tokens = new Map<string, TweetFacts>();
@@ -81,7 +93,7 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
       for (const g of live) {
         const m = g[0]!;
         const minutes = m.sub.filters.cooldownMinutes;
-        if (minutes > 0) await p.state.set(cooldownKey(m.sub.id, m.facts.tokenKey), p.now, minutes * 60_000);
+        if (minutes > 0) await p.state.set(cooldownKey(m.sub.id, m.facts.tokenKey), { at: p.now, batch: p.batchId } satisfies Cooldown, minutes * 60_000);
       }
     },
   };

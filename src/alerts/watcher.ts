@@ -40,6 +40,8 @@ export interface WatcherOptions {
   readonly pageSize?: number;
   /** Most tweets handled after downtime; older ones are counted and skipped. Default 1,000. */
   readonly maxBacklog?: number;
+  /** How far behind the mark the feed is re-read for tweets indexed late; default 2 min. */
+  readonly lookbackMs?: number;
   /** Upstream budget per request of a tick; default 10 s. */
   readonly budgetMs?: number;
   readonly now?: () => number;
@@ -71,15 +73,30 @@ export interface Watcher {
 
 interface State {
   readonly hwm: FeedPosition | null;
+  /** Since when every handled tweet has a seen marker: the lookback never reaches before it. */
+  readonly seenFrom?: number;
 }
 
+/** Most feed pages one tick reads (a runaway cursor must not loop forever). */
+const MAX_PAGES = 400;
+
 const STATE_KEY = 'state';
+
+const pos = (t: TweetListItem): FeedPosition => ({ tweetedAt: t.tweeted_at, id: t.id });
+
+/** A short fingerprint of a set of tweet ids, order-independent. */
+function hashIds(ids: readonly string[]): string {
+  let h = 0x811c9dc5;
+  for (const id of [...ids].sort()) for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 16777619);
+  return (h >>> 0).toString(36);
+}
 
 export function createWatcher(o: WatcherOptions): Watcher {
   const now = o.now ?? Date.now;
   const pageSize = o.pageSize ?? 30;
   const maxBacklog = o.maxBacklog ?? 1000;
   const budgetMs = o.budgetMs ?? 10_000;
+  const lookbackMs = o.lookbackMs ?? 120_000;
   let task: ReturnType<typeof cron.schedule> | undefined;
   let inflight: Promise<TickResult> | undefined;
   let stopped = false;
@@ -107,27 +124,43 @@ export function createWatcher(o: WatcherOptions): Watcher {
   }
 
   /** New tweets after `hwm`, newest first, at most maxBacklog; `skipped` counts older ones beyond it. */
-  async function fetchNew(hwm: FeedPosition, subs: readonly Subscription[]) {
+  /**
+   * New tweets since the mark, oldest first. The feed is read down to the mark
+   * minus a lookback window: a tweet the upstream indexed late (its tweeted_at
+   * already behind the mark) and tweets sharing the mark's second in another
+   * order are still found, and a seen marker per handled tweet keeps any of them
+   * from being handled twice. At most maxBacklog are handled; older ones are counted.
+   */
+  async function fetchNew(state: State & { hwm: FeedPosition }, subs: readonly Subscription[]) {
     const filters = loosestFilters(subs);
-    const out: TweetListItem[] = [];
+    const floor = Math.max(Date.parse(state.hwm.tweetedAt) - lookbackMs, state.seenFrom ?? -Infinity);
+    const newer: TweetListItem[] = [];
+    const behind: TweetListItem[] = [];
     let cursor: string | undefined;
-    let skipped = 0;
-    let reached = false;
-    for (let page = 0; !reached; page++) {
+    const cursors = new Set<string>();
+    for (let page = 0; page < MAX_PAGES; page++) {
       const r = await o.api.getTweets({ limit: pageSize, ...filters, ...(cursor ? { cursor } : {}) }, { budgetMs, cache: 'bypass' });
+      let oldest = Infinity;
       for (const t of r.items) {
-        if (!isAfter({ tweetedAt: t.tweeted_at, id: t.id }, hwm)) {
-          reached = true;
-          break;
+        const ms = Date.parse(t.tweeted_at);
+        if (!Number.isFinite(ms)) {
+          o.log.warn({ tweet: t.id }, 'tweet without a readable time skipped');
+          continue;
         }
-        if (out.length < maxBacklog) out.push(t);
-        else skipped++;
+        oldest = Math.min(oldest, ms);
+        if (isAfter(pos(t), state.hwm)) newer.push(t);
+        else if (ms >= floor) behind.push(t);
       }
-      // Counting what is skipped costs pages too; past ten times the bound, "at least" will do.
-      if (!r.next_cursor || skipped > maxBacklog * 10) break;
+      if (oldest < floor || !r.next_cursor || cursors.has(r.next_cursor)) break;
+      cursors.add(r.next_cursor);
       cursor = r.next_cursor;
     }
-    return { tweets: out, skipped };
+    const seen = await o.state.getMany<number>(behind.map((t) => `seen:${t.id}`));
+    const late = behind.filter((_, i) => seen[i] === undefined);
+    const unique = new Map([...newer, ...late].map((t) => [t.id, t]));
+    const all = [...unique.values()].sort((a, b) => (isAfter(pos(a), pos(b)) ? 1 : isAfter(pos(b), pos(a)) ? -1 : 0));
+    const skipped = Math.max(0, all.length - maxBacklog);
+    return { tweets: all.slice(skipped), skipped, late: late.length };
   }
 
   async function runTick(): Promise<TickResult> {
@@ -156,29 +189,35 @@ export function createWatcher(o: WatcherOptions): Watcher {
       // First start, or nobody listening: start from the head, never from history.
       const h = await head();
       if (h && (!state.hwm || isAfter(h, state.hwm))) {
-        await o.lease.fenced(() => o.state.set(STATE_KEY, { hwm: h } satisfies State));
+        // Nothing before the head was marked seen: the lookback must not reach behind it.
+        await o.lease.fenced(() => o.state.set(STATE_KEY, { hwm: h, seenFrom: Date.parse(h.tweetedAt) + 1 } satisfies State));
         mark = h;
       }
       kick();
       return result(0, 0, 0, 0);
     }
-    const { tweets, skipped } = await fetchNew(state.hwm, subs);
+    const { tweets, skipped, late } = await fetchNew({ ...state, hwm: state.hwm }, subs);
+    if (late) o.log.info({ late }, 'tweets indexed late found behind the mark');
     if (!tweets.length) {
       kick();
       return result(0, 0, 0, 0);
     }
-    const newest = tweets[0]!;
-    const newHwm: FeedPosition = { tweetedAt: newest.tweeted_at, id: newest.id };
+    // The mark only moves forward: late tweets lie behind it.
+    const newest = tweets.at(-1)!;
+    const newHwm: FeedPosition = isAfter(pos(newest), state.hwm) ? pos(newest) : state.hwm;
+    // The same tweets give the same batch id: a repeated tick merges into its batch.
+    const batchId = `t${newHwm.id}-${hashIds(tweets.map((x) => x.id))}`;
     const t = now();
     const matches: Match[] = [];
-    for (const tweet of tweets.toReversed()) {
+    for (const tweet of tweets) {
       const facts = tweetFacts(tweet);
       if (facts) for (const sub of compiled.match(facts, t)) matches.push({ facts, sub });
     }
-    const plan = await planAlerts({ matches, skipped, subs, batchId: `t${newHwm.id}`, api: o.api, pages: o.pages, state: o.state, now: t, budgetMs, log: o.log });
-    await o.outbox.enqueue(`t${newHwm.id}`, plan.entries);
+    const plan = await planAlerts({ matches, skipped, subs, batchId, api: o.api, pages: o.pages, state: o.state, now: t, budgetMs, log: o.log });
+    await o.outbox.enqueue(batchId, plan.entries);
     await plan.commitCooldowns();
-    await o.lease.fenced(() => o.state.set(STATE_KEY, { hwm: newHwm } satisfies State));
+    await Promise.all(tweets.map((x) => o.state.set(`seen:${x.id}`, 1, lookbackMs * 3)));
+    await o.lease.fenced(() => o.state.set(STATE_KEY, { ...state, hwm: newHwm } satisfies State));
     mark = newHwm;
     kick();
     return result(tweets.length, matches.length, plan.entries.length, skipped);

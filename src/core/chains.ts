@@ -62,6 +62,15 @@ export function chainsForAddress(address: string): ChainId[] {
   return [];
 }
 
+/**
+ * One key per token, whatever case the address was typed or listed in: EVM
+ * addresses are case-insensitive (checksum casing is cosmetic), so they are
+ * compared lower-cased; base58 and Move type names are case-sensitive.
+ */
+export function tokenKeyOf(chain: string, address: string): string {
+  return `${chain}:${chain === 'bsc' || chain === 'base' ? address.toLowerCase() : address}`;
+}
+
 export function explorerTokenUrl(chain: ChainId, address: string): string {
   const a = encodeURIComponent(address);
   switch (chain) {

@@ -25,6 +25,8 @@ export interface Subscription {
   readonly startAfter: FeedPosition | null;
   /** Set when the destination is gone (kicked, deleted, no access); alerts stop until re-subscribed. */
   readonly disabled: { readonly reason: string; readonly at: number } | null;
+  /** Set (with `disabled`) when the chat got a new id (a group upgraded to a supergroup): alerts still queued follow it. */
+  readonly movedTo?: string;
   readonly createdBy: string;
   readonly createdAt: number;
   readonly updatedAt: number;
@@ -35,6 +37,11 @@ export interface FeedPosition {
   readonly tweetedAt: string;
   /** Tweet id as a string; compared numerically by length then text. */
   readonly id: string;
+}
+
+/** What stays at a destination's old id after it moved: disabled, pointing at the new chat. */
+export function movedAway(sub: Subscription, to: string, now: number): Subscription {
+  return { ...sub, disabled: { reason: `moved to ${to}`, at: now }, movedTo: to, updatedAt: now };
 }
 
 export function subscriptionId(platform: DestinationPlatform, chatId: string): string {

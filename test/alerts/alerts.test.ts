@@ -136,7 +136,9 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
     assert.deepEqual(h.sent.map((s) => s.chatId), ['-1009'], 'the alert went to the new id');
     const moved = await h.store.subscriptions.get('console:-1009');
     assert.equal(moved?.filters.minTokenScore, 5, 'settings kept');
-    assert.equal(await h.store.subscriptions.get('console:-100'), undefined);
+    const old = await h.store.subscriptions.get('console:-100');
+    assert.equal(old?.movedTo, '-1009', 'the old id only points at the new one');
+    assert.ok(old?.disabled, 'and matches nothing itself');
     // Already moved by the adapter (service message) before an alert for the old id is sent: still delivered.
     await h.store.outbox.enqueue('late', [{ id: 'late:1', subId: 'console:-100', platform: 'console', chatId: '-100', isGroup: true, content: { kind: 'notice', text: 'late' }, createdAt: 0, state: 'pending', attempts: 0, notBefore: 0 }]);
     await h.cycle();

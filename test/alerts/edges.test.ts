@@ -1,0 +1,140 @@
+/** Edge cases of the feed and the store that must neither lose nor repeat an alert. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Outbox } from '../../src/alerts/outbox.ts';
+import type { Kv } from '../../src/store/strict.ts';
+import { openSubscription } from '../helpers/subscriptions.ts';
+import { scripted, type FeedTweet } from './scripted.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const at = (s: number) => `2025-01-01T10:00:${String(s).padStart(2, '0')}Z`;
+const sub = (chatId: string, cooldownMinutes = 0) => openSubscription('console', chatId, { cooldownMinutes });
+
+test('a tweet the upstream indexes late (behind the mark) is still alerted, once', async (t) => {
+  const feed: FeedTweet[] = [{ id: '100', at: at(0) }];
+  const h = await scripted(t, { feed });
+  await h.store.subscriptions.put(sub('c'));
+  await h.watcher.tick();
+  feed.unshift({ id: '102', at: at(10) });
+  await h.watcher.tick();
+  await h.delivery.drain();
+  feed.splice(1, 0, { id: '103', at: at(5) }); // tweeted at :05, indexed after the mark reached :10
+  feed.unshift({ id: '104', at: at(20) });
+  await h.watcher.tick();
+  await h.delivery.drain();
+  await h.watcher.tick();
+  await h.delivery.drain();
+  assert.deepEqual(h.sent.map((s) => s.tweet).sort(), ['102', '103', '104']);
+});
+
+test('tweets in the same second as the mark are found whatever order the upstream breaks ties in', async (t) => {
+  const feed: FeedTweet[] = [{ id: '100', at: at(0) }];
+  const h = await scripted(t, { feed });
+  await h.store.subscriptions.put(sub('c'));
+  await h.watcher.tick();
+  feed.splice(0, feed.length, { id: '100', at: at(0) }, { id: '101', at: at(0) }, { id: '102', at: at(0) });
+  await h.watcher.tick();
+  await h.delivery.drain();
+  assert.deepEqual(h.sent.map((s) => s.tweet), ['101', '102']);
+});
+
+test('a failed mark write: the repeated tick delivers every alert, cooldowns or not, once', async (t) => {
+  const feed: FeedTweet[] = [{ id: '100', at: at(0) }];
+  let failMark = false;
+  const state = (k: Kv): Kv => ({
+    ...k,
+    async set(key, value, ttl) {
+      if (failMark && key === 'state') {
+        failMark = false;
+        throw new Error('store blip');
+      }
+      return k.set(key, value, ttl);
+    },
+  });
+  const h = await scripted(t, { feed, state });
+  await h.store.subscriptions.put(sub('cool', 60));
+  await h.store.subscriptions.put(sub('nocool', 0));
+  await h.watcher.tick();
+  feed.unshift({ id: '101', at: at(11) });
+  failMark = true;
+  await assert.rejects(h.watcher.tick());
+  await h.watcher.tick();
+  await h.delivery.drain();
+  assert.deepEqual(h.sent.map((s) => s.chatId).sort(), ['cool', 'nocool']);
+});
+
+test('a store blip after the platform accepted an alert does not send it again', async (t) => {
+  const feed: FeedTweet[] = [{ id: '100', at: at(0) }];
+  let armed = false;
+  const outbox = (ob: Outbox): Outbox => ({
+    ...ob,
+    async update(e) {
+      if (armed && e.chatId === 'a' && e.state === 'sent') {
+        armed = false;
+        throw new Error('store blip');
+      }
+      return ob.update(e);
+    },
+  });
+  const h = await scripted(t, { feed, outbox, send: async (c) => (c === 'b' ? (await sleep(30), undefined) : undefined) });
+  await h.store.subscriptions.put(sub('a'));
+  await h.store.subscriptions.put(sub('b'));
+  await h.watcher.tick();
+  feed.unshift({ id: '103', at: at(13) }, { id: '102', at: at(12) }, { id: '101', at: at(11) });
+  armed = true;
+  await h.watcher.tick();
+  await assert.rejects(h.delivery.drain(), /store blip/);
+  await h.delivery.drain();
+  await h.delivery.drain();
+  const by = (c: string) => h.sent.filter((s) => s.chatId === c).map((s) => s.tweet);
+  assert.deepEqual(by('a'), ['101', '102', '103']);
+  assert.deepEqual(by('b'), ['101', '102', '103']);
+});
+
+test('a destination waiting out a 429 does not hold up the others', async (t) => {
+  const feed: FeedTweet[] = [{ id: '100', at: at(0) }];
+  let slowOnce = true;
+  const h = await scripted(t, { feed, send: async (c) => (c === 'slow' && slowOnce ? ((slowOnce = false), { kind: 'retry', afterMs: 3000, reason: '429: retry after 3' }) : undefined) });
+  await h.store.subscriptions.put(sub('slow'));
+  await h.store.subscriptions.put(sub('fast'));
+  await h.watcher.tick();
+  feed.unshift({ id: '101', at: at(11) });
+  await h.watcher.tick();
+  await sleep(50);
+  feed.unshift({ id: '102', at: at(12) });
+  const queued = Date.now();
+  await h.watcher.tick();
+  await sleep(300);
+  const second = h.sent.find((s) => s.chatId === 'fast' && s.tweet === '102');
+  assert.ok(second && second.at - queued < 300, 'the healthy destination got its next alert at once');
+  assert.ok(!h.sent.some((s) => s.chatId === 'slow'), 'the slow one is still waiting');
+});
+
+test('alerts queued for a destination that unsubscribes, pauses or mutes meanwhile are not sent', async (t) => {
+  const feed: FeedTweet[] = [{ id: '100', at: at(0) }];
+  let gate: (() => void) | undefined;
+  const h = await scripted(t, { feed, send: async () => (gate === undefined ? await new Promise<void>((r) => (gate = r)) : undefined, undefined) });
+  await h.store.subscriptions.put(sub('a'));
+  await h.watcher.tick();
+  feed.unshift({ id: '102', at: at(12) }, { id: '101', at: at(11) });
+  await h.watcher.tick();
+  await sleep(50);
+  await h.store.subscriptions.delete('console:a');
+  gate!();
+  await sleep(100);
+  assert.deepEqual(h.sent.map((s) => s.tweet), ['101'], 'only the one already on the wire');
+});
+
+test('muting a token by its checksummed address silences the feed’s lower-case form', async (t) => {
+  const { tokenKeyOf } = await import('../../src/core/chains.ts');
+  const feed: FeedTweet[] = [{ id: '100', at: at(0) }];
+  const h = await scripted(t, { feed });
+  // What /mute stores for an address pasted from an explorer, in checksum case.
+  await h.store.subscriptions.put({ ...sub('m'), mutedTokens: [tokenKeyOf('base', '0x00000000000000000000000000000000000000AA')] });
+  await h.store.subscriptions.put(sub('other'));
+  await h.watcher.tick();
+  feed.unshift({ id: '101', at: at(11) }); // the feed lists the address in lower case
+  await h.watcher.tick();
+  await h.delivery.drain();
+  assert.deepEqual(h.sent.map((s) => s.chatId), ['other']);
+});
