@@ -40,8 +40,8 @@ interface Batch {
   readonly createdAt: number;
 }
 
-/** How long finished entries are kept, so a re-fetch after a crash still finds them. */
-const DONE_TTL_MS = 3 * 24 * 3600_000;
+/** How long finished entries are kept, so a repeated tick after a crash still finds them (and scans stay small). */
+const DONE_TTL_MS = 6 * 3600_000;
 const PENDING = 'pending';
 
 export interface Outbox {

@@ -77,6 +77,9 @@ interface State {
   readonly seenFrom?: number;
 }
 
+/** How often the leader scans the outbox for unindexed entries. */
+const RECOVER_EVERY_MS = 10 * 60_000;
+
 /** Most feed pages one tick reads (a runaway cursor must not loop forever). */
 const MAX_PAGES = 400;
 
@@ -101,6 +104,7 @@ export function createWatcher(o: WatcherOptions): Watcher {
   let inflight: Promise<TickResult> | undefined;
   let stopped = false;
   let leading = false;
+  let recoveredAt = 0;
   let cache: { version: string; subs: Subscription[]; compiled: CompiledSubscriptions } | undefined;
 
   /** Starts a drain without waiting; a store fault pauses delivery until the next tick. */
@@ -176,11 +180,13 @@ export function createWatcher(o: WatcherOptions): Watcher {
       leading = false;
       return result(0, 0, 0, 0, false);
     }
-    if (!leading) {
-      // Newly leader (start, or takeover): pick up anything a predecessor left unindexed.
+    if (!leading || now() - recoveredAt > RECOVER_EVERY_MS) {
+      // Newly leader (start, takeover), and now and then: pick up entries no batch points at
+      // (a crash mid-write, or another instance's index write racing ours).
       const n = await o.outbox.recover();
       if (n) o.log.warn({ entries: n }, 'recovered unindexed outbox entries');
       leading = true;
+      recoveredAt = now();
     }
     const state = (await o.state.get<State>(STATE_KEY)) ?? { hwm: null };
     mark = state.hwm;
