@@ -202,8 +202,14 @@ export function createWatcher(o: WatcherOptions): Watcher {
       kick();
       return result(0, 0, 0, 0);
     }
+    const loaded = cache!.version;
     const { tweets, skipped, late } = await fetchNew({ ...state, hwm: state.hwm }, subs);
     if (late) o.log.info({ late }, 'tweets indexed late found behind the mark');
+    if ((await o.subscriptions.version()) !== loaded) {
+      // A subscription changed while the feed was read (a new one starts at the head it saw):
+      // matching with the old set could move the mark past its first tweets. Next tick, again.
+      return result(0, 0, 0, 0);
+    }
     if (!tweets.length) {
       kick();
       return result(0, 0, 0, 0);

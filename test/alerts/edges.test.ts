@@ -138,3 +138,25 @@ test('muting a token by its checksummed address silences the feed’s lower-case
   await h.delivery.drain();
   assert.deepEqual(h.sent.map((s) => s.chatId), ['other']);
 });
+
+test('a subscription created while a tick reads the feed still gets the tweets after its start', async (t) => {
+  const feed: FeedTweet[] = [{ id: '100', at: at(0) }];
+  let during: (() => Promise<void>) | undefined;
+  const h = await scripted(t, { feed });
+  await h.store.subscriptions.put(sub('old'));
+  await h.watcher.tick();
+  feed.unshift({ id: '101', at: at(11) });
+  // The new destination subscribes while the tick is between loading subscriptions and matching:
+  // it starts after tweet 100 (the head it saw), so 101 is for it too.
+  const original = h.store.subscriptions.version.bind(h.store.subscriptions);
+  let calls = 0;
+  h.store.subscriptions.version = async () => {
+    if (++calls === 2 && during) await during();
+    return original();
+  };
+  during = () => h.store.subscriptions.put({ ...sub('new'), startAfter: { tweetedAt: at(0), id: '100' } });
+  await h.watcher.tick();
+  await h.watcher.tick();
+  await h.delivery.drain();
+  assert.deepEqual(h.sent.map((s) => s.chatId).sort(), ['new', 'old']);
+});
