@@ -86,7 +86,8 @@ export function createOutbox(kv: Kv): Outbox {
       const fresh = entries.filter((_, i) => existing[i] === undefined);
       // Entries first, then the batch, then the index: a crash in between leaves
       // only unreferenced entries, which the repeated tick references again.
-      for (const e of fresh) await kv.set(`e:${e.id}`, e);
+      // In parallel chunks: on Redis the client pipelines them, a fan-out to 10,000 is not 10,000 round trips.
+      for (let i = 0; i < fresh.length; i += 500) await Promise.all(fresh.slice(i, i + 500).map((e) => kv.set(`e:${e.id}`, e)));
       // A repeated tick writes the same batch again: keep the ids it had, so no entry
       // written by the first attempt is left without a batch pointing at it.
       const before = await kv.get<Batch>(`b:${batchId}`);

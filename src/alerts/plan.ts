@@ -90,10 +90,14 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
   return {
     entries,
     async commitCooldowns() {
-      for (const g of live) {
-        const m = g[0]!;
-        const minutes = m.sub.filters.cooldownMinutes;
-        if (minutes > 0) await p.state.set(cooldownKey(m.sub.id, m.facts.tokenKey), { at: p.now, batch: p.batchId } satisfies Cooldown, minutes * 60_000);
+      const cooling = live.filter((g) => g[0]!.sub.filters.cooldownMinutes > 0);
+      for (let i = 0; i < cooling.length; i += 500) {
+        await Promise.all(
+          cooling.slice(i, i + 500).map((g) => {
+            const m = g[0]!;
+            return p.state.set(cooldownKey(m.sub.id, m.facts.tokenKey), { at: p.now, batch: p.batchId } satisfies Cooldown, m.sub.filters.cooldownMinutes * 60_000);
+          }),
+        );
       }
     },
   };
