@@ -40,12 +40,24 @@ export type AlertContent =
       readonly actions: readonly Action[];
       readonly test?: boolean;
     }
-  | { readonly kind: 'notice'; readonly text: string };
+  | { readonly kind: 'notice'; readonly text: string }
+  /**
+   * More KOLs shilled a token already alerted to this destination within its
+   * cooldown: the earlier alert (entry `of`) is edited to name them all.
+   */
+  | { readonly kind: 'more'; readonly of: string; readonly kols: readonly AlertKol[] };
+
+/** The earlier alert's KOLs and the new ones, each named once, oldest first. */
+export function mergeKols(a: readonly AlertKol[], b: readonly AlertKol[]): AlertKol[] {
+  const seen = new Set(a.map((k) => k.username.toLowerCase()));
+  return [...a, ...b.filter((k) => !seen.has(k.username.toLowerCase()) && seen.add(k.username.toLowerCase()))];
+}
 
 const TWEET_TEXT_MAX = 600;
 
 export function alertView(c: AlertContent): View {
   if (c.kind === 'notice') return { kind: 'text', text: c.text };
+  if (c.kind === 'more') return { kind: 'text', text: `Also shilled by ${c.kols.map((k) => `@${k.username}`).join(', ')}` };
   const t = c.token;
   const first = c.kols[0]!;
   const who =

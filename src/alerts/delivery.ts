@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { SubscriptionStore } from '../store/subscriptions.ts';
 import { movedAway, subscriptionId, type DestinationPlatform, type Subscription } from '../store/subscriptions.ts';
 import { tokenKeyOf } from '../core/chains.ts';
-import { alertView } from './content.ts';
+import { alertView, mergeKols } from './content.ts';
 import type { Outbox, OutboxEntry } from './outbox.ts';
 import type { View } from '../views/model.ts';
 import type { Lease } from './lease.ts';
@@ -28,6 +28,8 @@ export interface Sender {
   readonly platform: DestinationPlatform;
   /** Sends one alert; never throws. `nonce` is stable per entry (Discord dedupes with it). */
   send(chatId: string, view: View, nonce: string): Promise<SendResult>;
+  /** Replaces an alert already sent (more KOLs within the cooldown); never throws. Without it, a new message goes out. */
+  edit?(chatId: string, messageId: string, view: View): Promise<SendResult>;
 }
 
 export interface DeliveryOptions {
@@ -118,10 +120,17 @@ export function createDelivery(o: DeliveryOptions): Delivery {
       wake(e.notBefore);
       return 'later';
     }
-    e.state = 'inflight';
-    e.attempts++;
-    await o.outbox.update(e);
-    const r = await sender.send(e.chatId, alertView(e.content), nonceFor(e.id));
+    let r: SendResult;
+    if (e.content.kind === 'more') {
+      const step = await addKols(e, e.content, sender);
+      if (step !== undefined) return step;
+      r = { kind: 'sent', messageId: '' };
+    } else {
+      e.state = 'inflight';
+      e.attempts++;
+      await o.outbox.update(e);
+      r = await sender.send(e.chatId, alertView(e.content), nonceFor(e.id));
+    }
     o.onResult?.(e, r);
     switch (r.kind) {
       case 'sent':
@@ -154,6 +163,38 @@ export function createDelivery(o: DeliveryOptions): Delivery {
       case 'gone':
         return destinationGone(e, r.reason, r.migrateTo);
     }
+  }
+
+  /**
+   * More KOLs for an alert already queued or sent. Still waiting: it simply names
+   * them all when it goes. Sent: it is edited (an edit is idempotent, so unlike a
+   * send it may be retried). Returns a step when the edit could not be done now.
+   */
+  async function addKols(e: OutboxEntry, more: Extract<OutboxEntry['content'], { kind: 'more' }>, sender: Sender): Promise<Step | undefined> {
+    const orig = await o.outbox.get(more.of);
+    if (!orig || orig.content.kind !== 'alert' || orig.state === 'dead') {
+      await finish(e, 'dead', 'the alert to add to is gone');
+      return 'next';
+    }
+    const merged = { ...orig.content, kols: mergeKols(orig.content.kols, more.kols) };
+    if (merged.kols.length === orig.content.kols.length) return undefined;
+    if (orig.state === 'sent' && orig.messageId) {
+      const r = sender.edit ? await sender.edit(orig.chatId, orig.messageId, alertView(merged)) : await sender.send(e.chatId, alertView(merged), nonceFor(e.id));
+      o.onResult?.(e, r);
+      if (r.kind === 'retry') {
+        e.notBefore = now() + r.afterMs;
+        e.attempts++;
+        await o.outbox.update(e);
+        wake(e.notBefore);
+        return 'later';
+      }
+      if (r.kind !== 'sent') {
+        await finish(e, 'dead', `could not update the alert: ${r.kind}`);
+        return 'next';
+      }
+    }
+    await o.outbox.update({ ...orig, content: merged });
+    return undefined;
   }
 
   async function destinationGone(e: OutboxEntry, reason: string, migrateTo: string | undefined): Promise<Step> {

@@ -43,6 +43,8 @@ const cooldownKey = (subId: string, tokenKey: string) => `cd:${subId}|${tokenKey
 interface Cooldown {
   readonly at: number;
   readonly batch: string;
+  /** The alert entry that started the cooldown: later KOLs are added to it. */
+  readonly entry?: string;
 }
 
 export async function planAlerts(p: PlanInput): Promise<Plan> {
@@ -59,13 +61,12 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
   const cooling = all.filter((g) => g[0]!.sub.filters.cooldownMinutes > 0);
   const last = await p.state.getMany<Cooldown>(cooling.map((g) => cooldownKey(g[0]!.sub.id, g[0]!.facts.tokenKey)));
   // A cooldown set by this very batch (a tick repeated after a failure) does not hold it back.
-  const held = new Set(
-    cooling.filter((g, i) => {
-      const c = last[i];
-      return c !== undefined && c.batch !== p.batchId && c.at + g[0]!.sub.filters.cooldownMinutes * 60_000 > p.now;
-    }),
-  );
-  const live = all.filter((g) => !held.has(g));
+  const heldBy = new Map<Match[], Cooldown>();
+  cooling.forEach((g, i) => {
+    const c = last[i];
+    if (c !== undefined && c.batch !== p.batchId && c.at + g[0]!.sub.filters.cooldownMinutes * 60_000 > p.now) heldBy.set(g, c);
+  });
+  const live = all.filter((g) => !heldBy.has(g));
 
   const tokens = new Map<string, TweetFacts>();
   for (const g of live) tokens.set(g[0]!.facts.tokenKey, g[0]!.facts);
@@ -83,6 +84,12 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
     };
     return entry(`${m.facts.tweet.id}:${m.sub.id}`, m.sub, content, p.now);
   });
+  // Within the cooldown: no new alert; the earlier one is edited to name the new KOLs too.
+  for (const [g, c] of heldBy) {
+    if (!c.entry) continue;
+    const m = g[0]!;
+    entries.push(entry(`more:${m.facts.tweet.id}:${m.sub.id}`, m.sub, { kind: 'more', of: c.entry, kols: uniqueKols(g.map((x) => x.facts)) }, p.now));
+  }
   if (p.skipped > 0) {
     const text = `kolradar was behind the feed: ${p.skipped.toLocaleString('en-US')} older tweets were skipped; alerts continue from the newest.`;
     for (const s of p.subs) if (!s.disabled) entries.push(entry(`skip-${p.batchId}:${s.id}`, s, { kind: 'notice', text }, p.now));
@@ -95,7 +102,8 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
         await Promise.all(
           cooling.slice(i, i + 500).map((g) => {
             const m = g[0]!;
-            return p.state.set(cooldownKey(m.sub.id, m.facts.tokenKey), { at: p.now, batch: p.batchId } satisfies Cooldown, m.sub.filters.cooldownMinutes * 60_000);
+            const c: Cooldown = { at: p.now, batch: p.batchId, entry: `${m.facts.tweet.id}:${m.sub.id}` };
+            return p.state.set(cooldownKey(m.sub.id, m.facts.tokenKey), c, m.sub.filters.cooldownMinutes * 60_000);
           }),
         );
       }

@@ -65,7 +65,7 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
     assert.deepEqual(h.sent.map((s) => titleOf(s).split(' ')[0]), tokens.map((tok) => tok.symbol));
   });
 
-  test('several KOLs shilling one token in a tick become one alert naming them all; the cooldown holds later ones', async (t) => {
+  test('several KOLs shilling one token within the cooldown become one alert naming them all, edited as more come', async (t) => {
     const h = await alertHarness(t);
     await h.dispatcher.run('subscribe', { ...OPEN, cooldown: '60' }, caller('c'));
     await h.cycle();
@@ -78,7 +78,12 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
     assert.equal(titleOf(h.sent[0]!), `${tok.symbol} shilled by 2 KOLs: @${k1!.username}, @${k2!.username}`);
     h.sb.addTweets(1, { token: tok.id, kol: k3!.id, tokenScore: 90, kolScore: 90 });
     await h.cycle();
-    assert.equal(h.sent.length, 1, 'still cooling down');
+    assert.equal(h.sent.length, 1, 'still cooling down: no second message');
+    assert.equal(h.edits.length, 1, 'the first alert is edited instead');
+    assert.equal(titleOf(h.sent[0]!), `${tok.symbol} shilled by 3 KOLs: @${k1!.username}, @${k2!.username}, @${k3!.username}`);
+    h.sb.addTweets(1, { token: tok.id, kol: k2!.id, tokenScore: 90, kolScore: 90 });
+    await h.cycle();
+    assert.equal(h.edits.length, 1, 'a KOL already named changes nothing');
   });
 
   test('a restart resends nothing; a store outage delays alerts and loses none', async (t) => {

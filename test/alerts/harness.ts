@@ -37,6 +37,8 @@ export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pa
   const log = silentLogger();
   const commands = await loadCommands();
   const sent: Sent[] = [];
+  /** Alerts edited in place (more KOLs within the cooldown); `sent` shows their latest version. */
+  const edits: { chatId: string; messageId: string; view: View }[] = [];
   const behaviour = new Map<string, () => SendResult>();
   const sender: Sender = {
     platform: 'console',
@@ -45,6 +47,11 @@ export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pa
       if (special) return special();
       sent.push({ chatId, view, nonce });
       return { kind: 'sent', messageId: String(sent.length) };
+    },
+    async edit(chatId, messageId, view) {
+      edits.push({ chatId, messageId, view });
+      sent[Number(messageId) - 1] = { ...sent[Number(messageId) - 1]!, view };
+      return { kind: 'sent', messageId };
     },
   };
   let store: Store = await openStore(storeUrl);
@@ -78,6 +85,7 @@ export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pa
     sb,
     api,
     sent,
+    edits,
     behaviour,
     get store() {
       return store;

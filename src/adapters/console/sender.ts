@@ -16,5 +16,9 @@ export function consoleSender(output: Writable, colour: boolean): Sender {
       output.write(`\n🔔 ALERT\n${text}\n`);
       return { kind: 'sent', messageId: String(++n) };
     },
+    async edit(_chatId, messageId, view) {
+      output.write(`\n🔔 ALERT #${messageId} UPDATED\n${toPlainText(view, { colour }).text}\n`);
+      return { kind: 'sent', messageId };
+    },
   };
 }

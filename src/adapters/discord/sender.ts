@@ -85,5 +85,18 @@ export function createDiscordSender(rest: REST, log: Logger, window: SlidingWind
         return result;
       }
     },
+    async edit(chatId: string, messageId: string, view: View): Promise<SendResult> {
+      try {
+        const { embeds, components } = toDiscordPayload(view);
+        await window.run(() => rest.patch(Routes.channelMessage(chatId, messageId), { body: { embeds, components, allowed_mentions: { parse: [] } } }));
+        return { kind: 'sent', messageId };
+      } catch (err) {
+        if (err instanceof DiscordAPIError && err.code === UNKNOWN_MESSAGE) return { kind: 'rejected', reason: 'the alert was deleted' };
+        return mapSendError(err);
+      }
+    },
   };
 }
+
+/** Discord: the message to edit no longer exists. */
+const UNKNOWN_MESSAGE = 10008;

@@ -11,7 +11,7 @@ import type { Sender, SendResult } from '../../alerts/delivery.ts';
 import type { View } from '../../views/model.ts';
 import { toTelegramHtml } from '../../views/render/telegram.ts';
 import { sendRendered } from './send.ts';
-import { chatParam, errFields, isChatGone, isConnectionRefused, migrateToOf, retryAfterOf } from './transport.ts';
+import { chatParam, errFields, isChatGone, isConnectionRefused, isNotModified, migrateToOf, retryAfterOf } from './transport.ts';
 
 export interface TelegramSenderOptions {
   /** A grammY Api whose transport paces sends without retrying 429s. */
@@ -40,6 +40,22 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
         const result = toSendResult(err, o.secondMs);
         if (result.kind !== 'sent') o.log.debug({ chatId, result: result.kind, err: errFields(err) }, 'telegram: alert not sent');
         return result;
+      }
+    },
+    async edit(chatId: string, messageId: string, view: View): Promise<SendResult> {
+      try {
+        const m = toTelegramHtml(view);
+        await o.api.editMessageText(chatParam(chatId), Number(messageId), m.text, {
+          parse_mode: 'HTML',
+          link_preview_options: m.link_preview_options,
+          ...(m.reply_markup ? { reply_markup: m.reply_markup } : {}),
+        });
+        return { kind: 'sent', messageId };
+      } catch (err) {
+        if (isNotModified(err)) return { kind: 'sent', messageId };
+        // An edit changes nothing twice: unlike a send, it is safe to retry after a network error.
+        if (err instanceof HttpError) return { kind: 'retry', afterMs: 5 * o.secondMs, reason: err.message };
+        return toSendResult(err, o.secondMs);
       }
     },
   };

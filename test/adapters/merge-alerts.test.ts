@@ -1,0 +1,58 @@
+/**
+ * Several KOLs shilling one token within the cooldown: one message per chat,
+ * edited in place to name them all, through the real discord.js and grammY.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createDiscordAdapter } from '../../src/adapters/discord/index.ts';
+import { createTelegramAdapter } from '../../src/adapters/telegram/index.ts';
+import { createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { silentLogger } from '../../src/log.ts';
+import { startDiscordFake } from '../fakes/discord/index.ts';
+import { startTelegramFake } from '../fakes/telegram/index.ts';
+import { openSubscription } from '../helpers/subscriptions.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('a later KOL within the cooldown edits the alert on both platforms instead of posting again', { timeout: 60_000 }, async (t) => {
+  const discord = await startDiscordFake({ guilds: [{ id: '930000000000000001', channels: [{ id: '830000000000000001' }] }] });
+  const telegram = await startTelegramFake({ token: '7000000006:AAFakeTokenForTheMergeTest_0123456', knownChatsOnly: false });
+  const app = await createApp(loadConfig({ STORE_URL: 'memory:', WATCH_CRON: '0 0 1 1 *' }), silentLogger(), { sandboxLiveRate: 0 });
+  const log = silentLogger();
+  const dc = createDiscordAdapter({ token: discord.token, applicationId: discord.applicationId, apiBase: discord.apiBase, dispatcher: app.dispatcher, api: app.api, log });
+  const tg = createTelegramAdapter({ token: telegram.token, apiRoot: telegram.apiRoot, dispatcher: app.dispatcher, store: app.store, log });
+  t.after(async () => {
+    await app.stopAlerts();
+    await dc.stop();
+    await tg.stop();
+    await app.close();
+    await discord.close();
+    await telegram.close();
+  });
+  await dc.start();
+  await tg.start();
+  await app.store.subscriptions.put(openSubscription('discord', '830000000000000001', { cooldownMinutes: 60 }));
+  await app.store.subscriptions.put(openSubscription('telegram', '7100001', { cooldownMinutes: 60 }));
+  const watcher = app.startAlerts([dc.sender, tg.sender]);
+  await watcher.tick();
+  const sb = app.sandbox!;
+  const tok = sb.data.tokens.find((x) => /^[A-Z0-9]+$/.test(x.symbol))!;
+  const [k1, k2] = sb.data.kols;
+  sb.addTweets(1, { token: tok.id, kol: k1!.id, tokenScore: 95, kolScore: 95 });
+  await watcher.tick();
+  const firstArrived = async () => discord.channelMessages('830000000000000001').length === 1 && telegram.messages(7100001).length === 1;
+  for (let i = 0; i < 100 && !(await firstArrived()); i++) await sleep(50);
+  sb.addTweets(1, { token: tok.id, kol: k2!.id, tokenScore: 95, kolScore: 95 });
+  await watcher.tick();
+  const named = () =>
+    // As Discord shows it: markdown escapes (\\_) are not visible.
+    JSON.stringify(discord.channelMessages('830000000000000001')[0]?.embeds ?? '').replace(/\\\\/g, '').includes(`@${k2!.username}`) &&
+    (telegram.messages(7100001)[0]?.text ?? '').includes(`@${k2!.username}`);
+  for (let i = 0; i < 100 && !named(); i++) await sleep(50);
+  assert.equal(discord.channelMessages('830000000000000001').length, 1, 'Discord: still one message');
+  assert.equal(telegram.messages(7100001).length, 1, 'Telegram: still one message');
+  assert.ok(named(), 'the one message now names the second KOL too');
+  assert.match(telegram.messages(7100001)[0]!.text ?? '', /shilled by 2 KOLs/);
+  assert.equal(discord.violations.length + telegram.violations.length, 0);
+});
