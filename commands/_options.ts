@@ -75,6 +75,7 @@ export function whenMs(text: string, now: number, example: string): number {
   const ms = rel ? now - Number(rel[1]) * UNIT_MS[rel[2]!.toLowerCase()]! : Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) || text.length === 10 ? text : `${text}Z`);
   if (!Number.isFinite(ms)) throw new UserError(`'${text}' is not a date I can read.`, example);
   if (ms > now) throw new UserError(`'${text}' is in the future.`, example);
+  if (ms < 0) throw new UserError(`'${text}' is before 1970; pick a later time.`, example);
   return ms;
 }
 

@@ -29,11 +29,37 @@ export function splitCommand(text: string): ParsedText | undefined {
   return { name: m[1]!.toLowerCase(), mention: m[2], args: tokenize(t.slice(m[0].length)) };
 }
 
-/** Whitespace-separated words; "double", 'single' and “curly” quotes group words. */
+/**
+ * Whitespace-separated words; "double", “curly” and 'single' quotes group
+ * words. A single quote opens a group only at the start of a word or a value
+ * (after `:` or `=`), so an apostrophe inside a word (don't) stays a letter.
+ */
 export function tokenize(s: string): string[] {
   const out: string[] = [];
-  const re = /(?:[^\s"'“”]+|"[^"]*"?|'[^']*'?|“[^”]*”?)+/g;
-  for (const m of s.matchAll(re)) out.push(m[0].replace(/["'“”]/g, ''));
+  let word = '';
+  let started = false;
+  let close: string | undefined;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (close) {
+      if (c === close) close = undefined;
+      else word += c;
+      continue;
+    }
+    const atValueStart = word === '' || /[:=]$/.test(word);
+    if (c === '"' || c === '“' || (c === "'" && atValueStart)) {
+      close = c === '“' ? '”' : c;
+      started = true;
+    } else if (/\s/.test(c)) {
+      if (started || word) out.push(word);
+      word = '';
+      started = false;
+    } else {
+      word += c;
+      started = true;
+    }
+  }
+  if (started || word) out.push(word);
   return out;
 }
 
@@ -44,11 +70,12 @@ export function argsFor(command: AnyCommand, words: readonly string[]): RawArgs 
   const raw: RawArgs = {};
   const loose: string[] = [];
   for (const word of words) {
-    const kv = /^([A-Za-z][A-Za-z0-9_]*)[:=](.*)$/s.exec(word);
-    // An address like 0x…::coin::NAME contains ':' but never starts with key:.
-    if (kv && !word.includes('::')) {
+    // key:value or key=value; a Move address (0x…::coin::NAME) has '::' right after its first part.
+    const kv = /^([A-Za-z][A-Za-z0-9_]*)[:=](?!:)(.*)$/s.exec(word);
+    if (kv) {
       const key = resolveKey(command, kv[1]!);
       if (key in raw) throw new UserError(`Option '${key}' is given twice.`, command.examples[0]);
+      if (kv[2] === '') throw new UserError(`Option '${key}' needs a value right after the colon, like ${key}:…`, exampleFor(command, key));
       raw[key] = kv[2]!;
     } else {
       loose.push(word);

@@ -69,12 +69,22 @@ export async function resolveKol(ctx: Api, input: string, call: CallFn): Promise
   const text = input.trim();
   if (/^\d{1,20}$/.test(text)) return { xUserId: text.replace(/^0+(?=\d)/, ''), username: undefined, row: undefined };
   const name = text.replace(/^@/, '');
-  const table = await ctx.api.getKolTable({ search: name, limit: 20 }, call());
+  // The search is partial and also matches display names: only the exact username is this KOL.
+  const table = await ctx.api.getKolTable({ search: name, limit: 100 }, call());
   const lower = name.toLowerCase();
-  const row = table.items.find((r) => r.kol.toLowerCase() === lower) ?? table.items[0];
-  if (!row) throw new UserError(`No KOL named @${name}. Browse the KOL table instead:`, '/kols sort:score');
-  const known = row.kol.toLowerCase() === lower ? knownKolId(name) : undefined;
+  const row = table.items.find((r) => r.kol.toLowerCase() === lower);
+  if (!row) {
+    const near = table.items.slice(0, 5).map((r) => `@${r.kol}`);
+    throw new UserError(
+      near.length ? `No KOL is named @${name}. Did you mean ${near.join(', ')}?` : `No KOL named @${name}. Browse the KOL table instead:`,
+      near.length ? `/kol ${near[0]}` : '/kols sort:score',
+    );
+  }
+  const known = knownKolId(name);
   const xUserId = known ?? (await twitterIdOf(ctx, row, call));
+  if (xUserId === undefined) {
+    throw new UserError(`@${row.kol} is in the KOL table, but the analytics service does not list its X id yet. Try its numeric X id instead.`, '/kols sort:score');
+  }
   remember(row.kol, xUserId);
   return { xUserId, username: row.kol, row };
 }
@@ -84,9 +94,9 @@ export async function resolveKol(ctx: Api, input: string, call: CallFn): Promise
  * take the Twitter id in their path. The win-rate table (operation 5) is the
  * only listing that carries both next to the username, so it is read, narrowed
  * to the KOL's labels, page by page in parallel. A KOL it does not list (no
- * counted tokens yet) falls back to the row's own id.
+ * counted tokens yet) has no known X id: undefined.
  */
-async function twitterIdOf(ctx: Api, row: KolTableItem, call: CallFn): Promise<string> {
+async function twitterIdOf(ctx: Api, row: KolTableItem, call: CallFn): Promise<string | undefined> {
   const base = {
     limit: ID_PAGE_SIZE,
     sortField: 'numTokensCountedWinRate' as const,
@@ -105,7 +115,8 @@ async function twitterIdOf(ctx: Api, row: KolTableItem, call: CallFn): Promise<s
     const found = match(page.items);
     if (found) return found;
   }
-  return row.id;
+  // The row's own id is the service's internal id, not an X id: guessing with it could show another account.
+  return undefined;
 }
 
 /** `/kol @x` written back for buttons: the name when known, else the id. */

@@ -104,3 +104,11 @@ test('suggest finds near misses and refuses wild guesses', () => {
   assert.equal(suggest('tokn', ['token', 'tokens', 'kol']), 'token');
   assert.equal(suggest('xyzzy', ['token', 'kol']), undefined);
 });
+
+test('keyed Move addresses, apostrophes and empty values are read as a user means them', () => {
+  const addr = `0x${'b'.repeat(64)}::token::PIXEL`;
+  assert.deepEqual(argsFor(token, [`chain:aptos`, `address:${addr}`]), { chain: 'aptos', address: addr });
+  assert.deepEqual(tokenize("search:don't limit:2"), ["search:don't", 'limit:2']);
+  assert.deepEqual(tokenize("search:'two words' x"), ['search:two words', 'x']);
+  assert.equal(userError(() => argsFor(kols, ['limit:', '3'])).message, "Option 'limit' needs a value right after the colon, like limit:…");
+});
