@@ -14,6 +14,10 @@ import { startOpsServer } from './ops/http.ts';
 
 /** Longest a shutdown may take before the process exits anyway. */
 const SHUTDOWN_BOUND_MS = 20_000;
+/** Longest one adapter may take to stop (in-flight commands finishing). */
+const ADAPTER_STOP_BOUND_MS = 12_000;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 async function chatAdapters(config: Config, app: App, log: Logger): Promise<ChatAdapter[]> {
   const adapters: ChatAdapter[] = [];
@@ -59,6 +63,9 @@ export async function run(signal: Promise<string>): Promise<number> {
     throw err;
   }
   const log = createLogger({ level: config.logLevel, secrets: config.secrets });
+  // A last resort: whatever escapes every boundary is logged through the scrubbing logger
+  // (never Node's default dump, which would print a library's token along with the error).
+  process.on('unhandledRejection', (err) => log.error({ err: { name: (err as Error)?.name, message: (err as Error)?.message } }, 'unhandled rejection'));
   const early = signal.then((why) => {
     // If start-up itself hangs (a platform unreachable), do not wait for it forever.
     setTimeout(() => process.exit(1), SHUTDOWN_BOUND_MS).unref();
@@ -67,6 +74,7 @@ export async function run(signal: Promise<string>): Promise<number> {
   const started = performance.now();
   const app = await createApp(config, log);
   const stops: (() => Promise<void>)[] = [];
+  let closeOps = async () => {};
   const adapters = await chatAdapters(config, app, log);
 
   let done: Promise<void>;
@@ -95,7 +103,7 @@ export async function run(signal: Promise<string>): Promise<number> {
         lease: () => app.leaseStatus(),
       },
     });
-    stops.unshift(() => ops.close()); // closed last: /healthz answers while the rest stops
+    closeOps = () => ops.close(); // closed last: /healthz answers while the rest stops
     log.info({ port: ops.port }, 'health and metrics listening');
   }
   log.info({ ms: Math.round(performance.now() - started), platforms: adapters.map((a) => a.platform) }, 'ready');
@@ -112,8 +120,17 @@ export async function run(signal: Promise<string>): Promise<number> {
       // The watcher and its sends first (they post through the adapters), then the adapters
       // (no new commands; in-flight ones finish), then the client, the store and the sandbox.
       await app.stopAlerts().catch((err: unknown) => log.error({ err: (err as Error).message }, 'stopping alerts failed'));
-      for (const stop of [...stops].reverse()) await stop().catch((err: unknown) => log.error({ err: (err as Error).message }, 'stop failed'));
+      // Adapters stop side by side, each within a bound, so a slow one cannot eat the others' time
+      // (or the store's: the lease must still be released).
+      await Promise.all(
+        stops.map((stop) =>
+          Promise.race([stop(), sleep(ADAPTER_STOP_BOUND_MS).then(() => log.warn('an adapter did not stop in time'))]).catch((err: unknown) =>
+            log.error({ err: (err as Error).message }, 'stop failed'),
+          ),
+        ),
+      );
       await app.close();
+      await closeOps();
     })());
   const why = await Promise.race([early, done.then(() => 'end of input')]);
   await shutdown(why);

@@ -195,7 +195,7 @@ async function actionsOf(p: PlanInput, groups: readonly Match[][]) {
     out.set(
       key,
       await Promise.all(
-        specs.map(async (s) => ({ ...s, id: actionId(s.command, await p.pages.put({ command: s.command, options: s.options }, ALERT_ACTION_TTL_MS)) })),
+        specs.map(async (s) => ({ ...s, id: actionId(s.command, await p.pages.put({ command: s.command, options: s.options }, ALERT_ACTION_TTL_MS), { opensNew: true }) })),
       ),
     );
   }

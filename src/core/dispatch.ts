@@ -30,13 +30,22 @@ export const ACTION_PREFIX = 'a:';
  * A button id: `a:<command>:<key>`, at most 2 + 32 + 1 + 12 = 47 bytes (Telegram
  * allows 64). The command name in clear lets an expired button say what to run again.
  */
-export function actionId(command: string, key: string): string {
-  return `${ACTION_PREFIX}${command}:${key}`;
+export function actionId(command: string, key: string, o: { opensNew?: boolean } = {}): string {
+  return `${ACTION_PREFIX}${o.opensNew ? '+' : ''}${command}:${key}`;
+}
+
+/**
+ * Buttons on a message many people share (an alert) answer with a new message
+ * instead of replacing it: one member's click must not take the alert away from
+ * the channel. Their ids carry a `+` before the command name.
+ */
+export function opensNew(id: string): boolean {
+  return id.startsWith(`${ACTION_PREFIX}+`);
 }
 
 function parseActionId(id: string): { command: string | undefined; key: string } | undefined {
   if (!id.startsWith(ACTION_PREFIX)) return undefined;
-  const rest = id.slice(ACTION_PREFIX.length);
+  const rest = id.slice(ACTION_PREFIX.length).replace(/^\+/, '');
   const colon = rest.lastIndexOf(':');
   return colon < 0 ? { command: undefined, key: rest } : { command: rest.slice(0, colon), key: rest.slice(colon + 1) };
 }

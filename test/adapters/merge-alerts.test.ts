@@ -15,7 +15,7 @@ import { openSubscription } from '../helpers/subscriptions.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-test('a later KOL within the cooldown edits the alert on both platforms instead of posting again', { timeout: 60_000 }, async (t) => {
+test('a later KOL within the cooldown edits the alert on both platforms; a click on the alert answers without replacing it', { timeout: 60_000 }, async (t) => {
   const discord = await startDiscordFake({ guilds: [{ id: '930000000000000001', channels: [{ id: '830000000000000001' }] }] });
   const telegram = await startTelegramFake({ token: '7000000006:AAFakeTokenForTheMergeTest_0123456', knownChatsOnly: false });
   const app = await createApp(loadConfig({ STORE_URL: 'memory:', WATCH_CRON: '0 0 1 1 *' }), silentLogger(), { sandboxLiveRate: 0 });
@@ -55,4 +55,20 @@ test('a later KOL within the cooldown edits the alert on both platforms instead 
   assert.ok(named(), 'the one message now names the second KOL too');
   assert.match(telegram.messages(7100001)[0]!.text ?? '', /shilled by 2 KOLs/);
   assert.equal(discord.violations.length + telegram.violations.length, 0);
+
+  // A member presses "Token card" on the shared alert: the answer is theirs, the alert stays.
+  const alert = discord.channelMessages('830000000000000001')[0]!;
+  const buttons = (alert.components as { components: { label?: string; custom_id?: string }[] }[]).flatMap((r) => r.components);
+  const tokenButton = buttons.find((b) => b.label === 'Token card')!;
+  const click = await discord.clickButton({ customId: tokenButton.custom_id!, message: alert });
+  await click.waitFor('original', 5000);
+  assert.equal(click.callbacks[0]!.type, 5, 'deferred as a new (private) reply, not an update');
+  assert.equal(discord.channelMessages('830000000000000001')[0]!.embeds[0]!['title'], alert.embeds[0]!['title'], 'the alert is unchanged');
+  const tgAlert = telegram.messages(7100001)[0]!;
+  const tgButton = (tgAlert.reply_markup as { inline_keyboard: { text: string; callback_data?: string }[][] }).inline_keyboard.flat().find((b) => b.text === 'Token card')!;
+  telegram.pressButton({ chatId: 7100001, messageId: tgAlert.message_id, data: tgButton.callback_data! });
+  for (let i = 0; i < 100 && telegram.messages(7100001).length < 2; i++) await sleep(50);
+  assert.equal(telegram.messages(7100001).length, 2, 'the card comes as a new message');
+  assert.equal(telegram.messages(7100001)[0]!.text, tgAlert.text, 'the alert is unchanged');
+  assert.ok(telegram.messages(7100001)[1]!.text?.includes(tok.symbol));
 });

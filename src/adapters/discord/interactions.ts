@@ -12,6 +12,7 @@
  * answered ephemerally at once.
  */
 import {
+  MessageFlags,
   ApplicationCommandOptionType,
   type AutocompleteInteraction,
   type ButtonInteraction,
@@ -21,7 +22,7 @@ import {
 } from 'discord.js';
 import type { Logger } from 'pino';
 import type { AnyCommand, Capabilities, RawArgs } from '../../core/command.ts';
-import type { Dispatcher } from '../../core/dispatch.ts';
+import { opensNew, type Dispatcher } from '../../core/dispatch.ts';
 import { validate } from '../../core/parse.ts';
 import type { View } from '../../views/model.ts';
 import { toDiscordPayload } from '../../views/render/discord.ts';
@@ -135,7 +136,9 @@ async function answerDeferred(i: ChatInputCommandInteraction | ButtonInteraction
 
 /** Paging, "more tweets" and the like: the clicked message is edited in place; errors go to the clicker only. */
 export async function handleButton(i: ButtonInteraction, d: InteractionDeps): Promise<void> {
-  const deferred = i.deferUpdate();
+  // A button on an alert answers the clicker privately; the alert stays for everyone.
+  const fresh = opensNew(i.customId);
+  const deferred = fresh ? i.deferReply({ flags: MessageFlags.Ephemeral }) : i.deferUpdate();
   const work = d.dispatcher.action(i.customId, callerFor(i), {
     signal: runSignal(d),
     budgetMs: d.commandBudgetMs,

@@ -7,7 +7,7 @@ import { GrammyError, type Api, type Bot, type Context } from 'grammy';
 import type { Chat, User } from 'grammy/types';
 import type { Logger } from 'pino';
 import type { Caller } from '../../core/command.ts';
-import { ACTION_PREFIX, type Dispatcher, type RunOptions } from '../../core/dispatch.ts';
+import { ACTION_PREFIX, opensNew, type Dispatcher, type RunOptions } from '../../core/dispatch.ts';
 import type { Store } from '../../store/index.ts';
 import type { View } from '../../views/model.ts';
 import { toTelegramHtml, type TelegramMessage } from '../../views/render/telegram.ts';
@@ -116,6 +116,11 @@ async function onButton(ctx: Context, d: HandlerDeps): Promise<void> {
     // A refusal or an expired button is a notice on the button; the message keeps what it showed.
     if (view.kind === 'error') return await answer(view.message);
     await answer();
+    if (opensNew(q.data)) {
+      // A button on an alert answers with a new message; the alert stays as it was for the group.
+      await sendRendered(ctx.api, msg.chat.id, render(view, d.log), d.log, { replyTo: msg.message_id });
+      return;
+    }
     const wasPhoto = 'photo' in msg && Array.isArray(msg.photo) && msg.photo.length > 0;
     await editRendered(ctx.api, msg.chat.id, msg.message_id, wasPhoto, render(view, d.log), d.log);
   } catch (err) {

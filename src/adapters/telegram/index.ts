@@ -10,7 +10,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { run, sequentialize, type RunnerHandle } from '@grammyjs/runner';
-import { Api, Bot } from 'grammy';
+import { Api, Bot, BotError } from 'grammy';
 import type { Logger } from 'pino';
 import type { Sender } from '../../alerts/delivery.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
@@ -81,9 +81,12 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
     p.then(drop, drop);
   };
   let lastUpdateId = 0;
+  // The one error boundary, first in the chain: nothing below may reject. In webhook mode
+  // grammY answers Telegram after a timeout and leaves the handler running; a rejection
+  // after that would be unhandled, crash the process, and print the token with it.
   bot.use(async (ctx, next) => {
     lastUpdateId = Math.max(lastUpdateId, ctx.update.update_id);
-    const handled = next();
+    const handled = next().catch((err: unknown) => bot.errorHandler(new BotError(err, ctx))).catch((err: unknown) => log.error({ err: errFields(err) }, 'telegram: error handler failed'));
     track(handled);
     await handled;
   });
