@@ -87,8 +87,16 @@ export async function run(signal: Promise<string>): Promise<number> {
     done = c.done;
   } else {
     for (const a of adapters) {
-      await a.start();
       stops.push(() => a.stop());
+      try {
+        await a.start();
+      } catch (err) {
+        // One platform failing to start must not leave the other running and the lease held.
+        log.error({ platform: a.platform, err: (err as Error).message }, 'could not start');
+        await Promise.all(stops.map((stop) => stop().catch(() => {})));
+        await app.close();
+        return 1;
+      }
     }
     app.startAlerts(adapters.map((a) => a.sender));
     done = new Promise(() => {}); // chat adapters run until a signal

@@ -95,6 +95,8 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     if (i.isChatInputCommand()) return handleCommand(i, deps);
     if (i.isAutocomplete()) return handleAutocomplete(i, deps);
     if (i.isButton() && o.dispatcher.isAction(i.customId)) return handleButton(i, deps);
+    // A button we do not know (an older build's): answer, or Discord shows "This interaction failed".
+    if (i.isButton()) await i.reply({ content: 'This button is no longer supported. Run the command again.', flags: 64, allowedMentions: NO_MENTIONS });
   }
 
   /** The one error boundary: whatever broke, log it and tell the user if Discord still lets us. */
@@ -105,7 +107,8 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
       log.error({ err: errInfo(err), type: i.type, command: i.isCommand() ? i.commandName : undefined }, 'interaction failed');
       if (!i.isRepliable()) return;
       const answer = { content: 'Something went wrong on our side. Try again.', flags: 64, allowedMentions: NO_MENTIONS } as const;
-      const tell = i.replied || i.deferred ? i.followUp(answer) : i.reply(answer);
+      // After a public defer, a follow-up would be public too: edit the short message into the reply instead.
+      const tell = i.deferred && !i.replied ? i.editReply({ content: answer.content, embeds: [], components: [], allowedMentions: NO_MENTIONS }) : i.replied ? i.followUp(answer) : i.reply(answer);
       await tell.catch(() => {});
     }
   }

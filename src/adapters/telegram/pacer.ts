@@ -169,7 +169,9 @@ export class Pacer {
     s.limitedAt = t;
     s.pausedUntil = Math.max(s.pausedUntil, until);
     if (repeat) return 'chat';
-    this.bot.pausedUntil = Math.max(this.bot.pausedUntil, until);
+    // Everyone pauses only briefly: if the limit was this chat's (groups often get 10-40 s), a long
+    // bot-wide pause would stall every other chat; if it was the bot's, the chat's 429 repeats soon.
+    this.bot.pausedUntil = Math.max(this.bot.pausedUntil, Math.min(until, t + 2 * this.secondMs));
     this.bot.poke();
     return 'global';
   }

@@ -3,7 +3,7 @@
  * message (text, or a photo with its caption and maybe the text after it), or
  * in place of an earlier one when a button is pressed.
  */
-import { InputFile, type Api } from 'grammy';
+import { GrammyError, InputFile, type Api } from 'grammy';
 import type { Logger } from 'pino';
 import { CAPTION_MAX, type TelegramMessage } from '../../views/render/telegram.ts';
 import { errFields, isNotModified } from './transport.ts';
@@ -67,7 +67,9 @@ export async function editRendered(api: Api, chatId: number, messageId: number, 
     }
   } catch (err) {
     if (isNotModified(err)) return;
-    // Too old to edit, deleted meanwhile...: the answer still reaches the user, as a new message.
+    // Only when the message cannot be edited (too old, deleted) does the answer go out as a new
+    // one; after a 429 or a network error the edit may well have landed, and a copy would repeat it.
+    if (!(err instanceof GrammyError && err.error_code === 400 && /can't be edited|not found|MESSAGE_ID_INVALID/i.test(err.description))) throw err;
     log.debug({ err: errFields(err) }, 'telegram: edit failed; sending a new message');
   }
   await sendRendered(api, chatId, m, log);
