@@ -1,6 +1,6 @@
 import type { Command } from '../src/core/command.ts';
 import { opt } from '../src/core/options.ts';
-import { KOL_COLUMNS, kolRow } from '../src/views/build/kolTable.ts';
+import { kolTableFor } from '../src/views/build/kolTable.ts';
 import { offsetActions, rangeText } from '../src/views/build/paging.ts';
 import { apiOrder, callOpts, checkBounds, labels, limit, numText, offset, order, percentToFraction, range } from './_options.ts';
 
@@ -91,8 +91,7 @@ export default {
       kind: 'table',
       title: input.search ? `KOLs matching “${input.search}”` : 'KOLs',
       description: res.items.length ? 'Details: /kol @username' : 'No KOL matches these filters.',
-      columns: KOL_COLUMNS,
-      rows: res.items.map(kolRow),
+      ...kolTableFor(sort, res.items),
       footer: `${rangeText(page)} · sorted by ${sort} ${arrow}`,
       actions: offsetActions('kols', input, page),
     };

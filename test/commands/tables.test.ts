@@ -117,3 +117,15 @@ test('/projects pages by cursor; Previous returns to the page before', async () 
   const top = [...kols].sort((a, b) => b.stat.smart_follower_count - a.stat.smart_follower_count).slice(0, 8);
   assert.deepEqual(smart, top.map((k) => compact(k.stat.smart_follower_count)));
 });
+
+test('/kols sorted by a value the fixed columns do not show adds that column, in order', async () => {
+  const h2 = await harness();
+  try {
+    const view = asTable(await h2.send('/kols sort:rug limit:5'));
+    assert.ok(view.columns.some((c) => c.label === 'Rug%'), 'the sorted value is shown');
+    const rates = view.rows.map((r) => Number(r['sorted']!.replace('%', '')));
+    assert.deepEqual(rates, [...rates].sort((a, b) => b - a), 'descending, as sorted');
+  } finally {
+    await h2.close();
+  }
+});

@@ -22,3 +22,27 @@ export function kolRow(k: KolTableItem): Record<string, string> {
     tokens: int(k.total_token),
   };
 }
+
+/** Sorts whose values the fixed columns do not show: the sorted value gets a column of its own. */
+const SORTED_EXTRA: Readonly<Record<string, { label: string; value: (k: KolTableItem) => string }>> = {
+  mentions: { label: 'Mentions', value: (k) => compact(k.mention) },
+  impressions: { label: 'Impr.', value: (k) => compact(k.impression) },
+  rug: { label: 'Rug%', value: (k) => pct(k.rug_rate, 'fraction', { decimals: 0 }) },
+  lose: { label: 'Lose%', value: (k) => pct(k.lose_rate, 'fraction', { decimals: 0 }) },
+  active: { label: 'Active', value: (k) => score(k.active_score) },
+  total: { label: 'Total', value: (k) => score(k.total_score) },
+  speed: { label: 'Speed', value: (k) => score(k.s_score) },
+  accuracy: { label: 'Accur.', value: (k) => score(k.a_score) },
+  legality: { label: 'Legal.', value: (k) => score(k.l_score) },
+  engagement: { label: 'Engag.', value: (k) => score(k.e_score) },
+};
+
+/** The table's columns and rows for a sort: what the list is ordered by is always visible. */
+export function kolTableFor(sort: string, items: readonly KolTableItem[]): { columns: readonly Column[]; rows: Record<string, string>[] } {
+  const extra = SORTED_EXTRA[sort];
+  if (!extra) return { columns: KOL_COLUMNS, rows: items.map(kolRow) };
+  return {
+    columns: [...KOL_COLUMNS, { key: 'sorted', label: extra.label, align: 'right' }],
+    rows: items.map((k) => ({ ...kolRow(k), sorted: extra.value(k) })),
+  };
+}
