@@ -29,12 +29,26 @@ export async function sendRendered(api: Api, chatId: number | string, m: Telegra
   if (!m.textAfterPhoto) return photo.message_id;
   try {
     const text = await api.sendMessage(chatId, m.text, { parse_mode: 'HTML', link_preview_options: m.link_preview_options, ...markup });
+    rememberPhoto(chatId, text.message_id, photo.message_id);
     return text.message_id;
   } catch (err) {
     // The picture and its title are posted: failing the whole send now would make a retry post them twice.
     log.warn({ err: errFields(err) }, 'telegram: text after a photo was not sent');
     return photo.message_id;
   }
+}
+
+/**
+ * Text messages that carry a picture's buttons -> that picture's message id, so a
+ * button press can update both. In memory and bounded: after a restart an old
+ * page only updates its text.
+ */
+const photos = new Map<string, number>();
+const PHOTOS_MAX = 5_000;
+
+function rememberPhoto(chatId: number | string, textId: number, photoId: number): void {
+  photos.set(`${chatId}:${textId}`, photoId);
+  if (photos.size > PHOTOS_MAX) photos.delete(photos.keys().next().value!);
 }
 
 /** Visible characters of our renderer's HTML, as Telegram counts them. */
@@ -51,6 +65,17 @@ export function visibleLength(html: string): number {
 export async function editRendered(api: Api, chatId: number, messageId: number, wasPhoto: boolean, m: TelegramMessage, log: Logger): Promise<void> {
   const markup = m.reply_markup ? { reply_markup: m.reply_markup } : {};
   try {
+    const photoId = photos.get(`${chatId}:${messageId}`);
+    if (!wasPhoto && photoId !== undefined && m.photo) {
+      // A picture with its text in the next message (too long for a caption): the buttons sit on
+      // the text, and both change together, so the chart never shows another page than the table.
+      const media = { type: 'photo' as const, media: new InputFile(m.photo.data, m.photo.name), ...(m.caption ? { caption: m.caption, parse_mode: 'HTML' as const } : {}) };
+      await api.editMessageMedia(chatId, photoId, media).catch((err: unknown) => {
+        if (!isNotModified(err)) log.debug({ err: errFields(err) }, 'telegram: companion picture not updated');
+      });
+      await api.editMessageText(chatId, messageId, m.text, { parse_mode: 'HTML', link_preview_options: m.link_preview_options, ...markup });
+      return;
+    }
     if (!wasPhoto) {
       await api.editMessageText(chatId, messageId, m.text, { parse_mode: 'HTML', link_preview_options: m.link_preview_options, ...markup });
       return;

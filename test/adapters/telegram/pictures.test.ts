@@ -75,3 +75,21 @@ test('a picture is sent as a photo with its caption and buttons; Next swaps the 
   assert.equal(captioned.photo?.width, 45, 'the picture stays');
   assert.equal(captioned.text, 'Chart 4\n\nPage 4 <of> charts');
 });
+
+test('a chart whose table is too long for a caption: paging updates the picture and the table together', async (t) => {
+  const r = await rig(t);
+  const chat = privateChat(902);
+  const kol = [...r.sb.data.kols].sort((a, b) => b.follower_count - a.follower_count)[0]!;
+  await r.ask(chat, `/momentum @${kol.username} limit:25`);
+  await new Promise((res) => setTimeout(res, 300));
+  const msgs = r.fake.messages(chat.id);
+  const photoMsg = msgs.find((m) => m.photo)!;
+  const textMsg = msgs.find((m) => m.reply_markup && !m.photo)!;
+  assert.ok(photoMsg && textMsg, 'a picture, then the table with the buttons');
+  const before = Buffer.from(photoMsg.photo!.data!);
+  r.fake.pressButton({ chatId: chat.id, messageId: textMsg.message_id, data: button(textMsg, 'Next') });
+  await r.fake.waitForEdit(chat.id, (m) => m.message_id === textMsg.message_id);
+  const after = r.fake.messages(chat.id).find((m) => m.message_id === photoMsg.message_id)!;
+  assert.ok(!before.equals(Buffer.from(after.photo!.data!)), 'the picture shows the new page too');
+  assert.equal(r.fake.messages(chat.id).length, msgs.length, 'nothing new posted');
+});
