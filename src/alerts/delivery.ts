@@ -41,8 +41,11 @@ export interface DeliveryOptions {
   readonly lease?: Pick<Lease, 'status'>;
   /** Destinations sent to at once; default 256. */
   readonly concurrency?: number;
-  /** Attempts for transient failures before an entry is given up; default 8. */
-  readonly maxAttempts?: number;
+  /**
+   * How long transient failures (5xx, network) are retried before an alert is given up;
+   * default 1 hour, so a platform outage of minutes loses nothing. 429s are always waited out.
+   */
+  readonly retryForMs?: number;
   readonly now?: () => number;
   readonly onResult?: (entry: OutboxEntry, result: SendResult) => void;
   /** After each drain: entries still waiting (outbox depth). */
@@ -76,7 +79,7 @@ type Step = 'next' | 'later' | 'stop';
 export function createDelivery(o: DeliveryOptions): Delivery {
   const now = o.now ?? Date.now;
   const senders = new Map(o.senders.map((s) => [s.platform, s]));
-  const maxAttempts = o.maxAttempts ?? 8;
+  const retryForMs = o.retryForMs ?? 3_600_000;
   const concurrency = o.concurrency ?? 256;
   let running: Promise<void> | undefined;
   let again = false;
@@ -142,7 +145,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
         }
         return 'next';
       case 'retry':
-        if (e.attempts >= maxAttempts && !r.reason.startsWith('429')) {
+        if (now() - e.createdAt > retryForMs && !r.reason.startsWith('429')) {
           await finish(e, 'dead', `gave up after ${e.attempts} attempts: ${r.reason}`);
           o.log.warn({ entry: e.id, reason: r.reason }, 'alert given up');
           return 'next';
