@@ -135,7 +135,7 @@ function isChainWord(v: unknown): boolean {
  * infers the chain (base58 can only be Solana), `/token <address> <chain>`
  * is put back in order, and an address several chains share asks which.
  */
-export function inferChain(command: string) {
+export function inferChain(command: string, o: { ambiguous?: 'ask' | 'leave' } = {}) {
   return (raw: RawArgs): RawArgs => {
     const { chain, address } = raw;
     if (typeof chain === 'string' && isChainWord(address) && !isChainWord(chain)) {
@@ -145,6 +145,8 @@ export function inferChain(command: string) {
     const guess = chain.trim();
     const chains = chainsForAddress(guess);
     if (chains.length === 1) return { ...raw, chain: chains[0], address: guess };
+    // The command may look on every candidate chain itself (`/token` does).
+    if (chains.length > 1 && o.ambiguous === 'leave') return { ...raw, chain: undefined, address: guess };
     if (chains.length > 1) {
       const short = `${guess.slice(0, 6)}…`;
       throw new UserError(

@@ -32,7 +32,7 @@ test('/help <command> shows each option with its type, choices, bounds and defau
   assert.match(field(card, 'sort'), /one of: score, winrate, followers/);
   assert.match(field(card, 'last24h'), /yes\/no/);
   const token = asCard(await h.send('/help /token'));
-  assert.ok(token.fields!.some((f) => f.name === 'chain (required) · by position'));
+  assert.ok(token.fields!.some((f) => f.name === 'address (required) · by position'));
   const typo = asError(await h.send('/help tken'));
   assert.equal(typo.message, 'There is no /tken. Did you mean /token?');
   assert.equal(typo.example, '/help token');

@@ -48,16 +48,13 @@ test('token card buttons open the tweets and the mindmap of the same token', asy
   assert.match(plain(map.kind === 'text' ? map.text : ''), new RegExp(`Mindmap of \\$${sol.symbol}`));
 });
 
-test('a bare base58 address is taken as Solana; an EVM address asks which chain', async () => {
+test('a bare base58 address is taken as Solana; a bare EVM address is looked up on each EVM chain', async () => {
   const card = asCard(await h.send(`/token ${sol.address}`));
   assert.equal(field(card, 'Market cap'), usd(sol.marketcap));
   const swapped = asCard(await h.send(`/token ${sol.address} sol`));
   assert.equal(field(swapped, 'Market cap'), usd(sol.marketcap), 'address before chain is put back in order');
-  const ask = asError(await h.send(`/token ${evm.address}`));
-  assert.match(ask.message, /^Which chain\?/);
-  assert.match(ask.message, /\/token bsc 0x/);
-  assert.match(ask.message, /\/token base 0x/);
-  assert.equal(ask.example, `/token bsc ${evm.address}`);
+  const found = asCard(await h.send(`/token ${evm.address}`));
+  assert.equal(field(found, 'Market cap'), usd(evm.marketcap), 'the chain that has it');
   const onBase = asCard(await h.send(`/token base ${evm.address.toUpperCase().replace('0X', '0x')}`));
   assert.equal(field(onBase, 'Market cap'), usd(evm.marketcap), 'EVM addresses match whatever their case');
 });
@@ -70,7 +67,7 @@ test('mistakes get a short answer with a correct example', async () => {
   assert.match(addr.message, /not a BNB Chain token address: expected 0x followed by 40 hex digits/);
   assert.ok(addr.example);
   const missing = asError(await h.send('/token'));
-  assert.match(missing.message, /needs <chain> <address>/);
+  assert.match(missing.message, /needs <address>/);
   const unknown = asError(await h.send('/token solana 1111111111111111111111111111111111111111111'));
   assert.match(unknown.message, /^No token 111111…1111 on solana/);
   assert.ok(unknown.example);
@@ -86,5 +83,18 @@ test('the analytics and the tweets are fetched in parallel', async () => {
     assert.ok(ms < 550, `took ${Math.round(ms)} ms: the two calls ran one after the other`);
   } finally {
     h.sandbox.clearFaults();
+  }
+});
+
+test('/token with a bare 0x address finds the chain that has it', async () => {
+  const h2 = await harness();
+  try {
+    const evm = h2.sandbox.data.tokens.find((x) => x.chain_id === 'base' || x.chain_id === 'bsc')!;
+    const card = asCard(await h2.send(`/token ${evm.address}`));
+    assert.ok(card.title.includes(evm.symbol), `${card.title} shows ${evm.symbol}`);
+    const err = asError(await h2.send(`/token 0x${'0'.repeat(39)}1`));
+    assert.match(err.message, /No token 0x0000.* on bsc or base/);
+  } finally {
+    await h2.close();
   }
 });

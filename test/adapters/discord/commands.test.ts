@@ -60,14 +60,14 @@ test('every registry command becomes a Discord definition that follows the neutr
   }
 });
 
-test('concrete anchors: /token takes a chain choice and an address; /kol autocompletes; /subscribe is for managers', () => {
+test('concrete anchors: /token takes an address and an optional chain choice; /kol autocompletes; /subscribe is for managers', () => {
   const defs = new Map(toDiscordCommands(registry).map((d) => [d.name, d]));
   const token = defs.get('token')!;
   assert.deepEqual(
     token.options.map((o) => [o.name, o.type, o.required]),
-    [['chain', 3, true], ['address', 3, true]],
+    [['address', 3, true], ['chain', 3, false]],
   );
-  assert.deepEqual(token.options[0]!.choices, CHAINS.map((c) => ({ name: c, value: c })));
+  assert.deepEqual(token.options[1]!.choices, CHAINS.map((c) => ({ name: c, value: c })));
   assert.deepEqual(defs.get('kol')!.options[0], { type: 3, name: 'kol', description: defs.get('kol')!.options[0]!.description, required: true, autocomplete: true });
   assert.equal(defs.get('subscribe')!.default_member_permissions, '16');
   assert.equal(defs.get('token')!.default_member_permissions, null);
