@@ -11,7 +11,8 @@ import type { OutboxEntry } from '../src/alerts/outbox.ts';
 import { createDiscordSender } from '../src/adapters/discord/sender.ts';
 import { silentLogger } from '../src/log.ts';
 import { SlidingWindow } from '../src/alerts/window.ts';
-import { openStore } from '../src/store/index.ts';
+import { openStore, type Store } from '../src/store/index.ts';
+import { DEFAULT_FILTERS } from '../src/alerts/filters.ts';
 import { startDiscordFake } from '../test/fakes/discord/index.ts';
 import { startTelegramFake } from '../test/fakes/telegram/index.ts';
 import { createTelegramAdapter } from '../src/adapters/telegram/index.ts';
@@ -24,6 +25,13 @@ export const SAMPLE_ALERT: AlertContent = {
   reason: 'token score 82.4 >= 70, KOL score 71.3 >= 60, 48,200 followers >= 10,000',
   actions: [],
 };
+
+/** Each destination subscribed (delivery drops alerts for chats that are not). */
+async function subscribeAll(store: Store, platform: 'discord' | 'telegram', chatIds: readonly string[]): Promise<void> {
+  for (const chatId of chatIds) {
+    await store.subscriptions.put({ id: `${platform}:${chatId}`, platform, chatId, isGroup: false, filters: DEFAULT_FILTERS, mutedTokens: [], pausedUntil: null, startAfter: null, disabled: null, createdBy: 'bench', createdAt: 0, updatedAt: 0 });
+  }
+}
 
 export function entries(platform: 'discord' | 'telegram', chatIds: readonly string[]): OutboxEntry[] {
   return chatIds.map((chatId) => ({
@@ -50,6 +58,7 @@ export async function benchDiscordFanout(n = 10_000, perSecond = 500): Promise<R
   const log = silentLogger();
   const store = await openStore('memory:');
   const channels = guilds.flatMap((g) => g.channels.map((c) => c.id));
+  await subscribeAll(store, 'discord', channels);
   await store.outbox.enqueue('bench', entries('discord', channels));
   const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [createDiscordSender(rest, log, new SlidingWindow(perSecond, 1000))], log, concurrency: 64 });
   const t0 = performance.now();
@@ -87,6 +96,7 @@ export async function benchTelegramFanout(n = 10_000, timeScale = 0.25): Promise
   const limit = 30 / timeScale;
   const adapter = createTelegramAdapter({ token: fake.token, apiRoot: fake.apiRoot, dispatcher: undefined as never, store, log, pacing: { timeScale } });
   const chats = Array.from({ length: n }, (_, i) => String(1_000_000 + i));
+  await subscribeAll(store, 'telegram', chats);
   await store.outbox.enqueue('bench', entries('telegram', chats));
   const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [adapter.sender], log, concurrency: 256 });
   const t0 = performance.now();
