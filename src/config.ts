@@ -6,7 +6,7 @@
 import { validate as validateCron } from 'node-cron';
 import { z } from 'zod';
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Names whose values must never be echoed back, in errors or logs. */
 export const SECRET_VARS = ['KOL_API_KEY', 'DISCORD_TOKEN', 'TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET'] as const;
@@ -64,7 +64,7 @@ const EnvSchema = z
     WATCH_CRON: optionalString.pipe(
       z.string().refine((s) => validateCron(s), 'must be a cron expression such as */30 * * * * *').optional(),
     ),
-    LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).optional()),
+    LOG_LEVEL: optionalString.pipe(z.enum(LEVELS, { error: `must be one of ${LEVELS.join(', ')}` }).optional()),
     HTTP_PORT: port(0),
   });
 
@@ -91,7 +91,7 @@ export interface Config {
     | undefined;
   readonly storeUrl: string;
   readonly watchCron: string;
-  readonly logLevel: (typeof LOG_LEVELS)[number];
+  readonly logLevel: (typeof LEVELS)[number];
   readonly httpPort: number | undefined;
   /** Every secret value present, for log redaction and leak tests. */
   readonly secrets: readonly string[];

@@ -4,34 +4,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDiscordAdapter } from '../../src/adapters/discord/index.ts';
-import { createTelegramAdapter } from '../../src/adapters/telegram/index.ts';
-import { createApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { silentLogger } from '../../src/log.ts';
-import { startDiscordFake } from '../fakes/discord/index.ts';
-import { startTelegramFake } from '../fakes/telegram/index.ts';
+import { bothPlatforms } from '../helpers/platforms.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('a later KOL within the cooldown edits the alert on both platforms; a click on the alert answers without replacing it', { timeout: 60_000 }, async (t) => {
-  const discord = await startDiscordFake({ guilds: [{ id: '930000000000000001', channels: [{ id: '830000000000000001' }] }] });
-  const telegram = await startTelegramFake({ token: '7000000006:AAFakeTokenForTheMergeTest_0123456', knownChatsOnly: false });
-  const app = await createApp(loadConfig({ STORE_URL: 'memory:', WATCH_CRON: '0 0 1 1 *' }), silentLogger(), { sandboxLiveRate: 0 });
-  const log = silentLogger();
-  const dc = createDiscordAdapter({ token: discord.token, applicationId: discord.applicationId, apiBase: discord.apiBase, dispatcher: app.dispatcher, api: app.api, log });
-  const tg = createTelegramAdapter({ token: telegram.token, apiRoot: telegram.apiRoot, dispatcher: app.dispatcher, store: app.store, log });
-  t.after(async () => {
-    await app.stopAlerts();
-    await dc.stop();
-    await tg.stop();
-    await app.close();
-    await discord.close();
-    await telegram.close();
-  });
-  await dc.start();
-  await tg.start();
+  const { discord, telegram, app, dc, tg } = await bothPlatforms(t, { channels: ['830000000000000001'], guildId: '930000000000000001', telegramToken: '7000000006:AAFakeTokenForTheMergeTest_0123456' });
   await app.store.subscriptions.put(openSubscription('discord', '830000000000000001', { cooldownMinutes: 60 }));
   await app.store.subscriptions.put(openSubscription('telegram', '7100001', { cooldownMinutes: 60 }));
   const watcher = app.startAlerts([dc.sender, tg.sender]);

@@ -7,14 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDiscordAdapter } from '../../src/adapters/discord/index.ts';
-import { createTelegramAdapter } from '../../src/adapters/telegram/index.ts';
-import { createApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { silentLogger } from '../../src/log.ts';
-import { startDiscordFake } from '../fakes/discord/index.ts';
+import { bothPlatforms } from '../helpers/platforms.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
-import { startTelegramFake } from '../fakes/telegram/index.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SCALE = 0.1;
@@ -24,23 +18,7 @@ const ALERTS = 3;
 test('fan-out under 429 storms, 5xx, 403 on a fifth of destinations and a gateway drop', { timeout: 120_000 }, async (t) => {
   const channels = Array.from({ length: 10 }, (_, i) => `81000000000000${String(i).padStart(4, '0')}`);
   const chats = Array.from({ length: 10 }, (_, i) => 6_000_000 + i);
-  const discord = await startDiscordFake({ guilds: [{ id: '910000000000000001', channels: channels.map((id) => ({ id })) }] });
-  const telegram = await startTelegramFake({ token: '7000000004:AAFakeTokenForThePlatformFaults_012', knownChatsOnly: false, timeScale: SCALE });
-  const config = loadConfig({ STORE_URL: 'memory:', WATCH_CRON: '0 0 1 1 *' });
-  const app = await createApp(config, silentLogger(), { sandboxLiveRate: 0 });
-  const log = silentLogger();
-  const dc = createDiscordAdapter({ token: discord.token, applicationId: discord.applicationId, apiBase: discord.apiBase, dispatcher: app.dispatcher, api: app.api, log, subscriptions: app.store.subscriptions });
-  const tg = createTelegramAdapter({ token: telegram.token, apiRoot: telegram.apiRoot, dispatcher: app.dispatcher, store: app.store, log, pacing: { timeScale: SCALE } });
-  t.after(async () => {
-    await app.stopAlerts();
-    await dc.stop();
-    await tg.stop();
-    await app.close();
-    await discord.close();
-    await telegram.close();
-  });
-  await dc.start();
-  await tg.start();
+  const { discord, telegram, app, dc, tg } = await bothPlatforms(t, { channels, guildId: '910000000000000001', telegramToken: '7000000004:AAFakeTokenForThePlatformFaults_012', timeScale: SCALE });
   for (const c of channels) await app.store.subscriptions.put(openSubscription('discord', c));
   for (const c of chats) await app.store.subscriptions.put(openSubscription('telegram', String(c)));
   const watcher = app.startAlerts([dc.sender, tg.sender]);
