@@ -4,7 +4,10 @@ import { kolTableFor } from '../src/views/build/kolTable.ts';
 import { offsetActions, rangeText } from '../src/views/build/paging.ts';
 import { apiOrder, callOpts, checkBounds, labels, limit, numText, offset, order, percentToFraction, range } from './_options.ts';
 
-const SORTS = ['score', 'winrate', 'followers', 'mentions', 'impressions', 'tokens', 'rug', 'lose', 'active', 'ranking', 'total', 'speed', 'accuracy', 'legality', 'engagement'] as const;
+const SORTS = [
+  'score', 'winrate', 'followers', 'mentions', 'impressions', 'tokens', 'rug', 'lose', 'active', 'ranking', 'total',
+  'speed', 'accuracy', 'legality', 'engagement', 'speed_v2', 'accuracy_v2', 'legality_v2', 'engagement_v2',
+] as const;
 const SORT_FIELD = {
   score: 'scoreV2',
   winrate: 'winrate',
@@ -21,6 +24,10 @@ const SORT_FIELD = {
   accuracy: 'aScore',
   legality: 'lScore',
   engagement: 'eScore',
+  speed_v2: 'sScoreV2',
+  accuracy_v2: 'aScoreV2',
+  legality_v2: 'lScoreV2',
+  engagement_v2: 'eScoreV2',
 } as const satisfies Record<(typeof SORTS)[number], string>;
 
 const EXAMPLE = '/kols sort:winrate min_followers:5';
@@ -42,9 +49,12 @@ const options = {
   ...range('impressions', 'impressions', { min: 0 }),
   ...range('score', 'score v2', { min: 0 }),
   ...range('tokens', 'tokens mentioned', { min: 0 }),
+  min_rug: opt.number({ description: 'Minimum rug rate in % (0-100)', min: 0, max: 100 }),
   max_rug: opt.number({ description: 'Maximum rug rate in % (0-100)', min: 0, max: 100 }),
+  min_lose: opt.number({ description: 'Minimum lose rate in % (0-100)', min: 0, max: 100 }),
   max_lose: opt.number({ description: 'Maximum lose rate in % (0-100)', min: 0, max: 100 }),
   min_active: opt.number({ description: 'Minimum active score', min: 0 }),
+  max_active: opt.number({ description: 'Maximum active score', min: 0 }),
   limit: limit(10, 25),
   offset: offset(),
 };
@@ -79,9 +89,12 @@ export default {
         maxScoreV2: numText(input.max_score),
         minTotalToken: numText(input.min_tokens),
         maxTotalToken: numText(input.max_tokens),
+        minRugRate: percentToFraction(input.min_rug),
         maxRugRate: percentToFraction(input.max_rug),
+        minLoseRate: percentToFraction(input.min_lose),
         maxLoseRate: percentToFraction(input.max_lose),
         minActiveScore: numText(input.min_active),
+        maxActiveScore: numText(input.max_active),
       },
       callOpts(ctx),
     );

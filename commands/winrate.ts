@@ -10,7 +10,6 @@ const SCORE_SORT = {
   performance: 'weightedPerformanceScore',
   consistency: 'consistencyScore',
   auc: 'areaUnderCurveScore',
-  unified: 'unifiedPerformanceScore',
   tokens: 'numTokensCountedWinRate',
   likes: 'likeScore',
   shares: 'shareScore',
@@ -18,8 +17,15 @@ const SCORE_SORT = {
   active: 'activeScore',
   engagement: 'engagementScore',
   score: 'scoreV2',
+  performance_v2: 'sScoreV2',
+  auc_v2: 'aScoreV2',
+  consistency_v2: 'lScoreV2',
+  engagement_v2: 'eScoreV2',
 } as const;
-const SORTS = [...WINDOW_LABELS, 'performance', 'consistency', 'auc', 'unified', 'tokens', 'likes', 'shares', 'mentions', 'active', 'engagement', 'score'] as const;
+const SORTS = [
+  ...WINDOW_LABELS, 'performance', 'consistency', 'auc', 'tokens', 'likes', 'shares', 'mentions', 'active', 'engagement', 'score',
+  'performance_v2', 'auc_v2', 'consistency_v2', 'engagement_v2',
+] as const;
 
 const EXAMPLE = '/winrate sort:24h chain:solana';
 
@@ -29,13 +35,18 @@ const options = {
     description: 'Sort by a window (5m…24h, 7d) or performance, consistency, auc, tokens, score…',
     noun: 'sort',
     default: '1h',
-    aliases: { ...WINDOW_ALIASES, area: 'auc', weighted: 'performance' },
+    // The spec calls scoreV2 "the unified performance score": one choice for both (Discord allows 25).
+    aliases: { ...WINDOW_ALIASES, area: 'auc', weighted: 'performance', unified: 'score' },
   }),
   order: order(),
   labels: labels(),
   start: when('Only shills from this date or time ago (2024-05-01, 7d)'),
   end: when('Only shills up to this date or time ago'),
   ...range('score', 'performance score (score v2)', { min: 0 }),
+  ...range('performance', 'weighted performance score (v2)', { min: 0 }),
+  ...range('auc', 'area-under-curve score (v2)', { min: 0 }),
+  ...range('consistency', 'consistency score (v2)', { min: 0 }),
+  ...range('engagement', 'engagement score (v2)', { min: 0 }),
   limit: limit(10, 25),
   offset: offset(),
 };
@@ -44,7 +55,7 @@ export default {
   name: 'winrate',
   description: 'KOL win rates after a shill, by time window, with performance scores',
   options,
-  examples: [EXAMPLE, '/winrate', '/winrate sort:consistency labels:alpha', '/winrate start:30d min_score:50'],
+  examples: [EXAMPLE, '/winrate', '/winrate sort:consistency labels:alpha', '/winrate start:30d min_score:50', '/winrate sort:engagement_v2 min_consistency:40'],
   async run(input, ctx) {
     checkBounds(input, EXAMPLE);
     const now = ctx.now();
@@ -66,6 +77,14 @@ export default {
         endDate,
         minScoreV2: input.min_score,
         maxScoreV2: input.max_score,
+        minSScoreV2: input.min_performance,
+        maxSScoreV2: input.max_performance,
+        minAScoreV2: input.min_auc,
+        maxAScoreV2: input.max_auc,
+        minLScoreV2: input.min_consistency,
+        maxLScoreV2: input.max_consistency,
+        minEScoreV2: input.min_engagement,
+        maxEScoreV2: input.max_engagement,
       },
       callOpts(ctx),
     );

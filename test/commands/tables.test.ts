@@ -129,3 +129,17 @@ test('/kols sorted by a value the fixed columns do not show adds that column, in
     await h2.close();
   }
 });
+
+test('/winrate reaches the v2 score sorts and bounds of the spec', async () => {
+  const h2 = await harness();
+  try {
+    const view = asTable(await h2.send('/winrate sort:engagement_v2 min_consistency:40 max_auc:90 limit:3'));
+    assert.equal(view.rows.length, 3);
+    const q = h2.sandbox.requests.filter((r) => r.rawQuery.includes('eScoreV2')).at(-1)!;
+    assert.match(q.rawQuery, /sortField=eScoreV2/);
+    assert.match(q.rawQuery, /minLScoreV2=40/);
+    assert.match(q.rawQuery, /maxAScoreV2=90/);
+  } finally {
+    await h2.close();
+  }
+});
