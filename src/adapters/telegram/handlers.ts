@@ -8,6 +8,7 @@ import type { Chat, User } from 'grammy/types';
 import type { Logger } from 'pino';
 import type { Caller } from '../../core/command.ts';
 import { ACTION_PREFIX, opensNew, type Dispatcher, type RunOptions } from '../../core/dispatch.ts';
+import { subscriptionId } from '../../store/subscriptions.ts';
 import type { Store } from '../../store/index.ts';
 import type { View } from '../../views/model.ts';
 import { toTelegramHtml, type TelegramMessage } from '../../views/render/telegram.ts';
@@ -38,6 +39,18 @@ export function installHandlers(bot: Bot, d: HandlerDeps): void {
   });
   bot.on('message:text', (ctx) => onCommand(ctx, d));
   bot.on('callback_query', (ctx) => onButton(ctx, d));
+  // Removed from a group or blocked in a private chat: stop its alerts now, not after a failed send
+  // (every refused request counts against the bot).
+  bot.on('my_chat_member', async (ctx) => {
+    const status = ctx.myChatMember.new_chat_member.status;
+    if (status !== 'kicked' && status !== 'left') return;
+    const id = subscriptionId('telegram', String(ctx.myChatMember.chat.id));
+    const sub = await d.store.subscriptions.get(id);
+    if (!sub || sub.disabled) return;
+    const reason = status === 'kicked' ? 'the bot was removed or blocked' : 'the bot left the chat';
+    await d.store.subscriptions.put({ ...sub, disabled: { reason, at: Date.now() }, updatedAt: Date.now() });
+    d.log.info({ sub: id, status }, 'telegram: subscription disabled');
+  });
 }
 
 /** Who is asking, for the dispatcher; admin status is looked up only when a command needs it. */

@@ -49,7 +49,7 @@ export interface TelegramAdapter extends ChatAdapter {
 }
 
 /** Updates we handle; Telegram then does not send (or queue) the others. */
-const ALLOWED_UPDATES = ['message', 'callback_query'] as const;
+const ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const;
 /** Longer than the 30 s long poll; a send that hangs this long is given up. */
 const REQUEST_TIMEOUT_S = 60;
 

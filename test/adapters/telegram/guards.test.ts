@@ -78,3 +78,19 @@ test('only group admins may /subscribe: a member is refused and nothing is store
   const shown = await r.ask(g, '/alerts', member);
   assert.match(shown.text!, /token_score:80/);
 });
+
+test('a group that removes the bot has its alerts stopped at once, without waiting for a failed send', async (t) => {
+  const r = await rig(t);
+  const g = group(-4004);
+  const owner = { id: 903, first_name: 'Owner' };
+  r.fake.setMember(g.id, owner.id, 'creator');
+  const done = await r.ask(g, '/subscribe', owner);
+  assert.doesNotMatch(done.text!, /^⚠️/);
+  r.fake.setMember(g.id, r.fake.botId, 'kicked');
+  let sub = await r.app.store.subscriptions.get(`telegram:${g.id}`);
+  for (let i = 0; i < 100 && !sub?.disabled; i++) {
+    await new Promise((res) => setTimeout(res, 20));
+    sub = await r.app.store.subscriptions.get(`telegram:${g.id}`);
+  }
+  assert.match(sub?.disabled?.reason ?? '', /removed or blocked/);
+});
