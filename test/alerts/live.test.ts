@@ -4,22 +4,16 @@
  * matches a destination's filters reaches it exactly once and in feed order;
  * nothing reaches a destination whose filters exclude it.
  */
-import { describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDiscordAdapter } from '../../src/adapters/discord/index.ts';
-import { createTelegramAdapter } from '../../src/adapters/telegram/index.ts';
 import type { TweetListItem } from '../../src/api/index.ts';
 import type { AlertFilters } from '../../src/alerts/filters.ts';
-import { createApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { silentLogger } from '../../src/log.ts';
 import type { FeedPosition } from '../../src/store/subscriptions.ts';
-import { startDiscordFake } from '../fakes/discord/index.ts';
+import { bothPlatforms } from '../helpers/platforms.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
-import { startTelegramFake } from '../fakes/telegram/index.ts';
 import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -36,16 +30,15 @@ function wants(f: AlertFilters, t: TweetListItem): boolean {
   );
 }
 
-async function scenario(storeUrl: string): Promise<void> {
-  const discord = await startDiscordFake({ guilds: [{ id: '920000000000000001', channels: [{ id: '820000000000000001' }, { id: '820000000000000002' }] }] });
-  const telegram = await startTelegramFake({ token: '7000000005:AAFakeTokenForTheLiveFeedTest_0123', knownChatsOnly: false });
-  const app = await createApp(loadConfig({ STORE_URL: storeUrl, WATCH_CRON: '* * * * * *' }), silentLogger(), { sandboxLiveRate: 0 });
-  const log = silentLogger();
-  const dc = createDiscordAdapter({ token: discord.token, applicationId: discord.applicationId, apiBase: discord.apiBase, dispatcher: app.dispatcher, api: app.api, log });
-  const tg = createTelegramAdapter({ token: telegram.token, apiRoot: telegram.apiRoot, dispatcher: app.dispatcher, store: app.store, log });
+async function scenario(t: TestContext, storeUrl: string): Promise<void> {
+  const { discord, telegram, app, dc, tg, close } = await bothPlatforms(t, {
+    channels: ['820000000000000001', '820000000000000002'],
+    guildId: '920000000000000001',
+    telegramToken: '7000000005:AAFakeTokenForTheLiveFeedTest_0123',
+    storeUrl,
+    watchCron: '* * * * * *',
+  });
   try {
-    await dc.start();
-    await tg.start();
     const subs = [
       openSubscription('discord', '820000000000000001', { minTokenScore: 50, minKolScore: 40 }),
       openSubscription('discord', '820000000000000002', { minTokenScore: 101 }), // wants nothing
@@ -86,12 +79,7 @@ async function scenario(storeUrl: string): Promise<void> {
     assert.ok(expected['discord:820000000000000001']!.length > 0 && expected['telegram:7000001']!.length > 0, 'the scenario sends something');
     assert.equal(discord.violations.length + telegram.violations.length, 0, 'nothing inside a 429 window');
   } finally {
-    await app.stopAlerts();
-    await dc.stop();
-    await tg.stop();
-    await app.close();
-    await discord.close();
-    await telegram.close();
+    await close();
   }
 }
 
@@ -99,12 +87,12 @@ describe('alerts on a live feed through both platforms', { timeout: 120_000 }, (
   test('on SQLite', async (t) => {
     const dir = await mkdtemp(join(tmpdir(), 'kolradar-live-'));
     t.after(() => rm(dir, { recursive: true, force: true }));
-    await scenario(`sqlite:${join(dir, 'state.sqlite')}`);
+    await scenario(t, `sqlite:${join(dir, 'state.sqlite')}`);
   });
   const available = redisAvailable();
   if (!available) process.stderr.write(`NOTICE: ${REDIS_SKIP}\n`);
   test('on Redis', { skip: available ? false : REDIS_SKIP }, async (t) => {
     const redis = await startRedis(t);
-    await scenario(redis.url);
+    await scenario(t, redis.url);
   });
 });

@@ -22,15 +22,19 @@ export async function bothPlatforms(
   const log = silentLogger();
   const dc = createDiscordAdapter({ token: discord.token, applicationId: discord.applicationId, apiBase: discord.apiBase, dispatcher: app.dispatcher, api: app.api, log, subscriptions: app.store.subscriptions });
   const tg = createTelegramAdapter({ token: telegram.token, apiRoot: telegram.apiRoot, dispatcher: app.dispatcher, store: app.store, log, ...(o.timeScale ? { pacing: { timeScale: o.timeScale } } : {}) });
-  t.after(async () => {
-    await app.stopAlerts();
-    await dc.stop();
-    await tg.stop();
-    await app.close();
-    await discord.close();
-    await telegram.close();
-  });
+  let closing: Promise<void> | undefined;
+  /** Idempotent; call it directly when something the test owns (a Redis server) must outlive it. */
+  const close = () =>
+    (closing ??= (async () => {
+      await app.stopAlerts();
+      await dc.stop();
+      await tg.stop();
+      await app.close();
+      await discord.close();
+      await telegram.close();
+    })());
+  t.after(close);
   await dc.start();
   await tg.start();
-  return { discord, telegram, app, dc, tg };
+  return { discord, telegram, app, dc, tg, close };
 }

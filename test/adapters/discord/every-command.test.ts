@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { toDiscordCommand } from '../../../src/adapters/discord/commands.ts';
 import { argsFor, splitCommand } from '../../../src/core/parse.ts';
+import { sandboxLines } from '../../helpers/sandbox-lines.ts';
 import { embedOf, MANAGER, MANAGER_PERMISSIONS, publicAnswer, shown, startHarness, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -16,18 +17,7 @@ before(async () => {
 after(() => h.close());
 
 test('every command: deferred within 3 s, then a public answer carrying the sandbox values', async () => {
-  const sb = h.app.sandbox!;
-  const kol = sb.data.kols[0]!;
-  const tok = sb.data.tokens.find((x) => x.chain_id === 'solana' && x.marketcap > 0)!;
-  const lines: Record<string, string> = {
-    token: `/token solana ${tok.address}`,
-    mindmap: `/mindmap solana ${tok.address}`,
-    mute: `/mute solana ${tok.address}`,
-    tweets: `/tweets solana ${tok.address}`,
-    kol: `/kol @${kol.username}`,
-    kolmap: `/kolmap @${kol.username}`,
-    momentum: `/momentum @${kol.username}`,
-  };
+  const { kol, tok, lines } = sandboxLines(h.app.sandbox!);
   const expect: Record<string, string> = { token: tok.symbol, mindmap: tok.symbol, kol: kol.username, kolmap: kol.username, momentum: kol.username };
   const channelId = h.channels[1]!;
   // Subscribe first (and unsubscribe last) so /alerts and /mute have a subscription to act on.

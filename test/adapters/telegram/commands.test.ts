@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { usd } from '../../../src/views/format.ts';
+import { sandboxLines } from '../../helpers/sandbox-lines.ts';
 import { button, group, privateChat, rig } from './helpers.ts';
 
 test('/token in a private chat shows the sandbox token: name, symbol, market cap, buttons; valid HTML', async (t) => {
@@ -44,20 +45,9 @@ test('in a group: /token@ourbot answers, /token@otherbot and plain chat are igno
 
 test('every command answers once, with valid HTML, in a private chat and in a group', async (t) => {
   const r = await rig(t);
-  const kol = r.sb.data.kols[0]!;
-  const tok = r.sb.data.tokens.find((x) => x.chain_id === 'solana')!;
+  const { kol, tok, lines } = sandboxLines(r.sb);
   const admin = { id: 777, first_name: 'Admin' };
   r.fake.setMember(-4002, admin.id, 'administrator');
-  // Lines for the sandbox's data where the examples name records it does not have.
-  const lines: Record<string, string> = {
-    token: `/token solana ${tok.address}`,
-    mindmap: `/mindmap solana ${tok.address}`,
-    mute: `/mute solana ${tok.address}`,
-    tweets: `/tweets solana ${tok.address}`,
-    kol: `/kol @${kol.username}`,
-    kolmap: `/kolmap @${kol.username}`,
-    momentum: `/momentum @${kol.username}`,
-  };
   const expect: Record<string, string> = { token: tok.symbol, kol: kol.username, kolmap: kol.username, momentum: kol.username };
   for (const chat of [privateChat(103), { id: -4002, type: 'group' as const, title: 'All commands' }]) {
     await r.ask(chat, '/subscribe', admin); // so /alerts, /mute and /unsubscribe have something to act on
