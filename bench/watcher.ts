@@ -34,7 +34,7 @@ export async function benchWatcher(): Promise<Row[]> {
   const sb = await startSandbox();
   const api = createKolClient({ baseUrl: sb.url, apiKey: sb.apiKey, cacheTtlMs: false });
   const page = (await api.getTweets({ limit: 30 })).items as TweetListItem[];
-  const facts = page.map(tweetFacts).filter((f) => f !== undefined);
+  const facts = page.map((t) => tweetFacts(t)).filter((f) => f !== undefined);
 
   const subs = randomSubs(100_000);
   const t0 = performance.now();
