@@ -72,6 +72,8 @@ async function scenario(t: TestContext, storeUrl: string): Promise<void> {
     feed.reverse();
     assert.ok(feed.length >= 10, `the live feed moved (${feed.length} tweets)`);
     assert.ok(feed.some((t) => t.x_user[0]?.follower_count === undefined), 'some authors in the feed were spec-minimal');
+    assert.ok(app.metrics.authorLookups.get() + app.metrics.authorCacheHits.get() > 0, 'their facts were looked up (metrics count it)');
+    assert.equal(app.metrics.authorUnknown.get(), 0, 'and found');
     const ids = (texts: string[]) => texts.map((x) => /status\/(\d+)/.exec(x)?.[1] ?? '?');
     const got = {
       'discord:820000000000000001': () => ids(discord.channelMessages('820000000000000001').map((m) => JSON.stringify(m.embeds))),
