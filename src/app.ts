@@ -57,6 +57,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
   const api = createKolClient({
     baseUrl,
     apiKey: apiKey ?? '',
+    maxBodyBytes: config.apiMaxBodyBytes,
     logger: log,
     onCall: (e) => {
       metrics.upstreamCalls.inc({ operation: e.operation, result: e.outcome });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bool, dec, id, int, num, str, strArray, textId, timestamp } from '../json.ts';
-import { arr, chain, obj, opaque } from './common.ts';
+import { arr, chain, listNote, obj, opaque } from './common.ts';
 import { kolAccountShape } from './kols.ts';
 
 // 2.9
@@ -107,6 +107,7 @@ export type TokenTweet = z.infer<typeof tokenTweetSchema>;
 
 export const tweetsByTokenResultSchema = obj({
   items: arr(tokenTweetSchema),
+  ...listNote,
   next_cursor: str.nullable(),
 });
 export type TweetsByTokenResult = z.infer<typeof tweetsByTokenResultSchema>;
@@ -148,6 +149,7 @@ export type TweetListItem = z.infer<typeof tweetListItemSchema>;
 // "null when no further page is indicated": absence is read the same way.
 export const tweetsResultSchema = obj({
   items: arr(tweetListItemSchema),
+  ...listNote,
   next_cursor: str.nullable().optional().transform((c) => c ?? null),
 });
 export type TweetsResult = z.infer<typeof tweetsResultSchema>;
