@@ -95,7 +95,18 @@ export function createTransport(config: TransportConfig): Transport {
   async function readUpstreamMessage(body: Dispatcher.ResponseData['body']): Promise<string> {
     let text: string;
     try {
-      text = await body.text();
+      // Only the first 300 characters are kept: an error body is read no further than 64 KB.
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of body) {
+        chunks.push(chunk as Buffer);
+        size += (chunk as Buffer).length;
+        if (size >= 65_536) {
+          body.destroy();
+          break;
+        }
+      }
+      text = Buffer.concat(chunks).toString('utf8');
     } catch {
       return '';
     }

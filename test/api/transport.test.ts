@@ -144,6 +144,23 @@ test('a body over the cap is refused as unavailable, never buffered whole: decla
     assert.equal(srv.count(), 1, 'not retried: the same request brings the same body');
   }
   assert.ok(sentBytes < 50 * 1024 * 1024, `the endless body was cut off (${sentBytes} bytes written)`);
+  // An error body is read only as far as its message needs.
+  let errorBytes = 0;
+  const chatty = await rawServer(t, (_req, res) => {
+    res.writeHead(400, { 'content-type': 'text/plain' });
+    const chunk = Buffer.alloc(16 * 1024, 0x61);
+    const more = () => {
+      while (errorBytes < 50 * 1024 * 1024 && !res.destroyed) {
+        errorBytes += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', more);
+      }
+      res.end();
+    };
+    more();
+  });
+  const bad = await small(chatty.url).getKolScore({ xUserId: '1' }).catch((e: unknown) => e);
+  assert.ok(bad instanceof ApiBadRequestError, String(bad));
+  assert.ok(errorBytes < 50 * 1024 * 1024, `the endless error body was cut off (${errorBytes} bytes written)`);
   // Under the cap, the same answer is read as usual.
   const fine = await rawServer(t, (_req, res) => res.end(JSON.stringify(fx.kolScore())));
   assert.equal((await small(fine.url).getKolScore({ xUserId: '1' })).num_shill_tokens, 6);
