@@ -7,6 +7,7 @@ import { createDelivery } from '../src/alerts/delivery.ts';
 import { localLease } from '../src/alerts/lease.ts';
 import { compile, tweetFacts } from '../src/alerts/matcher.ts';
 import { createWatcher } from '../src/alerts/watcher.ts';
+import { DEFAULT_FILTERS } from '../src/alerts/filters.ts';
 import { silentLogger } from '../src/log.ts';
 import { startSandbox } from '../src/sandbox/server.ts';
 import { openStore } from '../src/store/index.ts';
@@ -34,7 +35,7 @@ export async function benchWatcher(): Promise<Row[]> {
   const sb = await startSandbox();
   const api = createKolClient({ baseUrl: sb.url, apiKey: sb.apiKey, cacheTtlMs: false });
   const page = (await api.getTweets({ limit: 30 })).items as TweetListItem[];
-  const facts = page.map(tweetFacts).filter((f) => f !== undefined);
+  const facts = page.map((t) => tweetFacts(t)).filter((f) => f !== undefined);
 
   const subs = randomSubs(100_000);
   const t0 = performance.now();
@@ -74,5 +75,57 @@ export async function benchWatcher(): Promise<Row[]> {
   await store.close();
   await api.close();
   await sb.close();
+  rows.push(...(await benchLookups('minimal')), ...(await benchLookups('mix')));
   return rows;
+}
+
+/**
+ * Extra upstream requests per tick when feed authors are spec-minimal: author
+ * lookups (op 7) per new token, and market lookups (op 2) per alerted token.
+ * Goal: at most one op-7 request per new token per tick, none for authors seen
+ * within the cache lifetime.
+ */
+async function benchLookups(shape: 'minimal' | 'mix'): Promise<Row[]> {
+  const sb = await startSandbox({ authors: shape, live: false });
+  const api = createKolClient({ baseUrl: sb.url, apiKey: sb.apiKey, cacheTtlMs: false });
+  const store = await openStore('memory:');
+  const log = silentLogger();
+  const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [], log });
+  const watcher = createWatcher({ api, subscriptions: store.subscriptions, outbox: store.outbox, state: store.watch, pages: store.pages, delivery, lease: localLease(), log });
+  // One subscription on the defaults (token >= 70, KOL >= 60, 10,000 followers).
+  await store.subscriptions.put({ ...randomSubs(1)[0]!, filters: { ...DEFAULT_FILTERS }, mutedTokens: [], pausedUntil: null, startAfter: null, disabled: null });
+  await watcher.tick();
+  const kols = sb.data.kols.filter((k) => k.follower_count >= 10_000).slice(0, 6);
+  let next = 100;
+  const tick = async (tokens: number, perToken: number) => {
+    const before = { op7: sb.count('tweetsByToken'), op2: sb.count('tokenAnalytics') };
+    for (let i = 0; i < tokens; i++, next++) {
+      for (let j = 0; j < perToken; j++) sb.addTweets(1, { token: sb.data.tokens[next]!.id, kol: kols[(i + j) % kols.length]!.id, tokenScore: 90, kolScore: 80 });
+    }
+    const r = await watcher.tick();
+    return { op7: sb.count('tweetsByToken') - before.op7, op2: sb.count('tokenAnalytics') - before.op2, queued: r.queued, held: r.held };
+  };
+  const cold = await tick(10, 3);
+  const warm = await tick(10, 3);
+  await watcher.stop();
+  await store.close();
+  await api.close();
+  await sb.close();
+  const what = `${shape} feed authors`;
+  return [
+    {
+      area: 'watcher',
+      metric: `extra requests, ${what}: tick with 10 new tokens x 3 new authors`,
+      value: `${cold.op7} op-7 + ${cold.op2} op-2 (${cold.queued} alerts, ${cold.held} held)`,
+      target: '<= 10 op-7',
+      ok: cold.op7 <= 10 && cold.held === 0,
+    },
+    {
+      area: 'watcher',
+      metric: `extra requests, ${what}: next tick, same authors, 10 new tokens`,
+      value: `${warm.op7} op-7 + ${warm.op2} op-2 (${warm.queued} alerts)`,
+      target: '0 op-7',
+      ok: warm.op7 === 0,
+    },
+  ];
 }

@@ -1,6 +1,7 @@
 import { describeFilters, toSubscribeLine } from '../src/alerts/filters.ts';
 import { FOREVER, destinationOf, parseDuration, requireSubscription } from '../src/alerts/subscribe.ts';
 import { testAlert } from '../src/alerts/sample.ts';
+import { heldLastDay } from '../src/alerts/held.ts';
 import type { Command, CommandContext } from '../src/core/command.ts';
 import { PermissionError, UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
@@ -31,10 +32,13 @@ export default {
         : paused
           ? `Paused ${sub.pausedUntil! >= FOREVER ? 'until resumed' : `until ${dateShort(sub.pausedUntil!)}`}.`
           : 'On.';
+      const held = await heldLastDay(ctx.store.watch, sub.id, now);
+      // Said even when 0: it is the first thing to check when alerts stay quiet.
+      const heldLine = `${held.toLocaleString('en-US')} ${held === 1 ? 'tweet' : 'tweets'} held back in the last 24 h because the upstream gave no KOL score, followers or labels for the author.`;
       return {
         kind: 'card',
         title: 'Alerts here',
-        description: [status, '\n', describeFilters(sub.filters).join('\n'), '\n\nSame settings as a command:\n', { code: toSubscribeLine(sub.filters) }],
+        description: [status, '\n', describeFilters(sub.filters).join('\n'), '\n', heldLine, '\n\nSame settings as a command:\n', { code: toSubscribeLine(sub.filters) }],
         fields: sub.mutedTokens.length ? [{ name: 'Muted tokens', value: sub.mutedTokens.join('\n') }] : [],
         colour: sub.disabled ? 'error' : paused ? 'warn' : 'up',
       };

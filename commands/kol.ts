@@ -22,9 +22,9 @@ export default {
     let kol;
     let score;
     let momentum;
-    if (known) [kol, [score, momentum]] = await Promise.all([resolveKol(ctx, input, call), data(known)]);
+    if (known) [kol, [score, momentum]] = await Promise.all([resolveKol(ctx, input, call, { names: true }), data(known)]);
     else {
-      kol = await resolveKol(ctx, input, call);
+      kol = await resolveKol(ctx, input, call, { names: true });
       [score, momentum] = await data(kol.xUserId);
     }
     const card = kolCard({ kol, score, momentum });

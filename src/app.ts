@@ -57,6 +57,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
   const api = createKolClient({
     baseUrl,
     apiKey: apiKey ?? '',
+    maxBodyBytes: config.apiMaxBodyBytes,
     logger: log,
     onCall: (e) => {
       metrics.upstreamCalls.inc({ operation: e.operation, result: e.outcome });
@@ -119,6 +120,10 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
           metrics.watcherTicks.inc({ result: r.leader ? 'leader' : 'follower' });
           metrics.alertsMatched.inc({}, r.matched);
           metrics.alertsQueued.inc({}, r.queued);
+          metrics.authorLookups.inc({}, r.lookup.requests);
+          metrics.authorCacheHits.inc({}, r.lookup.cacheHits);
+          metrics.authorUnknown.inc({}, r.lookup.unknown);
+          metrics.alertsHeld.inc({}, r.held);
           if (r.lagMs !== null) metrics.watcherLag.set(r.lagMs / 1000);
         },
         onTickError: () => metrics.watcherTicks.inc({ result: 'error' }),

@@ -66,6 +66,14 @@ const EnvSchema = z
     ),
     LOG_LEVEL: optionalString.pipe(z.enum(LEVELS, { error: `must be one of ${LEVELS.join(', ')}` }).optional()),
     HTTP_PORT: port(0),
+    KOL_API_MAX_BODY_BYTES: optionalString.pipe(
+      z
+        .string()
+        .regex(/^\d+$/, 'must be a number of bytes')
+        .transform(Number)
+        .pipe(z.number().int().min(65_536, 'must be at least 65536').max(1_073_741_824, 'must be at most 1073741824'))
+        .optional(),
+    ),
   });
 
 /** Variables that only make sense together; checked on the raw values so every problem is listed at once. */
@@ -93,10 +101,14 @@ export interface Config {
   readonly watchCron: string;
   readonly logLevel: (typeof LEVELS)[number];
   readonly httpPort: number | undefined;
+  /** Largest upstream response body read, in bytes; a bigger one is answered as unavailable. */
+  readonly apiMaxBodyBytes: number;
   /** Every secret value present, for log redaction and leak tests. */
   readonly secrets: readonly string[];
 }
 
+/** 5 MB: the largest page the spec allows (100 token rows) is far below it. */
+export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 export const DEFAULT_STORE_URL = 'sqlite:./data/kolradar.sqlite';
 /** Every 30 seconds (node-cron accepts a seconds field). */
 export const DEFAULT_WATCH_CRON = '*/30 * * * * *';
@@ -156,6 +168,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     watchCron: e.WATCH_CRON ?? DEFAULT_WATCH_CRON,
     logLevel: e.LOG_LEVEL ?? 'info',
     httpPort: e.HTTP_PORT,
+    apiMaxBodyBytes: e.KOL_API_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES,
     secrets,
   };
 }

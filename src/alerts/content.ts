@@ -11,8 +11,9 @@ import type { Action, CardView, Field, LinkButton, View } from '../views/model.t
 export interface AlertKol {
   readonly username: string;
   readonly displayName: string;
-  readonly followers: number;
-  readonly score: number;
+  /** null: unknown (shown as such, never as 0). */
+  readonly followers: number | null;
+  readonly score: number | null;
   readonly tweetUrl: string;
   readonly text: string;
   readonly tweetedAt: string;
@@ -24,7 +25,10 @@ export interface AlertToken {
   readonly chain: ChainId;
   readonly address: string;
   readonly score: number;
+  /** At alert time (operation 2); null when it could not be read. */
   readonly marketCap: number | null;
+  /** Absent in entries queued before liquidity was shown. */
+  readonly liquidity?: number | null;
   readonly change1h: number | null;
   readonly change24h: number | null;
 }
@@ -66,11 +70,11 @@ export function alertView(c: AlertContent): View {
       : `${c.kols.length} KOLs: ${c.kols.map((k) => `@${k.username}`).join(', ')}`;
   const fields: Field[] = [
     { name: 'Token score', value: score(t.score), inline: true },
-    { name: 'Market cap', value: usd(t.marketCap), inline: true },
+    { name: 'Market cap / liquidity', value: `${usd(t.marketCap)} / ${usd(t.liquidity ?? null)}`, inline: true },
     { name: 'Change 1h / 24h', value: `${pct(t.change1h, 'percent', { sign: true })} / ${pct(t.change24h, 'percent', { sign: true })}`, inline: true },
     ...c.kols.slice(0, 5).map(
       (k): Field => ({
-        name: `@${k.username} · ${compact(k.followers)} followers · KOL score ${score(k.score)}`,
+        name: `@${k.username} · ${k.followers === null ? 'followers unknown' : `${compact(k.followers)} followers`} · KOL score ${k.score === null ? 'unknown' : score(k.score)}`,
         value: [k.text.length > TWEET_TEXT_MAX ? `${k.text.slice(0, TWEET_TEXT_MAX)}…` : k.text, '\n', { link: 'Open on X', url: k.tweetUrl }],
       }),
     ),
@@ -84,9 +88,9 @@ export function alertView(c: AlertContent): View {
     kind: 'card',
     title: `${c.test ? '[TEST] ' : ''}${t.symbol} shilled by ${who}`,
     url: first.tweetUrl,
-    description: [{ b: `${t.name} (${t.symbol})` }, ` on ${CHAIN_LABEL[t.chain]}\n`, { code: t.address }, `\nWhy: ${c.reason}`],
+    description: [{ b: `${t.name} (${t.symbol})` }, ` on ${CHAIN_LABEL[t.chain]}\n`, { code: t.address }, `\n${c.test ? '' : 'Why: '}${c.reason}`],
     fields,
-    footer: c.test ? 'Test alert: this is how alerts will look here.' : 'kolradar alert',
+    footer: c.test ? 'Test alert with a sample tweet: this is how alerts will look here.' : 'kolradar alert',
     colour: 'brand',
     links,
     actions: c.actions,

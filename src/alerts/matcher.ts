@@ -10,6 +10,7 @@ import type { ChainId } from '../api/chains.ts';
 import { tokenKeyOf } from '../core/chains.ts';
 import type { AlertFilters } from './filters.ts';
 import { int } from '../views/format.ts';
+import { feedAuthorFacts, type AuthorFacts } from './authors.ts';
 
 /** The facts of a tweet that filters look at, read once per tweet. */
 export interface TweetFacts {
@@ -19,10 +20,12 @@ export interface TweetFacts {
   /** `chain:address`, the unit of cooldowns and mutes. */
   readonly tokenKey: string;
   readonly tokenScore: number;
-  readonly kolScore: number;
-  readonly followers: number;
+  /** null: unknown (neither the feed nor a lookup said); a filter on it holds the tweet back. */
+  readonly kolScore: number | null;
+  readonly followers: number | null;
   readonly username: string;
-  readonly labels: readonly string[];
+  readonly displayName: string | null;
+  readonly labels: readonly string[] | null;
   readonly tweetType: string;
 }
 
@@ -32,22 +35,27 @@ export interface Match {
   readonly sub: Subscription;
 }
 
-export function tweetFacts(tweet: TweetListItem): TweetFacts | undefined {
+/** The facts of a tweet; `author` adds what a lookup found (see authors.ts). Token score is the tweet token's avg_score (2.9). */
+export function tweetFacts(tweet: TweetListItem, author: AuthorFacts = feedAuthorFacts(tweet.x_user[0])): TweetFacts | undefined {
   const token = tweet.token;
-  const author = tweet.x_user[0];
-  if (!token || !author) return undefined;
+  if (!token || !tweet.x_user[0]) return undefined;
   return {
     tweet,
     position: { tweetedAt: tweet.tweeted_at, id: tweet.id },
     chain: token.chain_id,
     tokenKey: tokenKeyOf(token.chain_id, token.token_address),
     tokenScore: token.avg_score,
-    kolScore: author.ranking_score ?? 0,
-    followers: author.follower_count ?? 0,
+    kolScore: author.kolScore,
+    followers: author.followers,
     username: (author.username ?? '').toLowerCase(),
-    labels: (author.labels ?? []).map((l) => l.toLowerCase()),
+    displayName: author.displayName,
+    labels: author.labels ? author.labels.map((l) => l.toLowerCase()) : null,
     tweetType: tweet.tweet_type.toLowerCase(),
   };
+}
+
+export function hasUnknowns(f: TweetFacts): boolean {
+  return f.kolScore === null || f.followers === null || f.labels === null || f.username === '';
 }
 
 /** Newest-first feed order: is `a` after (newer than) `b`? */
@@ -66,8 +74,11 @@ export function compareIds(a: string, b: string): number {
 
 export interface CompiledSubscriptions {
   readonly size: number;
-  /** The subscriptions that want this tweet (no wrapper objects: a page can match 100,000s). */
-  match(facts: TweetFacts, now: number): Subscription[];
+  /**
+   * The subscriptions that want this tweet (no wrapper objects: a page can match 100,000s).
+   * Those that would want it but filter on a fact that is unknown are pushed to `held`.
+   */
+  match(facts: TweetFacts, now: number, held?: Subscription[]): Subscription[];
 }
 
 /**
@@ -179,7 +190,7 @@ function bucketOf(subs: Subscription[], labels: Bits, types: Bits): Bucket {
 function exactAccepts(sub: Subscription, t: TweetFacts): boolean {
   const f = sub.filters;
   if (f.tweetTypes.length && !f.tweetTypes.includes(t.tweetType)) return false;
-  if (f.labels.length && !f.labels.some((l) => t.labels.includes(l))) return false;
+  if (f.labels.length && t.labels && !f.labels.some((l) => t.labels!.includes(l))) return false;
   return true;
 }
 
@@ -201,11 +212,19 @@ export function compile(subs: readonly Subscription[]): CompiledSubscriptions {
   const buckets = new Map([...groups].map(([k, g]) => [k, bucketOf(g, labels, types)]));
   return {
     size,
-    match(facts, now) {
+    match(facts, now, held) {
       const out: Subscription[] = [];
       const tweetMs = Date.parse(facts.position.tweetedAt);
-      const { tokenScore, kolScore, followers, username, tokenKey } = facts;
-      const tweetLabels = labels.maskOf(facts.labels);
+      const { tokenScore, username, tokenKey } = facts;
+      // Unknown is NaN here: every comparison with it is false, so it passes the hot loop's
+      // threshold tests and is caught by the unknown check just before a match.
+      const kolScore = facts.kolScore ?? NaN;
+      const followers = facts.followers ?? NaN;
+      const unknownKol = facts.kolScore === null;
+      const unknownFollowers = facts.followers === null;
+      const unknownLabels = facts.labels === null;
+      const anyUnknown = unknownKol || unknownFollowers || unknownLabels;
+      const tweetLabels = labels.maskOf(facts.labels ?? []);
       const tweetType = types.maskOf([facts.tweetType]);
       const userHash = hash32(username);
       const tokenHash = hash32(tokenKey);
@@ -218,7 +237,7 @@ export function compile(subs: readonly Subscription[]): CompiledSubscriptions {
           if (minToken[i]! > tokenScore) break; // sorted: nobody further wants it
           if (minKol[i]! > kolScore || minFollowers[i]! > followers || startMs[i]! > tweetMs || pausedUntil[i]! > now) continue;
           const lm = labelMask[i]!;
-          if (lm !== 0 && (lm & tweetLabels) === 0) continue;
+          if (lm !== 0 && !unknownLabels && (lm & tweetLabels) === 0) continue;
           const tm = typeMask[i]!;
           if (tm !== 0 && (tm & tweetType) === 0) continue;
           const from = listStart[i]!;
@@ -241,6 +260,10 @@ export function compile(subs: readonly Subscription[]): CompiledSubscriptions {
           if (exact[i] === 1 && !exactAccepts(sub, facts)) continue;
           // Same second as the start position: only the exact feed order can tell.
           if (startMs[i] === tweetMs && !isAfter(facts.position, sub.startAfter!)) continue;
+          if (anyUnknown && ((unknownKol && minKol[i]! > 0) || (unknownFollowers && minFollowers[i]! > 0) || (unknownLabels && sub.filters.labels.length > 0))) {
+            held?.push(sub);
+            continue;
+          }
           out.push(sub);
         }
       }
@@ -249,17 +272,43 @@ export function compile(subs: readonly Subscription[]): CompiledSubscriptions {
   };
 }
 
-/** "token score 82 >= 70, KOL score 64 >= 60, 12,300 followers >= 10,000" */
+/**
+ * Each filter of `f` against the tweet, in words, true by construction: `>=` only
+ * when the value passes, `<` when it does not, "unknown" when no source gave it.
+ * "token score 82 >= 70, KOL score 64 >= 60, 12,300 followers >= 10,000"
+ */
+export function filterChecks(f: AlertFilters, t: TweetFacts): { parts: string[]; pass: boolean } {
+  const n = (x: number) => String(Math.round(x * 10) / 10);
+  let pass = true;
+  const parts: string[] = [];
+  const put = (ok: boolean, text: string) => {
+    if (!ok) pass = false;
+    parts.push(text);
+  };
+  const threshold = (name: string, value: number | null, min: number, show: (x: number) => string, after = false) => {
+    if (value === null) return put(min <= 0, after ? `followers unknown` : `${name} unknown`);
+    const ok = value >= min;
+    put(ok, after ? `${show(value)} ${name} ${ok ? '>=' : '<'} ${show(min)}` : `${name} ${show(value)} ${ok ? '>=' : '<'} ${show(min)}`);
+  };
+  if (f.chains.length) put(f.chains.includes(t.chain as never), f.chains.includes(t.chain as never) ? `chain ${t.chain}` : `chain ${t.chain} is not ${f.chains.join('/')}`);
+  threshold('token score', t.tokenScore, f.minTokenScore, n);
+  threshold('KOL score', t.kolScore, f.minKolScore, n);
+  threshold('followers', t.followers, f.minFollowers, int, true);
+  if (f.tweetTypes.length) put(f.tweetTypes.includes(t.tweetType), f.tweetTypes.includes(t.tweetType) ? `type ${t.tweetType}` : `type ${t.tweetType} is not ${f.tweetTypes.join('/')}`);
+  if (f.allowKols.length) put(f.allowKols.includes(t.username), `@${t.username} is ${f.allowKols.includes(t.username) ? '' : 'not '}on the list`);
+  if (f.denyKols.includes(t.username)) put(false, `@${t.username} is excluded`);
+  if (f.labels.length) {
+    if (t.labels === null) put(false, 'labels unknown');
+    else {
+      const hit = f.labels.filter((l) => t.labels!.includes(l));
+      put(hit.length > 0, hit.length ? `label ${hit.join('/')}` : `no label ${f.labels.join('/')}`);
+    }
+  }
+  return { parts, pass };
+}
+
 export function reasonLine(f: AlertFilters, t: TweetFacts): string {
-  const n = (x: number) => Math.round(x * 10) / 10;
-  const parts = [
-    `token score ${n(t.tokenScore)} >= ${f.minTokenScore}`,
-    `KOL score ${n(t.kolScore)} >= ${f.minKolScore}`,
-    `${int(t.followers)} followers >= ${int(f.minFollowers)}`,
-  ];
-  if (f.allowKols.length) parts.push(`@${t.username} is on the list`);
-  if (f.labels.length) parts.push(`label ${f.labels.filter((l) => t.labels.includes(l)).join('/')}`);
-  return parts.join(', ');
+  return filterChecks(f, t).parts.join(', ');
 }
 
 /**

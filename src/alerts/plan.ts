@@ -13,6 +13,7 @@ import type { Subscription } from '../store/subscriptions.ts';
 import type { AlertContent, AlertKol, AlertToken } from './content.ts';
 import { reasonLine, type Match, type TweetFacts } from './matcher.ts';
 import type { OutboxEntry } from './outbox.ts';
+import { marketNow, type MarketAtTime } from './market.ts';
 
 /** Buttons on alerts outlive ordinary pages: people scroll back. */
 const ALERT_ACTION_TTL_MS = 7 * 24 * 3600_000;
@@ -70,14 +71,17 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
 
   const tokens = new Map<string, TweetFacts>();
   for (const g of live) tokens.set(g[0]!.facts.tokenKey, g[0]!.facts);
-  const [marketCaps, actions] = await Promise.all([marketCapsOf(p, tokens), actionsOf(p, live)]);
+  const [markets, actions] = await Promise.all([
+    marketNow(p.api, [...tokens.values()].map((f) => ({ chain: f.tweet.token.chain_id as ChainId, address: f.tweet.token.token_address })), { budgetMs: p.budgetMs, log: p.log }),
+    actionsOf(p, live),
+  ]);
 
   const entries: OutboxEntry[] = live.map((g) => {
     const m = g[0]!;
     const kols = uniqueKols(g.map((x) => x.facts));
     const content: AlertContent = {
       kind: 'alert',
-      token: tokenOf(m.facts, marketCaps.get(m.facts.tokenKey) ?? null),
+      token: tokenOf(m.facts, markets.get(m.facts.tokenKey) ?? null),
       kols,
       reason: reasonLine(m.sub.filters, m.facts),
       actions: actions.get(`${m.facts.tokenKey}|${m.facts.username}`) ?? [],
@@ -126,17 +130,16 @@ function entry(id: string, sub: Subscription, content: AlertContent, now: number
   };
 }
 
-function uniqueKols(facts: readonly TweetFacts[]): AlertKol[] {
+export function uniqueKols(facts: readonly TweetFacts[]): AlertKol[] {
   const seen = new Set<string>();
   const out: AlertKol[] = [];
   for (const f of facts) {
     if (seen.has(f.username)) continue;
     seen.add(f.username);
-    const a = f.tweet.x_user[0];
-    const username = a?.username ?? f.username;
+    const username = f.tweet.x_user[0]?.username ?? f.username;
     out.push({
       username,
-      displayName: a?.display_name ?? username,
+      displayName: f.displayName ?? username,
       followers: f.followers,
       score: f.kolScore,
       tweetUrl: `https://x.com/${encodeURIComponent(username)}/status/${f.tweet.twitter_id}`,
@@ -147,7 +150,7 @@ function uniqueKols(facts: readonly TweetFacts[]): AlertKol[] {
   return out;
 }
 
-function tokenOf(f: TweetFacts, marketCap: number | null): AlertToken {
+export function tokenOf(f: TweetFacts, market: MarketAtTime | null): AlertToken {
   const t = f.tweet.token;
   return {
     name: t.name,
@@ -155,28 +158,11 @@ function tokenOf(f: TweetFacts, marketCap: number | null): AlertToken {
     chain: t.chain_id as ChainId,
     address: t.token_address,
     score: t.avg_score,
-    marketCap,
+    marketCap: market?.marketCap ?? null,
+    liquidity: market?.liquidity ?? null,
     change1h: t.change1h,
     change24h: t.change24h,
   };
-}
-
-/** Market cap is not in the feed; one analytics lookup per token, failures shown as "-". */
-async function marketCapsOf(p: PlanInput, tokens: Map<string, TweetFacts>): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  await Promise.all(
-    [...tokens.values()].map(async (f) => {
-      const t = f.tweet.token;
-      try {
-        const r = await p.api.getTokenAnalytics({ tokenAddress: t.token_address, chainId: t.chain_id as ChainId, limit: 5 }, { budgetMs: p.budgetMs });
-        const hit = r.items.find((i) => i.token.address === t.token_address);
-        if (hit) out.set(f.tokenKey, hit.marketcap);
-      } catch (err) {
-        p.log.debug({ token: f.tokenKey, err: (err as Error).message }, 'market cap lookup failed');
-      }
-    }),
-  );
-  return out;
 }
 
 /** Token card, KOL card and mute buttons, stored once per (token, KOL) and shared by every destination. */

@@ -6,17 +6,27 @@
 import type { CommandContext } from '../core/command.ts';
 import { UserError } from '../core/errors.ts';
 import type { Subscription } from '../store/subscriptions.ts';
-import { reasonLine, tweetFacts } from './matcher.ts';
+import { createAuthorLookup } from './authors.ts';
+import { marketNow } from './market.ts';
+import { filterChecks, tweetFacts } from './matcher.ts';
 import type { OutboxEntry } from './outbox.ts';
+import { tokenOf, uniqueKols } from './plan.ts';
 import type { ChainId } from '../api/chains.ts';
 
 export async function testAlert(ctx: CommandContext, sub: Subscription, subId: string): Promise<OutboxEntry> {
   const r = await ctx.api.getTweets({ limit: 5 }, { signal: ctx.signal, budgetMs: ctx.budgetMs, cache: 'bypass' });
-  const facts = r.items.map(tweetFacts).find((f) => f !== undefined);
-  if (!facts) throw new UserError('The feed is empty right now; try the test again in a minute.');
-  const t = facts.tweet.token;
-  const a = facts.tweet.x_user[0];
-  const username = a?.username ?? facts.username;
+  const tweet = r.items.find((t) => tweetFacts(t) !== undefined);
+  if (!tweet) throw new UserError('The feed is empty right now; try the test again in a minute.');
+  // The same sources as a real alert: author facts from op 7 when the feed lacks them, market from op 2.
+  const lookup = createAuthorLookup({ api: ctx.api, log: ctx.log, now: ctx.now });
+  const opts = { budgetMs: ctx.budgetMs, log: ctx.log, signal: ctx.signal };
+  const [{ facts: authors }, markets] = await Promise.all([
+    lookup.fill([tweet], opts),
+    marketNow(ctx.api, [{ chain: tweet.token.chain_id as ChainId, address: tweet.token.token_address }], opts),
+  ]);
+  const facts = tweetFacts(tweet, authors.get(tweet.id))!;
+  const { parts, pass } = filterChecks(sub.filters, facts);
+  const verdict = pass ? 'Sample tweet; it passes this chat’s filters' : 'Sample tweet; it would NOT alert here';
   return {
     id: `test-${ctx.now()}-${subId}`,
     subId,
@@ -26,9 +36,9 @@ export async function testAlert(ctx: CommandContext, sub: Subscription, subId: s
     content: {
       kind: 'alert',
       test: true,
-      token: { name: t.name, symbol: t.symbol, chain: t.chain_id as ChainId, address: t.token_address, score: t.avg_score, marketCap: null, change1h: t.change1h, change24h: t.change24h },
-      kols: [{ username, displayName: a?.display_name ?? username, followers: facts.followers, score: facts.kolScore, tweetUrl: `https://x.com/${encodeURIComponent(username)}/status/${facts.tweet.twitter_id}`, text: facts.tweet.content, tweetedAt: facts.tweet.tweeted_at }],
-      reason: reasonLine(sub.filters, facts),
+      token: tokenOf(facts, markets.get(facts.tokenKey) ?? null),
+      kols: uniqueKols([facts]),
+      reason: `${verdict}: ${parts.join(', ')}`,
       actions: [],
     },
     createdAt: ctx.now(),

@@ -19,7 +19,9 @@ import type { PageStore } from '../store/pages.ts';
 import type { Kv } from '../store/strict.ts';
 import type { FeedPosition, Subscription, SubscriptionStore } from '../store/subscriptions.ts';
 import type { Delivery } from './delivery.ts';
-import { compile, isAfter, loosestFilters, tweetFacts, type CompiledSubscriptions, type Match } from './matcher.ts';
+import { compile, hasUnknowns, isAfter, loosestFilters, tweetFacts, type CompiledSubscriptions, type Match } from './matcher.ts';
+import { createAuthorLookup, type AuthorFacts, type LookupStats } from './authors.ts';
+import { recordHeld } from './held.ts';
 import type { Outbox } from './outbox.ts';
 import { planAlerts } from './plan.ts';
 import type { Lease } from './lease.ts';
@@ -44,6 +46,8 @@ export interface WatcherOptions {
   readonly lookbackMs?: number;
   /** Upstream budget per request of a tick; default 10 s. */
   readonly budgetMs?: number;
+  /** How long author facts looked up from operation 7 are reused; default 10 min. */
+  readonly authorTtlMs?: number;
   readonly now?: () => number;
   readonly onTick?: (r: TickResult) => void;
   /** A scheduled tick failed (upstream or store); the next tick retries. */
@@ -59,6 +63,10 @@ export interface TickResult {
   readonly leader: boolean;
   /** Age of the newest tweet handled (the high-water mark), for the lag metric. */
   readonly lagMs: number | null;
+  /** Author lookups of this tick (op-7 requests, cache hits, tweets left with unknown facts). */
+  readonly lookup: LookupStats;
+  /** (tweet, subscription) pairs held back because a filter needed an unknown fact. */
+  readonly held: number;
 }
 
 export interface Watcher {
@@ -106,6 +114,7 @@ export function createWatcher(o: WatcherOptions): Watcher {
   let leading = false;
   let recoveredAt = 0;
   let cache: { version: string; subs: Subscription[]; compiled: CompiledSubscriptions } | undefined;
+  const authors = createAuthorLookup({ api: o.api, log: o.log, now, ...(o.authorTtlMs !== undefined ? { ttlMs: o.authorTtlMs } : {}) });
 
   /** Starts a drain without waiting; a store fault pauses delivery until the next tick. */
   function kick(): void {
@@ -170,9 +179,11 @@ export function createWatcher(o: WatcherOptions): Watcher {
   async function runTick(): Promise<TickResult> {
     const started = now();
     let mark: FeedPosition | null = null;
+    let lookup: LookupStats = { requests: 0, cacheHits: 0, unknown: 0 };
+    let held = 0;
     const result = (fetched: number, matched: number, queued: number, skipped: number, leader = true): TickResult => {
       const lagMs = mark ? Math.max(0, now() - Date.parse(mark.tweetedAt)) : null;
-      const r = { fetched, matched, queued, skipped, ms: now() - started, leader, lagMs };
+      const r = { fetched, matched, queued, skipped, ms: now() - started, leader, lagMs, lookup, held };
       o.onTick?.(r);
       return r;
     };
@@ -220,14 +231,30 @@ export function createWatcher(o: WatcherOptions): Watcher {
     // The same tweets give the same batch id: a repeated tick merges into its batch.
     const batchId = `t${newHwm.id}-${hashIds(tweets.map((x) => x.id))}`;
     const t = now();
+    // Author facts the feed lacks are looked up only for tweets some subscription could want.
+    const need = tweets.filter((tweet) => {
+      const f = tweetFacts(tweet);
+      if (!f || !hasUnknowns(f)) return false;
+      const waiting: Subscription[] = [];
+      return compiled.match(f, t, waiting).length > 0 || waiting.length > 0;
+    });
+    let found = new Map<string, AuthorFacts>();
+    if (need.length) ({ facts: found, stats: lookup } = await authors.fill(need, { budgetMs }));
     const matches: Match[] = [];
+    const heldBy = new Map<string, number>();
     for (const tweet of tweets) {
-      const facts = tweetFacts(tweet);
-      if (facts) for (const sub of compiled.match(facts, t)) matches.push({ facts, sub });
+      const facts = tweetFacts(tweet, found.get(tweet.id));
+      if (!facts) continue;
+      const waiting: Subscription[] = [];
+      for (const sub of compiled.match(facts, t, waiting)) matches.push({ facts, sub });
+      for (const s of waiting) heldBy.set(s.id, (heldBy.get(s.id) ?? 0) + 1);
+      held += waiting.length;
     }
+    if (held) o.log.info({ held, unknown: lookup.unknown }, 'tweets held back: a filter needs an author fact no source gave');
     const plan = await planAlerts({ matches, skipped, subs, batchId, api: o.api, pages: o.pages, state: o.state, now: t, budgetMs, log: o.log });
     await o.outbox.enqueue(batchId, plan.entries);
     await plan.commitCooldowns();
+    if (heldBy.size) await recordHeld(o.state, heldBy, batchId, t);
     await Promise.all(tweets.map((x) => o.state.set(`seen:${x.id}`, 1, lookbackMs * 3)));
     await o.lease.fenced(() => o.state.set(STATE_KEY, { ...state, hwm: newHwm } satisfies State));
     mark = newHwm;

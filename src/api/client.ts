@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { DEFAULT_TTL_MS, SingleFlight, TtlCache } from './cache.ts';
 import { decodeResult } from './decode.ts';
 import { ApiAbortedError, ApiError, ApiUnavailableError, ApiValidationError } from './errors.ts';
-import { createTransport, DEFAULT_TIMEOUTS, type CallStats } from './http.ts';
+import { createTransport, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUTS, type CallStats } from './http.ts';
 import type { LoggerLike } from './logger.ts';
 import type { OperationName } from './names.ts';
 import { OPERATIONS, serializeQuery, type OperationDef } from './operations.ts';
@@ -32,6 +32,8 @@ export interface KolClientOptions {
   apiKey: string;
   dispatcher?: Dispatcher;
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
+  /** Largest response body accepted, in bytes (compressed and decompressed); default 5 MB. */
+  maxBodyBytes?: number;
   retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   defaultBudgetMs?: number;
   /** false turns caching off; single-flight stays on. */
@@ -70,6 +72,7 @@ export function createKolClient(o: KolClientOptions): KolClient {
   const transport = createTransport({
     baseUrl,
     apiKey,
+    maxBodyBytes: o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     dispatcher: o.dispatcher,
     timeouts: {
       connectMs: o.timeouts?.connectMs ?? DEFAULT_TIMEOUTS.connectMs,
@@ -108,7 +111,9 @@ export function createKolClient(o: KolClientOptions): KolClient {
 
     async function fetchParsed(target: string, signal: AbortSignal, deadline: number, stats: CallStats): Promise<Out> {
       const json = await transport.get(def.name, target, signal, deadline, stats);
-      const data = decodeResult(def.name, def.result, json);
+      const data = decodeResult(def.name, def.result, json, (rows) =>
+        o.logger?.warn?.({ operation: def.name, rows: rows.map((r) => `${r.path}: ${r.message}`) }, 'list rows could not be read; the rest is shown'),
+      );
       // This object stays private to the cache and the flight; every caller gets a copy.
       cache.set(target, data, ttlMs);
       return data;

@@ -48,7 +48,8 @@ export class ApiNotFoundError extends ApiError {
   }
 }
 
-export type UnavailableKind = 'network' | 'timeout' | 'rate_limited' | 'server_error' | 'unexpected_status';
+/** `too_large`: the body passed the client's size cap (KolClientOptions.maxBodyBytes). */
+export type UnavailableKind = 'network' | 'timeout' | 'rate_limited' | 'server_error' | 'unexpected_status' | 'too_large';
 
 /**
  * Upstream could not give an answer in time: network error, timeout, 429 or 5xx that

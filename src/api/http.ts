@@ -25,8 +25,13 @@ export interface Timeouts {
 // undici waits 300 s by default; a chat reply cannot.
 export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 3_000, headersMs: 5_000, bodyMs: 5_000 };
 
+/** Largest response body read (compressed and decompressed); a bigger one is refused unread. */
+export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
+
 export interface TransportConfig {
   baseUrl: string;
+  /** Response body cap in bytes, before and after decompression. */
+  maxBodyBytes: number;
   apiKey: string;
   dispatcher?: Dispatcher | undefined;
   timeouts: Timeouts;
@@ -55,12 +60,19 @@ class BudgetElapsed extends Error {}
 // undici's own headers/body timers fire on a ~1 s grid, too coarse for sub-second limits,
 // so each attempt also runs its own timers.
 class AttemptTimedOut extends Error {}
-const decoders: Record<string, (b: Buffer) => Promise<Buffer>> = {
-  gzip: promisify(gunzip),
-  'x-gzip': promisify(gunzip),
-  deflate: promisify(inflate),
-  br: promisify(brotliDecompress),
+// maxOutputLength stops a small compressed body from inflating past the cap (a zip bomb).
+type Decoder = (b: Buffer, o: { maxOutputLength: number }) => Promise<Buffer>;
+const decoders: Record<string, Decoder> = {
+  gzip: promisify(gunzip) as Decoder,
+  'x-gzip': promisify(gunzip) as Decoder,
+  deflate: promisify(inflate) as Decoder,
+  br: promisify(brotliDecompress) as Decoder,
 };
+
+/** Thrown inside an attempt; never retried (the same request would bring the same body). */
+function tooLarge(operation: OperationName, stats: CallStats): ApiUnavailableError {
+  return new ApiUnavailableError(operation, 'too_large', { attempts: stats.attempts, budgetExhausted: false, ...(stats.status === undefined ? {} : { status: stats.status }) });
+}
 
 export function createTransport(config: TransportConfig): Transport {
   const ownsDispatcher = config.dispatcher === undefined;
@@ -83,7 +95,18 @@ export function createTransport(config: TransportConfig): Transport {
   async function readUpstreamMessage(body: Dispatcher.ResponseData['body']): Promise<string> {
     let text: string;
     try {
-      text = await body.text();
+      // Only the first 300 characters are kept: an error body is read no further than 64 KB.
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of body) {
+        chunks.push(chunk as Buffer);
+        size += (chunk as Buffer).length;
+        if (size >= 65_536) {
+          body.destroy();
+          break;
+        }
+      }
+      text = Buffer.concat(chunks).toString('utf8');
     } catch {
       return '';
     }
@@ -99,15 +122,37 @@ export function createTransport(config: TransportConfig): Transport {
     return config.scrub(flat.trim()).slice(0, 300);
   }
 
-  async function decodeJson(operation: OperationName, res: Dispatcher.ResponseData): Promise<unknown> {
-    let raw: Buffer = Buffer.from(await res.body.arrayBuffer());
+  /** The body, read only up to the cap: never buffered without bound. */
+  async function readCapped(operation: OperationName, res: Dispatcher.ResponseData, stats: CallStats): Promise<Buffer> {
+    const max = config.maxBodyBytes;
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > max) {
+      res.body.destroy();
+      throw tooLarge(operation, stats);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > max) {
+        res.body.destroy();
+        throw tooLarge(operation, stats);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks, size);
+  }
+
+  async function decodeJson(operation: OperationName, res: Dispatcher.ResponseData, stats: CallStats): Promise<unknown> {
+    let raw: Buffer = await readCapped(operation, res, stats);
     const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
     const decode = decoders[encoding];
     if (encoding && encoding !== 'identity') {
       if (!decode) throw new ApiSchemaError(operation, '(body)', `unsupported content-encoding ${encoding}`);
       try {
-        raw = await decode(raw);
-      } catch {
+        raw = await decode(raw, { maxOutputLength: config.maxBodyBytes });
+      } catch (err) {
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw tooLarge(operation, stats);
         throw new ApiSchemaError(operation, '(body)', `body is not valid ${encoding}`);
       }
     }
@@ -138,7 +183,7 @@ export function createTransport(config: TransportConfig): Transport {
       phaseTimer = setTimeout(() => ctl.abort(new AttemptTimedOut('attempt timed out')), config.timeouts.bodyMs);
       const status = res.statusCode;
       stats.status = status;
-      if (status >= 200 && status < 300) return { ok: true, body: await decodeJson(operation, res) };
+      if (status >= 200 && status < 300) return { ok: true, body: await decodeJson(operation, res, stats) };
       const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
       if (status === 429 || status >= 500 || status === 408) {
         await res.body.dump().catch(() => undefined);

@@ -21,6 +21,7 @@ import type { AnyCommand, Caller, Capabilities, CommandContext, RawArgs } from '
 import { PermissionError, UserError } from './errors.ts';
 import { argsFor, splitCommand, validate } from './parse.ts';
 import { createRateLimiter } from './ratelimit.ts';
+import { countingUnreadable, withUnreadableNote } from './unreadable.ts';
 import type { Registry } from './registry.ts';
 
 /** Prefix of action ids, so adapters can tell our buttons from anything else. */
@@ -115,8 +116,9 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
             : 'Only group admins may change this chat’s alerts.',
         );
       }
+      const counted = countingUnreadable(o.api);
       const ctx: CommandContext = {
-        api: o.api,
+        api: counted.api,
         store: o.store,
         caller,
         capabilities: opts.capabilities ?? DEFAULT_CAPS,
@@ -127,7 +129,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         now,
         ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
       };
-      return await bindActions(await command.run(input as never, ctx));
+      return await bindActions(withUnreadableNote(await command.run(input as never, ctx), counted.count()));
     } catch (err) {
       const { view, outcome: oc } = toErrorView(err, name, o.log);
       outcome = oc;

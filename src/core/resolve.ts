@@ -5,7 +5,7 @@
  * The client caches answers; only the username -> Twitter id mapping is
  * remembered here, because it costs several calls to find and hardly ever changes.
  */
-import { ApiNotFoundError, type KolTableItem } from '../api/index.ts';
+import { ApiNotFoundError, type KolAccountRanked, type KolTableItem } from '../api/index.ts';
 import { ADDRESS_HINT, CHAIN_ALIASES, CHAIN_LABEL, CHAINS, type ChainId, chainsForAddress, isValidAddress } from './chains.ts';
 import type { CommandContext, RawArgs } from './command.ts';
 import { UserError } from './errors.ts';
@@ -15,8 +15,10 @@ export interface ResolvedKol {
   readonly xUserId: string;
   /** Known when the user gave a name, or when the table row was found. */
   readonly username: string | undefined;
-  /** The KOL table row (operation 9), when the user gave a name. */
+  /** The KOL table row (operation 9), when the user gave a name or the id's name was found. */
   readonly row: KolTableItem | undefined;
+  /** The X account as the win-rate table (operation 5) lists it: followers, labels, names. */
+  readonly account?: KolAccountRanked | undefined;
 }
 
 type Api = Pick<CommandContext, 'api'>;
@@ -41,6 +43,8 @@ const ID_PAGE_SIZE = 30;
 const ID_MEMO_TTL_MS = 6 * 3600_000;
 const ID_MEMO_MAX = 10_000;
 const idMemo = new Map<string, { id: string; at: number }>();
+/** Twitter id -> the win-rate table's account record, same lifetime: names hardly change. */
+const accountMemo = new Map<string, { account: KolAccountRanked; at: number }>();
 
 /**
  * The Twitter id of `input` without any call: a numeric id as typed, or a
@@ -54,20 +58,33 @@ export function knownKolId(input: string): string | undefined {
   return hit && performance.now() - hit.at < ID_MEMO_TTL_MS ? hit.id : undefined;
 }
 
-function remember(username: string, id: string): void {
+function remember(username: string, id: string, account?: KolAccountRanked): void {
   const key = username.toLowerCase();
   idMemo.delete(key);
   idMemo.set(key, { id, at: performance.now() });
   if (idMemo.size > ID_MEMO_MAX) idMemo.delete(idMemo.keys().next().value!);
+  if (account) {
+    accountMemo.delete(id);
+    accountMemo.set(id, { account, at: performance.now() });
+    if (accountMemo.size > ID_MEMO_MAX) accountMemo.delete(accountMemo.keys().next().value!);
+  }
+}
+
+function rememberedAccount(id: string): KolAccountRanked | undefined {
+  const hit = accountMemo.get(id);
+  return hit && performance.now() - hit.at < ID_MEMO_TTL_MS ? hit.account : undefined;
 }
 
 /**
  * `@name`, `name` or a numeric Twitter id. A bare digit string is an id; `@123`
  * is a (numeric) username. Throws UserError when no KOL has that name.
  */
-export async function resolveKol(ctx: Api, input: string, call: CallFn): Promise<ResolvedKol> {
+export async function resolveKol(ctx: Api, input: string, call: CallFn, o: { names?: boolean } = {}): Promise<ResolvedKol> {
   const text = input.trim();
-  if (/^\d{1,20}$/.test(text)) return { xUserId: text.replace(/^0+(?=\d)/, ''), username: undefined, row: undefined };
+  if (/^\d{1,20}$/.test(text)) {
+    const xUserId = text.replace(/^0+(?=\d)/, '');
+    return o.names ? namesOf(ctx, xUserId, call) : { xUserId, username: undefined, row: undefined };
+  }
   const name = text.replace(/^@/, '');
   // The search is partial and also matches display names: only the exact username is this KOL.
   const table = await ctx.api.getKolTable({ search: name, limit: 100 }, call());
@@ -81,12 +98,29 @@ export async function resolveKol(ctx: Api, input: string, call: CallFn): Promise
     );
   }
   const known = knownKolId(name);
-  const xUserId = known ?? (await twitterIdOf(ctx, row, call));
+  const account = known ? rememberedAccount(known) : await twitterIdOf(ctx, row, call);
+  const xUserId = known ?? account?.twitter_id;
   if (xUserId === undefined) {
     throw new UserError(`@${row.kol} is in the KOL table, but the analytics service does not list its X id yet. Try its numeric X id instead.`, '/kols sort:score');
   }
-  remember(row.kol, xUserId);
-  return { xUserId, username: row.kol, row };
+  remember(row.kol, xUserId, account);
+  return { xUserId, username: row.kol, row, account };
+}
+
+/**
+ * A numeric X id to the same facts a username gives: the win-rate table (the one
+ * listing that carries the X id) names the account, then the KOL table row is
+ * found by that name. An id neither lists keeps no name (the card says so).
+ */
+async function namesOf(ctx: Api, xUserId: string, call: CallFn): Promise<ResolvedKol> {
+  const unnamed: ResolvedKol = { xUserId, username: undefined, row: undefined };
+  // The name is a nicety next to the scores: if the tables cannot be read, the card goes out without it.
+  const account = rememberedAccount(xUserId) ?? (await scanWinRates(ctx, { limit: ID_PAGE_SIZE, sortField: 'numTokensCountedWinRate' }, (i) => i.x_user.twitter_id === xUserId, call).catch(() => undefined));
+  if (!account) return unnamed;
+  const table = await ctx.api.getKolTable({ search: account.username, limit: 100 }, call()).catch(() => undefined);
+  const row = table?.items.find((r) => r.kol.toLowerCase() === account.username.toLowerCase());
+  remember(account.username, xUserId, account);
+  return { xUserId, username: account.username, row, account };
 }
 
 /**
@@ -96,26 +130,36 @@ export async function resolveKol(ctx: Api, input: string, call: CallFn): Promise
  * to the KOL's labels, page by page in parallel. A KOL it does not list (no
  * counted tokens yet) has no known X id: undefined.
  */
-async function twitterIdOf(ctx: Api, row: KolTableItem, call: CallFn): Promise<string | undefined> {
+async function twitterIdOf(ctx: Api, row: KolTableItem, call: CallFn): Promise<KolAccountRanked | undefined> {
   const base = {
     limit: ID_PAGE_SIZE,
     sortField: 'numTokensCountedWinRate' as const,
     ...(row.labels.length ? { labels: [...row.labels] } : {}),
   };
-  const match = (items: readonly { x_user_id: string; x_user: { username: string; twitter_id: string } }[]) =>
-    items.find((i) => i.x_user_id === row.id || i.x_user.username.toLowerCase() === row.kol.toLowerCase())?.x_user.twitter_id;
+  // The row's own id is the service's internal id, not an X id: guessing with it could show another account.
+  return scanWinRates(ctx, base, (i) => i.x_user_id === row.id || i.x_user.username.toLowerCase() === row.kol.toLowerCase(), call);
+}
+
+type WinRateScan = { limit: number; sortField: 'numTokensCountedWinRate'; labels?: string[] };
+
+/** The first win-rate item `hit` accepts, reading at most ID_PAGES pages (the rest in parallel). */
+async function scanWinRates(
+  ctx: Api,
+  base: WinRateScan,
+  hit: (i: { x_user_id: string; x_user: KolAccountRanked }) => boolean,
+  call: CallFn,
+): Promise<KolAccountRanked | undefined> {
   const first = await ctx.api.getKolWinRates({ ...base, offset: 0 }, call());
-  const hit = match(first.items);
-  if (hit) return hit;
+  const found = first.items.find(hit);
+  if (found) return found.x_user;
   const pages = Math.min(ID_PAGES, Math.ceil(first.total / ID_PAGE_SIZE));
   const rest = await Promise.all(
     Array.from({ length: Math.max(0, pages - 1) }, (_, i) => ctx.api.getKolWinRates({ ...base, offset: (i + 1) * ID_PAGE_SIZE }, call())),
   );
   for (const page of rest) {
-    const found = match(page.items);
-    if (found) return found;
+    const f = page.items.find(hit);
+    if (f) return f.x_user;
   }
-  // The row's own id is the service's internal id, not an X id: guessing with it could show another account.
   return undefined;
 }
 

@@ -112,6 +112,10 @@ export function createMetrics() {
     rateLimitWaits: add(new Counter('kolradar_rate_limit_waits_total', 'Sends deferred by a platform rate limit, by platform.')),
     outboxDepth: add(new Gauge('kolradar_outbox_depth', 'Alerts waiting in the outbox after the last drain.')),
     watcherLag: add(new Gauge('kolradar_watcher_lag_seconds', 'Age of the newest tweet handled by the watcher.')),
+    authorLookups: add(new Counter('kolradar_author_lookups_total', 'Operation 7 requests made to fill author facts the feed lacked.')),
+    authorCacheHits: add(new Counter('kolradar_author_cache_hits_total', 'Tweets whose missing author facts came from the per-author cache.')),
+    authorUnknown: add(new Counter('kolradar_author_facts_unknown_total', 'Tweets whose KOL score, followers or labels stayed unknown after the lookup.')),
+    alertsHeld: add(new Counter('kolradar_alerts_held_total', 'Tweet and subscription pairs held back because a filter needed an unknown fact.')),
     watcherTicks: add(new Counter('kolradar_watcher_ticks_total', 'Watcher ticks by result (leader, follower, error).')),
     render(): string {
       return `${series.flatMap((s) => s.render()).join('\n')}\n`;

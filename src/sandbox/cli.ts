@@ -8,6 +8,7 @@ const HELP = `Usage: npm run sandbox -- [options]
   --key K             API key clients must send as x-api-key (default sandbox-key)
   --seed N            data seed (same seed, same data)
   --live R            append R new tweets per second
+  --authors S         feed authors: full (default), minimal (id and username only) or mix
   --latency MS        added latency per request
   --jitter MS         extra random latency up to MS
   --error-rate F      fraction answered 500/502/503
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
       key: { type: 'string' },
       seed: { type: 'string' },
       live: { type: 'string' },
+      authors: { type: 'string' },
       latency: { type: 'string' },
       jitter: { type: 'string' },
       'error-rate': { type: 'string' },
@@ -69,7 +71,10 @@ async function main(): Promise<void> {
   const seed = num('seed', values.seed);
   const port = num('port', values.port);
 
+  const authors = values.authors ?? 'full';
+  if (authors !== 'full' && authors !== 'minimal' && authors !== 'mix') throw new Error(`--authors must be full, minimal or mix, got "${authors}"`);
   const sb = await startSandbox({
+    authors,
     ...(port !== undefined ? { port } : {}),
     ...(values.host ? { host: values.host } : {}),
     ...(values.key ? { apiKey: values.key } : {}),

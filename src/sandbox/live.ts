@@ -4,6 +4,9 @@ import { type Rng, shuffle, stream, zipfSampler } from './prng.ts';
 import type { Store } from './store.ts';
 import type { SandboxKol, SandboxToken, SandboxTweet, TweetSeed } from './types.ts';
 
+/** One timed live tweet in this many is served with a minimal author. */
+const LEAN_SHARE = 4;
+
 export class LiveFeed {
   private readonly store: Store;
   private readonly rng: Rng;
@@ -64,7 +67,8 @@ export class LiveFeed {
       const n = Math.floor(owed);
       if (n > 0) {
         owed -= n;
-        this.add(n);
+        // A share of the timed feed carries spec-minimal authors, so the embedded sandbox shows both shapes.
+        for (const t of this.add(n)) if (t.id % LEAN_SHARE === 0) t.leanAuthor = true;
       }
     }, interval);
     this.timer.unref();

@@ -14,7 +14,7 @@ const ORDER = ['ASC', 'DESC'] as const;
 export function byTokenSortKeys(store: Store): Record<string, TweetKey> {
   return {
     tweetedAt: (t) => t.tweetedMs,
-    rankingScore: (t) => store.kol(t.kolId).stat.ranking_score,
+    rankingScore: (t) => t.kolScore,
     scoreV2: (t) => store.kol(t.kolId).stat.score_v2,
   };
 }
@@ -50,7 +50,7 @@ export function tweetsByToken(ctx: Ctx, p: Params, chainRaw: string, address: st
   const sorted = sortField === 'tweetedAt' ? list : sortedCopy(store, token.id, sortField, list, key);
   const page = cursorPage(sorted, key, desc, after, limit, (t) => kolHasLabel(store.kol(t.kolId), labels));
   const now = ctx.now();
-  const users = new Map<number, object>();
+  const users = new Map<string, object>();
   return {
     items: page.items.map((t) => tweetByTokenView(t, store, now, users)),
     next_cursor: page.next ? encodeCursor(sortField, desc, page.next) : null,
@@ -82,8 +82,10 @@ export function tweets(ctx: Ctx, p: Params) {
     inRange(t) &&
     kolHasLabel(store.kol(t.kolId), labels);
   const page = cursorPage(index.items, index.key, desc, after, limit, keep);
+  const shape = ctx.authors();
+  const now = ctx.now();
   return {
-    items: page.items.map((t) => tweetListView(t, store)),
+    items: page.items.map((t) => tweetListView(t, store, shape, now)),
     next_cursor: page.next ? encodeCursor(sortField, desc, page.next) : null,
   };
 }

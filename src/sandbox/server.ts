@@ -9,10 +9,12 @@ import { HttpError, Params, type QueryMap, parseQuery } from './params.ts';
 import { type Operation, matchRoute, operationName } from './router.ts';
 import type { Store } from './store.ts';
 import type { SandboxData, SandboxTweet, TweetSeed } from './types.ts';
+import type { AuthorShape } from './views-tweet.ts';
 
 export type { Faults, FaultKind } from './faults.ts';
 export type { Operation } from './router.ts';
 export { OPERATIONS } from './router.ts';
+export type { AuthorShape } from './views-tweet.ts';
 export type { ChainId, SandboxData, SandboxKol, SandboxToken, SandboxTweet, Shill, TweetSeed } from './types.ts';
 
 export interface SandboxOptions {
@@ -26,6 +28,12 @@ export interface SandboxOptions {
   now?: number;
   /** Most request records kept (oldest dropped first); counters stay exact. Default 100,000. */
   maxLog?: number;
+  /**
+   * Authors in the tweet feed (op 8): `full` (default; a share of the timed live
+   * feed is still minimal), `minimal` (id and username only, as lean as the spec
+   * allows) or `mix` (every other tweet minimal).
+   */
+  authors?: AuthorShape;
 }
 
 export interface RequestRecord {
@@ -59,6 +67,8 @@ export interface Sandbox {
   addTweets(n: number, overrides?: Partial<TweetSeed>): SandboxTweet[];
   /** Starts, changes or stops (false) the steady stream of new tweets. */
   setLive(live: { tweetsPerSecond: number } | false): void;
+  /** Changes how feed authors are served from the next request on. */
+  setAuthors(shape: AuthorShape): void;
   requests: RequestRecord[];
   count(operation?: string): number;
   resetRequests(): void;
@@ -81,7 +91,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const seed = opts.seed ?? DEFAULT_SEED;
   const maxLog = opts.maxLog ?? 100_000;
   const store: Store = generateStore({ seed, ...(opts.now !== undefined ? { now: opts.now } : {}) });
-  const ctx: Ctx = { store, now: () => Date.now() };
+  let authors: AuthorShape = opts.authors ?? 'full';
+  const ctx: Ctx = { store, now: () => Date.now(), authors: () => authors };
   const faults = new FaultState(seed);
   if (opts.faults) faults.set(opts.faults);
   const live = new LiveFeed(store, seed, ctx.now);
@@ -195,6 +206,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     clearFaults: () => faults.clear(),
     addTweets: (n, overrides) => live.add(n, overrides),
     setLive: (l) => (l ? live.start(l.tweetsPerSecond) : live.stop()),
+    setAuthors: (shape) => void (authors = shape),
     requests,
     count: (operation) => (operation === undefined ? total : (counters.get(operationName(operation) ?? operation) ?? 0)),
     resetRequests: () => {

@@ -128,6 +128,8 @@ export interface SandboxTweet {
   kolScore: number;
   last30_min_tweet_count: number;
   firstHighlightId: number;
+  /** Served with a spec-minimal list-view author (id and username) whatever the sandbox's author shape. */
+  leanAuthor?: boolean;
 }
 
 /** Properties a test may fix when appending tweets; anything left out is generated. */

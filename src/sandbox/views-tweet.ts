@@ -47,10 +47,13 @@ function highlights(t: SandboxTweet, store: Store, withToken: boolean) {
 }
 
 /** `users` memoizes author records within one response (a page often repeats authors). */
-export function tweetByTokenView(t: SandboxTweet, store: Store, nowMs: number, users = new Map<number, object>()) {
+export function tweetByTokenView(t: SandboxTweet, store: Store, nowMs: number, users = new Map<string, object>()) {
   const kol = store.kol(t.kolId);
-  let user = users.get(kol.id);
-  if (!user) users.set(kol.id, (user = { ...kolRecord(kol), statistic: statistic(kol, store, nowMs) }));
+  // The statistic carries the author's ranking_score as of this tweet (what op 8's minKolScore compares),
+  // so the two operations agree even when a test fixed a tweet's KOL score.
+  const key = `${kol.id}:${t.kolScore}`;
+  let user = users.get(key);
+  if (!user) users.set(key, (user = authorRecord(t, store, nowMs)));
   return {
     ...common(t),
     highlights: highlights(t, store, true),
@@ -65,12 +68,36 @@ export function tweetByTokenView(t: SandboxTweet, store: Store, nowMs: number, u
   };
 }
 
-const listCache = new WeakMap<SandboxTweet, object>();
+/** The op-7 author: KOL account record plus created/updated/deleted and `statistic` (2.8, 2.10). */
+function authorRecord(t: SandboxTweet, store: Store, nowMs: number) {
+  const kol = store.kol(t.kolId);
+  return { ...kolRecord(kol), statistic: { ...statistic(kol, store, nowMs), ranking_score: t.kolScore } };
+}
+
+/**
+ * How list-view (op 8) authors are served. The spec promises no field of them
+ * (2.13), so the sandbox can be as lean as the real service may be:
+ * `full`: the op-7 author record with its statistic; `minimal`: only id and
+ * username; `mix`: minimal for odd tweet ids. The default serves full authors,
+ * except for a share of the timed live feed (`leanAuthor`), so a bot run on the
+ * embedded sandbox meets both shapes.
+ */
+export type AuthorShape = 'full' | 'minimal' | 'mix';
+
+const listCache = new WeakMap<SandboxTweet, { full: object; lean: object }>();
+
+export function isLeanAuthor(t: SandboxTweet, shape: AuthorShape): boolean {
+  return shape === 'minimal' || (shape === 'mix' && t.id % 2 === 1) || t.leanAuthor === true;
+}
 
 /** List view; everything in it is fixed when the tweet is stored, so it is built once. */
-export function tweetListView(t: SandboxTweet, store: Store): object {
-  const cached = listCache.get(t);
-  if (cached) return cached;
+export function tweetListView(t: SandboxTweet, store: Store, shape: AuthorShape = 'full', nowMs = Date.now()): object {
+  let cached = listCache.get(t);
+  if (!cached) listCache.set(t, (cached = buildListView(t, store, nowMs)));
+  return isLeanAuthor(t, shape) ? cached.lean : cached.full;
+}
+
+function buildListView(t: SandboxTweet, store: Store, nowMs: number): { full: object; lean: object } {
   const kol = store.kol(t.kolId);
   const tokens = t.tokenIds.map((id, i) => tweetToken(store.token(id), i === 0 ? t.tokenScore : undefined));
   const view = {
@@ -81,20 +108,8 @@ export function tweetListView(t: SandboxTweet, store: Store): object {
     original_tweet: null,
     token: tokens[0],
     tokens,
-    x_user: [
-      {
-        id: kol.id,
-        username: kol.username,
-        twitter_id: kol.twitter_id,
-        display_name: kol.display_name,
-        avatar_url: kol.avatar_url,
-        follower_count: kol.follower_count,
-        labels: [...kol.labels],
-        ranking_score: t.kolScore,
-      },
-    ],
+    x_user: [authorRecord(t, store, nowMs)],
     last30_min_tweet_count: t.last30_min_tweet_count,
   };
-  listCache.set(t, view);
-  return view;
+  return { full: view, lean: { ...view, x_user: [{ id: kol.id, username: kol.username }] } };
 }

@@ -2,18 +2,129 @@ import { after, before, describe, test as nodeTest, type TestContext } from 'nod
 import assert from 'node:assert/strict';
 import { alertHarness as harness, caller, titleOf } from './harness.ts';
 import { REDIS_SKIP, redisAvailable, startRedis, type RedisServer } from '../helpers/redis.ts';
+import type { AuthorShape } from '../../src/sandbox/server.ts';
+import { usd } from '../../src/views/format.ts';
 
 const OPEN = { token_score: '0', kol_score: '0', followers: '0', cooldown: '0' };
 
-/** The same suite on each store backend: SQLite (the default) and Redis (several instances). */
-function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, skip: string | false) {
+const text = (v: unknown) => JSON.stringify(v);
+
+/**
+ * The same suite on each store backend, SQLite (the default) and Redis (several
+ * instances), and on each shape of feed author the sandbox serves: full records,
+ * spec-minimal ones (id and username only) and a mix.
+ */
+function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, skip: string | false, authors: AuthorShape) {
   let db = 0;
-  const alertHarness = (t: TestContext, o: { pageSize?: number } = {}) => {
+  const alertHarness = (t: TestContext, o: { pageSize?: number; authors?: AuthorShape } = {}) => {
     const url = storeUrl();
     // A Redis database per test (0-15): tests stay independent without flushing.
-    return harness(t, { ...o, ...(url ? { storeUrl: `${url}/${++db}` } : {}) });
+    return harness(t, { authors, ...o, ...(url ? { storeUrl: `${url}/${++db}` } : {}) });
   };
-  const test = (name: string, fn: (t: TestContext) => Promise<void>) => nodeTest(`${kind}: ${name}`, { skip }, fn);
+  const test = (name: string, fn: (t: TestContext) => Promise<void>) => nodeTest(`${kind}, ${authors} authors: ${name}`, { skip }, fn);
+
+  test('the default /subscribe alerts every qualifying tweet, each fact from a documented field; at most one lookup per new token', async (t) => {
+    const h = await alertHarness(t);
+    await h.dispatcher.run('subscribe', {}, caller('d'));
+    await h.cycle();
+    const big = h.sb.data.kols.filter((k) => k.follower_count >= 10_000);
+    const small = h.sb.data.kols.find((k) => k.follower_count < 5_000)!;
+    const tokens = h.sb.data.tokens.slice(30, 36);
+    const want = [
+      h.sb.addTweets(1, { token: tokens[0]!.id, kol: big[0]!.id, tokenScore: 90, kolScore: 80 })[0]!,
+      h.sb.addTweets(1, { token: tokens[1]!.id, kol: big[1]!.id, tokenScore: 71, kolScore: 61 })[0]!,
+    ];
+    h.sb.addTweets(1, { token: tokens[2]!.id, kol: big[2]!.id, tokenScore: 90, kolScore: 40 }); // KOL score too low
+    h.sb.addTweets(1, { token: tokens[3]!.id, kol: small.id, tokenScore: 90, kolScore: 90 }); // too few followers
+    want.push(h.sb.addTweets(1, { token: tokens[4]!.id, kol: big[3]!.id, tokenScore: 95, kolScore: 99 })[0]!);
+    const before = h.sb.count('tweetsByToken');
+    await h.cycle();
+    assert.deepEqual(
+      h.sent.map((s) => titleOf(s).split(' ')[0]),
+      [tokens[0]!.symbol, tokens[1]!.symbol, tokens[4]!.symbol],
+      'every qualifying tweet, and only those',
+    );
+    const kolOf = (id: number) => h.sb.data.kols.find((k) => k.id === id)!;
+    const card = h.sent[1]!.view;
+    assert.match(text(card), new RegExp(`KOL score 61 >= 60, ${kolOf(want[1]!.kolId).follower_count.toLocaleString('en-US')} followers >= 10,000`));
+    const lookups = h.sb.count('tweetsByToken') - before;
+    assert.ok(lookups <= 5, `at most one lookup per new token (${lookups})`);
+    if (authors === 'full') assert.equal(lookups, 0, 'full authors need no lookup');
+    const tick = h.ticks.at(-1)!;
+    assert.equal(tick.held, 0, 'nothing held back');
+    assert.equal(tick.lookup.requests, lookups);
+
+    // The same authors again within the cache lifetime: no lookup at all.
+    h.sb.addTweets(1, { token: tokens[5]!.id, kol: big[0]!.id, tokenScore: 90, kolScore: 80 });
+    const again = h.sb.count('tweetsByToken');
+    await h.cycle();
+    assert.equal(h.sb.count('tweetsByToken'), again, 'known authors come from the cache');
+    assert.equal(h.sent.length, 4);
+  });
+
+  test('an author fact no source gives is unknown, not 0: the tweet is held back, counted and named in /alerts', async (t) => {
+    const h = await alertHarness(t, { authors: authors === 'full' ? 'minimal' : authors });
+    await h.dispatcher.run('subscribe', {}, caller('u'));
+    await h.dispatcher.run('subscribe', OPEN, caller('open'));
+    await h.cycle();
+    h.sb.setFaults({ errorRate: 1, operations: ['tweetsByToken'] });
+    const big = h.sb.data.kols.filter((k) => k.follower_count >= 10_000);
+    // Odd ids are the minimal ones in a mix: make sure both tweets are.
+    while ((h.sb.data.tweets.at(-1)!.id + 1) % 2 === 0) h.sb.addTweets(1, { token: h.sb.data.tokens[60]!.id, tokenScore: 1, kolScore: 1 });
+    await h.cycle();
+    const openBefore = h.sent.filter((s) => s.chatId === 'open').length;
+    h.sb.addTweets(1, { token: h.sb.data.tokens[40]!.id, kol: big[0]!.id, tokenScore: 90, kolScore: 90 });
+    h.sb.addTweets(1, { token: h.sb.data.tokens[41]!.id, tokenScore: 1, kolScore: 1 });
+    h.sb.addTweets(1, { token: h.sb.data.tokens[42]!.id, kol: big[1]!.id, tokenScore: 90, kolScore: 90 });
+    await h.cycle();
+    assert.equal(h.sent.filter((s) => s.chatId === 'u').length, 0, 'no alert on a guessed 0 or a guessed pass');
+    const open = h.sent.filter((s) => s.chatId === 'open').slice(openBefore);
+    assert.equal(open.length, 3, 'a channel with no KOL or follower minimum still hears every tweet');
+    assert.match(text(open.at(-1)!.view), /KOL score unknown/);
+    assert.ok(h.ticks.at(-1)!.lookup.unknown >= 2);
+    const shown = await h.dispatcher.run('alerts', {}, caller('u'));
+    assert.match(text(shown), /2 tweets held back in the last 24 h/);
+    const other = await h.dispatcher.run('alerts', {}, caller('open'));
+    assert.match(text(other), /0 tweets held back/);
+    h.sb.clearFaults();
+  });
+
+  test('an alert shows market cap and liquidity at alert time: one analytics request per token, shared by every channel', async (t) => {
+    const h = await alertHarness(t);
+    await h.dispatcher.run('subscribe', OPEN, caller('m1'));
+    await h.dispatcher.run('subscribe', OPEN, caller('m2'));
+    await h.cycle();
+    const tok = h.sb.data.tokens[12]!;
+    const before = h.sb.count('tokenAnalytics');
+    h.sb.addTweets(1, { token: tok.id, kol: h.sb.data.kols[5]!.id, tokenScore: 90, kolScore: 90 });
+    await h.cycle();
+    assert.equal(h.sent.length, 2);
+    assert.equal(h.sb.count('tokenAnalytics') - before, 1, 'one request for both channels');
+    for (const s of h.sent) assert.ok(text(s.view).includes(`${usd(tok.marketcap)} / ${usd(tok.liquidity)}`), 'market cap / liquidity shown');
+  });
+
+  test('/alerts test says it is a sample and, per filter, whether the sample passes (<, never a false >=)', async (t) => {
+    const h = await alertHarness(t);
+    await h.dispatcher.run('subscribe', {}, caller('s'));
+    await h.cycle();
+    const kol = h.sb.data.kols.find((k) => k.follower_count >= 10_000)!;
+    h.sb.addTweets(1, { token: h.sb.data.tokens[3]!.id, kol: kol.id, tokenScore: 34.4, kolScore: 80 });
+    await h.dispatcher.text('/alerts test', caller('s'));
+    await h.cycle();
+    const fail = text(h.sent.at(-1)!.view);
+    assert.match(fail, /Sample tweet; it would NOT alert here: token score 34.4 < 70, KOL score 80 >= 60, [\d,]+ followers >= 10,000/);
+    assert.doesNotMatch(fail, /34.4 >= 70/);
+    h.sb.addTweets(1, { token: h.sb.data.tokens[4]!.id, kol: kol.id, tokenScore: 88, kolScore: 59.5 });
+    await h.dispatcher.text('/alerts test', caller('s'));
+    await h.cycle();
+    assert.match(text(h.sent.at(-1)!.view), /it would NOT alert here: token score 88 >= 70, KOL score 59.5 < 60/);
+    h.sb.addTweets(1, { token: h.sb.data.tokens[5]!.id, kol: kol.id, tokenScore: 88, kolScore: 75 });
+    await h.dispatcher.text('/alerts test', caller('s'));
+    await h.cycle();
+    const tests = h.sent.filter((s) => titleOf(s).startsWith('[TEST]'));
+    assert.equal(tests.length, 3);
+    assert.match(text(tests.at(-1)!.view), /Sample tweet; it passes this chat’s filters: token score 88 >= 70, KOL score 75 >= 60/);
+  });
 
   test('a fresh start and a new subscription send nothing old; new matching tweets arrive once, in order', async (t) => {
     const h = await alertHarness(t);
@@ -186,18 +297,21 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
 
 }
 
-describe('alerts on SQLite', () => suite('sqlite', () => undefined, false));
+const available = redisAvailable();
+if (!available) process.stderr.write(`NOTICE: ${REDIS_SKIP}\n`);
+for (const authors of ['full', 'minimal', 'mix'] as const) {
+  describe(`alerts on SQLite, ${authors} feed authors`, () => suite('sqlite', () => undefined, false, authors));
 
-describe('alerts on Redis', () => {
-  const available = redisAvailable();
-  if (!available) process.stderr.write(`NOTICE: ${REDIS_SKIP}\n`);
-  let server: RedisServer | undefined;
-  before(async () => {
-    if (available) server = await startRedis();
+  describe(`alerts on Redis, ${authors} feed authors`, () => {
+    // A server per author shape: each suite numbers its databases from 1.
+    let server: RedisServer | undefined;
+    before(async () => {
+      if (available) server = await startRedis();
+    });
+    after(() => server?.stop());
+    suite('redis', () => server?.url, available ? false : REDIS_SKIP, authors);
   });
-  after(() => server?.stop());
-  suite('redis', () => server?.url, available ? false : REDIS_SKIP);
-});
+}
 
 nodeTest('an entry written but never indexed (a crash in between) is found again when an instance becomes leader', async () => {
   const { openStore } = await import('../../src/store/index.ts');

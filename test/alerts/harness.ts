@@ -10,12 +10,12 @@ import type { TestContext } from 'node:test';
 import { createKolClient } from '../../src/api/index.ts';
 import { createDelivery, type Sender, type SendResult } from '../../src/alerts/delivery.ts';
 import { localLease } from '../../src/alerts/lease.ts';
-import { createWatcher } from '../../src/alerts/watcher.ts';
+import { createWatcher, type TickResult } from '../../src/alerts/watcher.ts';
 import type { Caller } from '../../src/core/command.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
 import { loadCommands } from '../../src/core/registry.ts';
 import { silentLogger } from '../../src/log.ts';
-import { startSandbox } from '../../src/sandbox/server.ts';
+import { startSandbox, type AuthorShape } from '../../src/sandbox/server.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
 import type { View } from '../../src/views/model.ts';
 
@@ -29,14 +29,16 @@ export function caller(chatId: string, admin = true, chatType: Caller['chatType'
   return { platform: 'console', userId: `u-${chatId}`, chatId, chatType, canManage: async () => admin };
 }
 
-export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pageSize?: number; maxBacklog?: number; budgetMs?: number } = {}) {
+export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pageSize?: number; maxBacklog?: number; budgetMs?: number; authors?: AuthorShape } = {}) {
   const dir = opts.storeUrl ? undefined : await mkdtemp(join(tmpdir(), 'kolradar-alerts-'));
   const storeUrl = opts.storeUrl ?? `sqlite:${join(dir!, 'state.sqlite')}`;
-  const sb = await startSandbox();
+  const sb = await startSandbox(opts.authors ? { authors: opts.authors } : {});
   const api = createKolClient({ baseUrl: sb.url, apiKey: sb.apiKey, cacheTtlMs: false, retry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 200 } });
   const log = silentLogger();
   const commands = await loadCommands();
   const sent: Sent[] = [];
+  /** Every tick's result, for counting upstream lookups and held-back tweets. */
+  const ticks: TickResult[] = [];
   /** Alerts edited in place (more KOLs within the cooldown); `sent` shows their latest version. */
   const edits: { chatId: string; messageId: string; view: View }[] = [];
   const behaviour = new Map<string, () => SendResult>();
@@ -59,6 +61,7 @@ export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pa
     const dispatcher = createDispatcher({ commands, api, store, log, userLimit: { count: 10_000, windowMs: 1000 } });
     const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [sender], log });
     const watcher = createWatcher({
+      onTick: (r) => ticks.push(r),
       api,
       subscriptions: store.subscriptions,
       outbox: store.outbox,
@@ -85,6 +88,7 @@ export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pa
     sb,
     api,
     sent,
+    ticks,
     edits,
     behaviour,
     get store() {

@@ -15,7 +15,7 @@ function tweet(p: { id: string; chain: string; tokenScore: number; kolScore: num
     tweeted_at: '2026-11-22T10:00:00.000Z',
     tweet_type: p.type,
     token: { id: '1', name: 'T', symbol: 'T', token_address: p.address ?? 'addr', icon_url: '', chain_id: p.chain, token_score: 0, score: 0, score_v2: 0, avg_score: p.tokenScore, avg_score_v2: 0, change1h: 0, change24h: 0, sentiment: 0 },
-    x_user: [{ username: p.username, follower_count: p.followers, labels: p.labels, ranking_score: p.kolScore }],
+    x_user: [{ username: p.username, follower_count: p.followers, labels: p.labels, statistic: { ranking_score: p.kolScore } }],
   } as unknown as TweetListItem; // only the fields the matcher reads
 }
 
@@ -47,10 +47,10 @@ function naive(subs: Subscription[], t: TweetFacts, now: number): string[] {
         !(s.pausedUntil !== null && s.pausedUntil > now) &&
         (f.chains.length === 0 || f.chains.includes(t.chain as never)) &&
         t.tokenScore >= f.minTokenScore &&
-        t.kolScore >= f.minKolScore &&
-        t.followers >= f.minFollowers &&
+        t.kolScore! >= f.minKolScore &&
+        t.followers! >= f.minFollowers &&
         (f.tweetTypes.length === 0 || f.tweetTypes.includes(t.tweetType)) &&
-        (f.labels.length === 0 || f.labels.some((l) => t.labels.includes(l))) &&
+        (f.labels.length === 0 || f.labels.some((l) => t.labels!.includes(l))) &&
         (f.allowKols.length === 0 || f.allowKols.includes(t.username)) &&
         !f.denyKols.includes(t.username) &&
         !s.mutedTokens.includes(t.tokenKey)

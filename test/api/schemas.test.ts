@@ -117,15 +117,20 @@ test('unknown extra fields are tolerated', () => {
   assert.equal(parsed.total, 1);
 });
 
-test('a drifted field raises ApiSchemaError naming the operation and the field path', () => {
+test('a drifted field raises ApiSchemaError naming the operation and the field path; in a list it costs only its row', () => {
   const body = fx.tokenAnalytics(5);
   const drifted = JSON.stringify(body).replace(/"marketcap":1234567.5/g, (m, offset: number, all: string) =>
     all.slice(0, offset).split('"marketcap"').length - 1 === 3 ? '"marketcap":"1.2M"' : m,
   );
-  const e = schemaError(() => parseResponse('tokenAnalytics', drifted));
+  const partial = parseResponse('tokenAnalytics', drifted);
+  assert.equal(partial.items.length, 4, 'the other rows are kept');
+  assert.equal(partial.unreadable, 1);
+  assert.equal(parseResponse('tokenAnalytics', JSON.stringify(body)).unreadable, undefined, 'a clean answer has no note');
+  const allBad = JSON.stringify(fx.tokenAnalytics(2)).replaceAll('"marketcap":1234567.5', '"marketcap":"1.2M"');
+  const e = schemaError(() => parseResponse('tokenAnalytics', allBad));
   assert.equal(e.operation, 'tokenAnalytics');
-  assert.equal(e.path, 'items.3.marketcap');
-  assert.match(e.message, /^tokenAnalytics: items\.3\.marketcap: expected number/);
+  assert.equal(e.path, 'items.0.marketcap');
+  assert.match(e.message, /^tokenAnalytics: items\.0\.marketcap: expected number/);
 
   const missing = { ...fx.kolScore() } as Record<string, unknown>;
   delete missing.score_v2;

@@ -105,3 +105,63 @@ test('an injected dispatcher is used and left open by close()', async (t) => {
   await again.getKolScore({ xUserId: '2' });
   await again.close();
 });
+
+test('a body over the cap is refused as unavailable, never buffered whole: declared, streamed, or inflated from gzip', async (t) => {
+  const cap = 64 * 1024;
+  const small = (url: string) => {
+    const c = createKolClient({ baseUrl: url, apiKey: 'k-transport', retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 10 }, cacheTtlMs: false, maxBodyBytes: cap });
+    t.after(() => c.close());
+    return c;
+  };
+  const padded = JSON.stringify({ ...fx.kolScore(), pad: 'x'.repeat(cap) });
+  let sentBytes = 0;
+  const declared = await rawServer(t, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(padded) });
+    res.end(padded);
+  });
+  const streamed = await rawServer(t, (_req, res) => {
+    // No length: chunks keep coming (up to 50 MB) until the client stops reading.
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = Buffer.alloc(16 * 1024, 0x20);
+    const more = () => {
+      while (sentBytes < 50 * 1024 * 1024 && !res.destroyed) {
+        sentBytes += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', more);
+      }
+      res.end();
+    };
+    res.on('close', () => {});
+    more();
+  });
+  const bomb = await rawServer(t, (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    res.end(gzipSync(padded)); // a few hundred bytes that inflate past the cap
+  });
+  for (const srv of [declared, streamed, bomb]) {
+    const err = await small(srv.url).getKolScore({ xUserId: '1' }).catch((e: unknown) => e);
+    assert.ok(err instanceof ApiUnavailableError, String(err));
+    assert.equal(err.kind, 'too_large');
+    assert.equal(srv.count(), 1, 'not retried: the same request brings the same body');
+  }
+  assert.ok(sentBytes < 50 * 1024 * 1024, `the endless body was cut off (${sentBytes} bytes written)`);
+  // An error body is read only as far as its message needs.
+  let errorBytes = 0;
+  const chatty = await rawServer(t, (_req, res) => {
+    res.writeHead(400, { 'content-type': 'text/plain' });
+    const chunk = Buffer.alloc(16 * 1024, 0x61);
+    const more = () => {
+      while (errorBytes < 50 * 1024 * 1024 && !res.destroyed) {
+        errorBytes += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', more);
+      }
+      res.end();
+    };
+    more();
+  });
+  const bad = await small(chatty.url).getKolScore({ xUserId: '1' }).catch((e: unknown) => e);
+  assert.ok(bad instanceof ApiBadRequestError, String(bad));
+  assert.ok(errorBytes < 50 * 1024 * 1024, `the endless error body was cut off (${errorBytes} bytes written)`);
+  // Under the cap, the same answer is read as usual.
+  const fine = await rawServer(t, (_req, res) => res.end(JSON.stringify(fx.kolScore())));
+  assert.equal((await small(fine.url).getKolScore({ xUserId: '1' })).num_shill_tokens, 6);
+});

@@ -34,14 +34,35 @@ test('the card carries the win rate per window after a shill', async () => {
   assert.ok(String(name.value).endsWith(`7d ${pct(wins7d / mine.length, 'fraction', { decimals: 0 })}`), String(name.value));
 });
 
-test('a numeric X id works without a name lookup, and ids beyond 2^53 stay exact', async () => {
-  assert.ok(BigInt(kol.twitter_id) > BigInt(Number.MAX_SAFE_INTEGER));
+test('/kol <numeric X id> shows the same card as /kol @username (name, labels, followers, rank); ids beyond 2^53 stay exact', async () => {
+  // A KOL not looked up before in this file: its name is not remembered yet.
+  const other = [...kols].reverse().find((k) => k !== kol && shillCount(k.id) > 0 && k.labels.length > 0 && !kols.some((o) => o !== k && o.username.toLowerCase().includes(k.username.toLowerCase())))!;
+  assert.ok(BigInt(other.twitter_id) > BigInt(Number.MAX_SAFE_INTEGER));
   h.api.clearCache();
   h.sandbox.resetRequests();
-  const card = asCard(await h.send(`/kol ${kol.twitter_id}`));
-  assert.equal(field(card, 'Score'), score(kol.stat.score));
-  assert.equal(h.sandbox.count('kolTable'), 0);
-  assert.ok(h.sandbox.requests.some((r) => r.path === `/v2/x-users/${kol.twitter_id}/score`));
+  const byId = asCard(await h.send(`/kol ${other.twitter_id}`));
+  assert.ok(h.sandbox.requests.some((r) => r.path === `/v2/x-users/${other.twitter_id}/score`));
+  const byName = asCard(await h.send(`/kol @${other.username}`));
+  const same = (c: typeof byId) => JSON.stringify({ ...c, actions: c.actions?.map((a) => ({ ...a, id: undefined })), picture: undefined });
+  assert.equal(same(byId), same(byName));
+  assert.equal(byId.title, other.display_name);
+  assert.match(JSON.stringify(byId.description), new RegExp(`@${other.username}.*${other.labels[0]}`));
+  assert.equal(field(byId, 'Followers'), compact(other.follower_count));
+  assert.equal(field(byId, 'Rank'), `#${other.stat.user_ranking}`);
+});
+
+test('an id whose name cannot be found says so in words instead of using the id as a name', async () => {
+  const other = kols.find((k) => k !== kol && shillCount(k.id) > 2 && k.twitter_id.endsWith('7'))!;
+  h.api.clearCache();
+  h.sandbox.setFaults({ errorRate: 1, operations: ['kolWinRates'] });
+  try {
+    const card = asCard(await h.send(`/kol ${other.twitter_id}`));
+    assert.equal(card.title, 'KOL name not found');
+    assert.match(JSON.stringify(card.description), new RegExp(`No name found for X user id ${other.twitter_id}`));
+    assert.equal(field(card, 'Score'), score(other.stat.score), 'the scores are still shown');
+  } finally {
+    h.sandbox.clearFaults();
+  }
 });
 
 test('unknown KOLs get a not-found answer with an example', async () => {

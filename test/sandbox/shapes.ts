@@ -124,11 +124,15 @@ export const TWEET_BY_TOKEN: Shape = {
   x_user: { ...KOL_RECORD, statistic: STATISTIC },
 };
 
+/** The same with a spec-minimal author, as `authors: 'minimal'` serves it. */
+export const TWEET_LIST_MINIMAL = (): Shape => ({ ...TWEET_LIST, x_user: arrayOf({ id: 'int', username: 'str' }) });
+
 export const TWEET_LIST: Shape = {
   ...TWEET_COMMON,
   highlights: arrayOf(HIGHLIGHT),
   videos: 'arr', tweet_type: 'str', original_tweet: 'null', token: TWEET_TOKEN, tokens: arrayOf(TWEET_TOKEN),
-  x_user: arrayOf({ id: 'int', username: 'str', twitter_id: 'tid', display_name: 'str', avatar_url: 'str', follower_count: 'int', labels: 'strArr', ranking_score: 'num' }),
+  // The sandbox's full author: the op-7 record with its statistic (the spec shows no fields here, 2.13).
+  x_user: arrayOf({ ...KOL_RECORD, statistic: STATISTIC }),
   last30_min_tweet_count: 'int',
 };
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dec, id, int, num, str, strArray, timestamp } from '../json.ts';
-import { arr, chain, obj } from './common.ts';
+import { arr, chain, listNote, obj } from './common.ts';
 
 // 2.4: the subset embedded as `smart_follower` in a project item.
 const accountCore = {
@@ -51,6 +51,7 @@ export type ProjectItem = z.infer<typeof projectItemSchema>;
 // so null or absence both mean "no further page".
 export const kolProjectsResultSchema = obj({
   items: arr(projectItemSchema),
+  ...listNote,
   next_cursor: str.nullable().optional().transform((c) => (c ? c : null)),
 });
 export type KolProjectsResult = z.infer<typeof kolProjectsResultSchema>;
@@ -116,6 +117,7 @@ export const kolTokensSummarySchema = obj({
 
 export const kolTokensResultSchema = obj({
   items: arr(kolTokenItemSchema),
+  ...listNote,
   total: int,
   summary: kolTokensSummarySchema,
 });
@@ -145,7 +147,7 @@ export const winRateItemSchema = obj({
 });
 export type WinRateItem = z.infer<typeof winRateItemSchema>;
 
-export const winRatesResultSchema = obj({ items: arr(winRateItemSchema), total: int });
+export const winRatesResultSchema = obj({ items: arr(winRateItemSchema), total: int, ...listNote });
 export type WinRatesResult = z.infer<typeof winRatesResultSchema>;
 
 // 2.7 (operation 4.6)
@@ -190,6 +192,7 @@ export type KolTableItem = z.infer<typeof kolTableItemSchema>;
 
 export const kolTableResultSchema = obj({
   items: arr(kolTableItemSchema),
+  ...listNote,
   total: int,
   meta: obj({ limit: int, offset: int }),
 });

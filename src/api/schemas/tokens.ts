@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dec, id, int, num, str } from '../json.ts';
-import { arr, chain, obj } from './common.ts';
+import { arr, chain, listNote, obj } from './common.ts';
 
 // 2.1
 export const tokenSummarySchema = obj({
@@ -43,6 +43,7 @@ export type TokenAnalyticsItem = z.infer<typeof tokenAnalyticsItemSchema>;
 
 export const tokenAnalyticsResultSchema = obj({
   items: arr(tokenAnalyticsItemSchema),
+  ...listNote,
   total: int,
   new_token_count24h: int,
 });
@@ -51,6 +52,7 @@ export type TokenAnalyticsResult = z.infer<typeof tokenAnalyticsResultSchema>;
 // 2.12 (operation 4.10)
 export const kolMindmapResultSchema = obj({
   items: arr(tokenSummarySchema),
+  ...listNote,
   total: int,
 });
 export type KolMindmapResult = z.infer<typeof kolMindmapResultSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { bool, dec, id, int, num, str, strArray, textId, timestamp } from '../json.ts';
-import { arr, chain, obj, opaque } from './common.ts';
+import { arr, chain, listNote, obj, opaque } from './common.ts';
 import { kolAccountShape } from './kols.ts';
 
 // 2.9
@@ -107,20 +107,28 @@ export type TokenTweet = z.infer<typeof tokenTweetSchema>;
 
 export const tweetsByTokenResultSchema = obj({
   items: arr(tokenTweetSchema),
+  ...listNote,
   next_cursor: str.nullable(),
 });
 export type TweetsByTokenResult = z.infer<typeof tweetsByTokenResultSchema>;
 
-// The spec does not pin the fields of an author in the list view, so all are optional.
+/**
+ * The spec promises no field of an author in the list view (2.8 says "array",
+ * 2.13 "not shown"). Only fields named as in the KOL account record (2.4) and
+ * its statistic (2.10) are read, each optional, and a field of the wrong type
+ * reads as absent: an author fact the feed cannot give is filled from
+ * operation 7 by the watcher, or stays unknown, never fails the page.
+ */
+const lenient = <T extends z.ZodType>(t: T) => t.optional().catch(undefined);
 export const tweetAuthorSchema = obj({
-  id: id.optional(),
-  username: str.optional(),
-  display_name: str.optional(),
-  twitter_id: id.optional(),
-  follower_count: int.optional(),
-  labels: strArray.optional(),
-  ranking_score: num.optional(),
-  avatar_url: str.optional(),
+  id: lenient(id),
+  username: lenient(str),
+  display_name: lenient(str),
+  twitter_id: lenient(id),
+  follower_count: lenient(int),
+  labels: lenient(strArray),
+  avatar_url: lenient(str),
+  statistic: lenient(obj({ ranking_score: lenient(num) })),
 });
 export type TweetAuthor = z.infer<typeof tweetAuthorSchema>;
 
@@ -141,6 +149,7 @@ export type TweetListItem = z.infer<typeof tweetListItemSchema>;
 // "null when no further page is indicated": absence is read the same way.
 export const tweetsResultSchema = obj({
   items: arr(tweetListItemSchema),
+  ...listNote,
   next_cursor: str.nullable().optional().transform((c) => c ?? null),
 });
 export type TweetsResult = z.infer<typeof tweetsResultSchema>;

@@ -19,8 +19,11 @@ export function winRateLine(summary: Readonly<Record<string, number | string>>):
 
 export function kolCard({ kol, score: s, momentum }: KolCardInput): CardView {
   const row = kol.row;
+  const account = kol.account;
   const f = (name: string, value: string, inline = true): Field => ({ name, value, inline });
   const fields: Field[] = [];
+  // X followers are in the win-rate table's account record (2.4), not in the KOL table row.
+  if (account) fields.push(f('Followers', compact(account.follower_count)));
   if (row) {
     fields.push(
       f('Rank', `#${int(row.user_ranking)}`),
@@ -40,13 +43,16 @@ export function kolCard({ kol, score: s, momentum }: KolCardInput): CardView {
     f('Active', score(s.active_score)),
     f(`Win rate after a shill (${int(momentum.total)} tokens)`, momentum.total > 0 ? winRateLine(momentum.summary) : 'No tokens counted yet.', false),
   );
-  const description: Span[] = kol.username ? [{ b: `@${kol.username}` }] : [`X user id ${kol.xUserId}`];
-  if (row?.labels.length) description.push(` · ${row.labels.join(', ')}`);
+  const description: Span[] = kol.username
+    ? [{ b: `@${kol.username}` }]
+    : [`No name found for X user id ${kol.xUserId}: the win-rate and KOL tables do not list it (or could not be read just now), so only its scores are shown.`];
+  const labels = row?.labels.length ? row.labels : (account?.labels ?? []);
+  if (labels.length) description.push(` · ${labels.join(', ')}`);
   const url = kol.username ? xProfileUrl(kol.username) : xUserIdUrl(kol.xUserId);
   const ref = kolRef(kol);
   return {
     kind: 'card',
-    title: row?.display_name || (kol.username ? `@${kol.username}` : `KOL ${kol.xUserId}`),
+    title: row?.display_name || account?.display_name || (kol.username ? `@${kol.username}` : 'KOL name not found'),
     url,
     description,
     fields,

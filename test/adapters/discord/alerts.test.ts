@@ -33,8 +33,11 @@ async function settled(h: Harness): Promise<void> {
 
 const card: View = { kind: 'card', title: 'Hello @everyone', description: 'ping <@123> and @here' };
 
-test('alerts through discord.js: each of two channels gets each alert exactly once, with a nonce, and no rule is broken', async (t) => {
+// Full feed authors, spec-minimal ones (id and username: facts come from op 7) and a mix.
+for (const authors of ['full', 'minimal', 'mix'] as const)
+test(`alerts through discord.js (${authors} feed authors): each of two channels gets each alert exactly once, with a nonce, and no rule is broken`, async (t) => {
   const h = await harness(t);
+  h.app.sandbox!.setAuthors(authors);
   const [a, b] = h.channels as [string, string];
   await subscribe(h, a);
   await subscribe(h, b);

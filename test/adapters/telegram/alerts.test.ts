@@ -22,8 +22,11 @@ async function subscribe(r: Rig, chat: FakeChat, admin?: FakeUser): Promise<void
   assert.doesNotMatch(reply.text!, /^⚠️/, reply.text);
 }
 
-test('two chats each get each matching alert exactly once; a kicked chat is disabled after its first failure', async (t) => {
+// Full feed authors, spec-minimal ones (id and username: facts come from op 7) and a mix.
+for (const authors of ['full', 'minimal', 'mix'] as const)
+test(`two chats each get each matching alert exactly once (${authors} feed authors); a kicked chat is disabled after its first failure`, async (t) => {
   const r = await rig(t);
+  r.sb.setAuthors(authors);
   const admin = { id: 5001, first_name: 'Admin' };
   const a = privateChat(201);
   const b = group(-4201);

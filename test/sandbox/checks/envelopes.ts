@@ -3,7 +3,7 @@ import type { TestContext } from 'node:test';
 import type { Sandbox } from '../../../src/sandbox/server.ts';
 import { enc, ok } from '../helpers.ts';
 import {
-  ANALYTICS, KOL_PROJECT, KOL_SCORE, KOL_TABLE, MINDMAP, MOMENTUM, SUMMARY, TOKEN_SUMMARY, TWEET_BY_TOKEN, TWEET_LIST, WIN_RATE,
+  ANALYTICS, KOL_PROJECT, KOL_SCORE, KOL_TABLE, MINDMAP, MOMENTUM, SUMMARY, TOKEN_SUMMARY, TWEET_BY_TOKEN, TWEET_LIST, TWEET_LIST_MINIMAL, WIN_RATE,
   arrayOf, check,
 } from '../shapes.ts';
 
@@ -74,6 +74,24 @@ export async function checkEnvelopes(t: TestContext, sb: Sandbox): Promise<void>
       assert.deepEqual(it.highlights.map((h: any) => h.token_id), it.tokens.map((x: any) => x.id));
       const kol = kols.find((k) => k.id === it.x_user[0].id)!;
       assert.equal(it.x_user[0].twitter_id, kol.twitter_id);
+    }
+  });
+
+  await t.test('4.8 tweets with spec-minimal authors (authors: minimal, mix); op 7 still names each author in full', async () => {
+    try {
+      sb.setAuthors('minimal');
+      const lean = await ok(sb, '/v2/tweets', { limit: 6 });
+      check(lean, { items: arrayOf(TWEET_LIST_MINIMAL()), next_cursor: 'str' });
+      sb.setAuthors('mix');
+      const mixed = await ok(sb, '/v2/tweets', { limit: 6 });
+      for (const it of mixed.items) check(it, it.id % 2 === 1 ? TWEET_LIST_MINIMAL() : TWEET_LIST, `tweet ${it.id}`);
+      const first = lean.items[0];
+      const full = await ok(sb, `/v2/tweets/token/${first.token.chain_id}/${enc(first.token.token_address)}`, { limit: 30 });
+      const same = full.items.find((x: any) => x.id === first.id);
+      assert.equal(same.x_user.username, first.x_user[0].username);
+      assert.equal(typeof same.x_user.statistic.ranking_score, 'number');
+    } finally {
+      sb.setAuthors('full');
     }
   });
 

@@ -116,7 +116,7 @@ export async function checkFilters(t: TestContext, sb: Sandbox): Promise<void> {
     assert.ok(expected.length > 20 && expected.length < tweets.length / 4);
     assert.deepEqual(items.map((x) => x.id), expected.map((x) => x.id).reverse());
     for (const it of items) {
-      assert.ok(it.token.avg_score >= 40 && it.token.avg_score <= 80 && it.x_user[0].ranking_score >= 45);
+      assert.ok(it.token.avg_score >= 40 && it.token.avg_score <= 80 && it.x_user[0].statistic.ranking_score >= 45);
       assert.ok(['solana', 'base'].includes(it.token.chain_id) && ['tweet', 'quote'].includes(it.tweet_type));
     }
     const single = await ok(sb, '/v2/tweets', { tweetTypes: 'reply', limit: 30 });

@@ -58,7 +58,7 @@ export async function checkLiveAndLog(t: TestContext, sb: Sandbox): Promise<void
     assert.equal(it.token.avg_score, 99.5);
     assert.equal(it.token.token_address, token.address);
     assert.equal(it.x_user[0].username, kol.username);
-    assert.equal(it.x_user[0].ranking_score, 97.25);
+    assert.equal(it.x_user[0].statistic.ranking_score, 97.25);
     assert.equal(it.tweet_type, 'quote');
     assert.equal(it.content, 'custom $X');
     const byToken = await ok(sb, `/v2/tweets/token/base/${enc(token.address.toUpperCase().replace('0X', '0x'))}`, { limit: 2 });

@@ -111,7 +111,7 @@ export async function checkSorting(t: TestContext, sb: Sandbox): Promise<void> {
     const f8: Record<string, Get> = {
       tweetedAt: (x) => Date.parse(x.tweeted_at),
       tokenScore: (x) => x.token.avg_score,
-      kolScore: (x) => x.x_user[0].ranking_score,
+      kolScore: (x) => x.x_user[0].statistic.ranking_score,
       followerCount: (x) => x.x_user[0].follower_count,
     };
     for (const [field, get] of Object.entries(f8)) {

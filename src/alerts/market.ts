@@ -1,0 +1,54 @@
+/**
+ * A token's market cap and liquidity at alert time, from token analytics
+ * (operation 2, section 2.3): the feed's tweet token (2.9) carries neither.
+ * One request per token per batch, shared by every destination of the batch;
+ * a token that cannot be found or a failed request leaves it unknown ("-").
+ * Also meant for call tracking (market cap when a KOL called a token).
+ */
+import type { Logger } from 'pino';
+import type { ChainId } from '../api/chains.ts';
+import type { KolClient } from '../api/index.ts';
+import { tokenKeyOf } from '../core/chains.ts';
+
+export interface MarketAtTime {
+  readonly marketCap: number | null;
+  readonly liquidity: number | null;
+}
+
+export interface TokenRef {
+  readonly chain: ChainId;
+  readonly address: string;
+}
+
+/** Parallel op-2 requests of one batch. */
+const CONCURRENCY = 4;
+
+/** Market data per token key (`chain:address`, see tokenKeyOf); tokens are deduplicated first. */
+export async function marketNow(
+  api: KolClient,
+  tokens: Iterable<TokenRef>,
+  o: { budgetMs: number; log: Logger; signal?: AbortSignal },
+): Promise<Map<string, MarketAtTime>> {
+  const unique = new Map<string, TokenRef>();
+  for (const t of tokens) unique.set(tokenKeyOf(t.chain, t.address), t);
+  const out = new Map<string, MarketAtTime>();
+  const queue = [...unique];
+  const work = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [key, t] = next;
+      try {
+        // tokenAddress is a partial, case-insensitive search (4.2): keep the exact address only.
+        const r = await api.getTokenAnalytics(
+          { tokenAddress: t.address, chainId: t.chain, limit: 5 },
+          { budgetMs: o.budgetMs, cache: 'bypass', ...(o.signal ? { signal: o.signal } : {}) },
+        );
+        const hit = r.items.find((i) => i.token.address === t.address) ?? r.items.find((i) => i.token.address.toLowerCase() === t.address.toLowerCase());
+        if (hit) out.set(key, { marketCap: hit.marketcap, liquidity: hit.liquidity });
+      } catch (err) {
+        o.log.debug({ token: key, err: (err as Error).message }, 'market lookup failed');
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, work));
+  return out;
+}
