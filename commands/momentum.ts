@@ -1,11 +1,11 @@
 import type { Command } from '../src/core/command.ts';
 import { opt } from '../src/core/options.ts';
 import { budgetFrom, kolNotFound, kolRef, resolveKol } from '../src/core/resolve.ts';
-import { winRateLine } from '../src/views/build/kolCard.ts';
-import { momentumColumns, momentumRow, momentumWindows } from '../src/views/build/momentumTable.ts';
-import { offsetActions, rangeText } from '../src/views/build/paging.ts';
-import { momentumPicture } from '../src/views/build/pictures.ts';
-import { WINDOW_ALIASES, WINDOW_LABELS, windowDef } from '../src/views/build/windows.ts';
+import { winRateLine } from '../src/views/cards/kolCard.ts';
+import { momentumColumns, momentumRow, momentumWindows } from '../src/views/cards/momentumTable.ts';
+import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
+import { momentumPicture } from '../src/views/cards/pictures.ts';
+import { WINDOW_ALIASES, WINDOW_LABELS, windowDef } from '../src/views/cards/windows.ts';
 import { apiOrder, limit, offset, order, when, whenMs } from './_options.ts';
 
 const SCORE_SORT = {

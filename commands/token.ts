@@ -3,10 +3,10 @@ import type { Command, CommandContext } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
 import { checkAddress, inferChain, sameAddress } from '../src/core/resolve.ts';
-import { shortAddress } from '../src/views/build/common.ts';
-import { priceStripPicture } from '../src/views/build/pictures.ts';
-import { tokenCard } from '../src/views/build/tokenCard.ts';
-import { fromTokenTweet } from '../src/views/build/tweets.ts';
+import { shortAddress } from '../src/views/cards/common.ts';
+import { priceStripPicture } from '../src/views/cards/pictures.ts';
+import { tokenCard } from '../src/views/cards/tokenCard.ts';
+import { fromTokenTweet } from '../src/views/cards/tweets.ts';
 
 const EXAMPLE = '/token solana So11111111111111111111111111111111111111112';
 const TWEETS = 4;
