@@ -6,8 +6,7 @@
  */
 import { REST } from 'discord.js';
 import { createDelivery } from '../src/alerts/delivery.ts';
-import type { AlertContent } from '../src/alerts/content.ts';
-import type { OutboxEntry } from '../src/alerts/outbox.ts';
+import type { AlertContent, OutboxEntry } from '../src/store/outbox.ts';
 import { createDiscordSender } from '../src/adapters/discord/sender.ts';
 import { silentLogger } from '../src/log.ts';
 import { SlidingWindow } from '../src/alerts/window.ts';

@@ -1,8 +1,9 @@
 import { CHAINS } from '../src/api/chains.ts';
-import { DEFAULT_FILTERS, describeFilters, toSubscribeLine, type AlertFilters } from '../src/alerts/filters.ts';
+import { DEFAULT_FILTERS, describeFilters, toSubscribeLine } from '../src/alerts/filters.ts';
 import { destinationOf, feedHead } from '../src/alerts/subscribe.ts';
 import type { Command } from '../src/core/command.ts';
 import { opt } from '../src/core/options.ts';
+import type { AlertFilters } from '../src/store/subscriptions.ts';
 
 const username = opt.string({ description: 'X username', pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'must be X usernames like @cobie' });
 

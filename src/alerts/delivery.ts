@@ -8,8 +8,8 @@ import type { Logger } from 'pino';
 import type { SubscriptionStore } from '../store/subscriptions.ts';
 import { movedAway, subscriptionId, type DestinationPlatform, type Subscription } from '../store/subscriptions.ts';
 import { tokenKeyOf } from '../core/chains.ts';
-import { alertView, mergeKols } from './content.ts';
-import type { Outbox, OutboxEntry } from './outbox.ts';
+import type { AlertKol, Outbox, OutboxEntry } from '../store/outbox.ts';
+import { alertView } from '../views/cards/alert.ts';
 import type { View } from '../views/model.ts';
 import type { Lease } from './lease.ts';
 
@@ -69,6 +69,12 @@ export function nonceFor(entryId: string): string {
     h2 = Math.imul(h2 ^ c, 2246822519) >>> 0;
   }
   return `k${h1.toString(36)}${h2.toString(36)}`.slice(0, 25);
+}
+
+/** The earlier alert's KOLs and the new ones, each named once, oldest first. */
+function mergeKols(a: readonly AlertKol[], b: readonly AlertKol[]): AlertKol[] {
+  const seen = new Set(a.map((k) => k.username.toLowerCase()));
+  return [...a, ...b.filter((k) => !seen.has(k.username.toLowerCase()) && seen.add(k.username.toLowerCase()))];
 }
 
 /** Entries exempt from pause and mutes: an admin's `/alerts test`. */

@@ -5,10 +5,9 @@
  * one feed page against 100,000 subscriptions stays in milliseconds.
  */
 import type { TweetListItem } from '../api/index.ts';
-import type { FeedPosition, Subscription } from '../store/subscriptions.ts';
+import type { AlertFilters, FeedPosition, Subscription } from '../store/subscriptions.ts';
 import type { ChainId } from '../api/chains.ts';
 import { tokenKeyOf } from '../core/chains.ts';
-import type { AlertFilters } from './filters.ts';
 import { int } from '../views/format.ts';
 
 /** The facts of a tweet that filters look at, read once per tweet. */

@@ -10,9 +10,8 @@ import { actionId } from '../core/dispatch.ts';
 import type { PageStore } from '../store/pages.ts';
 import type { Kv } from '../store/strict.ts';
 import type { Subscription } from '../store/subscriptions.ts';
-import type { AlertContent, AlertKol, AlertToken } from './content.ts';
 import { reasonLine, type Match, type TweetFacts } from './matcher.ts';
-import type { OutboxEntry } from './outbox.ts';
+import type { AlertContent, AlertKol, AlertToken, OutboxEntry } from '../store/outbox.ts';
 
 /** Buttons on alerts outlive ordinary pages: people scroll back. */
 const ALERT_ACTION_TTL_MS = 7 * 24 * 3600_000;

@@ -7,7 +7,7 @@ import type { CommandContext } from '../core/command.ts';
 import { UserError } from '../core/errors.ts';
 import type { Subscription } from '../store/subscriptions.ts';
 import { reasonLine, tweetFacts } from './matcher.ts';
-import type { OutboxEntry } from './outbox.ts';
+import type { OutboxEntry } from '../store/outbox.ts';
 import type { ChainId } from '../api/chains.ts';
 
 export async function testAlert(ctx: CommandContext, sub: Subscription, subId: string): Promise<OutboxEntry> {

@@ -16,11 +16,11 @@ import cron from 'node-cron';
 import type { Logger } from 'pino';
 import type { KolClient, TweetListItem } from '../api/index.ts';
 import type { PageStore } from '../store/pages.ts';
+import type { Outbox } from '../store/outbox.ts';
 import type { Kv } from '../store/strict.ts';
 import type { FeedPosition, Subscription, SubscriptionStore } from '../store/subscriptions.ts';
 import type { Delivery } from './delivery.ts';
 import { compile, isAfter, loosestFilters, tweetFacts, type CompiledSubscriptions, type Match } from './matcher.ts';
-import type { Outbox } from './outbox.ts';
 import { planAlerts } from './plan.ts';
 import type { Lease } from './lease.ts';
 

@@ -7,7 +7,7 @@ import Keyv from 'keyv';
 import { SqliteKvStore } from './sqlite.ts';
 import { RedisKvStore, type RedisClient } from './redis.ts';
 import { createPageStore, type PageStore } from './pages.ts';
-import { createOutbox, type Outbox } from '../alerts/outbox.ts';
+import { createOutbox, type Outbox } from './outbox.ts';
 import { strictKv, type Kv } from './strict.ts';
 import { createSubscriptionStore, type SubscriptionStore } from './subscriptions.ts';
 

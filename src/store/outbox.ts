@@ -10,9 +10,54 @@
  *   b:<batchId>   the entry ids of one tick, written once
  *   pending       the ids of batches with unfinished entries (a short list)
  */
-import type { DestinationPlatform } from '../store/subscriptions.ts';
-import type { Kv } from '../store/strict.ts';
-import type { AlertContent } from './content.ts';
+import type { ChainId } from '../api/chains.ts';
+import type { Action } from '../views/model.ts';
+import type { Kv } from './strict.ts';
+import type { DestinationPlatform } from './subscriptions.ts';
+
+/*
+ * An alert as data, stored in an entry so that it survives a restart
+ * unchanged; views/cards/alert.ts turns it into a View when it is sent.
+ */
+
+export interface AlertKol {
+  readonly username: string;
+  readonly displayName: string;
+  readonly followers: number;
+  readonly score: number;
+  readonly tweetUrl: string;
+  readonly text: string;
+  readonly tweetedAt: string;
+}
+
+export interface AlertToken {
+  readonly name: string;
+  readonly symbol: string;
+  readonly chain: ChainId;
+  readonly address: string;
+  readonly score: number;
+  readonly marketCap: number | null;
+  readonly change1h: number | null;
+  readonly change24h: number | null;
+}
+
+export type AlertContent =
+  | {
+      readonly kind: 'alert';
+      readonly token: AlertToken;
+      /** One or more KOLs that shilled the token within the cooldown, oldest first. */
+      readonly kols: readonly AlertKol[];
+      readonly reason: string;
+      /** Button ids prepared once per token for every destination (token card, KOL card, mute). */
+      readonly actions: readonly Action[];
+      readonly test?: boolean;
+    }
+  | { readonly kind: 'notice'; readonly text: string }
+  /**
+   * More KOLs shilled a token already alerted to this destination within its
+   * cooldown: the earlier alert (entry `of`) is edited to name them all.
+   */
+  | { readonly kind: 'more'; readonly of: string; readonly kols: readonly AlertKol[] };
 
 export type EntryState = 'pending' | 'inflight' | 'sent' | 'dead';
 
