@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { ChainId } from '../api/chains.ts';
 import type { KolClient } from '../api/index.ts';
-import { actionId } from '../core/dispatch.ts';
+import { bindAction } from '../core/actions.ts';
 import type { PageStore } from '../store/pages.ts';
 import type { Kv } from '../store/strict.ts';
 import type { Subscription } from '../store/subscriptions.ts';
@@ -194,7 +194,7 @@ async function actionsOf(p: PlanInput, groups: readonly Match[][]) {
     out.set(
       key,
       await Promise.all(
-        specs.map(async (s) => ({ ...s, id: actionId(s.command, await p.pages.put({ command: s.command, options: s.options }, ALERT_ACTION_TTL_MS), { opensNew: true }) })),
+        specs.map(async (s) => ({ ...s, id: await bindAction(p.pages, s, ALERT_ACTION_TTL_MS, { opensNew: true }) })),
       ),
     );
   }

@@ -16,39 +16,13 @@ import {
 } from '../api/index.ts';
 import type { Store } from '../store/index.ts';
 import type { Action, View } from '../views/model.ts';
+import { bindAction, parseActionId } from './actions.ts';
 import { suggest } from './chains.ts';
 import type { AnyCommand, Caller, Capabilities, CommandContext, RawArgs } from './command.ts';
 import { PermissionError, UserError } from './errors.ts';
 import { argsFor, splitCommand, validate } from './parse.ts';
 import { createRateLimiter } from './ratelimit.ts';
 import type { Registry } from './registry.ts';
-
-/** Prefix of action ids, so adapters can tell our buttons from anything else. */
-export const ACTION_PREFIX = 'a:';
-
-/**
- * A button id: `a:<command>:<key>`, at most 2 + 32 + 1 + 12 = 47 bytes (Telegram
- * allows 64). The command name in clear lets an expired button say what to run again.
- */
-export function actionId(command: string, key: string, o: { opensNew?: boolean } = {}): string {
-  return `${ACTION_PREFIX}${o.opensNew ? '+' : ''}${command}:${key}`;
-}
-
-/**
- * Buttons on a message many people share (an alert) answer with a new message
- * instead of replacing it: one member's click must not take the alert away from
- * the channel. Their ids carry a `+` before the command name.
- */
-export function opensNew(id: string): boolean {
-  return id.startsWith(`${ACTION_PREFIX}+`);
-}
-
-function parseActionId(id: string): { command: string | undefined; key: string } | undefined {
-  if (!id.startsWith(ACTION_PREFIX)) return undefined;
-  const rest = id.slice(ACTION_PREFIX.length).replace(/^\+/, '');
-  const colon = rest.lastIndexOf(':');
-  return colon < 0 ? { command: undefined, key: rest } : { command: rest.slice(0, colon), key: rest.slice(colon + 1) };
-}
 
 export interface DispatcherOptions {
   readonly commands: Registry;
@@ -84,8 +58,6 @@ export interface Dispatcher {
   run(name: string, raw: RawArgs, caller: Caller, opts?: RunOptions): Promise<View>;
   /** A pressed button, by the id the renderer put on it. */
   action(id: string, caller: Caller, opts?: RunOptions): Promise<View>;
-  /** The stored command behind a button, for adapters that need its name (deferral choices). */
-  isAction(id: string): boolean;
 }
 
 const DEFAULT_CAPS: Capabilities = { pictures: false, buttons: true };
@@ -143,7 +115,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     try {
       await Promise.all(
         actions.map(async (a) => {
-          if (!a.id) a.id = actionId(a.command, await o.store.pages.put({ command: a.command, options: a.options }, actionTtl));
+          if (!a.id) a.id = await bindAction(o.store.pages, a, actionTtl);
         }),
       );
       return view;
@@ -181,7 +153,6 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       }
       return execute(o.commands.get(stored.command), stored.command, () => ({ ...stored.options }), caller, opts);
     },
-    isAction: (id) => id.startsWith(ACTION_PREFIX),
   };
 }
 

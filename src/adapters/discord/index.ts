@@ -16,6 +16,7 @@ import { Client, Events, GatewayIntentBits, Status, type ClientOptions, type Int
 import type { Logger } from 'pino';
 import type { Sender } from '../../alerts/delivery.ts';
 import type { KolClient } from '../../api/index.ts';
+import { isAction } from '../../core/actions.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
 import type { SubscriptionStore } from '../../store/subscriptions.ts';
 import type { ChatAdapter } from '../types.ts';
@@ -94,7 +95,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     if (stopping) return refuseWhileStopping(i);
     if (i.isChatInputCommand()) return handleCommand(i, deps);
     if (i.isAutocomplete()) return handleAutocomplete(i, deps);
-    if (i.isButton() && o.dispatcher.isAction(i.customId)) return handleButton(i, deps);
+    if (i.isButton() && isAction(i.customId)) return handleButton(i, deps);
     // A button we do not know (an older build's): answer, or Discord shows "This interaction failed".
     if (i.isButton()) await i.reply({ content: 'This button is no longer supported. Run the command again.', flags: 64, allowedMentions: NO_MENTIONS });
   }

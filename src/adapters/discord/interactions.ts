@@ -22,7 +22,8 @@ import {
 } from 'discord.js';
 import type { Logger } from 'pino';
 import type { AnyCommand, Capabilities, RawArgs } from '../../core/command.ts';
-import { opensNew, type Dispatcher } from '../../core/dispatch.ts';
+import { opensNew } from '../../core/actions.ts';
+import type { Dispatcher } from '../../core/dispatch.ts';
 import { validate } from '../../core/parse.ts';
 import type { View } from '../../views/model.ts';
 import { toDiscordPayload } from '../../views/render/discord.ts';

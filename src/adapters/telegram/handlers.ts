@@ -7,7 +7,8 @@ import { GrammyError, type Api, type Bot, type Context } from 'grammy';
 import type { Chat, User } from 'grammy/types';
 import type { Logger } from 'pino';
 import type { Caller } from '../../core/command.ts';
-import { ACTION_PREFIX, opensNew, type Dispatcher, type RunOptions } from '../../core/dispatch.ts';
+import { isAction, opensNew } from '../../core/actions.ts';
+import type { Dispatcher, RunOptions } from '../../core/dispatch.ts';
 import { subscriptionId } from '../../store/subscriptions.ts';
 import type { Store } from '../../store/index.ts';
 import type { View } from '../../views/model.ts';
@@ -124,7 +125,7 @@ async function onButton(ctx: Context, d: HandlerDeps): Promise<void> {
   };
   try {
     const msg = q.message;
-    if (!q.data?.startsWith(ACTION_PREFIX) || !msg) return await answer(UNSUPPORTED_BUTTON);
+    if (!q.data || !isAction(q.data) || !msg) return await answer(UNSUPPORTED_BUTTON);
     const view = await d.dispatcher.action(q.data, callerOf(msg.chat, q.from, d.admins), RUN);
     // A refusal or an expired button is a notice on the button; the message keeps what it showed.
     if (view.kind === 'error') return await answer(view.message);
