@@ -6,12 +6,13 @@
  */
 import type { Logger } from 'pino';
 import type { SubscriptionStore } from '../store/subscriptions.ts';
-import { movedAway, subscriptionId, type DestinationPlatform, type Subscription } from '../store/subscriptions.ts';
+import { subscriptionId, type DestinationPlatform, type Subscription } from '../store/subscriptions.ts';
 import { tokenKeyOf } from '../core/chains.ts';
 import type { AlertKol, Outbox, OutboxEntry } from '../store/outbox.ts';
 import { alertView } from '../views/cards/alert.ts';
 import type { View } from '../views/model.ts';
 import type { Lease } from './lease.ts';
+import { disable, migrate } from './subscriptions.ts';
 
 export type SendResult =
   | { readonly kind: 'sent'; readonly messageId: string }
@@ -207,25 +208,17 @@ export function createDelivery(o: DeliveryOptions): Delivery {
   }
 
   async function destinationGone(e: OutboxEntry, reason: string, migrateTo: string | undefined): Promise<Step> {
-    const sub = await o.subscriptions.get(e.subId);
     if (migrateTo) {
-      // The group became a supergroup: the settings move to the new id unless a subscription
-      // is already there (the adapter may have moved it on the service message), and this
-      // destination's alerts are re-queued there.
-      const newId = subscriptionId(e.platform, migrateTo);
-      if (sub && !sub.movedTo) {
-        if (!(await o.subscriptions.get(newId))) await o.subscriptions.put({ ...sub, id: newId, chatId: migrateTo, disabled: null, updatedAt: now() });
-        await o.subscriptions.put(movedAway(sub, migrateTo, now()));
-        o.log.info({ from: sub.id, to: newId }, 'subscription migrated');
-      }
-      moved.set(`${e.platform}:${e.chatId}`, { chatId: migrateTo, subId: newId });
+      // The group became a supergroup: the settings move to the new id (the adapter may
+      // already have moved them on the service message), and this destination's alerts
+      // are re-queued there.
+      const m = await migrate(o.subscriptions, e.subId, migrateTo, now());
+      if (m) o.log.info(m, 'subscription migrated');
+      moved.set(`${e.platform}:${e.chatId}`, { chatId: migrateTo, subId: subscriptionId(e.platform, migrateTo) });
       return 'stop';
     }
     await finish(e, 'dead', reason);
-    if (sub && !sub.disabled) {
-      await o.subscriptions.put({ ...sub, disabled: { reason, at: now() }, updatedAt: now() });
-      o.log.warn({ sub: sub.id, reason }, 'destination gone; subscription disabled');
-    }
+    if (await disable(o.subscriptions, e.subId, reason, now())) o.log.warn({ sub: e.subId, reason }, 'destination gone; subscription disabled');
     return 'stop';
   }
 

@@ -73,25 +73,25 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
 
   const entries: OutboxEntry[] = live.map((g) => {
     const m = g[0]!;
-    const kols = uniqueKols(g.map((x) => x.facts));
+    const kols = alertKols(g.map((x) => x.facts));
     const content: AlertContent = {
       kind: 'alert',
-      token: tokenOf(m.facts, marketCaps.get(m.facts.tokenKey) ?? null),
+      token: alertToken(m.facts, marketCaps.get(m.facts.tokenKey) ?? null),
       kols,
       reason: reasonLine(m.sub.filters, m.facts),
       actions: actions.get(`${m.facts.tokenKey}|${m.facts.username}`) ?? [],
     };
-    return entry(`${m.facts.tweet.id}:${m.sub.id}`, m.sub, content, p.now);
+    return alertEntry(`${m.facts.tweet.id}:${m.sub.id}`, m.sub, content, p.now);
   });
   // Within the cooldown: no new alert; the earlier one is edited to name the new KOLs too.
   for (const [g, c] of heldBy) {
     if (!c.entry) continue;
     const m = g[0]!;
-    entries.push(entry(`more:${m.facts.tweet.id}:${m.sub.id}`, m.sub, { kind: 'more', of: c.entry, kols: uniqueKols(g.map((x) => x.facts)) }, p.now));
+    entries.push(alertEntry(`more:${m.facts.tweet.id}:${m.sub.id}`, m.sub, { kind: 'more', of: c.entry, kols: alertKols(g.map((x) => x.facts)) }, p.now));
   }
   if (p.skipped > 0) {
     const text = `kolradar was behind the feed: ${p.skipped.toLocaleString('en-US')} older tweets were skipped; alerts continue from the newest.`;
-    for (const s of p.subs) if (!s.disabled) entries.push(entry(`skip-${p.batchId}:${s.id}`, s, { kind: 'notice', text }, p.now));
+    for (const s of p.subs) if (!s.disabled) entries.push(alertEntry(`skip-${p.batchId}:${s.id}`, s, { kind: 'notice', text }, p.now));
   }
   return {
     entries,
@@ -110,7 +110,8 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
   };
 }
 
-function entry(id: string, sub: Subscription, content: AlertContent, now: number): OutboxEntry {
+/** A new outbox entry for one destination. */
+export function alertEntry(id: string, sub: Subscription, content: AlertContent, now: number): OutboxEntry {
   return {
     id,
     subId: sub.id,
@@ -125,7 +126,8 @@ function entry(id: string, sub: Subscription, content: AlertContent, now: number
   };
 }
 
-function uniqueKols(facts: readonly TweetFacts[]): AlertKol[] {
+/** The KOLs of these tweets, each once, as an alert names them. */
+export function alertKols(facts: readonly TweetFacts[]): AlertKol[] {
   const seen = new Set<string>();
   const out: AlertKol[] = [];
   for (const f of facts) {
@@ -146,7 +148,8 @@ function uniqueKols(facts: readonly TweetFacts[]): AlertKol[] {
   return out;
 }
 
-function tokenOf(f: TweetFacts, marketCap: number | null): AlertToken {
+/** The token of a tweet as an alert shows it; the market cap comes from a lookup of its own. */
+export function alertToken(f: TweetFacts, marketCap: number | null): AlertToken {
   const t = f.tweet.token;
   return {
     name: t.name,

@@ -61,11 +61,6 @@ export interface FeedPosition {
   readonly id: string;
 }
 
-/** What stays at a destination's old id after it moved: disabled, pointing at the new chat. */
-export function movedAway(sub: Subscription, to: string, now: number): Subscription {
-  return { ...sub, disabled: { reason: `moved to ${to}`, at: now }, movedTo: to, updatedAt: now };
-}
-
 export function subscriptionId(platform: DestinationPlatform, chatId: string): string {
   return `${platform}:${chatId}`;
 }

@@ -6,6 +6,7 @@
 import { GrammyError, type Api, type Bot, type Context } from 'grammy';
 import type { Chat, User } from 'grammy/types';
 import type { Logger } from 'pino';
+import { disable } from '../../alerts/subscriptions.ts';
 import type { Caller } from '../../core/command.ts';
 import { isAction, opensNew } from '../../core/actions.ts';
 import type { Dispatcher, RunOptions } from '../../core/dispatch.ts';
@@ -46,11 +47,8 @@ export function installHandlers(bot: Bot, d: HandlerDeps): void {
     const status = ctx.myChatMember.new_chat_member.status;
     if (status !== 'kicked' && status !== 'left') return;
     const id = subscriptionId('telegram', String(ctx.myChatMember.chat.id));
-    const sub = await d.store.subscriptions.get(id);
-    if (!sub || sub.disabled) return;
     const reason = status === 'kicked' ? 'the bot was removed or blocked' : 'the bot left the chat';
-    await d.store.subscriptions.put({ ...sub, disabled: { reason, at: Date.now() }, updatedAt: Date.now() });
-    d.log.info({ sub: id, status }, 'telegram: subscription disabled');
+    if (await disable(d.store.subscriptions, id, reason, Date.now())) d.log.info({ sub: id, status }, 'telegram: subscription disabled');
   });
 }
 
