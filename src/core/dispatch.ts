@@ -58,6 +58,12 @@ export interface Dispatcher {
   run(name: string, raw: RawArgs, caller: Caller, opts?: RunOptions): Promise<View>;
   /** A pressed button, by the id the renderer put on it. */
   action(id: string, caller: Caller, opts?: RunOptions): Promise<View>;
+  /**
+   * True when run() would refuse this command before any upstream call (unknown,
+   * invalid options, not allowed), so an adapter can answer at once instead of
+   * deferring. Synchronous: `canManage` is what the platform already told us.
+   */
+  refusesAtOnce(name: string, raw: RawArgs, canManage: boolean): boolean;
 }
 
 const DEFAULT_CAPS: Capabilities = { pictures: false, buttons: true };
@@ -78,9 +84,8 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         outcome = 'limited';
         return { kind: 'error', message: `You're sending commands quickly. Try again in ${Math.ceil(wait / 1000)} s.` };
       }
-      if (!command) throw unknownCommand(name, o.commands);
-      const input = validate(command, getRaw());
-      if (command.requires === 'manage' && !(await caller.canManage())) {
+      const checked = precheck(command, name, getRaw);
+      if (checked.needsManager && !(await caller.canManage())) {
         throw new PermissionError(
           caller.platform === 'discord'
             ? 'Only members who can manage this channel may change its alerts.'
@@ -99,7 +104,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         now,
         ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
       };
-      return await bindActions(await command.run(input as never, ctx));
+      return await bindActions(await checked.command.run(checked.input as never, ctx));
     } catch (err) {
       const { view, outcome: oc } = toErrorView(err, name, o.log);
       outcome = oc;
@@ -107,6 +112,12 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     } finally {
       o.onOutcome?.(name, outcome, now() - started);
     }
+  }
+
+  /** The checks run() makes before a command may run: it exists and its options are valid. Throws the answer. */
+  function precheck(command: AnyCommand | undefined, name: string, getRaw: () => RawArgs) {
+    if (!command) throw unknownCommand(name, o.commands);
+    return { command, input: validate(command, getRaw()), needsManager: command.requires === 'manage' };
   }
 
   /** Stores each button's query; if the store is down the answer still goes out, without those buttons. */
@@ -152,6 +163,13 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
           : { kind: 'error', message: 'These buttons have expired. Send the command again for fresh results.', example: '/help' };
       }
       return execute(o.commands.get(stored.command), stored.command, () => ({ ...stored.options }), caller, opts);
+    },
+    refusesAtOnce(name, raw, canManage) {
+      try {
+        return precheck(o.commands.get(name), name, () => raw).needsManager && !canManage;
+      } catch {
+        return true;
+      }
     },
   };
 }

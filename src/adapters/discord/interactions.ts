@@ -21,10 +21,9 @@ import {
   type Interaction,
 } from 'discord.js';
 import type { Logger } from 'pino';
-import type { AnyCommand, Capabilities, RawArgs } from '../../core/command.ts';
+import type { Capabilities, RawArgs } from '../../core/command.ts';
 import { opensNew } from '../../core/actions.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
-import { validate } from '../../core/parse.ts';
 import type { View } from '../../views/model.ts';
 import { toDiscordPayload } from '../../views/render/discord.ts';
 import type { KolChoice } from './autocomplete.ts';
@@ -60,17 +59,6 @@ export function rawArgs(options: readonly CommandInteractionOption[]): RawArgs {
   return raw;
 }
 
-/** True when the dispatcher will refuse without calling the upstream, so no defer is needed. */
-function refusedAtOnce(command: AnyCommand | undefined, raw: RawArgs, interaction: Interaction): boolean {
-  if (!command) return true;
-  try {
-    validate(command, raw);
-  } catch {
-    return true;
-  }
-  return command.requires === 'manage' && !canManageNow(interaction);
-}
-
 function runSignal(d: InteractionDeps): AbortSignal {
   return AbortSignal.any([d.shutdown, AbortSignal.timeout(d.commandBudgetMs + 2000)]);
 }
@@ -84,7 +72,7 @@ function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
 export async function handleCommand(i: ChatInputCommandInteraction, d: InteractionDeps): Promise<void> {
   const raw = rawArgs(i.options.data);
   // Synchronous and cheap: decides whether this command may reach the upstream.
-  const quick = refusedAtOnce(d.dispatcher.commands.get(i.commandName), raw, i);
+  const quick = d.dispatcher.refusesAtOnce(i.commandName, raw, canManageNow(i));
   // The defer goes out first; the command runs while it is in flight.
   const deferred = quick ? undefined : i.deferReply();
   const work = d.dispatcher.run(i.commandName, raw, callerFor(i), {
