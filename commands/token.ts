@@ -49,7 +49,7 @@ export default {
       ctx.api.getTweetsByToken({ chainId: chain, tokenAddress: address, limit: TWEETS }, call).then(
         (r) => r.items.map(fromTokenTweet),
         (err: unknown) => {
-          ctx.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'token card without tweets');
+          ctx.log.warn({ err }, 'token card without tweets');
           return undefined;
         },
       ),

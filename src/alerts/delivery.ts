@@ -108,7 +108,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     clearTimeout(wakeTimer);
     wakeTimer = setTimeout(() => {
       wakeAt = Infinity;
-      drain().catch((err: unknown) => o.log.warn({ err: (err as Error).message }, 'delivery paused'));
+      drain().catch((err: unknown) => o.log.warn({ err }, 'delivery paused'));
     }, Math.max(1, at - now()));
   }
 

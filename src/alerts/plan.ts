@@ -174,7 +174,7 @@ async function marketCapsOf(p: PlanInput, tokens: Map<string, TweetFacts>): Prom
         const hit = r.items.find((i) => i.token.address === t.token_address);
         if (hit) out.set(f.tokenKey, hit.marketcap);
       } catch (err) {
-        p.log.debug({ token: f.tokenKey, err: (err as Error).message }, 'market cap lookup failed');
+        p.log.debug({ token: f.tokenKey, err }, 'market cap lookup failed');
       }
     }),
   );

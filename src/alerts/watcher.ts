@@ -109,7 +109,7 @@ export function createWatcher(o: WatcherOptions): Watcher {
 
   /** Starts a drain without waiting; a store fault pauses delivery until the next tick. */
   function kick(): void {
-    o.delivery.drain().catch((err: unknown) => o.log.warn({ err: { message: (err as Error).message } }, 'delivery paused'));
+    o.delivery.drain().catch((err: unknown) => o.log.warn({ err }, 'delivery paused'));
   }
 
   async function subscriptions() {
@@ -248,7 +248,7 @@ export function createWatcher(o: WatcherOptions): Watcher {
         if (stopped || inflight) return; // no overlap: a slow tick makes the next one wait its turn
         tick().catch((err: unknown) => {
           o.onTickError?.(err);
-          o.log.warn({ err: { message: (err as Error).message, name: (err as Error).name } }, 'watch tick failed; will retry');
+          o.log.warn({ err }, 'watch tick failed; will retry');
         });
       });
       // Deliver whatever a previous run left in the outbox, without waiting for the first tick.

@@ -131,7 +131,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       );
       return view;
     } catch (err) {
-      o.log.warn({ err: (err as Error).message }, 'buttons dropped: the store did not take their state');
+      o.log.warn({ err }, 'buttons dropped: the store did not take their state');
       return { ...view, actions: actions.filter((a) => a.id) };
     }
   }
@@ -153,7 +153,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       try {
         stored = parsed ? await o.store.pages.get(parsed.key) : undefined;
       } catch (err) {
-        o.log.warn({ err: (err as Error).message }, 'button state unreadable');
+        o.log.warn({ err }, 'button state unreadable');
         return { kind: 'error', message: 'Buttons are unavailable for a moment. Try again shortly.' };
       }
       if (!stored) {
@@ -189,28 +189,24 @@ export function toErrorView(err: unknown, command: string, log: Logger): { view:
     return { view: { kind: 'error', message: 'Not found: the analytics service has no record of that. Check the address or username.' }, outcome: 'not_found' };
   }
   if (err instanceof ApiValidationError || err instanceof ApiBadRequestError) {
-    log.warn({ command, err: errInfo(err) }, 'upstream refused parameters');
+    log.warn({ command, err }, 'upstream refused parameters');
     return { view: { kind: 'error', message: `The analytics service refused those options: ${err.message}` }, outcome: 'user_error' };
   }
   if (err instanceof ApiUnavailableError) {
-    log.warn({ command, err: errInfo(err) }, 'upstream unavailable');
+    log.warn({ command, err }, 'upstream unavailable');
     return { view: { kind: 'error', message: 'The analytics service is slow or unavailable right now. Try again in a minute.' }, outcome: 'unavailable' };
   }
   if (err instanceof ApiUnauthorizedError) {
-    log.error({ command, err: errInfo(err) }, 'upstream refused the API key');
+    log.error({ command, err }, 'upstream refused the API key');
     return { view: { kind: 'error', message: 'The bot cannot reach its data right now (its API key was refused). The operator has been told.' }, outcome: 'failed' };
   }
   if (err instanceof ApiSchemaError) {
-    log.error({ command, err: errInfo(err) }, 'upstream answered in an unexpected shape');
+    log.error({ command, err }, 'upstream answered in an unexpected shape');
     return { view: { kind: 'error', message: 'The analytics service answered in an unexpected format. Try again later.' }, outcome: 'failed' };
   }
   if (err instanceof ApiAbortedError || (err instanceof Error && err.name === 'AbortError')) {
     return { view: { kind: 'error', message: 'That took too long and was stopped. Try again.' }, outcome: 'unavailable' };
   }
-  log.error({ command, err: errInfo(err) }, 'command failed');
+  log.error({ command, err }, 'command failed');
   return { view: { kind: 'error', message: 'Something went wrong on our side. Try again.' }, outcome: 'failed' };
-}
-
-function errInfo(err: unknown): Record<string, unknown> {
-  return err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : { value: String(err) };
 }

@@ -23,7 +23,6 @@ import type { ChatAdapter } from '../types.ts';
 import { createKolSuggest } from './autocomplete.ts';
 import { disableChannels, REMOVED_REASON, trackGuildChannels } from './guilds.ts';
 import {
-  errInfo,
   handleAutocomplete,
   handleButton,
   handleCommand,
@@ -105,7 +104,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     try {
       await route(i);
     } catch (err) {
-      log.error({ err: errInfo(err), type: i.type, command: i.isCommand() ? i.commandName : undefined }, 'interaction failed');
+      log.error({ err, type: i.type, command: i.isCommand() ? i.commandName : undefined }, 'interaction failed');
       if (!i.isRepliable()) return;
       const answer = { content: 'Something went wrong on our side. Try again.', flags: 64, allowedMentions: NO_MENTIONS } as const;
       // After a public defer, a follow-up would be public too: edit the short message into the reply instead.
@@ -128,10 +127,10 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     void (async () => {
       if (o.subscriptions) await disableChannels(o.subscriptions, channelIds, REMOVED_REASON);
       await o.onGuildRemoved?.(guild.id, channelIds);
-    })().catch((err: unknown) => log.error({ err: errInfo(err), guild: guild.id }, 'disabling a removed guild failed'));
+    })().catch((err: unknown) => log.error({ err, guild: guild.id }, 'disabling a removed guild failed'));
   });
 
-  client.on(Events.Error, (err) => log.error({ err: errInfo(err) }, 'discord client error'));
+  client.on(Events.Error, (err) => log.error({ err }, 'discord client error'));
   client.on(Events.Warn, (message) => log.warn({ message }, 'discord client warning'));
   client.on(Events.ShardDisconnect, (event, shard) => log.error({ code: event.code, shard }, 'gateway closed for good'));
   client.on(Events.ShardReconnecting, (shard) => log.info({ shard }, 'gateway reconnecting'));

@@ -117,10 +117,10 @@ async function answerDeferred(i: ChatInputCommandInteraction | ButtonInteraction
   try {
     await i.followUp(ephemeralOptions(payload));
   } catch (err) {
-    log.warn({ err: errInfo(err) }, 'ephemeral follow-up failed; the error stays in the reply');
+    log.warn({ err }, 'ephemeral follow-up failed; the error stays in the reply');
     return;
   }
-  await i.deleteReply().catch((err: unknown) => log.warn({ err: errInfo(err) }, 'could not delete the public error'));
+  await i.deleteReply().catch((err: unknown) => log.warn({ err }, 'could not delete the public error'));
 }
 
 /** Paging, "more tweets" and the like: the clicked message is edited in place; errors go to the clicker only. */
@@ -150,10 +150,4 @@ export async function refuseWhileStopping(i: Interaction): Promise<void> {
   const text = 'The bot is restarting. Try again in a minute.';
   if (i.isAutocomplete()) await i.respond([]);
   else if (i.isRepliable()) await i.reply(replyOptions(toDiscordPayload({ kind: 'error', message: text })));
-}
-
-export function errInfo(err: unknown): Record<string, unknown> {
-  if (!(err instanceof Error)) return { value: String(err) };
-  const e = err as Error & { code?: unknown; status?: unknown };
-  return { name: e.name, message: e.message, code: e.code, status: e.status };
 }

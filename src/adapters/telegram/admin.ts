@@ -6,7 +6,6 @@
  */
 import type { Api } from 'grammy';
 import type { Logger } from 'pino';
-import { errFields } from './transport.ts';
 
 export interface AdminCheckOptions {
   readonly yesTtlMs?: number;
@@ -38,7 +37,7 @@ export function createAdminCheck(api: Api, log: Logger, o: AdminCheckOptions = {
       return admin;
     } catch (err) {
       // Unknown means no: a settings change can be retried, a wrong yes cannot be taken back.
-      log.warn({ err: errFields(err) }, 'telegram: could not check admin status');
+      log.warn({ err }, 'telegram: could not check admin status');
       return false;
     }
   }

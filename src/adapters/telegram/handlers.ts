@@ -19,7 +19,7 @@ import type { AdminCheck } from './admin.ts';
 import { fallbackHelp, greet, parseCommand, type ParsedCommand } from './commands.ts';
 import { migrateSubscription } from './migrate.ts';
 import { editRendered, sendRendered } from './send.ts';
-import { errFields, isChatGone, migrateToOf } from './transport.ts';
+import { isChatGone, migrateToOf } from './transport.ts';
 
 export interface HandlerDeps {
   readonly dispatcher: Dispatcher;
@@ -93,7 +93,7 @@ function render(view: View, log: Logger): TelegramMessage {
   try {
     return toTelegramHtml(view);
   } catch (err) {
-    log.error({ err: errFields(err) }, 'telegram: view could not be rendered');
+    log.error({ err }, 'telegram: view could not be rendered');
     return toTelegramHtml({ kind: 'error', message: 'Something went wrong on our side. Try again.' });
   }
 }
@@ -119,7 +119,7 @@ async function onButton(ctx: Context, d: HandlerDeps): Promise<void> {
     answered = true;
     await ctx
       .answerCallbackQuery(text ? { text: cut(text, CALLBACK_TEXT_MAX), show_alert: true } : undefined)
-      .catch((err: unknown) => d.log.debug({ err: errFields(err) }, 'telegram: callback answer failed'));
+      .catch((err: unknown) => d.log.debug({ err }, 'telegram: callback answer failed'));
   };
   try {
     const msg = q.message;

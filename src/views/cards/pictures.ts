@@ -65,7 +65,7 @@ export function drawPicture<I>(ctx: PictureCtx, spec: PictureSpec<I>): Picture |
     }
     return { png, name: spec.name, alt: spec.alt(input) };
   } catch (err) {
-    ctx.log.warn({ picture: spec.kind, err: err instanceof Error ? err.message : String(err) }, 'answer sent without its picture');
+    ctx.log.warn({ picture: spec.kind, err }, 'answer sent without its picture');
     return undefined;
   }
 }
