@@ -4,6 +4,7 @@
  * A signal stops taking commands, lets in-flight work and sends finish
  * (bounded), persists, and returns 0. Started by main.ts.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp, type App } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -17,7 +18,6 @@ const SHUTDOWN_BOUND_MS = 20_000;
 /** Longest one adapter may take to stop (in-flight commands finishing). */
 const ADAPTER_STOP_BOUND_MS = 12_000;
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 async function chatAdapters(config: Config, app: App, log: Logger): Promise<ChatAdapter[]> {
   const adapters: ChatAdapter[] = [];
@@ -132,7 +132,7 @@ export async function run(signal: Promise<string>): Promise<number> {
       // (or the store's: the lease must still be released).
       await Promise.all(
         stops.map((stop) =>
-          Promise.race([stop(), sleep(ADAPTER_STOP_BOUND_MS).then(() => log.warn('an adapter did not stop in time'))]).catch((err: unknown) =>
+          Promise.race([stop(), sleep(ADAPTER_STOP_BOUND_MS, undefined, { ref: false }).then(() => log.warn('an adapter did not stop in time'))]).catch((err: unknown) =>
             log.error({ err }, 'stop failed'),
           ),
         ),

@@ -12,6 +12,7 @@
  * 1,000 a day, so shards must not restart in a loop.
  */
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Events, GatewayIntentBits, Status, type ClientOptions, type Interaction } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Sender } from '../../alerts/delivery.ts';
@@ -168,7 +169,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
       if (outcome === 'timeout') {
         // Late commands get "took too long" instead of being cut off silently.
         shutdown.abort(new Error('shutting down'));
-        await Promise.race([settle(), new Promise((r) => setTimeout(r, 2000).unref())]);
+        await Promise.race([settle(), sleep(2000, undefined, { ref: false })]);
       }
       await client.destroy();
     },

@@ -10,6 +10,7 @@
  * group, a chat under a flood wait) never holds up the others. Sends to one
  * chat go out one at a time, in call order.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 
 export interface PacingOptions {
@@ -185,7 +186,7 @@ export class Pacer {
     const group = chatId.startsWith('-');
     for (;;) {
       const wait = this.readyAt(s, group) - this.now();
-      if (wait > 0) await sleep(wait);
+      if (wait > 0) await sleep(Math.max(1, Math.ceil(wait)));
       else break;
     }
     await this.bot.acquire();
@@ -236,8 +237,4 @@ export class Pacer {
 function positive(n: number, name: string): number {
   if (!(n > 0) || !Number.isFinite(n)) throw new RangeError(`pacing.${name} must be a positive number`);
   return n;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.ceil(ms))));
 }
