@@ -11,6 +11,7 @@ import { tokenKeyOf } from '../core/chains.ts';
 import type { AlertKol, Outbox, OutboxEntry } from '../store/outbox.ts';
 import { alertView } from '../views/cards/alert.ts';
 import type { View } from '../views/model.ts';
+import { fnv1a } from './hash.ts';
 import type { Lease } from './lease.ts';
 import { disable, migrate } from './subscriptions.ts';
 
@@ -62,14 +63,8 @@ export interface Delivery {
 
 /** A deterministic nonce of at most 25 characters (Discord's limit) from the entry id. */
 export function nonceFor(entryId: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193;
-  for (let i = 0; i < entryId.length; i++) {
-    const c = entryId.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 16777619) >>> 0;
-    h2 = Math.imul(h2 ^ c, 2246822519) >>> 0;
-  }
-  return `k${h1.toString(36)}${h2.toString(36)}`.slice(0, 25);
+  // Two differently seeded hashes: 64 bits, so two entries never share a nonce in practice.
+  return `k${fnv1a(entryId).toString(36)}${fnv1a(entryId, 0x01000193).toString(36)}`.slice(0, 25);
 }
 
 /** The earlier alert's KOLs and the new ones, each named once, oldest first. */

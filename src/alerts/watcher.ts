@@ -20,6 +20,7 @@ import type { Outbox } from '../store/outbox.ts';
 import type { Kv } from '../store/strict.ts';
 import type { FeedPosition, Subscription, SubscriptionStore } from '../store/subscriptions.ts';
 import type { Delivery } from './delivery.ts';
+import { fnv1a } from './hash.ts';
 import { compile, isAfter, loosestFilters, tweetFacts, type CompiledSubscriptions, type Match } from './matcher.ts';
 import { planAlerts } from './plan.ts';
 import type { Lease } from './lease.ts';
@@ -88,11 +89,7 @@ const STATE_KEY = 'state';
 const pos = (t: TweetListItem): FeedPosition => ({ tweetedAt: t.tweeted_at, id: t.id });
 
 /** A short fingerprint of a set of tweet ids, order-independent. */
-function hashIds(ids: readonly string[]): string {
-  let h = 0x811c9dc5;
-  for (const id of [...ids].sort()) for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 16777619);
-  return (h >>> 0).toString(36);
-}
+const hashIds = (ids: readonly string[]): string => fnv1a([...ids].sort().join('')).toString(36);
 
 export function createWatcher(o: WatcherOptions): Watcher {
   const now = o.now ?? Date.now;
