@@ -10,7 +10,7 @@ import { DiscordAPIError, HTTPError, RateLimitError, Routes, type REST } from 'd
 import type { Logger } from 'pino';
 import type { Sender, SendResult } from '../../alerts/delivery.ts';
 import { toDiscordPayload } from '../../views/render/discord.ts';
-import { SlidingWindow } from '../../alerts/window.ts';
+import { SlidingWindow } from '../window.ts';
 import type { View } from '../../views/model.ts';
 import { channelMessage } from './payload.ts';
 
