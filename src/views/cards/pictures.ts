@@ -4,6 +4,7 @@
  * platform shows no pictures, and a failure only costs the picture, never the answer.
  */
 import { createHash } from 'node:crypto';
+import { TtlCache } from '../../api/cache.ts';
 import type { KolScore, KolTokenItem, KolTokensResult, MindmapGraph, TokenAnalyticsItem, TokenSummary } from '../../api/index.ts';
 import type { CommandContext } from '../../core/command.ts';
 import { type ResolvedKol, kolRef } from '../../core/resolve.ts';
@@ -12,8 +13,6 @@ import {
   type MomentumInput,
   type PriceStripInput,
   type WinRateInput,
-  createImageCache,
-  imageCacheKey,
   mindmapSvg,
   momentumSvg,
   priceStripSvg,
@@ -28,7 +27,15 @@ import { WINDOWS } from './windows.ts';
 
 /** Long enough to absorb a burst or a double press, short next to how fast prices move. */
 const TTL_MS = 60_000;
-const cache = createImageCache({ ttlMs: TTL_MS, max: 50 });
+const cache = new TtlCache<Uint8Array>(50);
+
+/** A stable cache key for a picture: kind plus its request parameters, key order ignored. */
+export function imageCacheKey(kind: string, params: Readonly<Record<string, unknown>>): string {
+  const sorted = Object.keys(params)
+    .sort()
+    .map((k) => [k, params[k]]);
+  return `${kind}:${JSON.stringify(sorted)}`;
+}
 
 /** Lines the momentum chart can tell apart (one per colour). */
 export const MOMENTUM_MAX_TOKENS = 8;
@@ -61,7 +68,7 @@ export function drawPicture<I>(ctx: PictureCtx, spec: PictureSpec<I>): Picture |
     let png = cache.get(key);
     if (!png) {
       png = renderPng(spec.svg(input));
-      cache.set(key, png);
+      cache.set(key, png, TTL_MS);
     }
     return { png, name: spec.name, alt: spec.alt(input) };
   } catch (err) {
