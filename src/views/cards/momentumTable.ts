@@ -29,7 +29,7 @@ export function momentumColumns(windows: readonly WindowDef[]): Column[] {
 export function changeAfter(item: KolTokenItem, w: WindowDef, now: number): string {
   const shill = Date.parse(item.shill_timestamp);
   if (Number.isFinite(shill) && shill + w.ms > now) return '…';
-  const after = (item as unknown as Readonly<Record<string, string>>)[w.priceKey];
+  const after = item[w.priceKey];
   const ratio = after === undefined ? null : decimalRatio(after, item.price_init);
   return ratio === null ? '-' : pct((ratio - 1) * 100, 'percent', { sign: true, decimals: 0 });
 }

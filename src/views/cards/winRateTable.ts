@@ -22,8 +22,7 @@ export function winRateColumns(windows: readonly WindowDef[]): Column[] {
 
 export function winRateRow(item: WinRateItem, windows: readonly WindowDef[]): Record<string, string> {
   const row: Record<string, string> = { kol: `@${item.x_user.username}` };
-  const values = item as unknown as Readonly<Record<string, string>>;
-  for (const w of windows) row[w.label] = pct(values[w.winRateKey], 'fraction', { decimals: 0 });
+  for (const w of windows) row[w.label] = pct(item[w.winRateKey], 'fraction', { decimals: 0 });
   row.tokens = int(item.num_tokens_counted_win_rate);
   row.perf = score(item.unified_performance_score);
   return row;

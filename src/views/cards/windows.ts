@@ -3,35 +3,40 @@
  * calls them: one table, so /kol, /momentum and /winrate cannot disagree on
  * which field "24h" reads (operation 4 says `1d` for prices, `24h` for win rates).
  */
-import type { KolTokensSortField, WinRateSortField } from '../../api/index.ts';
+import type { KolTokenItem, KolTokensResult, KolTokensSortField, WinRateItem, WinRateSortField } from '../../api/index.ts';
+
+/** What operation 4's price fields and operation 5 call each window: the day is `1d` there. */
+type ApiWindow = '5m' | '15m' | '30m' | '1h' | '2h' | '4h' | '6h' | '8h' | '12h' | '1d' | '7d';
+/** What operation 4's summary and sort call it: the day is `24h` there. */
+type SummaryWindow = Exclude<ApiWindow, '1d'> | '24h';
 
 export interface WindowDef {
   /** What users type and see. */
   readonly label: string;
   readonly ms: number;
   /** Operation 4: `price_after…` key and win-rate summary key. */
-  readonly priceKey: string;
-  readonly summaryKey: string;
+  readonly priceKey: `price_after${ApiWindow}` & keyof KolTokenItem;
+  readonly summaryKey: `win_rate${SummaryWindow}` & keyof KolTokensResult['summary'];
   /** Operation 4 sortField. */
-  readonly momentumSort: KolTokensSortField;
+  readonly momentumSort: SummaryWindow & KolTokensSortField;
   /** Operation 5: item key and sortField. */
-  readonly winRateKey: string;
-  readonly winRateSort: WinRateSortField;
+  readonly winRateKey: `win_rate_after${ApiWindow}` & keyof WinRateItem;
+  readonly winRateSort: `winRateAfter${ApiWindow}` & WinRateSortField;
 }
 
 const M = 60_000;
 const H = 60 * M;
 
-function w(label: string, ms: number, api: string): WindowDef {
-  const summary = api === '1d' ? '24h' : api;
+function w(label: string, ms: number, api: ApiWindow): WindowDef {
+  const summary: SummaryWindow = api === '1d' ? '24h' : api;
   return {
     label,
     ms,
     priceKey: `price_after${api}`,
     summaryKey: `win_rate${summary}`,
-    momentumSort: summary as KolTokensSortField,
+    momentumSort: summary,
     winRateKey: `win_rate_after${api}`,
-    winRateSort: `winRateAfter${api}` as WinRateSortField,
+    winRateSort: `winRateAfter${api}`,
   };
 }
 
