@@ -124,7 +124,6 @@ export function createWatcher(o: WatcherOptions): Watcher {
     return t ? { tweetedAt: t.tweeted_at, id: t.id } : null;
   }
 
-  /** New tweets after `hwm`, newest first, at most maxBacklog; `skipped` counts older ones beyond it. */
   /**
    * New tweets since the mark, oldest first. The feed is read down to the mark
    * minus a lookback window: a tweet the upstream indexed late (its tweeted_at

@@ -4,6 +4,7 @@
  * which field "24h" reads (operation 4 says `1d` for prices, `24h` for win rates).
  */
 import type { KolTokenItem, KolTokensResult, KolTokensSortField, WinRateItem, WinRateSortField } from '../../api/index.ts';
+import { WINDOWS as WINDOW_LABELS, type Window as WindowLabel } from '../charts/windows.ts';
 
 /** What operation 4's price fields and operation 5 call each window: the day is `1d` there. */
 type ApiWindow = '5m' | '15m' | '30m' | '1h' | '2h' | '4h' | '6h' | '8h' | '12h' | '1d' | '7d';
@@ -12,7 +13,7 @@ type SummaryWindow = Exclude<ApiWindow, '1d'> | '24h';
 
 export interface WindowDef {
   /** What users type and see. */
-  readonly label: string;
+  readonly label: WindowLabel;
   readonly ms: number;
   /** Operation 4: `price_after…` key and win-rate summary key. */
   readonly priceKey: `price_after${ApiWindow}` & keyof KolTokenItem;
@@ -27,7 +28,7 @@ export interface WindowDef {
 const M = 60_000;
 const H = 60 * M;
 
-function w(label: string, ms: number, api: ApiWindow): WindowDef {
+function w(label: WindowLabel, ms: number, api: ApiWindow): WindowDef {
   const summary: SummaryWindow = api === '1d' ? '24h' : api;
   return {
     label,
@@ -54,8 +55,7 @@ export const WINDOWS: readonly WindowDef[] = [
   w('7d', 7 * 24 * H, '7d'),
 ];
 
-export const WINDOW_LABELS = ['5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '24h', '7d'] as const;
-export type WindowLabel = (typeof WINDOW_LABELS)[number];
+export { WINDOW_LABELS, type WindowLabel };
 
 export function windowDef(label: string): WindowDef | undefined {
   return WINDOWS.find((x) => x.label === label);
