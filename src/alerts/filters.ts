@@ -18,8 +18,8 @@ export const DEFAULT_FILTERS: AlertFilters = Object.freeze({
   cooldownMinutes: 60,
 });
 
-/** Option names of `/subscribe`, shared by the command and `toSubscribeLine`. */
-export const FILTER_OPTION = {
+/** Option names of `/subscribe` (commands/subscribe.ts), as `toSubscribeLine` writes them. */
+const FILTER_OPTION = {
   chains: 'chains',
   minTokenScore: 'token_score',
   minKolScore: 'kol_score',

@@ -180,7 +180,7 @@ function unknownCommand(name: string, commands: Registry): UserError {
 }
 
 /** Maps any failure to a short, honest answer; logs what the user should not see. */
-export function toErrorView(err: unknown, command: string, log: Logger): { view: View; outcome: Outcome } {
+function toErrorView(err: unknown, command: string, log: Logger): { view: View; outcome: Outcome } {
   if (err instanceof PermissionError) return { view: { kind: 'error', message: err.message }, outcome: 'denied' };
   if (err instanceof UserError) {
     return { view: { kind: 'error', message: err.message, ...(err.example ? { example: err.example } : {}) }, outcome: 'user_error' };

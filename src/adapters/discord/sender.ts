@@ -54,7 +54,7 @@ export function mapSendError(err: unknown): SendResult {
 }
 
 /** Discord's global limit is 50 requests/s per bot; alerts keep a little below it for replies to commands. */
-export const ALERTS_PER_SECOND = 48;
+const ALERTS_PER_SECOND = 48;
 
 /**
  * `window` paces alert posts before they go out: discord.js also limits itself

@@ -28,7 +28,7 @@ export interface HandlerDeps {
   readonly admins: AdminCheck;
 }
 
-export const UNSUPPORTED_BUTTON = 'This button is no longer supported.';
+const UNSUPPORTED_BUTTON = 'This button is no longer supported.';
 const CALLBACK_TEXT_MAX = 200;
 const RUN: RunOptions = { capabilities: { pictures: true, buttons: true } };
 
@@ -53,7 +53,7 @@ export function installHandlers(bot: Bot, d: HandlerDeps): void {
 }
 
 /** Who is asking, for the dispatcher; admin status is looked up only when a command needs it. */
-export function callerOf(chat: Chat, from: User | undefined, admins: AdminCheck, anonymousAdmin = false): Caller {
+function callerOf(chat: Chat, from: User | undefined, admins: AdminCheck, anonymousAdmin = false): Caller {
   const isPrivate = chat.type === 'private';
   const userId = from?.id;
   return {

@@ -62,7 +62,7 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
 }
 
 /** What a failed send means for delivery. */
-export function toSendResult(err: unknown, secondMs: number): SendResult {
+function toSendResult(err: unknown, secondMs: number): SendResult {
   if (err instanceof GrammyError) {
     const reason = `${err.error_code}: ${err.description}`;
     const after = retryAfterOf({ ok: false, error_code: err.error_code, parameters: err.parameters });
