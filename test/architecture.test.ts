@@ -36,6 +36,10 @@ test('nothing in src/store imports src/alerts', () => {
   assert.deepEqual(edges('src/store', (t) => t.startsWith('src/alerts/')), []);
 });
 
+test('the store sits below everything but the API types: it imports no views, core, commands or adapters', () => {
+  assert.deepEqual(edges('src/store', (t) => !t.startsWith('src/store/') && !t.startsWith('src/api/')), []);
+});
+
 test('nothing in src/alerts imports the dispatcher', () => {
   assert.deepEqual(edges('src/alerts', (t) => t === 'src/core/dispatch.ts'), []);
 });

@@ -11,7 +11,7 @@ import type { PageStore } from '../store/pages.ts';
 import type { Kv } from '../store/strict.ts';
 import type { Subscription } from '../store/subscriptions.ts';
 import { reasonLine, type Match, type TweetFacts } from './matcher.ts';
-import type { AlertContent, AlertKol, AlertToken, OutboxEntry } from '../store/outbox.ts';
+import type { AlertButton, AlertContent, AlertKol, AlertToken, OutboxEntry } from '../store/outbox.ts';
 
 /** Buttons on alerts outlive ordinary pages: people scroll back. */
 const ALERT_ACTION_TTL_MS = 7 * 24 * 3600_000;
@@ -183,7 +183,7 @@ async function marketCapsOf(p: PlanInput, tokens: Map<string, TweetFacts>): Prom
 
 /** Token card, KOL card and mute buttons, stored once per (token, KOL) and shared by every destination. */
 async function actionsOf(p: PlanInput, groups: readonly Match[][]) {
-  const out = new Map<string, AlertContent extends infer C ? (C extends { actions: infer A } ? A : never) : never>();
+  const out = new Map<string, AlertButton[]>();
   for (const g of groups) {
     const f = g[0]!.facts;
     const key = `${f.tokenKey}|${f.username}`;

@@ -5,8 +5,7 @@
  * Commands' buttons (bound by the dispatcher) and alerts' buttons (bound when
  * an alert is planned) both come through here.
  */
-import type { PageStore } from '../store/pages.ts';
-import type { Action } from '../views/model.ts';
+import type { PageStore, StoredAction } from '../store/pages.ts';
 
 /** Prefix of action ids, so adapters can tell our buttons from anything else. */
 const ACTION_PREFIX = 'a:';
@@ -40,7 +39,7 @@ export function parseActionId(id: string): { command: string | undefined; key: s
  */
 export async function bindAction(
   pages: PageStore,
-  a: Pick<Action, 'command' | 'options'>,
+  a: StoredAction,
   ttlMs: number,
   o: { opensNew?: boolean } = {},
 ): Promise<string> {

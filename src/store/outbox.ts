@@ -11,7 +11,7 @@
  *   pending       the ids of batches with unfinished entries (a short list)
  */
 import type { ChainId } from '../api/chains.ts';
-import type { Action } from '../views/model.ts';
+import type { StoredAction } from './pages.ts';
 import type { Kv } from './strict.ts';
 import type { DestinationPlatform } from './subscriptions.ts';
 
@@ -19,6 +19,13 @@ import type { DestinationPlatform } from './subscriptions.ts';
  * An alert as data, stored in an entry so that it survives a restart
  * unchanged; views/cards/alert.ts turns it into a View when it is sent.
  */
+
+/** A button on an alert, bound once for every destination (core/actions.ts); a View's Action in shape. */
+export interface AlertButton extends StoredAction {
+  readonly label: string;
+  readonly style?: 'primary' | 'secondary' | 'danger';
+  readonly id?: string;
+}
 
 export interface AlertKol {
   readonly username: string;
@@ -49,7 +56,7 @@ export type AlertContent =
       readonly kols: readonly AlertKol[];
       readonly reason: string;
       /** Button ids prepared once per token for every destination (token card, KOL card, mute). */
-      readonly actions: readonly Action[];
+      readonly actions: readonly AlertButton[];
       readonly test?: boolean;
     }
   | { readonly kind: 'notice'; readonly text: string }
