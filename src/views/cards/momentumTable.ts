@@ -4,13 +4,7 @@ import { decimalRatio } from '../charts/decimal.ts';
 import { pct, timeAgo } from '../format.ts';
 import type { Column } from '../model.ts';
 import { ticker } from './common.ts';
-import { WINDOWS, type WindowDef } from './windows.ts';
-
-const DEFAULT_WINDOWS = ['1h', '24h', '7d'];
-
-export function momentumWindows(sortedBy: string | undefined): WindowDef[] {
-  return WINDOWS.filter((w) => w.label === sortedBy || DEFAULT_WINDOWS.includes(w.label));
-}
+import type { WindowDef } from './windows.ts';
 
 export function momentumColumns(windows: readonly WindowDef[]): Column[] {
   return [

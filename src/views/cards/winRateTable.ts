@@ -2,14 +2,7 @@
 import type { WinRateItem } from '../../api/index.ts';
 import { int, pct, score } from '../format.ts';
 import type { Column } from '../model.ts';
-import { WINDOWS, type WindowDef } from './windows.ts';
-
-const DEFAULT_WINDOWS = ['1h', '24h', '7d'];
-
-/** The sorted window first when the table is sorted by one, then 1h, 24h, 7d. */
-export function shownWindows(sortedBy: string | undefined): WindowDef[] {
-  return WINDOWS.filter((w) => w.label === sortedBy || DEFAULT_WINDOWS.includes(w.label));
-}
+import type { WindowDef } from './windows.ts';
 
 export function winRateColumns(windows: readonly WindowDef[]): Column[] {
   return [

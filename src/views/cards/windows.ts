@@ -57,6 +57,13 @@ export const WINDOWS: readonly WindowDef[] = [
 
 export { WINDOW_LABELS, type WindowLabel };
 
+const DEFAULT_SHOWN = ['1h', '24h', '7d'];
+
+/** The columns of a table by window (/momentum, /winrate): 1h, 24h, 7d, and the sorted window when sorted by one. */
+export function shownWindows(sortedBy: string | undefined): WindowDef[] {
+  return WINDOWS.filter((w) => w.label === sortedBy || DEFAULT_SHOWN.includes(w.label));
+}
+
 export function windowDef(label: string): WindowDef | undefined {
   return WINDOWS.find((x) => x.label === label);
 }
