@@ -6,11 +6,10 @@
  */
 import { REST } from 'discord.js';
 import { createDelivery } from '../src/alerts/delivery.ts';
-import type { AlertContent } from '../src/alerts/content.ts';
-import type { OutboxEntry } from '../src/alerts/outbox.ts';
+import type { AlertContent, OutboxEntry } from '../src/store/outbox.ts';
 import { createDiscordSender } from '../src/adapters/discord/sender.ts';
 import { silentLogger } from '../src/log.ts';
-import { SlidingWindow } from '../src/alerts/window.ts';
+import { SlidingWindow } from '../src/adapters/window.ts';
 import { openStore, type Store } from '../src/store/index.ts';
 import { DEFAULT_FILTERS } from '../src/alerts/filters.ts';
 import { startDiscordFake } from '../test/fakes/discord/index.ts';

@@ -3,7 +3,7 @@
  * answers, bypassing the image cache, as a command pays it on a cache miss.
  */
 import { createKolClient } from '../src/api/index.ts';
-import { mindmapChart, momentumChart, priceStripChart, winRateChart } from '../src/views/build/pictures.ts';
+import { mindmapChart, momentumChart, priceStripChart, winRateChart } from '../src/views/cards/pictures.ts';
 import { mindmapSvg, momentumSvg, priceStripSvg, renderPng, winRateSvg } from '../src/views/charts/index.ts';
 import { startSandbox } from '../src/sandbox/server.ts';
 import { ms, summary, type Row } from './stats.ts';

@@ -6,7 +6,7 @@
 import type { CommandContext } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
-import { BACK_MAX } from '../src/views/build/paging.ts';
+import { BACK_MAX } from '../src/views/cards/paging.ts';
 
 type NumberOption = ReturnType<typeof opt.number<false>>;
 

@@ -1,12 +1,13 @@
 import { describeFilters, toSubscribeLine } from '../src/alerts/filters.ts';
-import { FOREVER, destinationOf, parseDuration, requireSubscription } from '../src/alerts/subscribe.ts';
-import { testAlert } from '../src/alerts/sample.ts';
+import { FOREVER, setPaused } from '../src/alerts/subscriptions.ts';
 import { heldLastDay } from '../src/alerts/held.ts';
 import type { Command, CommandContext } from '../src/core/command.ts';
 import { PermissionError, UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
 import { dateShort } from '../src/views/format.ts';
 import type { View } from '../src/views/model.ts';
+import { testAlert } from './_sample.ts';
+import { parseDuration, requireSubscription } from './_subscription.ts';
 
 const options = {
   action: opt.choice(['show', 'pause', 'resume', 'test'], { description: 'show (default), pause, resume or test', positional: true, noun: 'action' }),
@@ -48,14 +49,14 @@ export default {
       const ms = duration === undefined ? undefined : parseDuration(duration);
       if (duration !== undefined && ms === undefined) throw new UserError(`Can't read the duration '${duration}'.`, '/alerts pause 2h');
       const until = ms === undefined ? FOREVER : now + ms;
-      await ctx.store.subscriptions.put({ ...sub, pausedUntil: until, updatedAt: now });
+      await setPaused(ctx.store.subscriptions, sub, until, now);
       return { kind: 'text', text: ms === undefined ? 'Alerts paused until /alerts resume.' : `Alerts paused until ${dateShort(until)}.` };
     }
     if (action === 'resume') {
-      await ctx.store.subscriptions.put({ ...sub, pausedUntil: null, updatedAt: now });
+      await setPaused(ctx.store.subscriptions, sub, null, now);
       return { kind: 'text', text: 'Alerts resumed.' };
     }
-    const entry = await testAlert(ctx, sub, destinationOf(ctx).id);
+    const entry = await testAlert(ctx, sub);
     await ctx.store.outbox.enqueue(`test-${entry.id}`, [entry]);
     ctx.kickAlerts?.();
     return { kind: 'text', text: 'A test alert is on its way to this chat. If it does not arrive, check that the bot may post and embed links here.' };

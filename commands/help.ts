@@ -2,7 +2,7 @@ import type { Command } from '../src/core/command.ts';
 import { suggest } from '../src/core/chains.ts';
 import { UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
-import { helpFor, helpList } from '../src/views/build/help.ts';
+import { helpFor, helpList } from '../src/views/cards/help.ts';
 
 const options = {
   command: opt.string({ description: 'A command to explain, e.g. token', positional: true, max: 40, example: 'token' }),

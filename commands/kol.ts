@@ -1,8 +1,8 @@
 import type { Command } from '../src/core/command.ts';
 import { opt } from '../src/core/options.ts';
 import { budgetFrom, knownKolId, kolNotFound, resolveKol } from '../src/core/resolve.ts';
-import { kolCard } from '../src/views/build/kolCard.ts';
-import { winRatePicture } from '../src/views/build/pictures.ts';
+import { kolCard } from '../src/views/cards/kolCard.ts';
+import { winRatePicture } from '../src/views/cards/pictures.ts';
 
 const options = {
   kol: opt.kol({ description: 'The KOL: @username, username or numeric X id', required: true, positional: true, example: '@cryptoking' }),

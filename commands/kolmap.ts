@@ -1,8 +1,8 @@
 import type { Command } from '../src/core/command.ts';
 import { opt } from '../src/core/options.ts';
 import { budgetFrom, kolNotFound, kolRef, resolveKol } from '../src/core/resolve.ts';
-import { excerpt, ticker } from '../src/views/build/common.ts';
-import { offsetActions, rangeText } from '../src/views/build/paging.ts';
+import { excerpt, ticker } from '../src/views/cards/common.ts';
+import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
 import type { Action } from '../src/views/model.ts';
 import { limit, offset } from './_options.ts';
 

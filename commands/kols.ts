@@ -1,7 +1,7 @@
 import type { Command } from '../src/core/command.ts';
 import { opt } from '../src/core/options.ts';
-import { kolTableFor } from '../src/views/build/kolTable.ts';
-import { offsetActions, rangeText } from '../src/views/build/paging.ts';
+import { kolTableFor } from '../src/views/cards/kolTable.ts';
+import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
 import { apiOrder, callOpts, checkBounds, labels, limit, numText, offset, order, percentToFraction, range } from './_options.ts';
 
 const SORTS = [

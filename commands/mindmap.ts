@@ -3,9 +3,9 @@ import type { Command } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
 import { checkAddress, inferChain, sameAddress } from '../src/core/resolve.ts';
-import { shortAddress } from '../src/views/build/common.ts';
-import { mindmapText } from '../src/views/build/mindmapText.ts';
-import { mindmapPicture } from '../src/views/build/pictures.ts';
+import { shortAddress } from '../src/views/cards/common.ts';
+import { mindmapText } from '../src/views/cards/mindmapText.ts';
+import { mindmapPicture } from '../src/views/cards/pictures.ts';
 import { callOpts, checkBounds, numText, range } from './_options.ts';
 
 const EXAMPLE = '/mindmap solana So11111111111111111111111111111111111111112 hours:24';

@@ -1,11 +1,11 @@
 import type { Command } from '../src/core/command.ts';
 import { opt } from '../src/core/options.ts';
 import { budgetFrom, kolNotFound, kolRef, resolveKol } from '../src/core/resolve.ts';
-import { winRateLine } from '../src/views/build/kolCard.ts';
-import { momentumColumns, momentumRow, momentumWindows } from '../src/views/build/momentumTable.ts';
-import { offsetActions, rangeText } from '../src/views/build/paging.ts';
-import { momentumPicture } from '../src/views/build/pictures.ts';
-import { WINDOW_ALIASES, WINDOW_LABELS, windowDef } from '../src/views/build/windows.ts';
+import { winRateLine } from '../src/views/cards/kolCard.ts';
+import { momentumColumns, momentumRow } from '../src/views/cards/momentumTable.ts';
+import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
+import { momentumPicture } from '../src/views/cards/pictures.ts';
+import { shownWindows, WINDOW_ALIASES, WINDOW_LABELS, windowDef } from '../src/views/cards/windows.ts';
 import { apiOrder, limit, offset, order, when, whenMs } from './_options.ts';
 
 const SCORE_SORT = {
@@ -64,7 +64,7 @@ export default {
     // Operation 4 has no paging: the whole list comes at once and is cut here.
     const page = { offset: input.offset ?? 0, limit: input.limit ?? 10, shown: 0, total: res.total };
     const items = res.items.slice(page.offset, page.offset + page.limit);
-    const windows = momentumWindows(window?.label);
+    const windows = shownWindows(window?.label);
     const who = kolRef(kol);
     const picture = momentumPicture(ctx, kol, items, { chain: input.chain, sort, order: input.order, since: startTime, ...page }, now);
     return {

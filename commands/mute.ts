@@ -1,8 +1,9 @@
-import { requireSubscription } from '../src/alerts/subscribe.ts';
+import { setMuted } from '../src/alerts/subscriptions.ts';
 import { ADDRESS_HINT, isValidAddress, tokenKeyOf } from '../src/core/chains.ts';
 import type { Command } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
+import { requireSubscription } from './_subscription.ts';
 
 const options = {
   chain: opt.chain({ description: 'Chain of the token', required: true, positional: true }),
@@ -19,9 +20,7 @@ export default {
   async run({ chain, address, off }, ctx) {
     if (!isValidAddress(chain, address)) throw new UserError(`That is not a ${chain} address: expected ${ADDRESS_HINT[chain]}.`, `/mute ${chain} <address>`);
     const sub = await requireSubscription(ctx);
-    const key = tokenKeyOf(chain, address);
-    const muted = off ? sub.mutedTokens.filter((t) => t !== key) : [...new Set([...sub.mutedTokens, key])];
-    await ctx.store.subscriptions.put({ ...sub, mutedTokens: muted, updatedAt: ctx.now() });
+    await setMuted(ctx.store.subscriptions, sub, tokenKeyOf(chain, address), !off, ctx.now());
     return { kind: 'text', text: off ? `Alerts about ${address} on ${chain} are back on here.` : `No more alerts about ${address} on ${chain} here. /mute ${chain} ${address} off:yes undoes it.` };
   },
 } satisfies Command<typeof options>;

@@ -1,6 +1,6 @@
 import type { ProjectItem } from '../src/api/index.ts';
 import type { Command } from '../src/core/command.ts';
-import { cursorActions } from '../src/views/build/paging.ts';
+import { cursorActions } from '../src/views/cards/paging.ts';
 import { compact, pct } from '../src/views/format.ts';
 import type { Rich } from '../src/views/model.ts';
 import { back, callOpts, checkBounds, cursor, limit, range } from './_options.ts';

@@ -1,5 +1,5 @@
 import type { Command } from '../src/core/command.ts';
-import { commandList } from '../src/views/build/help.ts';
+import { commandList } from '../src/views/cards/help.ts';
 
 const options = {};
 

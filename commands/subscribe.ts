@@ -1,8 +1,10 @@
 import { CHAINS } from '../src/api/chains.ts';
-import { DEFAULT_FILTERS, describeFilters, toSubscribeLine, type AlertFilters } from '../src/alerts/filters.ts';
-import { destinationOf, feedHead } from '../src/alerts/subscribe.ts';
+import { DEFAULT_FILTERS, describeFilters, toSubscribeLine } from '../src/alerts/filters.ts';
+import { subscribe } from '../src/alerts/subscriptions.ts';
 import type { Command } from '../src/core/command.ts';
 import { opt } from '../src/core/options.ts';
+import type { AlertFilters } from '../src/store/subscriptions.ts';
+import { destinationOf, feedHead } from './_subscription.ts';
 
 const username = opt.string({ description: 'X username', pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'must be X usernames like @cobie' });
 
@@ -27,10 +29,7 @@ export default {
   examples: ['/subscribe', '/subscribe chains:solana,base token_score:80 kol_score:65 followers:20000 cooldown:30'],
   requires: 'manage',
   async run(o, ctx) {
-    const dest = destinationOf(ctx);
-    const existing = await ctx.store.subscriptions.get(dest.id);
-    const base = existing?.filters ?? DEFAULT_FILTERS;
-    const filters: AlertFilters = {
+    const filtersFrom = (base: AlertFilters): AlertFilters => ({
       chains: o.chains ? [...new Set(o.chains)] : base.chains,
       minTokenScore: o.token_score ?? base.minTokenScore,
       minKolScore: o.kol_score ?? base.minKolScore,
@@ -40,26 +39,12 @@ export default {
       allowKols: o.only ? lower(o.only) : base.allowKols,
       denyKols: o.except ? lower(o.except) : base.denyKols,
       cooldownMinutes: o.cooldown ?? base.cooldownMinutes,
-    };
-    const now = ctx.now();
-    // A new (or revived) subscription starts at the head of the feed: no flood of old tweets.
-    const fresh = !existing || existing.disabled !== null;
-    const startAfter = fresh ? await feedHead(ctx) : existing.startAfter;
-    await ctx.store.subscriptions.put({
-      ...dest,
-      isGroup: ctx.caller.chatType === 'group',
-      filters,
-      mutedTokens: existing?.mutedTokens ?? [],
-      pausedUntil: existing?.pausedUntil ?? null,
-      startAfter,
-      disabled: null,
-      createdBy: existing?.createdBy ?? ctx.caller.userId,
-      createdAt: existing?.createdAt ?? now,
-      updatedAt: now,
     });
+    const { sub, updated } = await subscribe(ctx.store.subscriptions, destinationOf(ctx), ctx.caller.userId, filtersFrom, () => feedHead(ctx), ctx.now());
+    const filters = sub.filters;
     return {
       kind: 'card',
-      title: existing && !fresh ? 'Alerts updated' : 'Alerts on',
+      title: updated ? 'Alerts updated' : 'Alerts on',
       description: [describeFilters(filters).join('\n'), '\n\nTo recreate these settings elsewhere:\n', { code: toSubscribeLine(filters) }],
       footer: 'Only tweets from now on are alerted. /alerts shows the settings, /alerts test sends a sample.',
       colour: 'up',

@@ -3,10 +3,10 @@ import type { Command, CommandContext } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
 import { checkAddress, inferChain, sameAddress } from '../src/core/resolve.ts';
-import { shortAddress } from '../src/views/build/common.ts';
-import { priceStripPicture } from '../src/views/build/pictures.ts';
-import { tokenCard } from '../src/views/build/tokenCard.ts';
-import { fromTokenTweet } from '../src/views/build/tweets.ts';
+import { shortAddress } from '../src/views/cards/common.ts';
+import { priceStripPicture } from '../src/views/cards/pictures.ts';
+import { tokenCard } from '../src/views/cards/tokenCard.ts';
+import { fromTokenTweet } from '../src/views/cards/tweets.ts';
 
 const EXAMPLE = '/token solana So11111111111111111111111111111111111111112';
 const TWEETS = 4;
@@ -49,7 +49,7 @@ export default {
       ctx.api.getTweetsByToken({ chainId: chain, tokenAddress: address, limit: TWEETS }, call).then(
         (r) => r.items.map(fromTokenTweet),
         (err: unknown) => {
-          ctx.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'token card without tweets');
+          ctx.log.warn({ err }, 'token card without tweets');
           return undefined;
         },
       ),

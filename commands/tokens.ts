@@ -1,8 +1,8 @@
 import type { TokenAnalyticsSortField } from '../src/api/index.ts';
 import type { Command } from '../src/core/command.ts';
 import { opt } from '../src/core/options.ts';
-import { offsetActions, rangeText } from '../src/views/build/paging.ts';
-import { tokenColumnKeys, tokenColumns, tokenNote, tokenRow } from '../src/views/build/tokenTable.ts';
+import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
+import { tokenColumnKeys, tokenColumns, tokenNote, tokenRow } from '../src/views/cards/tokenTable.ts';
 import { apiOrder, callOpts, checkBounds, limit, numText, offset, order, range } from './_options.ts';
 
 /** Friendly sort -> API sortField and the column that shows it. */

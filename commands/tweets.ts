@@ -2,9 +2,9 @@ import type { Command, CommandContext } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
 import { type Input, opt } from '../src/core/options.ts';
 import { checkAddress, inferChain, sameAddress } from '../src/core/resolve.ts';
-import { shortAddress, ticker } from '../src/views/build/common.ts';
-import { cursorActions } from '../src/views/build/paging.ts';
-import { fromListTweet, fromTokenTweet, tweetField } from '../src/views/build/tweets.ts';
+import { shortAddress, ticker } from '../src/views/cards/common.ts';
+import { cursorActions } from '../src/views/cards/paging.ts';
+import { fromListTweet, fromTokenTweet, tweetField } from '../src/views/cards/tweets.ts';
 import type { CardView } from '../src/views/model.ts';
 import { back, callOpts, checkBounds, cursor, labels, order, range } from './_options.ts';
 

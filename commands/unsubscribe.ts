@@ -1,5 +1,6 @@
-import { destinationOf } from '../src/alerts/subscribe.ts';
+import { unsubscribe } from '../src/alerts/subscriptions.ts';
 import type { Command } from '../src/core/command.ts';
+import { destinationOf } from './_subscription.ts';
 
 const options = {};
 
@@ -10,7 +11,7 @@ export default {
   examples: ['/unsubscribe'],
   requires: 'manage',
   async run(_o, ctx) {
-    const removed = await ctx.store.subscriptions.delete(destinationOf(ctx).id);
+    const removed = await unsubscribe(ctx.store.subscriptions, destinationOf(ctx).id);
     return removed
       ? { kind: 'text', text: 'Alerts are off here. /subscribe turns them on again.' }
       : { kind: 'error', message: 'Alerts were not on here.', example: '/subscribe' };

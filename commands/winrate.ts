@@ -1,9 +1,9 @@
 import type { Command } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
-import { offsetActions, rangeText } from '../src/views/build/paging.ts';
-import { shownWindows, winRateColumns, winRateRow } from '../src/views/build/winRateTable.ts';
-import { WINDOW_ALIASES, WINDOW_LABELS, windowDef } from '../src/views/build/windows.ts';
+import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
+import { winRateColumns, winRateRow } from '../src/views/cards/winRateTable.ts';
+import { shownWindows, WINDOW_ALIASES, WINDOW_LABELS, windowDef } from '../src/views/cards/windows.ts';
 import { apiOrder, callOpts, checkBounds, labels, limit, offset, order, range, when, whenDate } from './_options.ts';
 
 const SCORE_SORT = {

@@ -4,6 +4,7 @@
  * A signal stops taking commands, lets in-flight work and sends finish
  * (bounded), persists, and returns 0. Started by main.ts.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp, type App } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -17,7 +18,6 @@ const SHUTDOWN_BOUND_MS = 20_000;
 /** Longest one adapter may take to stop (in-flight commands finishing). */
 const ADAPTER_STOP_BOUND_MS = 12_000;
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 async function chatAdapters(config: Config, app: App, log: Logger): Promise<ChatAdapter[]> {
   const adapters: ChatAdapter[] = [];
@@ -65,7 +65,7 @@ export async function run(signal: Promise<string>): Promise<number> {
   const log = createLogger({ level: config.logLevel, secrets: config.secrets });
   // A last resort: whatever escapes every boundary is logged through the scrubbing logger
   // (never Node's default dump, which would print a library's token along with the error).
-  process.on('unhandledRejection', (err) => log.error({ err: { name: (err as Error)?.name, message: (err as Error)?.message } }, 'unhandled rejection'));
+  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled rejection'));
   const early = signal.then((why) => {
     // If start-up itself hangs (a platform unreachable), do not wait for it forever.
     setTimeout(() => process.exit(1), SHUTDOWN_BOUND_MS).unref();
@@ -92,7 +92,7 @@ export async function run(signal: Promise<string>): Promise<number> {
         await a.start();
       } catch (err) {
         // One platform failing to start must not leave the other running and the lease held.
-        log.error({ platform: a.platform, err: (err as Error).message }, 'could not start');
+        log.error({ platform: a.platform, err }, 'could not start');
         await Promise.all(stops.map((stop) => stop().catch(() => {})));
         await app.close();
         return 1;
@@ -127,13 +127,13 @@ export async function run(signal: Promise<string>): Promise<number> {
       bound.unref();
       // The watcher and its sends first (they post through the adapters), then the adapters
       // (no new commands; in-flight ones finish), then the client, the store and the sandbox.
-      await app.stopAlerts().catch((err: unknown) => log.error({ err: (err as Error).message }, 'stopping alerts failed'));
+      await app.stopAlerts().catch((err: unknown) => log.error({ err }, 'stopping alerts failed'));
       // Adapters stop side by side, each within a bound, so a slow one cannot eat the others' time
       // (or the store's: the lease must still be released).
       await Promise.all(
         stops.map((stop) =>
-          Promise.race([stop(), sleep(ADAPTER_STOP_BOUND_MS).then(() => log.warn('an adapter did not stop in time'))]).catch((err: unknown) =>
-            log.error({ err: (err as Error).message }, 'stop failed'),
+          Promise.race([stop(), sleep(ADAPTER_STOP_BOUND_MS, undefined, { ref: false }).then(() => log.warn('an adapter did not stop in time'))]).catch((err: unknown) =>
+            log.error({ err }, 'stop failed'),
           ),
         ),
       );

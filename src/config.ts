@@ -9,7 +9,7 @@ import { z } from 'zod';
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Names whose values must never be echoed back, in errors or logs. */
-export const SECRET_VARS = ['KOL_API_KEY', 'DISCORD_TOKEN', 'TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET'] as const;
+const SECRET_VARS = ['KOL_API_KEY', 'DISCORD_TOKEN', 'TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET'] as const;
 
 const optionalString = z
   .string()
@@ -111,7 +111,7 @@ export interface Config {
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 export const DEFAULT_STORE_URL = 'sqlite:./data/kolradar.sqlite';
 /** Every 30 seconds (node-cron accepts a seconds field). */
-export const DEFAULT_WATCH_CRON = '*/30 * * * * *';
+const DEFAULT_WATCH_CRON = '*/30 * * * * *';
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

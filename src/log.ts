@@ -27,6 +27,26 @@ export function scrub(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+/**
+ * The one way an error becomes log fields, installed as pino's `err`
+ * serializer: log `{ err }` and nothing else. Name, message and stack, and the
+ * facts platform and API errors carry (code, HTTP status, Telegram's method and
+ * description, the code of the cause). Never an error's payload, request body,
+ * URL or headers: they hold user text and, in Discord's interaction URLs, tokens.
+ * Already-made fields (a plain object) pass through unchanged.
+ */
+export function errorFields(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return typeof err === 'object' && err !== null ? (err as Record<string, unknown>) : { value: String(err) };
+  const e = err as Error & Record<string, unknown>;
+  const out: Record<string, unknown> = { name: e.name, message: e.message };
+  for (const k of ['code', 'status', 'operation', 'method', 'error_code', 'description'] as const) if (e[k] !== undefined) out[k] = e[k];
+  // grammY's HttpError keeps its cause in `error`.
+  const cause = e.cause ?? e['error'];
+  if (typeof cause === 'object' && cause !== null && 'code' in cause) out['cause'] = (cause as { code: unknown }).code;
+  if (e.stack) out['stack'] = e.stack;
+  return out;
+}
+
 export function createLogger(opts: LoggerOptions): Logger {
   const secrets = [...opts.secrets].sort((a, b) => b.length - a.length);
   const target = opts.destination ?? process.stderr;
@@ -35,6 +55,7 @@ export function createLogger(opts: LoggerOptions): Logger {
     {
       level: opts.level,
       base: undefined,
+      serializers: { err: errorFields },
       redact: {
         paths: ['apiKey', 'token', '*.apiKey', '*.token', 'headers["x-api-key"]', '*.headers["x-api-key"]', 'authorization'],
         censor: REDACTED,

@@ -17,3 +17,27 @@ test('secrets are scrubbed from every log line, even inside messages and URLs', 
 test('scrub leaves text without secrets alone', () => {
   assert.equal(scrub('nothing here', ['supersecret']), 'nothing here');
 });
+
+test('an error is logged as its name, message and codes, never its payload or request', () => {
+  const lines: string[] = [];
+  const log = createLogger({ level: 'info', secrets: [], destination: { write: (l) => lines.push(l) } });
+  const err = Object.assign(new Error("Call to 'sendMessage' failed! (403: Forbidden: bot was blocked by the user)"), {
+    name: 'GrammyError',
+    method: 'sendMessage',
+    error_code: 403,
+    description: 'Forbidden: bot was blocked by the user',
+    payload: { chat_id: 5, text: 'a private message from a user' },
+    url: 'https://discord.com/api/v10/interactions/1/interaction-token-abc/callback',
+    cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+  });
+  log.warn({ err }, 'send failed');
+  log.warn({ err: 'just a string' }, 'odd rejection');
+  const [first, second] = lines.map((l) => JSON.parse(l) as { err: Record<string, unknown> });
+  assert.equal(first!.err['name'], 'GrammyError');
+  assert.equal(first!.err['method'], 'sendMessage');
+  assert.equal(first!.err['error_code'], 403);
+  assert.equal(first!.err['cause'], 'ECONNRESET');
+  assert.match(String(first!.err['message']), /bot was blocked/);
+  assert.doesNotMatch(lines[0]!, /a private message|interaction-token/);
+  assert.deepEqual(second!.err, { value: 'just a string' });
+});

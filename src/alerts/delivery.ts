@@ -6,12 +6,14 @@
  */
 import type { Logger } from 'pino';
 import type { SubscriptionStore } from '../store/subscriptions.ts';
-import { movedAway, subscriptionId, type DestinationPlatform, type Subscription } from '../store/subscriptions.ts';
+import { subscriptionId, type DestinationPlatform, type Subscription } from '../store/subscriptions.ts';
 import { tokenKeyOf } from '../core/chains.ts';
-import { alertView, mergeKols } from './content.ts';
-import type { Outbox, OutboxEntry } from './outbox.ts';
+import type { AlertKol, Outbox, OutboxEntry } from '../store/outbox.ts';
+import { alertView } from '../views/cards/alert.ts';
 import type { View } from '../views/model.ts';
+import { fnv1a } from './hash.ts';
 import type { Lease } from './lease.ts';
+import { disable, migrate } from './subscriptions.ts';
 
 export type SendResult =
   | { readonly kind: 'sent'; readonly messageId: string }
@@ -61,14 +63,14 @@ export interface Delivery {
 
 /** A deterministic nonce of at most 25 characters (Discord's limit) from the entry id. */
 export function nonceFor(entryId: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193;
-  for (let i = 0; i < entryId.length; i++) {
-    const c = entryId.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 16777619) >>> 0;
-    h2 = Math.imul(h2 ^ c, 2246822519) >>> 0;
-  }
-  return `k${h1.toString(36)}${h2.toString(36)}`.slice(0, 25);
+  // Two differently seeded hashes: 64 bits, so two entries never share a nonce in practice.
+  return `k${fnv1a(entryId).toString(36)}${fnv1a(entryId, 0x01000193).toString(36)}`.slice(0, 25);
+}
+
+/** The earlier alert's KOLs and the new ones, each named once, oldest first. */
+function mergeKols(a: readonly AlertKol[], b: readonly AlertKol[]): AlertKol[] {
+  const seen = new Set(a.map((k) => k.username.toLowerCase()));
+  return [...a, ...b.filter((k) => !seen.has(k.username.toLowerCase()) && seen.add(k.username.toLowerCase()))];
 }
 
 /** Entries exempt from pause and mutes: an admin's `/alerts test`. */
@@ -101,7 +103,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     clearTimeout(wakeTimer);
     wakeTimer = setTimeout(() => {
       wakeAt = Infinity;
-      drain().catch((err: unknown) => o.log.warn({ err: (err as Error).message }, 'delivery paused'));
+      drain().catch((err: unknown) => o.log.warn({ err }, 'delivery paused'));
     }, Math.max(1, at - now()));
   }
 
@@ -201,25 +203,17 @@ export function createDelivery(o: DeliveryOptions): Delivery {
   }
 
   async function destinationGone(e: OutboxEntry, reason: string, migrateTo: string | undefined): Promise<Step> {
-    const sub = await o.subscriptions.get(e.subId);
     if (migrateTo) {
-      // The group became a supergroup: the settings move to the new id unless a subscription
-      // is already there (the adapter may have moved it on the service message), and this
-      // destination's alerts are re-queued there.
-      const newId = subscriptionId(e.platform, migrateTo);
-      if (sub && !sub.movedTo) {
-        if (!(await o.subscriptions.get(newId))) await o.subscriptions.put({ ...sub, id: newId, chatId: migrateTo, disabled: null, updatedAt: now() });
-        await o.subscriptions.put(movedAway(sub, migrateTo, now()));
-        o.log.info({ from: sub.id, to: newId }, 'subscription migrated');
-      }
-      moved.set(`${e.platform}:${e.chatId}`, { chatId: migrateTo, subId: newId });
+      // The group became a supergroup: the settings move to the new id (the adapter may
+      // already have moved them on the service message), and this destination's alerts
+      // are re-queued there.
+      const m = await migrate(o.subscriptions, e.subId, migrateTo, now());
+      if (m) o.log.info(m, 'subscription migrated');
+      moved.set(`${e.platform}:${e.chatId}`, { chatId: migrateTo, subId: subscriptionId(e.platform, migrateTo) });
       return 'stop';
     }
     await finish(e, 'dead', reason);
-    if (sub && !sub.disabled) {
-      await o.subscriptions.put({ ...sub, disabled: { reason, at: now() }, updatedAt: now() });
-      o.log.warn({ sub: sub.id, reason }, 'destination gone; subscription disabled');
-    }
+    if (await disable(o.subscriptions, e.subId, reason, now())) o.log.warn({ sub: e.subId, reason }, 'destination gone; subscription disabled');
     return 'stop';
   }
 

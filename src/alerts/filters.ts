@@ -4,28 +4,7 @@
  * and every filter can be written back as the exact `/subscribe` line that
  * recreates it, so settings can be copied between channels.
  */
-import type { ChainId } from '../api/chains.ts';
-
-export interface AlertFilters {
-  /** Empty: every chain. */
-  readonly chains: readonly ChainId[];
-  /** Token score (the token's avg_score, 0-100) at least this. */
-  readonly minTokenScore: number;
-  /** KOL score (ranking_score, 0-100) at least this. */
-  readonly minKolScore: number;
-  /** The author's follower count at least this. */
-  readonly minFollowers: number;
-  /** The author carries at least one of these labels; empty: any. */
-  readonly labels: readonly string[];
-  /** Tweet types (tweet, reply, quote, retweet); empty: all. */
-  readonly tweetTypes: readonly string[];
-  /** Only these KOLs (lower-case usernames); empty: anyone. */
-  readonly allowKols: readonly string[];
-  /** Never these KOLs. */
-  readonly denyKols: readonly string[];
-  /** One alert per token per channel per this many minutes. */
-  readonly cooldownMinutes: number;
-}
+import type { AlertFilters } from '../store/subscriptions.ts';
 
 export const DEFAULT_FILTERS: AlertFilters = Object.freeze({
   chains: [],
@@ -39,8 +18,8 @@ export const DEFAULT_FILTERS: AlertFilters = Object.freeze({
   cooldownMinutes: 60,
 });
 
-/** Option names of `/subscribe`, shared by the command and `toSubscribeLine`. */
-export const FILTER_OPTION = {
+/** Option names of `/subscribe` (commands/subscribe.ts), as `toSubscribeLine` writes them. */
+const FILTER_OPTION = {
   chains: 'chains',
   minTokenScore: 'token_score',
   minKolScore: 'kol_score',

@@ -5,12 +5,12 @@
  * one feed page against 100,000 subscriptions stays in milliseconds.
  */
 import type { TweetListItem } from '../api/index.ts';
-import type { FeedPosition, Subscription } from '../store/subscriptions.ts';
+import type { AlertFilters, FeedPosition, Subscription } from '../store/subscriptions.ts';
 import type { ChainId } from '../api/chains.ts';
 import { tokenKeyOf } from '../core/chains.ts';
-import type { AlertFilters } from './filters.ts';
 import { int } from '../views/format.ts';
 import { feedAuthorFacts, type AuthorFacts } from './authors.ts';
+import { fnv1a } from './hash.ts';
 
 /** The facts of a tweet that filters look at, read once per tweet. */
 export interface TweetFacts {
@@ -113,12 +113,8 @@ const ALLOW = 1;
 const DENY = 2;
 const MUTED = 3;
 
-/** FNV-1a, 32 bits: a cheap fingerprint; every hit is confirmed on the strings. */
-function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h | 0;
-}
+/** A cheap fingerprint, signed to fit the Int32Array index; every hit is confirmed on the strings. */
+const hash32 = (text: string): number => fnv1a(text) | 0;
 
 /** Names numbered as bits (labels, tweet types); past 32 distinct names, `overflow` is set. */
 class Bits {

@@ -6,13 +6,12 @@
 import type { Logger } from 'pino';
 import type { ChainId } from '../api/chains.ts';
 import type { KolClient } from '../api/index.ts';
-import { actionId } from '../core/dispatch.ts';
+import { bindAction } from '../core/actions.ts';
 import type { PageStore } from '../store/pages.ts';
 import type { Kv } from '../store/strict.ts';
 import type { Subscription } from '../store/subscriptions.ts';
-import type { AlertContent, AlertKol, AlertToken } from './content.ts';
 import { reasonLine, type Match, type TweetFacts } from './matcher.ts';
-import type { OutboxEntry } from './outbox.ts';
+import type { AlertButton, AlertContent, AlertKol, AlertToken, OutboxEntry } from '../store/outbox.ts';
 import { marketNow, type MarketAtTime } from './market.ts';
 
 /** Buttons on alerts outlive ordinary pages: people scroll back. */
@@ -78,25 +77,25 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
 
   const entries: OutboxEntry[] = live.map((g) => {
     const m = g[0]!;
-    const kols = uniqueKols(g.map((x) => x.facts));
+    const kols = alertKols(g.map((x) => x.facts));
     const content: AlertContent = {
       kind: 'alert',
-      token: tokenOf(m.facts, markets.get(m.facts.tokenKey) ?? null),
+      token: alertToken(m.facts, markets.get(m.facts.tokenKey) ?? null),
       kols,
       reason: reasonLine(m.sub.filters, m.facts),
       actions: actions.get(`${m.facts.tokenKey}|${m.facts.username}`) ?? [],
     };
-    return entry(`${m.facts.tweet.id}:${m.sub.id}`, m.sub, content, p.now);
+    return alertEntry(`${m.facts.tweet.id}:${m.sub.id}`, m.sub, content, p.now);
   });
   // Within the cooldown: no new alert; the earlier one is edited to name the new KOLs too.
   for (const [g, c] of heldBy) {
     if (!c.entry) continue;
     const m = g[0]!;
-    entries.push(entry(`more:${m.facts.tweet.id}:${m.sub.id}`, m.sub, { kind: 'more', of: c.entry, kols: uniqueKols(g.map((x) => x.facts)) }, p.now));
+    entries.push(alertEntry(`more:${m.facts.tweet.id}:${m.sub.id}`, m.sub, { kind: 'more', of: c.entry, kols: alertKols(g.map((x) => x.facts)) }, p.now));
   }
   if (p.skipped > 0) {
     const text = `kolradar was behind the feed: ${p.skipped.toLocaleString('en-US')} older tweets were skipped; alerts continue from the newest.`;
-    for (const s of p.subs) if (!s.disabled) entries.push(entry(`skip-${p.batchId}:${s.id}`, s, { kind: 'notice', text }, p.now));
+    for (const s of p.subs) if (!s.disabled) entries.push(alertEntry(`skip-${p.batchId}:${s.id}`, s, { kind: 'notice', text }, p.now));
   }
   return {
     entries,
@@ -115,7 +114,8 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
   };
 }
 
-function entry(id: string, sub: Subscription, content: AlertContent, now: number): OutboxEntry {
+/** A new outbox entry for one destination. */
+export function alertEntry(id: string, sub: Subscription, content: AlertContent, now: number): OutboxEntry {
   return {
     id,
     subId: sub.id,
@@ -130,7 +130,8 @@ function entry(id: string, sub: Subscription, content: AlertContent, now: number
   };
 }
 
-export function uniqueKols(facts: readonly TweetFacts[]): AlertKol[] {
+/** The KOLs of these tweets, each once, as an alert names them. */
+export function alertKols(facts: readonly TweetFacts[]): AlertKol[] {
   const seen = new Set<string>();
   const out: AlertKol[] = [];
   for (const f of facts) {
@@ -150,7 +151,8 @@ export function uniqueKols(facts: readonly TweetFacts[]): AlertKol[] {
   return out;
 }
 
-export function tokenOf(f: TweetFacts, market: MarketAtTime | null): AlertToken {
+/** The token of a tweet as an alert shows it; market cap and liquidity come from a lookup of their own (op 2). */
+export function alertToken(f: TweetFacts, market: MarketAtTime | null): AlertToken {
   const t = f.tweet.token;
   return {
     name: t.name,
@@ -167,7 +169,7 @@ export function tokenOf(f: TweetFacts, market: MarketAtTime | null): AlertToken 
 
 /** Token card, KOL card and mute buttons, stored once per (token, KOL) and shared by every destination. */
 async function actionsOf(p: PlanInput, groups: readonly Match[][]) {
-  const out = new Map<string, AlertContent extends infer C ? (C extends { actions: infer A } ? A : never) : never>();
+  const out = new Map<string, AlertButton[]>();
   for (const g of groups) {
     const f = g[0]!.facts;
     const key = `${f.tokenKey}|${f.username}`;
@@ -181,7 +183,7 @@ async function actionsOf(p: PlanInput, groups: readonly Match[][]) {
     out.set(
       key,
       await Promise.all(
-        specs.map(async (s) => ({ ...s, id: actionId(s.command, await p.pages.put({ command: s.command, options: s.options }, ALERT_ACTION_TTL_MS), { opensNew: true }) })),
+        specs.map(async (s) => ({ ...s, id: await bindAction(p.pages, s, ALERT_ACTION_TTL_MS, { opensNew: true }) })),
       ),
     );
   }

@@ -19,10 +19,11 @@ import type { PageStore } from '../store/pages.ts';
 import type { Kv } from '../store/strict.ts';
 import type { FeedPosition, Subscription, SubscriptionStore } from '../store/subscriptions.ts';
 import type { Delivery } from './delivery.ts';
+import { fnv1a } from './hash.ts';
 import { compile, hasUnknowns, isAfter, loosestFilters, tweetFacts, type CompiledSubscriptions, type Match } from './matcher.ts';
 import { createAuthorLookup, type AuthorFacts, type LookupStats } from './authors.ts';
 import { recordHeld } from './held.ts';
-import type { Outbox } from './outbox.ts';
+import type { Outbox } from '../store/outbox.ts';
 import { planAlerts } from './plan.ts';
 import type { Lease } from './lease.ts';
 
@@ -96,11 +97,7 @@ const STATE_KEY = 'state';
 const pos = (t: TweetListItem): FeedPosition => ({ tweetedAt: t.tweeted_at, id: t.id });
 
 /** A short fingerprint of a set of tweet ids, order-independent. */
-function hashIds(ids: readonly string[]): string {
-  let h = 0x811c9dc5;
-  for (const id of [...ids].sort()) for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 16777619);
-  return (h >>> 0).toString(36);
-}
+const hashIds = (ids: readonly string[]): string => fnv1a([...ids].sort().join('')).toString(36);
 
 export function createWatcher(o: WatcherOptions): Watcher {
   const now = o.now ?? Date.now;
@@ -118,7 +115,7 @@ export function createWatcher(o: WatcherOptions): Watcher {
 
   /** Starts a drain without waiting; a store fault pauses delivery until the next tick. */
   function kick(): void {
-    o.delivery.drain().catch((err: unknown) => o.log.warn({ err: { message: (err as Error).message } }, 'delivery paused'));
+    o.delivery.drain().catch((err: unknown) => o.log.warn({ err }, 'delivery paused'));
   }
 
   async function subscriptions() {
@@ -136,7 +133,6 @@ export function createWatcher(o: WatcherOptions): Watcher {
     return t ? { tweetedAt: t.tweeted_at, id: t.id } : null;
   }
 
-  /** New tweets after `hwm`, newest first, at most maxBacklog; `skipped` counts older ones beyond it. */
   /**
    * New tweets since the mark, oldest first. The feed is read down to the mark
    * minus a lookback window: a tweet the upstream indexed late (its tweeted_at
@@ -275,7 +271,7 @@ export function createWatcher(o: WatcherOptions): Watcher {
         if (stopped || inflight) return; // no overlap: a slow tick makes the next one wait its turn
         tick().catch((err: unknown) => {
           o.onTickError?.(err);
-          o.log.warn({ err: { message: (err as Error).message, name: (err as Error).name } }, 'watch tick failed; will retry');
+          o.log.warn({ err }, 'watch tick failed; will retry');
         });
       });
       // Deliver whatever a previous run left in the outbox, without waiting for the first tick.

@@ -4,6 +4,7 @@ import { DEFAULT_TTL_MS, SingleFlight, TtlCache } from './cache.ts';
 import { decodeResult } from './decode.ts';
 import { ApiAbortedError, ApiError, ApiUnavailableError, ApiValidationError } from './errors.ts';
 import { createTransport, DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMEOUTS, type CallStats } from './http.ts';
+import { errorFields } from '../log.ts';
 import type { LoggerLike } from './logger.ts';
 import type { OperationName } from './names.ts';
 import { OPERATIONS, serializeQuery, type OperationDef } from './operations.ts';
@@ -98,8 +99,8 @@ export function createKolClient(o: KolClientOptions): KolClient {
       // An observer's bug must not turn a good answer into a failure.
     }
     if (err === undefined) o.logger?.debug?.({ ...e }, 'upstream call');
-    else if (err instanceof ApiValidationError || err instanceof ApiAbortedError) o.logger?.debug?.({ ...e, err: describe(err) }, 'upstream call not completed');
-    else o.logger?.warn?.({ ...e, err: describe(err) }, 'upstream call failed');
+    else if (err instanceof ApiValidationError || err instanceof ApiAbortedError) o.logger?.debug?.({ ...e, err: errorFields(err) }, 'upstream call not completed');
+    else o.logger?.warn?.({ ...e, err: errorFields(err) }, 'upstream call failed');
   }
 
   function bind<PS extends z.ZodType<Record<string, unknown>>, RS extends z.ZodType>(def: OperationDef<PS, RS>) {
@@ -196,8 +197,4 @@ function normalizeBaseUrl(raw: string): string {
 
 function statusOf(status: number | undefined): { status?: number } {
   return status === undefined ? {} : { status };
-}
-
-function describe(err: unknown): { name: string; message: string } {
-  return err instanceof Error ? { name: err.name, message: err.message } : { name: 'unknown', message: String(err) };
 }

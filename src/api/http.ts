@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate } from 'node:zlib';
 import { Agent, request, type Dispatcher } from 'undici';
@@ -14,7 +15,7 @@ import {
 import { parseJsonLossless } from './json.ts';
 import type { LoggerLike } from './logger.ts';
 import type { OperationName } from './names.ts';
-import { backoffMs, parseRetryAfter, sleep, type RetryPolicy } from './retry.ts';
+import { backoffMs, parseRetryAfter, type RetryPolicy } from './retry.ts';
 
 export interface Timeouts {
   connectMs: number;
@@ -237,7 +238,7 @@ export function createTransport(config: TransportConfig): Transport {
         }
         config.logger?.warn?.({ operation, attempt: stats.attempts, kind, status, waitMs }, 'upstream call failed; retrying');
         try {
-          await sleep(waitMs, signal);
+          await sleep(waitMs, undefined, { signal });
         } catch {
           throw new ApiAbortedError(operation, signal.reason);
         }

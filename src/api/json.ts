@@ -5,7 +5,7 @@ import { z } from 'zod';
  * (integers above 2^53, decimals with more digits than a double holds, "1.50").
  * The reviver keeps the source so decimal and id fields can stay exact.
  */
-export class LosslessNumber {
+class LosslessNumber {
   readonly source: string;
   readonly value: number;
   constructor(source: string, value: number) {

@@ -16,6 +16,7 @@ import {
 } from '../api/index.ts';
 import type { Store } from '../store/index.ts';
 import type { Action, View } from '../views/model.ts';
+import { bindAction, parseActionId } from './actions.ts';
 import { suggest } from './chains.ts';
 import type { AnyCommand, Caller, Capabilities, CommandContext, RawArgs } from './command.ts';
 import { PermissionError, UserError } from './errors.ts';
@@ -23,33 +24,6 @@ import { argsFor, splitCommand, validate } from './parse.ts';
 import { createRateLimiter } from './ratelimit.ts';
 import { countingUnreadable, withUnreadableNote } from './unreadable.ts';
 import type { Registry } from './registry.ts';
-
-/** Prefix of action ids, so adapters can tell our buttons from anything else. */
-export const ACTION_PREFIX = 'a:';
-
-/**
- * A button id: `a:<command>:<key>`, at most 2 + 32 + 1 + 12 = 47 bytes (Telegram
- * allows 64). The command name in clear lets an expired button say what to run again.
- */
-export function actionId(command: string, key: string, o: { opensNew?: boolean } = {}): string {
-  return `${ACTION_PREFIX}${o.opensNew ? '+' : ''}${command}:${key}`;
-}
-
-/**
- * Buttons on a message many people share (an alert) answer with a new message
- * instead of replacing it: one member's click must not take the alert away from
- * the channel. Their ids carry a `+` before the command name.
- */
-export function opensNew(id: string): boolean {
-  return id.startsWith(`${ACTION_PREFIX}+`);
-}
-
-function parseActionId(id: string): { command: string | undefined; key: string } | undefined {
-  if (!id.startsWith(ACTION_PREFIX)) return undefined;
-  const rest = id.slice(ACTION_PREFIX.length).replace(/^\+/, '');
-  const colon = rest.lastIndexOf(':');
-  return colon < 0 ? { command: undefined, key: rest } : { command: rest.slice(0, colon), key: rest.slice(colon + 1) };
-}
 
 export interface DispatcherOptions {
   readonly commands: Registry;
@@ -85,8 +59,12 @@ export interface Dispatcher {
   run(name: string, raw: RawArgs, caller: Caller, opts?: RunOptions): Promise<View>;
   /** A pressed button, by the id the renderer put on it. */
   action(id: string, caller: Caller, opts?: RunOptions): Promise<View>;
-  /** The stored command behind a button, for adapters that need its name (deferral choices). */
-  isAction(id: string): boolean;
+  /**
+   * True when run() would refuse this command before any upstream call (unknown,
+   * invalid options, not allowed), so an adapter can answer at once instead of
+   * deferring. Synchronous: `canManage` is what the platform already told us.
+   */
+  refusesAtOnce(name: string, raw: RawArgs, canManage: boolean): boolean;
 }
 
 const DEFAULT_CAPS: Capabilities = { pictures: false, buttons: true };
@@ -107,9 +85,8 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         outcome = 'limited';
         return { kind: 'error', message: `You're sending commands quickly. Try again in ${Math.ceil(wait / 1000)} s.` };
       }
-      if (!command) throw unknownCommand(name, o.commands);
-      const input = validate(command, getRaw());
-      if (command.requires === 'manage' && !(await caller.canManage())) {
+      const checked = precheck(command, name, getRaw);
+      if (checked.needsManager && !(await caller.canManage())) {
         throw new PermissionError(
           caller.platform === 'discord'
             ? 'Only members who can manage this channel may change its alerts.'
@@ -129,7 +106,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         now,
         ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
       };
-      return await bindActions(withUnreadableNote(await command.run(input as never, ctx), counted.count()));
+      return await bindActions(withUnreadableNote(await checked.command.run(checked.input as never, ctx), counted.count()));
     } catch (err) {
       const { view, outcome: oc } = toErrorView(err, name, o.log);
       outcome = oc;
@@ -139,18 +116,24 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     }
   }
 
+  /** The checks run() makes before a command may run: it exists and its options are valid. Throws the answer. */
+  function precheck(command: AnyCommand | undefined, name: string, getRaw: () => RawArgs) {
+    if (!command) throw unknownCommand(name, o.commands);
+    return { command, input: validate(command, getRaw()), needsManager: command.requires === 'manage' };
+  }
+
   /** Stores each button's query; if the store is down the answer still goes out, without those buttons. */
   async function bindActions(view: View): Promise<View> {
     const actions = (view.actions ?? []) as Action[];
     try {
       await Promise.all(
         actions.map(async (a) => {
-          if (!a.id) a.id = actionId(a.command, await o.store.pages.put({ command: a.command, options: a.options }, actionTtl));
+          if (!a.id) a.id = await bindAction(o.store.pages, a, actionTtl);
         }),
       );
       return view;
     } catch (err) {
-      o.log.warn({ err: (err as Error).message }, 'buttons dropped: the store did not take their state');
+      o.log.warn({ err }, 'buttons dropped: the store did not take their state');
       return { ...view, actions: actions.filter((a) => a.id) };
     }
   }
@@ -172,7 +155,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       try {
         stored = parsed ? await o.store.pages.get(parsed.key) : undefined;
       } catch (err) {
-        o.log.warn({ err: (err as Error).message }, 'button state unreadable');
+        o.log.warn({ err }, 'button state unreadable');
         return { kind: 'error', message: 'Buttons are unavailable for a moment. Try again shortly.' };
       }
       if (!stored) {
@@ -183,7 +166,13 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       }
       return execute(o.commands.get(stored.command), stored.command, () => ({ ...stored.options }), caller, opts);
     },
-    isAction: (id) => id.startsWith(ACTION_PREFIX),
+    refusesAtOnce(name, raw, canManage) {
+      try {
+        return precheck(o.commands.get(name), name, () => raw).needsManager && !canManage;
+      } catch {
+        return true;
+      }
+    },
   };
 }
 
@@ -193,7 +182,7 @@ function unknownCommand(name: string, commands: Registry): UserError {
 }
 
 /** Maps any failure to a short, honest answer; logs what the user should not see. */
-export function toErrorView(err: unknown, command: string, log: Logger): { view: View; outcome: Outcome } {
+function toErrorView(err: unknown, command: string, log: Logger): { view: View; outcome: Outcome } {
   if (err instanceof PermissionError) return { view: { kind: 'error', message: err.message }, outcome: 'denied' };
   if (err instanceof UserError) {
     return { view: { kind: 'error', message: err.message, ...(err.example ? { example: err.example } : {}) }, outcome: 'user_error' };
@@ -202,28 +191,24 @@ export function toErrorView(err: unknown, command: string, log: Logger): { view:
     return { view: { kind: 'error', message: 'Not found: the analytics service has no record of that. Check the address or username.' }, outcome: 'not_found' };
   }
   if (err instanceof ApiValidationError || err instanceof ApiBadRequestError) {
-    log.warn({ command, err: errInfo(err) }, 'upstream refused parameters');
+    log.warn({ command, err }, 'upstream refused parameters');
     return { view: { kind: 'error', message: `The analytics service refused those options: ${err.message}` }, outcome: 'user_error' };
   }
   if (err instanceof ApiUnavailableError) {
-    log.warn({ command, err: errInfo(err) }, 'upstream unavailable');
+    log.warn({ command, err }, 'upstream unavailable');
     return { view: { kind: 'error', message: 'The analytics service is slow or unavailable right now. Try again in a minute.' }, outcome: 'unavailable' };
   }
   if (err instanceof ApiUnauthorizedError) {
-    log.error({ command, err: errInfo(err) }, 'upstream refused the API key');
+    log.error({ command, err }, 'upstream refused the API key');
     return { view: { kind: 'error', message: 'The bot cannot reach its data right now (its API key was refused). The operator has been told.' }, outcome: 'failed' };
   }
   if (err instanceof ApiSchemaError) {
-    log.error({ command, err: errInfo(err) }, 'upstream answered in an unexpected shape');
+    log.error({ command, err }, 'upstream answered in an unexpected shape');
     return { view: { kind: 'error', message: 'The analytics service answered in an unexpected format. Try again later.' }, outcome: 'failed' };
   }
   if (err instanceof ApiAbortedError || (err instanceof Error && err.name === 'AbortError')) {
     return { view: { kind: 'error', message: 'That took too long and was stopped. Try again.' }, outcome: 'unavailable' };
   }
-  log.error({ command, err: errInfo(err) }, 'command failed');
+  log.error({ command, err }, 'command failed');
   return { view: { kind: 'error', message: 'Something went wrong on our side. Try again.' }, outcome: 'failed' };
-}
-
-function errInfo(err: unknown): Record<string, unknown> {
-  return err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : { value: String(err) };
 }

@@ -9,12 +9,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import type { AnyCommand } from './command.ts';
 
-export const COMMANDS_DIR = fileURLToPath(new URL('../../commands/', import.meta.url));
+const COMMANDS_DIR = fileURLToPath(new URL('../../commands/', import.meta.url));
 
 const NAME = /^[a-z0-9_]{1,32}$/;
 const OPTION_NAME = /^[a-z0-9_]{1,32}$/;
 export const DESCRIPTION_MAX = 100;
-export const OPTIONS_MAX = 25;
+const OPTIONS_MAX = 25;
 
 export type Registry = ReadonlyMap<string, AnyCommand>;
 
@@ -38,7 +38,7 @@ export function buildRegistry(commands: readonly AnyCommand[]): Registry {
 }
 
 /** Throws a message naming the file and the problem. */
-export function checkCommand(value: unknown, file: string): AnyCommand {
+function checkCommand(value: unknown, file: string): AnyCommand {
   const fail = (why: string): never => {
     throw new Error(`commands/${file}: ${why}`);
   };

@@ -1,7 +1,7 @@
 import { type Rng, chance, gauss, hex, int, logUniform, pick, round, shuffle, snowflake } from './prng.ts';
 import type { KolStatistic, SandboxKol } from './types.ts';
 
-export const LABELS = ['alpha', 'degen', 'memecoin', 'nft', 'defi', 'trader', 'influencer', 'whale', 'researcher', 'sniper', 'dev', 'kol'];
+const LABELS = ['alpha', 'degen', 'memecoin', 'nft', 'defi', 'trader', 'influencer', 'whale', 'researcher', 'sniper', 'dev', 'kol'];
 
 const HEAD = ['crypto', 'sol', 'degen', 'alpha', 'moon', 'whale', 'chain', 'based', 'ape', 'gem', 'pump', 'meme', 'defi', 'nft', 'onchain', 'lambo', 'bag', 'giga', 'sniper', 'trench', 'bsc', 'sui', 'apt', 'ser', 'anon'];
 const TAIL = ['king', 'lord', 'hunter', 'wizard', 'chad', 'guru', 'caller', 'maxi', 'bro', 'sensei', 'trader', 'labs', 'capital', 'research', 'dao', 'szn', 'whisperer', 'boy', 'queen', 'ninja'];

@@ -15,7 +15,7 @@ const MOVE_MODULES = ['coin', 'token', 'meme', 'fa'];
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
-export function chainAddress(r: Rng, chain: ChainId, symbol: string): string {
+function chainAddress(r: Rng, chain: ChainId, symbol: string): string {
   switch (chain) {
     case 'solana': {
       // Most mint addresses are 43-44 chars; pump.fun mints end in "pump"; a few are short.
@@ -64,7 +64,7 @@ function score(r: Rng): number {
   return chance(r, 0.04) ? 0 : round(Math.min(100, Math.max(0, 45 + gauss(r) * 18)), 2);
 }
 
-export function makeToken(r: Rng, id: number, chain: ChainId, name: string, symbol: string, now: number): SandboxToken {
+function makeToken(r: Rng, id: number, chain: ChainId, name: string, symbol: string, now: number): SandboxToken {
   // A slice of tokens is very new so the "new tokens" window has content.
   const ageMs = chance(r, 0.18) ? logUniform(r, 10 * 60_000, 168 * HOUR) : logUniform(r, 7 * DAY, 900 * DAY, 0.8);
   const marketcap = chance(r, 0.03) ? 0 : round(logUniform(r, 4_000, 8_000_000_000, 1.6), 2);

@@ -55,7 +55,7 @@ interface TableRow {
 type RowKey = (r: TableRow) => number;
 
 /** sortField of op 9 -> value. The *V2 sub-scores are the KOL's shill performance aggregates (as in op 5). */
-export const KOL_TABLE_SORT_KEYS: Record<string, RowKey> = {
+const KOL_TABLE_SORT_KEYS: Record<string, RowKey> = {
   totalToken: (r) => r.v.total_token,
   smFollower: (r) => r.v.sm_follower,
   mention: (r) => r.v.mention,

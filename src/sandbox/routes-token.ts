@@ -9,7 +9,7 @@ import { tokenAgeDays, tokenAnalyticsItem, tokenSummary } from './views-token.ts
 type Key = (t: SandboxToken) => number;
 
 /** sortField of op 2 -> the value it orders by (token_age orders by creation time, reversed). */
-export const TOKEN_SORT_KEYS: Record<string, Key> = {
+const TOKEN_SORT_KEYS: Record<string, Key> = {
   mention: (t) => t.mention,
   impression: (t) => t.impression,
   smart_follower: (t) => t.smart_follower,

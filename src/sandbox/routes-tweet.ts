@@ -11,7 +11,7 @@ type TweetKey = (t: SandboxTweet) => number;
 const ORDER = ['ASC', 'DESC'] as const;
 
 /** sortField of op 7 -> value: rankingScore and scoreV2 are the author's statistic values. */
-export function byTokenSortKeys(store: Store): Record<string, TweetKey> {
+function byTokenSortKeys(store: Store): Record<string, TweetKey> {
   return {
     tweetedAt: (t) => t.tweetedMs,
     rankingScore: (t) => t.kolScore,

@@ -12,7 +12,7 @@ type ShillKey = (s: Shill) => number;
 const SHORT = ['5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '24h', '7d'];
 
 /** sortField of op 4 -> value. Horizons order by price change at that horizon (price_afterX / price_init). */
-export const MOMENTUM_SORT_KEYS: Record<string, ShillKey> = {
+const MOMENTUM_SORT_KEYS: Record<string, ShillKey> = {
   shillTime: (s) => s.shillMs,
   ...Object.fromEntries(SHORT.map((h, i) => [h, (s: Shill) => priceAfterMantissa(s, i) / s.priceInitMantissa])),
   weightedPerformanceScore: (s) => s.weighted_performance_score,
@@ -50,7 +50,7 @@ type RowKey = (r: WinRateRow) => number;
 const LONG = ['5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '1d', '7d'];
 
 /** sortField of op 5 -> value; scoreV2 and its s/a/l/e parts are the performance scores the spec names. */
-export const WIN_RATE_SORT_KEYS: Record<string, RowKey> = {
+const WIN_RATE_SORT_KEYS: Record<string, RowKey> = {
   ...Object.fromEntries(LONG.map((h, i) => [`winRateAfter${h}`, (r: WinRateRow) => r.rates[i] ?? 0])),
   weightedPerformanceScore: (r) => r.wps,
   consistencyScore: (r) => r.cons,

@@ -1,4 +1,5 @@
 // The sandbox upstream: a node:http server implementing the ten operations of the analytics API spec.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Ctx } from './ctx.ts';
@@ -99,18 +100,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const requests: RequestRecord[] = [];
   const counters = new Map<string, number>();
   let total = 0;
-  const timers = new Set<NodeJS.Timeout>();
+  /** Aborted at close: requests waiting out a latency fault end at once. */
+  const closing = new AbortController();
   const hanging = new Set<ServerResponse>();
   let closed = false;
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const t = setTimeout(() => {
-        timers.delete(t);
-        resolve();
-      }, ms);
-      timers.add(t);
-    });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const t0 = performance.now();
@@ -145,7 +138,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       const delay = faults.delayMs();
       if (delay > 0) {
         rec.fault = 'latency';
-        await sleep(delay);
+        await sleep(delay, undefined, { signal: closing.signal }).catch(() => {});
         if (closed) return;
       }
       const pre = faults.before();
@@ -218,8 +211,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       if (closed) return;
       closed = true;
       live.stop();
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
+      closing.abort();
       for (const res of hanging) res.destroy();
       hanging.clear();
       const done = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -4,7 +4,7 @@ import type { SandboxData, SandboxKol, SandboxToken, SandboxTweet, Shill } from 
 export type TweetKey = (t: SandboxTweet) => number;
 
 /** Array kept sorted ascending by (key, id); insertion by binary search keeps live appends cheap. */
-export class SortedTweets {
+class SortedTweets {
   readonly items: SandboxTweet[] = [];
   readonly key: TweetKey;
   constructor(key: TweetKey) {
@@ -31,7 +31,7 @@ export class SortedTweets {
   }
 }
 
-export function normAddress(chain: string, address: string): string {
+function normAddress(chain: string, address: string): string {
   // EVM addresses are case-insensitive (checksum casing is cosmetic); others are exact.
   return chain === 'bsc' || chain === 'base' ? `${chain}:${address.toLowerCase()}` : `${chain}:${address}`;
 }

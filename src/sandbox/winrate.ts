@@ -18,7 +18,7 @@ export interface WinRateRow {
   engagement: number;
 }
 
-export function aggregate(kol: SandboxKol, shills: readonly Shill[]): WinRateRow {
+function aggregate(kol: SandboxKol, shills: readonly Shill[]): WinRateRow {
   const n = shills.length;
   const wins = HORIZONS.map(() => 0);
   let wps = 0;

@@ -7,7 +7,7 @@ import Keyv from 'keyv';
 import { SqliteKvStore } from './sqlite.ts';
 import { RedisKvStore, type RedisClient } from './redis.ts';
 import { createPageStore, type PageStore } from './pages.ts';
-import { createOutbox, type Outbox } from '../alerts/outbox.ts';
+import { createOutbox, type Outbox } from './outbox.ts';
 import { strictKv, type Kv } from './strict.ts';
 import { createSubscriptionStore, type SubscriptionStore } from './subscriptions.ts';
 
@@ -16,8 +16,6 @@ export type { Kv } from './strict.ts';
 
 export interface Store {
   readonly kind: 'sqlite' | 'memory' | 'redis';
-  /** The raw keyv, namespaced per domain by the interfaces below. */
-  readonly kv: (namespace: string) => Keyv;
   readonly pages: PageStore;
   readonly subscriptions: SubscriptionStore;
   readonly outbox: Outbox;
@@ -40,19 +38,11 @@ export async function openStore(url: string): Promise<Store> {
       : kind === 'sqlite'
         ? new SqliteKvStore(url.slice('sqlite:'.length))
         : new Map<string, unknown>();
-  const namespaces = new Map<string, Keyv>();
-  const kv = (namespace: string): Keyv => {
-    let k = namespaces.get(namespace);
-    if (!k) {
-      k = new Keyv({ store: backend, namespace });
-      namespaces.set(namespace, k);
-    }
-    return k;
-  };
+  // No 'error' listener on these: see strict.ts for why each call must throw its own failure.
+  const kv = (namespace: string): Keyv => new Keyv({ store: backend, namespace });
   const probe = kv('health');
   return {
     kind,
-    kv,
     pages: createPageStore(strictKv(kv('page'))),
     subscriptions: createSubscriptionStore(strictKv(kv('sub'))),
     outbox: createOutbox(strictKv(kv('outbox'))),

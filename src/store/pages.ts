@@ -18,7 +18,7 @@ export interface PageStore {
   get(key: string): Promise<StoredAction | undefined>;
 }
 
-export const ACTION_KEY_PATTERN = /^[A-Za-z0-9_-]{12}$/;
+const ACTION_KEY_PATTERN = /^[A-Za-z0-9_-]{12}$/;
 
 export function createPageStore(kv: Kv): PageStore {
   return {

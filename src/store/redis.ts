@@ -28,7 +28,9 @@ export class RedisKvStore {
       disableOfflineQueue: true,
       socket: { connectTimeout: 3000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000) },
     });
-    client.on('error', () => {}); // surfaced per command; without a listener the client would crash the process
+    // Connection errors are handled here, where the client is made: each command that
+    // meets one rejects on its own, and without a listener the client would crash the process.
+    client.on('error', () => {});
     await client.connect();
     return new RedisKvStore(client);
   }

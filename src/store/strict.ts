@@ -1,10 +1,15 @@
 /**
- * Keyv reports a backend failure by emitting 'error' and answering as if the key
- * were missing. For alerts that is dangerous: a failed read of the high-water
- * mark would look like a first start and skip tweets, a failed outbox write
- * would look like success. This wrapper turns any error seen during a call into
- * a thrown StoreError. Concurrent calls may see each other's errors: that fails
- * safe (a retry), never silently.
+ * Keyv reports a backend failure by emitting 'error' and, when something
+ * listens, answering as if the key were missing. For alerts that is dangerous:
+ * a failed read of the high-water mark would look like a first start and skip
+ * tweets, a failed outbox write would look like success.
+ *
+ * So nothing listens. With no 'error' listener keyv 6 throws the failure out of
+ * the very call that met it (its event emitter is built with
+ * throwOnEmptyListeners), and this wrapper turns that into a StoreError for
+ * that call alone. A shared listener cannot do this: it sees every call's
+ * errors, so one failed call would fail another that ran at the same moment.
+ * Never attach an 'error' listener to these keyv instances.
  */
 import type Keyv from 'keyv';
 
@@ -21,23 +26,16 @@ export interface Kv {
   entries<T>(): AsyncIterable<[string, T]>;
 }
 
+const failed = (what: string, err: unknown) =>
+  new StoreError(`store ${what} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+
 export function strictKv(keyv: Keyv): Kv {
-  let errors = 0;
-  let last: unknown;
-  keyv.on('error', (err: unknown) => {
-    errors++;
-    last = err;
-  });
   const guard = async <R>(what: string, fn: () => Promise<R>): Promise<R> => {
-    const before = errors;
-    let result: R;
     try {
-      result = await fn();
+      return await fn();
     } catch (err) {
-      throw new StoreError(`store ${what} failed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+      throw failed(what, err);
     }
-    if (errors !== before) throw new StoreError(`store ${what} failed: ${(last as Error)?.message ?? String(last)}`, { cause: last });
-    return result;
   };
   return {
     get: <T>(key: string) => guard('read', async () => (await keyv.get(key)) as T | undefined),
@@ -49,9 +47,11 @@ export function strictKv(keyv: Keyv): Kv {
       }),
     delete: (key) => guard('delete', async () => void (await keyv.delete(key))),
     async *entries<T>() {
-      const before = errors;
-      for await (const [key, value] of keyv.iterator()) yield [key as string, value as T];
-      if (errors !== before) throw new StoreError(`store scan failed: ${(last as Error)?.message ?? String(last)}`);
+      try {
+        for await (const [key, value] of keyv.iterator()) yield [key as string, value as T];
+      } catch (err) {
+        throw failed('scan', err);
+      }
     },
   };
 }

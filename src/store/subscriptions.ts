@@ -4,8 +4,30 @@
  * set only when something changed, on any instance sharing the store.
  */
 import { randomUUID } from 'node:crypto';
-import type { AlertFilters } from '../alerts/filters.ts';
+import type { ChainId } from '../api/chains.ts';
 import type { Kv } from './strict.ts';
+
+/** What a channel wants to hear about; alerts/filters.ts holds the defaults and reads them out. */
+export interface AlertFilters {
+  /** Empty: every chain. */
+  readonly chains: readonly ChainId[];
+  /** Token score (the token's avg_score, 0-100) at least this. */
+  readonly minTokenScore: number;
+  /** KOL score (ranking_score, 0-100) at least this. */
+  readonly minKolScore: number;
+  /** The author's follower count at least this. */
+  readonly minFollowers: number;
+  /** The author carries at least one of these labels; empty: any. */
+  readonly labels: readonly string[];
+  /** Tweet types (tweet, reply, quote, retweet); empty: all. */
+  readonly tweetTypes: readonly string[];
+  /** Only these KOLs (lower-case usernames); empty: anyone. */
+  readonly allowKols: readonly string[];
+  /** Never these KOLs. */
+  readonly denyKols: readonly string[];
+  /** One alert per token per channel per this many minutes. */
+  readonly cooldownMinutes: number;
+}
 
 export type DestinationPlatform = 'discord' | 'telegram' | 'console';
 
@@ -37,11 +59,6 @@ export interface FeedPosition {
   readonly tweetedAt: string;
   /** Tweet id as a string; compared numerically by length then text. */
   readonly id: string;
-}
-
-/** What stays at a destination's old id after it moved: disabled, pointing at the new chat. */
-export function movedAway(sub: Subscription, to: string, now: number): Subscription {
-  return { ...sub, disabled: { reason: `moved to ${to}`, at: now }, movedTo: to, updatedAt: now };
 }
 
 export function subscriptionId(platform: DestinationPlatform, chatId: string): string {

@@ -110,5 +110,3 @@ export interface ErrorView extends Common {
 }
 
 export type View = CardView | TableView | TextView | ErrorView;
-
-export type ViewKind = View['kind'];

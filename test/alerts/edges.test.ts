@@ -1,7 +1,7 @@
 /** Edge cases of the feed and the store that must neither lose nor repeat an alert. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Outbox } from '../../src/alerts/outbox.ts';
+import type { Outbox } from '../../src/store/outbox.ts';
 import type { Kv } from '../../src/store/strict.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 import { scripted, type FeedTweet } from './scripted.ts';

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TweetListItem } from '../../src/api/index.ts';
-import type { AlertFilters } from '../../src/alerts/filters.ts';
+import type { AlertFilters } from '../../src/store/subscriptions.ts';
 import type { FeedPosition } from '../../src/store/subscriptions.ts';
 import type { SandboxData } from '../../src/sandbox/server.ts';
 import { bothPlatforms } from '../helpers/platforms.ts';

@@ -10,7 +10,7 @@ import type { TestContext } from 'node:test';
 import type { KolClient } from '../../src/api/index.ts';
 import { createDelivery, type Sender, type SendResult } from '../../src/alerts/delivery.ts';
 import { localLease } from '../../src/alerts/lease.ts';
-import type { Outbox } from '../../src/alerts/outbox.ts';
+import type { Outbox } from '../../src/store/outbox.ts';
 import { createWatcher } from '../../src/alerts/watcher.ts';
 import { silentLogger } from '../../src/log.ts';
 import { openStore } from '../../src/store/index.ts';

@@ -1,7 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLogger } from '../../src/log.ts';
-import { drawPicture } from '../../src/views/build/pictures.ts';
+import { drawPicture } from '../../src/views/cards/pictures.ts';
 import { THEME } from '../../src/views/charts/theme.ts';
 import type { View } from '../../src/views/model.ts';
 import { countColour, decodePng, looksDrawn, type DecodedPng } from '../views/charts/png.ts';

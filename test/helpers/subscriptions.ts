@@ -1,5 +1,6 @@
 /** A subscription as the store keeps it, open to every tweet unless filters say otherwise. */
-import { DEFAULT_FILTERS, type AlertFilters } from '../../src/alerts/filters.ts';
+import { DEFAULT_FILTERS } from '../../src/alerts/filters.ts';
+import type { AlertFilters } from '../../src/store/subscriptions.ts';
 import type { DestinationPlatform, Subscription } from '../../src/store/subscriptions.ts';
 
 export const OPEN_FILTERS: AlertFilters = { ...DEFAULT_FILTERS, minTokenScore: 0, minKolScore: 0, minFollowers: 0, cooldownMinutes: 0 };

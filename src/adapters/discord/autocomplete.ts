@@ -30,7 +30,7 @@ function choiceName(username: string, displayName: string): string {
 }
 
 /** Normalises what was typed: the leading @ and case do not change the answer. */
-export function queryKey(typed: string): string {
+function queryKey(typed: string): string {
   return typed.trim().replace(/^@+/, '').toLowerCase().slice(0, 50);
 }
 

@@ -9,7 +9,7 @@ import type { OptionSpec } from '../../core/options.ts';
 import type { Registry } from '../../core/registry.ts';
 
 /** Option types as Discord numbers them. */
-export const OPTION_TYPES = { string: 3, integer: 4, boolean: 5, number: 10 } as const;
+const OPTION_TYPES = { string: 3, integer: 4, boolean: 5, number: 10 } as const;
 
 /** Interaction contexts: a guild, the bot's DM. Group DMs need a user install, which this bot is not. */
 const CONTEXTS = [0, 1] as const;
@@ -50,7 +50,7 @@ export interface DiscordCommand {
 }
 
 /** Members who may change a channel's alerts by default; admins can widen it per server. */
-export const MANAGE_PERMISSIONS = PermissionFlagsBits.ManageChannels.toString();
+const MANAGE_PERMISSIONS = PermissionFlagsBits.ManageChannels.toString();
 
 function cutDescription(text: string): string {
   const one = text.replace(/\s+/g, ' ').trim() || '-';

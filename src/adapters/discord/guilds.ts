@@ -4,8 +4,8 @@
  * channel, and those failures count toward Discord's invalid-request ban.
  */
 import { Events, type Client, type Guild } from 'discord.js';
-import type { SubscriptionStore } from '../../store/subscriptions.ts';
-import { subscriptionId } from '../../store/subscriptions.ts';
+import { disable } from '../../alerts/subscriptions.ts';
+import { subscriptionId, type SubscriptionStore } from '../../store/subscriptions.ts';
 
 export const REMOVED_REASON = 'the bot was removed from this server';
 
@@ -17,12 +17,7 @@ export async function disableChannels(
   now: number = Date.now(),
 ): Promise<number> {
   let disabled = 0;
-  for (const channelId of channelIds) {
-    const sub = await subscriptions.get(subscriptionId('discord', channelId));
-    if (!sub || sub.disabled) continue;
-    await subscriptions.put({ ...sub, disabled: { reason, at: now }, updatedAt: now });
-    disabled++;
-  }
+  for (const channelId of channelIds) if (await disable(subscriptions, subscriptionId('discord', channelId), reason, now)) disabled++;
   return disabled;
 }
 

@@ -12,17 +12,18 @@
  * 1,000 a day, so shards must not restart in a loop.
  */
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Events, GatewayIntentBits, Status, type ClientOptions, type Interaction } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Sender } from '../../alerts/delivery.ts';
 import type { KolClient } from '../../api/index.ts';
+import { isAction } from '../../core/actions.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
 import type { SubscriptionStore } from '../../store/subscriptions.ts';
 import type { ChatAdapter } from '../types.ts';
 import { createKolSuggest } from './autocomplete.ts';
 import { disableChannels, REMOVED_REASON, trackGuildChannels } from './guilds.ts';
 import {
-  errInfo,
   handleAutocomplete,
   handleButton,
   handleCommand,
@@ -94,7 +95,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     if (stopping) return refuseWhileStopping(i);
     if (i.isChatInputCommand()) return handleCommand(i, deps);
     if (i.isAutocomplete()) return handleAutocomplete(i, deps);
-    if (i.isButton() && o.dispatcher.isAction(i.customId)) return handleButton(i, deps);
+    if (i.isButton() && isAction(i.customId)) return handleButton(i, deps);
     // A button we do not know (an older build's): answer, or Discord shows "This interaction failed".
     if (i.isButton()) await i.reply({ content: 'This button is no longer supported. Run the command again.', flags: 64, allowedMentions: NO_MENTIONS });
   }
@@ -104,7 +105,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     try {
       await route(i);
     } catch (err) {
-      log.error({ err: errInfo(err), type: i.type, command: i.isCommand() ? i.commandName : undefined }, 'interaction failed');
+      log.error({ err, type: i.type, command: i.isCommand() ? i.commandName : undefined }, 'interaction failed');
       if (!i.isRepliable()) return;
       const answer = { content: 'Something went wrong on our side. Try again.', flags: 64, allowedMentions: NO_MENTIONS } as const;
       // After a public defer, a follow-up would be public too: edit the short message into the reply instead.
@@ -127,10 +128,10 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     void (async () => {
       if (o.subscriptions) await disableChannels(o.subscriptions, channelIds, REMOVED_REASON);
       await o.onGuildRemoved?.(guild.id, channelIds);
-    })().catch((err: unknown) => log.error({ err: errInfo(err), guild: guild.id }, 'disabling a removed guild failed'));
+    })().catch((err: unknown) => log.error({ err, guild: guild.id }, 'disabling a removed guild failed'));
   });
 
-  client.on(Events.Error, (err) => log.error({ err: errInfo(err) }, 'discord client error'));
+  client.on(Events.Error, (err) => log.error({ err }, 'discord client error'));
   client.on(Events.Warn, (message) => log.warn({ message }, 'discord client warning'));
   client.on(Events.ShardDisconnect, (event, shard) => log.error({ code: event.code, shard }, 'gateway closed for good'));
   client.on(Events.ShardReconnecting, (shard) => log.info({ shard }, 'gateway reconnecting'));
@@ -168,7 +169,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
       if (outcome === 'timeout') {
         // Late commands get "took too long" instead of being cut off silently.
         shutdown.abort(new Error('shutting down'));
-        await Promise.race([settle(), new Promise((r) => setTimeout(r, 2000).unref())]);
+        await Promise.race([settle(), sleep(2000, undefined, { ref: false })]);
       }
       await client.destroy();
     },

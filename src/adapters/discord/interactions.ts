@@ -21,9 +21,9 @@ import {
   type Interaction,
 } from 'discord.js';
 import type { Logger } from 'pino';
-import type { AnyCommand, Capabilities, RawArgs } from '../../core/command.ts';
-import { opensNew, type Dispatcher } from '../../core/dispatch.ts';
-import { validate } from '../../core/parse.ts';
+import type { Capabilities, RawArgs } from '../../core/command.ts';
+import { opensNew } from '../../core/actions.ts';
+import type { Dispatcher } from '../../core/dispatch.ts';
 import type { View } from '../../views/model.ts';
 import { toDiscordPayload } from '../../views/render/discord.ts';
 import type { KolChoice } from './autocomplete.ts';
@@ -59,17 +59,6 @@ export function rawArgs(options: readonly CommandInteractionOption[]): RawArgs {
   return raw;
 }
 
-/** True when the dispatcher will refuse without calling the upstream, so no defer is needed. */
-function refusedAtOnce(command: AnyCommand | undefined, raw: RawArgs, interaction: Interaction): boolean {
-  if (!command) return true;
-  try {
-    validate(command, raw);
-  } catch {
-    return true;
-  }
-  return command.requires === 'manage' && !canManageNow(interaction);
-}
-
 function runSignal(d: InteractionDeps): AbortSignal {
   return AbortSignal.any([d.shutdown, AbortSignal.timeout(d.commandBudgetMs + 2000)]);
 }
@@ -83,7 +72,7 @@ function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
 export async function handleCommand(i: ChatInputCommandInteraction, d: InteractionDeps): Promise<void> {
   const raw = rawArgs(i.options.data);
   // Synchronous and cheap: decides whether this command may reach the upstream.
-  const quick = refusedAtOnce(d.dispatcher.commands.get(i.commandName), raw, i);
+  const quick = d.dispatcher.refusesAtOnce(i.commandName, raw, canManageNow(i));
   // The defer goes out first; the command runs while it is in flight.
   const deferred = quick ? undefined : i.deferReply();
   const work = d.dispatcher.run(i.commandName, raw, callerFor(i), {
@@ -128,10 +117,10 @@ async function answerDeferred(i: ChatInputCommandInteraction | ButtonInteraction
   try {
     await i.followUp(ephemeralOptions(payload));
   } catch (err) {
-    log.warn({ err: errInfo(err) }, 'ephemeral follow-up failed; the error stays in the reply');
+    log.warn({ err }, 'ephemeral follow-up failed; the error stays in the reply');
     return;
   }
-  await i.deleteReply().catch((err: unknown) => log.warn({ err: errInfo(err) }, 'could not delete the public error'));
+  await i.deleteReply().catch((err: unknown) => log.warn({ err }, 'could not delete the public error'));
 }
 
 /** Paging, "more tweets" and the like: the clicked message is edited in place; errors go to the clicker only. */
@@ -161,10 +150,4 @@ export async function refuseWhileStopping(i: Interaction): Promise<void> {
   const text = 'The bot is restarting. Try again in a minute.';
   if (i.isAutocomplete()) await i.respond([]);
   else if (i.isRepliable()) await i.reply(replyOptions(toDiscordPayload({ kind: 'error', message: text })));
-}
-
-export function errInfo(err: unknown): Record<string, unknown> {
-  if (!(err instanceof Error)) return { value: String(err) };
-  const e = err as Error & { code?: unknown; status?: unknown };
-  return { name: e.name, message: e.message, code: e.code, status: e.status };
 }

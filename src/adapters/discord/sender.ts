@@ -10,7 +10,7 @@ import { DiscordAPIError, HTTPError, RateLimitError, Routes, type REST } from 'd
 import type { Logger } from 'pino';
 import type { Sender, SendResult } from '../../alerts/delivery.ts';
 import { toDiscordPayload } from '../../views/render/discord.ts';
-import { SlidingWindow } from '../../alerts/window.ts';
+import { SlidingWindow } from '../window.ts';
 import type { View } from '../../views/model.ts';
 import { channelMessage } from './payload.ts';
 
@@ -54,7 +54,7 @@ export function mapSendError(err: unknown): SendResult {
 }
 
 /** Discord's global limit is 50 requests/s per bot; alerts keep a little below it for replies to commands. */
-export const ALERTS_PER_SECOND = 48;
+const ALERTS_PER_SECOND = 48;
 
 /**
  * `window` paces alert posts before they go out: discord.js also limits itself

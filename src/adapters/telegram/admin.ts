@@ -6,7 +6,7 @@
  */
 import type { Api } from 'grammy';
 import type { Logger } from 'pino';
-import { errFields } from './transport.ts';
+import { TtlCache } from '../../api/cache.ts';
 
 export interface AdminCheckOptions {
   readonly yesTtlMs?: number;
@@ -25,20 +25,18 @@ export function createAdminCheck(api: Api, log: Logger, o: AdminCheckOptions = {
   const noTtl = o.noTtlMs ?? 5_000;
   const max = o.maxEntries ?? 10_000;
   const now = o.now ?? Date.now;
-  const cache = new Map<string, { admin: boolean; at: number }>();
+  const cache = new TtlCache<boolean>(max);
   const asking = new Map<string, Promise<boolean>>();
 
   async function ask(chatId: number, userId: number, key: string): Promise<boolean> {
     try {
       const member = await api.getChatMember(chatId, userId);
       const admin = member.status === 'creator' || member.status === 'administrator';
-      cache.delete(key);
-      cache.set(key, { admin, at: now() });
-      if (cache.size > max) cache.delete(cache.keys().next().value!);
+      cache.set(key, admin, admin ? yesTtl : noTtl, now());
       return admin;
     } catch (err) {
       // Unknown means no: a settings change can be retried, a wrong yes cannot be taken back.
-      log.warn({ err: errFields(err) }, 'telegram: could not check admin status');
+      log.warn({ err }, 'telegram: could not check admin status');
       return false;
     }
   }
@@ -46,8 +44,8 @@ export function createAdminCheck(api: Api, log: Logger, o: AdminCheckOptions = {
   return {
     isAdmin(chatId, userId) {
       const key = `${chatId}:${userId}`;
-      const hit = cache.get(key);
-      if (hit && now() - hit.at < (hit.admin ? yesTtl : noTtl)) return Promise.resolve(hit.admin);
+      const hit = cache.get(key, now());
+      if (hit !== undefined) return Promise.resolve(hit);
       let p = asking.get(key);
       if (!p) {
         p = ask(chatId, userId, key).finally(() => asking.delete(key));

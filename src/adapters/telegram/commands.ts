@@ -63,7 +63,7 @@ export function botCommands(registry: Registry): BotCommandList {
   return { commands, skipped };
 }
 
-export const GREETING = 'Hi! I look up crypto tokens and KOLs (influential accounts on X), and can post alerts here when high-scoring KOLs shill a token.';
+const GREETING = 'Hi! I look up crypto tokens and KOLs (influential accounts on X), and can post alerts here when high-scoring KOLs shill a token.';
 
 /** /help when no command file provides one: each command with its first example. */
 export function fallbackHelp(registry: Registry): View {

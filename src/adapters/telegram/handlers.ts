@@ -6,8 +6,10 @@
 import { GrammyError, type Api, type Bot, type Context } from 'grammy';
 import type { Chat, User } from 'grammy/types';
 import type { Logger } from 'pino';
+import { disable } from '../../alerts/subscriptions.ts';
 import type { Caller } from '../../core/command.ts';
-import { ACTION_PREFIX, opensNew, type Dispatcher, type RunOptions } from '../../core/dispatch.ts';
+import { isAction, opensNew } from '../../core/actions.ts';
+import type { Dispatcher, RunOptions } from '../../core/dispatch.ts';
 import { subscriptionId } from '../../store/subscriptions.ts';
 import type { Store } from '../../store/index.ts';
 import type { View } from '../../views/model.ts';
@@ -17,7 +19,7 @@ import type { AdminCheck } from './admin.ts';
 import { fallbackHelp, greet, parseCommand, type ParsedCommand } from './commands.ts';
 import { migrateSubscription } from './migrate.ts';
 import { editRendered, sendRendered } from './send.ts';
-import { errFields, isChatGone, migrateToOf } from './transport.ts';
+import { isChatGone, migrateToOf } from './transport.ts';
 
 export interface HandlerDeps {
   readonly dispatcher: Dispatcher;
@@ -26,7 +28,7 @@ export interface HandlerDeps {
   readonly admins: AdminCheck;
 }
 
-export const UNSUPPORTED_BUTTON = 'This button is no longer supported.';
+const UNSUPPORTED_BUTTON = 'This button is no longer supported.';
 const CALLBACK_TEXT_MAX = 200;
 const RUN: RunOptions = { capabilities: { pictures: true, buttons: true } };
 
@@ -45,16 +47,13 @@ export function installHandlers(bot: Bot, d: HandlerDeps): void {
     const status = ctx.myChatMember.new_chat_member.status;
     if (status !== 'kicked' && status !== 'left') return;
     const id = subscriptionId('telegram', String(ctx.myChatMember.chat.id));
-    const sub = await d.store.subscriptions.get(id);
-    if (!sub || sub.disabled) return;
     const reason = status === 'kicked' ? 'the bot was removed or blocked' : 'the bot left the chat';
-    await d.store.subscriptions.put({ ...sub, disabled: { reason, at: Date.now() }, updatedAt: Date.now() });
-    d.log.info({ sub: id, status }, 'telegram: subscription disabled');
+    if (await disable(d.store.subscriptions, id, reason, Date.now())) d.log.info({ sub: id, status }, 'telegram: subscription disabled');
   });
 }
 
 /** Who is asking, for the dispatcher; admin status is looked up only when a command needs it. */
-export function callerOf(chat: Chat, from: User | undefined, admins: AdminCheck, anonymousAdmin = false): Caller {
+function callerOf(chat: Chat, from: User | undefined, admins: AdminCheck, anonymousAdmin = false): Caller {
   const isPrivate = chat.type === 'private';
   const userId = from?.id;
   return {
@@ -94,7 +93,7 @@ function render(view: View, log: Logger): TelegramMessage {
   try {
     return toTelegramHtml(view);
   } catch (err) {
-    log.error({ err: errFields(err) }, 'telegram: view could not be rendered');
+    log.error({ err }, 'telegram: view could not be rendered');
     return toTelegramHtml({ kind: 'error', message: 'Something went wrong on our side. Try again.' });
   }
 }
@@ -120,11 +119,11 @@ async function onButton(ctx: Context, d: HandlerDeps): Promise<void> {
     answered = true;
     await ctx
       .answerCallbackQuery(text ? { text: cut(text, CALLBACK_TEXT_MAX), show_alert: true } : undefined)
-      .catch((err: unknown) => d.log.debug({ err: errFields(err) }, 'telegram: callback answer failed'));
+      .catch((err: unknown) => d.log.debug({ err }, 'telegram: callback answer failed'));
   };
   try {
     const msg = q.message;
-    if (!q.data?.startsWith(ACTION_PREFIX) || !msg) return await answer(UNSUPPORTED_BUTTON);
+    if (!q.data || !isAction(q.data) || !msg) return await answer(UNSUPPORTED_BUTTON);
     const view = await d.dispatcher.action(q.data, callerOf(msg.chat, q.from, d.admins), RUN);
     // A refusal or an expired button is a notice on the button; the message keeps what it showed.
     if (view.kind === 'error') return await answer(view.message);

@@ -22,7 +22,7 @@ import { installHandlers } from './handlers.ts';
 import { migrateSubscription } from './migrate.ts';
 import { Pacer, type PacingOptions } from './pacer.ts';
 import { createTelegramSender } from './sender.ts';
-import { errFields, migrateToOf, pacingTransformer } from './transport.ts';
+import { migrateToOf, pacingTransformer } from './transport.ts';
 import { startWebhookServer, type WebhookOptions, type WebhookServer } from './webhook.ts';
 
 export type { PacingOptions } from './pacer.ts';
@@ -65,7 +65,7 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
       return await prev(method, payload, signal);
     } catch (err) {
       // The runner retries polling quietly (silent: true keeps it off the console); say so in our log.
-      if (method === 'getUpdates' && !signal?.aborted) log.warn({ err: errFields(err) }, 'telegram: polling failed; retrying');
+      if (method === 'getUpdates' && !signal?.aborted) log.warn({ err }, 'telegram: polling failed; retrying');
       throw err;
     }
   });
@@ -86,18 +86,18 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
   // after that would be unhandled, crash the process, and print the token with it.
   bot.use(async (ctx, next) => {
     lastUpdateId = Math.max(lastUpdateId, ctx.update.update_id);
-    const handled = next().catch((err: unknown) => bot.errorHandler(new BotError(err, ctx))).catch((err: unknown) => log.error({ err: errFields(err) }, 'telegram: error handler failed'));
+    const handled = next().catch((err: unknown) => bot.errorHandler(new BotError(err, ctx))).catch((err: unknown) => log.error({ err }, 'telegram: error handler failed'));
     track(handled);
     await handled;
   });
   bot.use(sequentialize((ctx) => (ctx.chat ? String(ctx.chat.id) : undefined)));
   installHandlers(bot, { dispatcher: o.dispatcher, store: o.store, log, admins: createAdminCheck(bot.api, log) });
   bot.catch(async (err) => {
-    log.error({ update: err.ctx.update.update_id, err: errFields(err.error) }, 'telegram: update failed');
+    log.error({ update: err.ctx.update.update_id, err: err.error }, 'telegram: update failed');
     const to = migrateToOf(err.error);
     const from = err.ctx.chat?.id;
     if (to !== undefined && from !== undefined) {
-      await migrateSubscription(o.store.subscriptions, String(from), String(to), log).catch((e: unknown) => log.warn({ err: errFields(e) }, 'telegram: migration failed'));
+      await migrateSubscription(o.store.subscriptions, String(from), String(to), log).catch((e: unknown) => log.warn({ err: e }, 'telegram: migration failed'));
     }
   });
 
@@ -112,7 +112,7 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
       await bot.api.setMyCommands(commands);
     } catch (err) {
       // The menu is a convenience: typed commands work without it.
-      log.warn({ err: errFields(err) }, 'telegram: setMyCommands failed');
+      log.warn({ err }, 'telegram: setMyCommands failed');
     }
   }
 
@@ -135,7 +135,7 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
       } else {
         await bot.api.deleteWebhook();
         runner = run(bot, { runner: { fetch: { allowed_updates: [...ALLOWED_UPDATES], timeout: 30 }, silent: true } });
-        runner.task()?.catch((err: unknown) => log.error({ err: errFields(err) }, 'telegram: polling stopped'));
+        runner.task()?.catch((err: unknown) => log.error({ err }, 'telegram: polling stopped'));
       }
       state = 'running';
       log.info({ username: bot.botInfo.username, mode: o.webhook ? 'webhook' : 'polling' }, 'telegram: ready');
@@ -148,7 +148,7 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
       await idle();
       if (runner && lastUpdateId > 0) {
         // Confirms what was handled, as bot.stop() does, so a restart does not handle it again.
-        await bot.api.getUpdates({ offset: lastUpdateId + 1, limit: 1, timeout: 0 }).catch((err: unknown) => log.warn({ err: errFields(err) }, 'telegram: could not confirm the last update'));
+        await bot.api.getUpdates({ offset: lastUpdateId + 1, limit: 1, timeout: 0 }).catch((err: unknown) => log.warn({ err }, 'telegram: could not confirm the last update'));
       }
     },
     isReady() {

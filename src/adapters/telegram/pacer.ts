@@ -10,7 +10,9 @@
  * group, a chat under a flood wait) never holds up the others. Sends to one
  * chat go out one at a time, in call order.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
+import { SlidingWindow } from '../window.ts';
 
 export interface PacingOptions {
   /** Sends per second for the whole bot; default 30. */
@@ -39,86 +41,15 @@ interface ChatState {
   limitedAt: number;
 }
 
-interface Waiter {
-  readonly resolve: () => void;
-}
-
 /** Sends on the wire at once; enough for 30/s at 250 ms round trips. */
 const MAX_IN_FLIGHT = 8;
-
-/** Sliding window over the whole bot; requests in flight count as inside it until they complete. */
-class BotWindow {
-  private inflight = 0;
-  /** Completion times still inside the window, ascending. */
-  private readonly done: number[] = [];
-  private readonly waiters: Waiter[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  pausedUntil = 0;
-  private readonly max: number;
-  private readonly windowMs: number;
-  private readonly now: () => number;
-
-  constructor(max: number, windowMs: number, now: () => number) {
-    this.max = max;
-    this.windowMs = windowMs;
-    this.now = now;
-  }
-
-  /** Resolves, in FIFO order, when one more send may go out; call release() after it completes. */
-  acquire(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      this.waiters.push({ resolve });
-      this.pump();
-    });
-  }
-
-  release(): void {
-    this.inflight--;
-    this.done.push(this.now());
-    this.pump();
-  }
-
-  /** Re-checks after a pause was set or moved. */
-  poke(): void {
-    this.pump();
-  }
-
-  private pump(): void {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
-    while (this.waiters.length > 0) {
-      const t = this.now();
-      if (t < this.pausedUntil) return this.arm(this.pausedUntil - t);
-      while (this.done.length > 0 && this.done[0]! <= t - this.windowMs) this.done.shift();
-      // Also few at once: sends already on the wire cannot be called back when a 429 arrives,
-      // and all of them would land inside its window.
-      if (this.inflight + this.done.length < this.max && this.inflight < MAX_IN_FLIGHT) {
-        this.inflight++;
-        this.waiters.shift()!.resolve();
-        continue;
-      }
-      // Full: wait for the oldest completion to leave the window, or for a send in flight to end.
-      if (this.done.length > 0) this.arm(this.done[0]! + this.windowMs - t);
-      return;
-    }
-  }
-
-  private arm(ms: number): void {
-    // Timers may fire a little early on loop time; pump() re-checks and re-arms.
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.pump();
-    }, Math.max(1, Math.ceil(ms)));
-  }
-}
 
 export type LimitScope = 'chat' | 'global';
 
 export class Pacer {
   private readonly chats = new Map<string, ChatState>();
-  private readonly bot: BotWindow;
+  /** The bot-wide limit; requests in flight count as inside it until they complete. */
+  private readonly bot: SlidingWindow;
   private readonly chatIntervalMs: number;
   private readonly groupMax: number;
   private readonly groupWindowMs: number;
@@ -134,7 +65,7 @@ export class Pacer {
     this.chatIntervalMs = this.secondMs / positive(o.perChatPerSecond ?? 1, 'perChatPerSecond');
     this.groupMax = Math.max(1, Math.floor(positive(o.perGroupPerMinute ?? 20, 'perGroupPerMinute')));
     this.groupWindowMs = 60 * this.secondMs;
-    this.bot = new BotWindow(Math.max(1, Math.floor(positive(o.globalPerSecond ?? 30, 'globalPerSecond'))), this.secondMs, now);
+    this.bot = new SlidingWindow(Math.max(1, positive(o.globalPerSecond ?? 30, 'globalPerSecond')), this.secondMs, { maxInFlight: MAX_IN_FLIGHT, now });
   }
 
   /**
@@ -185,7 +116,7 @@ export class Pacer {
     const group = chatId.startsWith('-');
     for (;;) {
       const wait = this.readyAt(s, group) - this.now();
-      if (wait > 0) await sleep(wait);
+      if (wait > 0) await sleep(Math.max(1, Math.ceil(wait)));
       else break;
     }
     await this.bot.acquire();
@@ -236,8 +167,4 @@ export class Pacer {
 function positive(n: number, name: string): number {
   if (!(n > 0) || !Number.isFinite(n)) throw new RangeError(`pacing.${name} must be a positive number`);
   return n;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.ceil(ms))));
 }

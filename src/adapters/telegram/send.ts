@@ -6,7 +6,7 @@
 import { GrammyError, InputFile, type Api } from 'grammy';
 import type { Logger } from 'pino';
 import { CAPTION_MAX, type TelegramMessage } from '../../views/render/telegram.ts';
-import { errFields, isNotModified } from './transport.ts';
+import { isNotModified } from './transport.ts';
 
 export interface SendOptions {
   /** Answer this message (errors quote the command that caused them). */
@@ -33,7 +33,7 @@ export async function sendRendered(api: Api, chatId: number | string, m: Telegra
     return text.message_id;
   } catch (err) {
     // The picture and its title are posted: failing the whole send now would make a retry post them twice.
-    log.warn({ err: errFields(err) }, 'telegram: text after a photo was not sent');
+    log.warn({ err }, 'telegram: text after a photo was not sent');
     return photo.message_id;
   }
 }
@@ -52,7 +52,7 @@ function rememberPhoto(chatId: number | string, textId: number, photoId: number)
 }
 
 /** Visible characters of our renderer's HTML, as Telegram counts them. */
-export function visibleLength(html: string): number {
+function visibleLength(html: string): number {
   return html.replace(/<[^>]*>/g, '').replace(/&(?:lt|gt|amp|quot|#\d+|#x[0-9a-f]+);/gi, '_').length;
 }
 
@@ -71,7 +71,7 @@ export async function editRendered(api: Api, chatId: number, messageId: number, 
       // the text, and both change together, so the chart never shows another page than the table.
       const media = { type: 'photo' as const, media: new InputFile(m.photo.data, m.photo.name), ...(m.caption ? { caption: m.caption, parse_mode: 'HTML' as const } : {}) };
       await api.editMessageMedia(chatId, photoId, media).catch((err: unknown) => {
-        if (!isNotModified(err)) log.debug({ err: errFields(err) }, 'telegram: companion picture not updated');
+        if (!isNotModified(err)) log.debug({ err }, 'telegram: companion picture not updated');
       });
       await api.editMessageText(chatId, messageId, m.text, { parse_mode: 'HTML', link_preview_options: m.link_preview_options, ...markup });
       return;
@@ -95,7 +95,7 @@ export async function editRendered(api: Api, chatId: number, messageId: number, 
     // Only when the message cannot be edited (too old, deleted) does the answer go out as a new
     // one; after a 429 or a network error the edit may well have landed, and a copy would repeat it.
     if (!(err instanceof GrammyError && err.error_code === 400 && /can't be edited|not found|MESSAGE_ID_INVALID/i.test(err.description))) throw err;
-    log.debug({ err: errFields(err) }, 'telegram: edit failed; sending a new message');
+    log.debug({ err }, 'telegram: edit failed; sending a new message');
   }
   await sendRendered(api, chatId, m, log);
 }

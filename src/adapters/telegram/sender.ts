@@ -11,7 +11,7 @@ import type { Sender, SendResult } from '../../alerts/delivery.ts';
 import type { View } from '../../views/model.ts';
 import { toTelegramHtml } from '../../views/render/telegram.ts';
 import { sendRendered } from './send.ts';
-import { chatParam, errFields, isChatGone, isConnectionRefused, isNotModified, migrateToOf, retryAfterOf } from './transport.ts';
+import { chatParam, isChatGone, isConnectionRefused, isNotModified, migrateToOf, retryAfterOf } from './transport.ts';
 
 export interface TelegramSenderOptions {
   /** A grammY Api whose transport paces sends without retrying 429s. */
@@ -30,7 +30,7 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
         message = toTelegramHtml(view);
       } catch (err) {
         // A view Telegram cannot carry will not get better on retry.
-        o.log.error({ err: errFields(err) }, 'telegram: alert could not be rendered');
+        o.log.error({ err }, 'telegram: alert could not be rendered');
         return { kind: 'rejected', reason: `not sendable: ${(err as Error).message}` };
       }
       try {
@@ -38,7 +38,7 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
         return { kind: 'sent', messageId: String(id) };
       } catch (err) {
         const result = toSendResult(err, o.secondMs);
-        if (result.kind !== 'sent') o.log.debug({ chatId, result: result.kind, err: errFields(err) }, 'telegram: alert not sent');
+        if (result.kind !== 'sent') o.log.debug({ chatId, result: result.kind, err }, 'telegram: alert not sent');
         return result;
       }
     },
@@ -62,7 +62,7 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
 }
 
 /** What a failed send means for delivery. */
-export function toSendResult(err: unknown, secondMs: number): SendResult {
+function toSendResult(err: unknown, secondMs: number): SendResult {
   if (err instanceof GrammyError) {
     const reason = `${err.error_code}: ${err.description}`;
     const after = retryAfterOf({ ok: false, error_code: err.error_code, parameters: err.parameters });

@@ -83,11 +83,3 @@ export function isConnectionRefused(err: unknown): boolean {
   }
   return false;
 }
-
-/** Fields for a log line: never the payload (user text) or anything that could carry the token. */
-export function errFields(err: unknown): Record<string, unknown> {
-  if (err instanceof GrammyError) return { name: err.name, method: err.method, code: err.error_code, description: err.description };
-  if (err instanceof HttpError) return { name: err.name, message: err.message, cause: (err.error as { code?: unknown } | undefined)?.code };
-  if (err instanceof Error) return { name: err.name, message: err.message };
-  return { value: String(err) };
-}

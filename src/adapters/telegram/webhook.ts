@@ -9,7 +9,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { BotError, webhookCallback, type Bot } from 'grammy';
 import type { Logger } from 'pino';
-import { errFields } from './transport.ts';
 
 export interface WebhookOptions {
   /** Public HTTPS URL Telegram calls; its path is the one this server answers on. */
@@ -41,7 +40,7 @@ export async function startWebhookServer(bot: Bot, o: WebhookOptions, track: (p:
     const done = handle(req, res).catch(async (err: unknown) => {
       // The same error boundary as polling; Telegram gets a 200 so it does not resend the update.
       if (err instanceof BotError) await bot.errorHandler(err);
-      else log.warn({ err: errFields(err) }, 'telegram: webhook request failed');
+      else log.warn({ err }, 'telegram: webhook request failed');
       if (!res.headersSent) res.writeHead(200).end();
     });
     track(done);

@@ -14,7 +14,7 @@ const accountCore = {
   following_count: int,
   description: str,
 };
-export const kolAccountBriefSchema = obj(accountCore);
+const kolAccountBriefSchema = obj(accountCore);
 export type KolAccountBrief = z.infer<typeof kolAccountBriefSchema>;
 
 // 2.4 up to active_rank: the `x_user` of a win-rate item.
@@ -26,7 +26,7 @@ const accountRanked = {
   twitter_status: int,
   active_rank: int,
 };
-export const kolAccountRankedSchema = obj(accountRanked);
+const kolAccountRankedSchema = obj(accountRanked);
 export type KolAccountRanked = z.infer<typeof kolAccountRankedSchema>;
 
 export const kolAccountShape = {
@@ -35,11 +35,11 @@ export const kolAccountShape = {
   updated_at: timestamp,
   deleted_at: timestamp.nullable(),
 };
-export const kolAccountSchema = obj(kolAccountShape);
+const kolAccountSchema = obj(kolAccountShape);
 export type KolAccount = z.infer<typeof kolAccountSchema>;
 
 // 4.3
-export const projectItemSchema = obj({
+const projectItemSchema = obj({
   ...kolAccountShape,
   smart_follower_count: int,
   change_percent: dec,
@@ -64,7 +64,7 @@ const perfScores = {
   unified_performance_score: dec,
 };
 
-export const kolTokenItemSchema = obj({
+const kolTokenItemSchema = obj({
   id,
   token_name: str,
   token_symbol: str,
@@ -101,7 +101,7 @@ export const kolTokenItemSchema = obj({
 });
 export type KolTokenItem = z.infer<typeof kolTokenItemSchema>;
 
-export const kolTokensSummarySchema = obj({
+const kolTokensSummarySchema = obj({
   win_rate5m: num,
   win_rate15m: num,
   win_rate30m: num,
@@ -124,7 +124,7 @@ export const kolTokensResultSchema = obj({
 export type KolTokensResult = z.infer<typeof kolTokensResultSchema>;
 
 // 2.6 (operation 4.5)
-export const winRateItemSchema = obj({
+const winRateItemSchema = obj({
   x_user_id: id,
   win_rate_after5m: dec,
   win_rate_after15m: dec,
@@ -165,7 +165,7 @@ export const kolScoreSchema = obj({
 export type KolScore = z.infer<typeof kolScoreSchema>;
 
 // 2.11 (operation 4.9)
-export const kolTableItemSchema = obj({
+const kolTableItemSchema = obj({
   id,
   kol: str,
   display_name: str,

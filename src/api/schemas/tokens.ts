@@ -3,7 +3,7 @@ import { dec, id, int, num, str } from '../json.ts';
 import { arr, chain, listNote, obj } from './common.ts';
 
 // 2.1
-export const tokenSummarySchema = obj({
+const tokenSummarySchema = obj({
   id,
   name: str,
   symbol: str,
@@ -25,7 +25,7 @@ export type MindmapNode = MindmapGraph['nodes'][number];
 export type MindmapEdge = MindmapGraph['edges'][number];
 
 // 2.3 (operation 4.2)
-export const tokenAnalyticsItemSchema = obj({
+const tokenAnalyticsItemSchema = obj({
   token: obj({ id, name: str, symbol: str, icon_url: str, address: str }),
   marketcap: num,
   liquidity: num,

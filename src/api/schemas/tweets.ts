@@ -4,7 +4,7 @@ import { arr, chain, listNote, obj, opaque } from './common.ts';
 import { kolAccountShape } from './kols.ts';
 
 // 2.9
-export const tweetTokenSchema = obj({
+const tweetTokenSchema = obj({
   id,
   name: str,
   symbol: str,
@@ -36,13 +36,13 @@ const highlightShape = {
   updated_at: timestamp,
   deleted_at: timestamp.nullable(),
 };
-export const highlightSchema = obj(highlightShape);
+const highlightSchema = obj(highlightShape);
 export type Highlight = z.infer<typeof highlightSchema>;
-export const tokenHighlightSchema = obj({ ...highlightShape, token: tweetTokenSchema });
+const tokenHighlightSchema = obj({ ...highlightShape, token: tweetTokenSchema });
 export type TokenHighlight = z.infer<typeof tokenHighlightSchema>;
 
 // 2.10
-export const kolStatisticSchema = obj({
+const kolStatisticSchema = obj({
   id: textId,
   x_user_id: id,
   smart_follower_count: int,
@@ -91,7 +91,7 @@ const tweetCommon = {
 };
 
 // 2.8 token-address view (operation 4.7)
-export const tokenTweetSchema = obj({
+const tokenTweetSchema = obj({
   ...tweetCommon,
   highlights: arr(tokenHighlightSchema),
   x_user_id: id,
@@ -133,7 +133,7 @@ export const tweetAuthorSchema = obj({
 export type TweetAuthor = z.infer<typeof tweetAuthorSchema>;
 
 // 2.8 list view (operation 4.8)
-export const tweetListItemSchema = obj({
+const tweetListItemSchema = obj({
   ...tweetCommon,
   highlights: arr(highlightSchema),
   videos: arr(z.unknown()),

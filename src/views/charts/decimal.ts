@@ -15,7 +15,7 @@ interface Decimal {
 const DECIMAL = /^\s*\+?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/;
 
 /** Parses a non-negative decimal string; null for junk, negatives or an empty number. */
-export function parseDecimal(text: string): Decimal | null {
+function parseDecimal(text: string): Decimal | null {
   const m = DECIMAL.exec(text);
   if (!m) return null;
   const int = m[1] ?? '';

@@ -13,8 +13,6 @@ export { priceStripSvg } from './priceStrip.ts';
 export type { PriceStripInput } from './priceStrip.ts';
 export { renderPng } from './render.ts';
 export type { RenderOptions } from './render.ts';
-export { createImageCache, imageCacheKey } from './cache.ts';
-export type { ImageCache, ImageCacheOptions } from './cache.ts';
 export { decimalRatio } from './decimal.ts';
 export { escapeXml } from './text.ts';
 export { WINDOWS } from './windows.ts';

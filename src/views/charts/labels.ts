@@ -50,7 +50,7 @@ const PAD = 2;
 const GAPS = [3, 12, 24, 40];
 const TURNS = [0, 1, -1, 2, -2, 3, -3, 4].map((k) => (k * Math.PI) / 4);
 
-export function boxesOverlap(a: Box, b: Box, pad = 0): boolean {
+function boxesOverlap(a: Box, b: Box, pad = 0): boolean {
   return (
     a.x < b.x + b.width + pad &&
     b.x < a.x + a.width + pad &&

@@ -63,7 +63,7 @@ export interface MindmapLayout {
   readonly totalNodes: number;
 }
 
-export const MINDMAP_HEADER = 78;
+const MINDMAP_HEADER = 78;
 const FOOTER = 34;
 
 const nonNegative = (v: unknown): number => Math.max(0, finite(v) ?? 0);

@@ -29,8 +29,8 @@ export interface MomentumInput {
 
 const W = 1000;
 const H = 600;
-export const MIN_RATIO = 0.01;
-export const MAX_RATIO = 100;
+const MIN_RATIO = 0.01;
+const MAX_RATIO = 100;
 const TICKS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 10, 20, 50, 100];
 
 export interface MomentumSeries {

@@ -1,6 +1,7 @@
 /**
- * Deterministic sample inputs shaped like real API answers, for the sandbox,
- * the timing script and tests. Seeded, so every run draws the same picture.
+ * Deterministic chart inputs shaped like real API answers, for the chart
+ * timing script (scripts/bench-charts.ts) and the chart tests. Seeded, so
+ * every run draws the same picture. (The sandbox makes its own data.)
  */
 import type { MindmapInput } from './mindmapLayout.ts';
 import type { MomentumInput } from './momentum.ts';

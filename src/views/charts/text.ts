@@ -48,7 +48,7 @@ export function drawableText(raw: string): string {
 }
 
 /** True when every character has a glyph in the shipped font. */
-export function fullyDrawable(text: string): boolean {
+function fullyDrawable(text: string): boolean {
   for (const ch of text) {
     if (ch !== ' ' && !hasGlyph(ch.codePointAt(0)!)) return false;
   }

@@ -2,7 +2,7 @@ import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { REST } from 'discord.js';
 import { nonceFor } from '../../../src/alerts/delivery.ts';
-import { alertView } from '../../../src/alerts/content.ts';
+import { alertView } from '../../../src/views/cards/alert.ts';
 import { createDiscordSender } from '../../../src/adapters/discord/sender.ts';
 import { silentLogger } from '../../../src/log.ts';
 import type { View } from '../../../src/views/model.ts';

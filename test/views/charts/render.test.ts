@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createImageCache, imageCacheKey, renderPng } from '../../../src/views/charts/index.ts';
+import { renderPng } from '../../../src/views/charts/index.ts';
+import { imageCacheKey } from '../../../src/views/cards/pictures.ts';
 import { FONT_FAMILY } from '../../../src/views/charts/font.ts';
 import { decodePng, pixel, pngStats } from './png.ts';
 import { externalReferences } from './svgCheck.ts';
@@ -39,27 +40,6 @@ test('the reference checker used by the chart tests does catch remote references
   assert.notDeepEqual(externalReferences('<svg><image href="http://x/y.png"/></svg>'), []);
   assert.notDeepEqual(externalReferences('<svg><rect fill="url(https://x/p)"/></svg>'), []);
   assert.deepEqual(externalReferences('<svg xmlns="http://www.w3.org/2000/svg"><text>see https://x</text><rect fill="url(#g)"/></svg>'), []);
-});
-
-test('image cache: hit, expiry after the TTL, least recently used evicted first', () => {
-  let now = 1_000;
-  const cache = createImageCache({ ttlMs: 60_000, max: 2, now: () => now });
-  const a = new Uint8Array([1]);
-  const b = new Uint8Array([2]);
-  const c = new Uint8Array([3]);
-  cache.set('a', a);
-  cache.set('b', b);
-  assert.equal(cache.get('a'), a);
-  cache.set('c', c);
-  assert.equal(cache.get('b'), undefined, 'b was least recently used');
-  assert.equal(cache.get('a'), a);
-  assert.equal(cache.get('c'), c);
-  now += 60_000;
-  assert.equal(cache.get('a'), undefined, 'expired');
-  assert.equal(cache.size, 1);
-  const off = createImageCache({ ttlMs: 0, max: 5 });
-  off.set('x', a);
-  assert.equal(off.get('x'), undefined);
 });
 
 test('cache keys ignore parameter order but not parameter values', () => {

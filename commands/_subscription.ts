@@ -1,22 +1,21 @@
 /**
- * The subscription side shared by `/subscribe`, `/alerts`, `/mute`: reading and
- * writing the caller's subscription, and the feed head a new one starts from.
+ * What `/subscribe`, `/unsubscribe`, `/alerts` and `/mute` share: which
+ * subscription the caller is talking about, and the feed head a new one starts
+ * from. Changes go through src/alerts/subscriptions.ts.
  */
-import type { CommandContext } from '../core/command.ts';
-import { UserError } from '../core/errors.ts';
-import { subscriptionId, type DestinationPlatform, type FeedPosition, type Subscription } from '../store/subscriptions.ts';
+import type { Destination } from '../src/alerts/subscriptions.ts';
+import type { CommandContext } from '../src/core/command.ts';
+import { UserError } from '../src/core/errors.ts';
+import { subscriptionId, type FeedPosition, type Subscription } from '../src/store/subscriptions.ts';
 
-export function destinationOf(ctx: CommandContext): { id: string; platform: DestinationPlatform; chatId: string } {
+/** This chat as an alert destination, and its subscription id. */
+export function destinationOf(ctx: CommandContext): Destination & { id: string } {
   const platform = ctx.caller.platform;
-  return { id: subscriptionId(platform, ctx.caller.chatId), platform, chatId: ctx.caller.chatId };
-}
-
-export async function currentSubscription(ctx: CommandContext): Promise<Subscription | undefined> {
-  return ctx.store.subscriptions.get(destinationOf(ctx).id);
+  return { id: subscriptionId(platform, ctx.caller.chatId), platform, chatId: ctx.caller.chatId, isGroup: ctx.caller.chatType === 'group' };
 }
 
 export async function requireSubscription(ctx: CommandContext): Promise<Subscription> {
-  const sub = await currentSubscription(ctx);
+  const sub = await ctx.store.subscriptions.get(destinationOf(ctx).id);
   if (!sub) throw new UserError('Alerts are not on here. Turn them on with /subscribe.', '/subscribe token_score:75 chains:solana');
   return sub;
 }
@@ -36,6 +35,3 @@ export function parseDuration(text: string): number | undefined {
   const ms = Number(m[1]) * unit;
   return ms > 0 ? ms : undefined;
 }
-
-/** Paused "forever" is stored as a far date: JSON has no Infinity. */
-export const FOREVER = 8_640_000_000_000_000;

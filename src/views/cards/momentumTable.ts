@@ -4,13 +4,7 @@ import { decimalRatio } from '../charts/decimal.ts';
 import { pct, timeAgo } from '../format.ts';
 import type { Column } from '../model.ts';
 import { ticker } from './common.ts';
-import { WINDOWS, type WindowDef } from './windows.ts';
-
-const DEFAULT_WINDOWS = ['1h', '24h', '7d'];
-
-export function momentumWindows(sortedBy: string | undefined): WindowDef[] {
-  return WINDOWS.filter((w) => w.label === sortedBy || DEFAULT_WINDOWS.includes(w.label));
-}
+import type { WindowDef } from './windows.ts';
 
 export function momentumColumns(windows: readonly WindowDef[]): Column[] {
   return [
@@ -29,7 +23,7 @@ export function momentumColumns(windows: readonly WindowDef[]): Column[] {
 export function changeAfter(item: KolTokenItem, w: WindowDef, now: number): string {
   const shill = Date.parse(item.shill_timestamp);
   if (Number.isFinite(shill) && shill + w.ms > now) return '…';
-  const after = (item as unknown as Readonly<Record<string, string>>)[w.priceKey];
+  const after = item[w.priceKey];
   const ratio = after === undefined ? null : decimalRatio(after, item.price_init);
   return ratio === null ? '-' : pct((ratio - 1) * 100, 'percent', { sign: true, decimals: 0 });
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SlidingWindow } from '../../src/alerts/window.ts';
+import { SlidingWindow } from '../../src/adapters/window.ts';
 
 test('no window of the given length ever sees more than max sends, counted from start to completion', async () => {
   const w = new SlidingWindow(5, 100, { maxInFlight: 3 });

@@ -21,7 +21,7 @@ export interface OffsetPage {
   readonly total?: number;
 }
 
-export function hasNextOffset(p: OffsetPage): boolean {
+function hasNextOffset(p: OffsetPage): boolean {
   return p.total !== undefined ? p.offset + p.shown < p.total : p.shown >= p.limit;
 }
 
@@ -42,7 +42,7 @@ export function rangeText(p: OffsetPage): string {
 }
 
 /** Marks "the first page" in the stack of earlier cursors (a cursor is never this). */
-export const FIRST_PAGE = '-';
+const FIRST_PAGE = '-';
 /** Earlier pages remembered for Previous; older ones fall off. */
 export const BACK_MAX = 10;
 

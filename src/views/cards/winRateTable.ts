@@ -2,14 +2,7 @@
 import type { WinRateItem } from '../../api/index.ts';
 import { int, pct, score } from '../format.ts';
 import type { Column } from '../model.ts';
-import { WINDOWS, type WindowDef } from './windows.ts';
-
-const DEFAULT_WINDOWS = ['1h', '24h', '7d'];
-
-/** The sorted window first when the table is sorted by one, then 1h, 24h, 7d. */
-export function shownWindows(sortedBy: string | undefined): WindowDef[] {
-  return WINDOWS.filter((w) => w.label === sortedBy || DEFAULT_WINDOWS.includes(w.label));
-}
+import type { WindowDef } from './windows.ts';
 
 export function winRateColumns(windows: readonly WindowDef[]): Column[] {
   return [
@@ -22,8 +15,7 @@ export function winRateColumns(windows: readonly WindowDef[]): Column[] {
 
 export function winRateRow(item: WinRateItem, windows: readonly WindowDef[]): Record<string, string> {
   const row: Record<string, string> = { kol: `@${item.x_user.username}` };
-  const values = item as unknown as Readonly<Record<string, string>>;
-  for (const w of windows) row[w.label] = pct(values[w.winRateKey], 'fraction', { decimals: 0 });
+  for (const w of windows) row[w.label] = pct(item[w.winRateKey], 'fraction', { decimals: 0 });
   row.tokens = int(item.num_tokens_counted_win_rate);
   row.perf = score(item.unified_performance_score);
   return row;

@@ -4,6 +4,7 @@
  * platform shows no pictures, and a failure only costs the picture, never the answer.
  */
 import { createHash } from 'node:crypto';
+import { TtlCache } from '../../api/cache.ts';
 import type { KolScore, KolTokenItem, KolTokensResult, MindmapGraph, TokenAnalyticsItem, TokenSummary } from '../../api/index.ts';
 import type { CommandContext } from '../../core/command.ts';
 import { type ResolvedKol, kolRef } from '../../core/resolve.ts';
@@ -12,8 +13,6 @@ import {
   type MomentumInput,
   type PriceStripInput,
   type WinRateInput,
-  createImageCache,
-  imageCacheKey,
   mindmapSvg,
   momentumSvg,
   priceStripSvg,
@@ -28,7 +27,15 @@ import { WINDOWS } from './windows.ts';
 
 /** Long enough to absorb a burst or a double press, short next to how fast prices move. */
 const TTL_MS = 60_000;
-const cache = createImageCache({ ttlMs: TTL_MS, max: 50 });
+const cache = new TtlCache<Uint8Array>(50);
+
+/** A stable cache key for a picture: kind plus its request parameters, key order ignored. */
+export function imageCacheKey(kind: string, params: Readonly<Record<string, unknown>>): string {
+  const sorted = Object.keys(params)
+    .sort()
+    .map((k) => [k, params[k]]);
+  return `${kind}:${JSON.stringify(sorted)}`;
+}
 
 /** Lines the momentum chart can tell apart (one per colour). */
 export const MOMENTUM_MAX_TOKENS = 8;
@@ -61,11 +68,11 @@ export function drawPicture<I>(ctx: PictureCtx, spec: PictureSpec<I>): Picture |
     let png = cache.get(key);
     if (!png) {
       png = renderPng(spec.svg(input));
-      cache.set(key, png);
+      cache.set(key, png, TTL_MS);
     }
     return { png, name: spec.name, alt: spec.alt(input) };
   } catch (err) {
-    ctx.log.warn({ picture: spec.kind, err: err instanceof Error ? err.message : String(err) }, 'answer sent without its picture');
+    ctx.log.warn({ picture: spec.kind, err }, 'answer sent without its picture');
     return undefined;
   }
 }
@@ -124,9 +131,8 @@ export interface WinRateChartInput {
 }
 
 export function winRateChart({ kol, score: s, momentum }: WinRateChartInput): WinRateInput {
-  const summary = momentum.summary as unknown as Readonly<Record<string, number>>;
   // With no token counted the API's zeros mean "unknown", not "never won".
-  const values = Object.fromEntries(WINDOWS.map((w) => [w.label, momentum.total > 0 ? (summary[w.summaryKey] ?? null) : null]));
+  const values = Object.fromEntries(WINDOWS.map((w) => [w.label, momentum.total > 0 ? (momentum.summary[w.summaryKey] ?? null) : null]));
   const ref = kolRef(kol);
   const display = kol.row?.display_name.trim();
   const who = display && display.toLowerCase() !== kol.username?.toLowerCase() ? `${display} (${ref})` : ref;
@@ -150,8 +156,7 @@ export function winRateChart({ kol, score: s, momentum }: WinRateChartInput): Wi
 }
 
 export function winRatePicture(ctx: PictureCtx, data: WinRateChartInput): Picture | undefined {
-  const summary = data.momentum.summary as unknown as Readonly<Record<string, number>>;
-  const at = (label: string): string => pct(summary[WINDOWS.find((w) => w.label === label)!.summaryKey], 'fraction', { decimals: 0 });
+  const at = (label: string): string => pct(data.momentum.summary[WINDOWS.find((w) => w.label === label)!.summaryKey], 'fraction', { decimals: 0 });
   const rates = data.momentum.total > 0 ? `: ${at('1h')} after 1h, ${at('24h')} after 24h, ${at('7d')} after 7d` : ': no tokens counted yet';
   return drawPicture(ctx, {
     kind: 'winrate',
@@ -172,15 +177,14 @@ export function winRatePicture(ctx: PictureCtx, data: WinRateChartInput): Pictur
  * have nothing to draw and are left out.
  */
 export function momentumChart(title: string, items: readonly KolTokenItem[], sort: string, now: number): MomentumInput {
-  const price = (item: KolTokenItem, key: string): string | undefined => (item as unknown as Readonly<Record<string, string>>)[key];
   // A window that has not passed yet has no real price in the API.
   const known = (item: KolTokenItem) => {
     const shill = Date.parse(item.shill_timestamp);
-    return WINDOWS.filter((w) => (!Number.isFinite(shill) || shill + w.ms <= now) && decimalRatio(price(item, w.priceKey) ?? '', item.price_init) !== null);
+    return WINDOWS.filter((w) => (!Number.isFinite(shill) || shill + w.ms <= now) && decimalRatio(item[w.priceKey] ?? '', item.price_init) !== null);
   };
   const latestMove = (item: KolTokenItem): number => {
     const w = known(item).at(-1);
-    const r = w ? decimalRatio(price(item, w.priceKey)!, item.price_init)! : 1;
+    const r = w ? decimalRatio(item[w.priceKey]!, item.price_init)! : 1;
     return r > 0 ? Math.abs(Math.log(r)) : Infinity;
   };
   const sortedWindow = WINDOWS.find((w) => w.label === sort);
@@ -204,7 +208,7 @@ export function momentumChart(title: string, items: readonly KolTokenItem[], sor
         // The same token shilled twice needs telling apart in the legend.
         symbol: (seen.get(item.token_symbol) ?? 0) > 1 ? `${symbol} · ${timeAgo(item.shill_timestamp, now)}` : symbol,
         priceInit: item.price_init,
-        after: Object.fromEntries(WINDOWS.map((w) => [w.label, open.has(w.label) ? (price(item, w.priceKey) ?? null) : null])),
+        after: Object.fromEntries(WINDOWS.map((w) => [w.label, open.has(w.label) ? (item[w.priceKey] ?? null) : null])),
       };
     }),
   };

@@ -21,7 +21,7 @@ export function helpList(commands: Commands): TextView {
 }
 
 /** `/token <chain> <address> [key:value …]` */
-export function usage(c: AnyCommand): string {
+function usage(c: AnyCommand): string {
   const specs = Object.entries(c.options as Record<string, { spec: OptionSpec }>).filter(([, o]) => !o.spec.internal);
   const pos = specs.filter(([, o]) => o.spec.positional).map(([n, o]) => (o.spec.required ? `<${n}>` : `[${n}]`));
   const named = specs.some(([, o]) => !o.spec.positional) ? ['[key:value …]'] : [];

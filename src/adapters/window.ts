@@ -6,6 +6,8 @@
  * whatever the network or the event loop does. (A fixed-window counter on the
  * client, like discord.js's global limiter, can put two windows' worth into one
  * of the server's windows.)
+ *
+ * Shared by the Discord alert sender and the Telegram pacer (its bot-wide limit).
  */
 import { performance } from 'node:perf_hooks';
 

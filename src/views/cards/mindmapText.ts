@@ -11,7 +11,7 @@ export interface MindmapLink {
 }
 
 /** Edges by weight, heaviest first (a stable sort keeps the API's order on ties). */
-export function mindmapLinks(graph: MindmapGraph): MindmapLink[] {
+function mindmapLinks(graph: MindmapGraph): MindmapLink[] {
   return graph.edges.map((e) => ({ source: e.source, target: e.target, weight: e.value })).sort((x, y) => y.weight - x.weight);
 }
 

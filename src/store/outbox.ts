@@ -10,9 +10,65 @@
  *   b:<batchId>   the entry ids of one tick, written once
  *   pending       the ids of batches with unfinished entries (a short list)
  */
-import type { DestinationPlatform } from '../store/subscriptions.ts';
-import type { Kv } from '../store/strict.ts';
-import type { AlertContent } from './content.ts';
+import type { ChainId } from '../api/chains.ts';
+import type { StoredAction } from './pages.ts';
+import type { Kv } from './strict.ts';
+import type { DestinationPlatform } from './subscriptions.ts';
+
+/*
+ * An alert as data, stored in an entry so that it survives a restart
+ * unchanged; views/cards/alert.ts turns it into a View when it is sent.
+ */
+
+/** A button on an alert, bound once for every destination (core/actions.ts); a View's Action in shape. */
+export interface AlertButton extends StoredAction {
+  readonly label: string;
+  readonly style?: 'primary' | 'secondary' | 'danger';
+  readonly id?: string;
+}
+
+export interface AlertKol {
+  readonly username: string;
+  readonly displayName: string;
+  /** null: unknown (shown as such, never as 0). */
+  readonly followers: number | null;
+  readonly score: number | null;
+  readonly tweetUrl: string;
+  readonly text: string;
+  readonly tweetedAt: string;
+}
+
+export interface AlertToken {
+  readonly name: string;
+  readonly symbol: string;
+  readonly chain: ChainId;
+  readonly address: string;
+  readonly score: number;
+  /** At alert time (operation 2); null when it could not be read. */
+  readonly marketCap: number | null;
+  /** Absent in entries queued before liquidity was shown. */
+  readonly liquidity?: number | null;
+  readonly change1h: number | null;
+  readonly change24h: number | null;
+}
+
+export type AlertContent =
+  | {
+      readonly kind: 'alert';
+      readonly token: AlertToken;
+      /** One or more KOLs that shilled the token within the cooldown, oldest first. */
+      readonly kols: readonly AlertKol[];
+      readonly reason: string;
+      /** Button ids prepared once per token for every destination (token card, KOL card, mute). */
+      readonly actions: readonly AlertButton[];
+      readonly test?: boolean;
+    }
+  | { readonly kind: 'notice'; readonly text: string }
+  /**
+   * More KOLs shilled a token already alerted to this destination within its
+   * cooldown: the earlier alert (entry `of`) is edited to name them all.
+   */
+  | { readonly kind: 'more'; readonly of: string; readonly kols: readonly AlertKol[] };
 
 export type EntryState = 'pending' | 'inflight' | 'sent' | 'dead';
 

@@ -15,7 +15,7 @@ export interface TokenCardInput {
 }
 
 /** The API reports price changes in percent. */
-export function changeLine(c: TokenAnalyticsItem['changes']): string {
+function changeLine(c: TokenAnalyticsItem['changes']): string {
   return [`5m ${pct(c.m5, 'percent', { sign: true })}`, `1h ${pct(c.h1, 'percent', { sign: true })}`, `4h ${pct(c.h4, 'percent', { sign: true })}`, `24h ${pct(c.h24, 'percent', { sign: true })}`].join(' · ');
 }
 
