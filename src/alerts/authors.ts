@@ -138,7 +138,7 @@ export function createAuthorLookup(o: { api: KolClient; log: Logger; ttlMs?: num
             const r = await o.api.getTweetsByToken({ chainId: g.chain, tokenAddress: g.address, limit: 30 }, { budgetMs: opt.budgetMs, cache: 'bypass', ...(opt.signal ? { signal: opt.signal } : {}) });
             items = r.items;
           } catch (err) {
-            o.log.warn({ token: `${g.chain}:${g.address}`, err: { message: (err as Error).message } }, 'author lookup failed; their facts stay unknown this tick');
+            o.log.warn({ token: `${g.chain}:${g.address}`, err }, 'author lookup failed; their facts stay unknown this tick');
             continue;
           }
           // The same tweet in both views has the same id (2.8); authors also by id and username.

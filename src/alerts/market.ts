@@ -45,7 +45,7 @@ export async function marketNow(
         const hit = r.items.find((i) => i.token.address === t.address) ?? r.items.find((i) => i.token.address.toLowerCase() === t.address.toLowerCase());
         if (hit) out.set(key, { marketCap: hit.marketcap, liquidity: hit.liquidity });
       } catch (err) {
-        o.log.debug({ token: key, err: (err as Error).message }, 'market lookup failed');
+        o.log.debug({ token: key, err }, 'market lookup failed');
       }
     }
   };
