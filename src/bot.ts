@@ -111,7 +111,7 @@ export async function run(signal: Promise<string>): Promise<number> {
     if (aborted.signal.aborted) return 0; // a signal during start-up: nothing to persist yet
     // One line a person can act on, in the log and (console) on the terminal; scrubbed, never a stack.
     const line = `kolradar could not start: ${(err as Error)?.message ?? String(err)}`;
-    log.fatal({ err: { name: (err as Error)?.name, message: (err as Error)?.message } }, line);
+    log.fatal({ error: (err as Error)?.name }, line);
     say(line);
     return 1;
   }

@@ -57,7 +57,7 @@ export async function waitFor<T>(dep: Dependency<T>, o: WaitOptions): Promise<T>
     o.signal?.throwIfAborted();
     const left = o.timeoutMs - (Date.now() - begun);
     if (failures > 0 && left <= 0) {
-      throw new StartupError(`cannot reach ${dep.name} after ${seconds(Date.now() - begun)} (${failures} attempts): ${why}. ${dep.hint}.`);
+      throw new StartupError(`cannot connect to ${dep.name} after ${seconds(Date.now() - begun)} (${failures} attempts): ${why}. ${dep.hint}.`);
     }
     const bound = Math.max(1, Math.min(failures === 0 ? FIRST_ATTEMPT_MS : LATER_ATTEMPT_MS, left));
     const attempt = new AbortController();
@@ -77,13 +77,13 @@ export async function waitFor<T>(dep: Dependency<T>, o: WaitOptions): Promise<T>
       clearTimeout(timer);
       o.signal?.removeEventListener('abort', stop);
     }
-    o.onWaiting?.(`cannot reach ${dep.name}: ${why}`);
+    o.onWaiting?.(`cannot connect to ${dep.name}: ${why}`);
     const now = Date.now();
     const remaining = o.timeoutMs - (now - begun);
     if (remaining <= 0) continue; // out of time: the loop's head gives up with the last reason
     if (now - lastLogged >= LOG_EVERY_MS) {
       lastLogged = now;
-      const line = `cannot reach ${dep.name}: ${why}; retrying for up to ${seconds(remaining)}`;
+      const line = `cannot connect to ${dep.name}: ${why}; retrying for up to ${seconds(remaining)}`;
       o.log.warn({ dependency: dep.name, reason: why, attempt: failures }, line);
       o.say?.(line);
     }

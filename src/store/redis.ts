@@ -90,8 +90,8 @@ async function attempt(url: string, signal: AbortSignal, boundMs: number): Promi
     if (!signal.aborted) throw new Error(explainRedisError(err));
     throw new Error(
       socketOpen
-        ? `the port accepts connections but no Redis answered within ${boundMs / 1000} s (is that a Redis server?)`
-        : `no answer within ${boundMs / 1000} s (ETIMEDOUT)`,
+        ? `the port accepts connections but no Redis answered within ${Math.round(boundMs / 100) / 10} s (is that a Redis server?)`
+        : `no answer within ${Math.round(boundMs / 100) / 10} s (ETIMEDOUT)`,
     );
   } finally {
     signal.removeEventListener('abort', abort);
