@@ -12,7 +12,7 @@ const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as
 export const SECRET_VARS = ['KOL_API_KEY', 'DISCORD_TOKEN', 'TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET'] as const;
 
 /** Redis's built-in user name: not a credential, and scrubbing the word would mangle ordinary log text. */
-const REDIS_DEFAULT_USER = 'default';
+const redisDefaultUser = 'default';
 
 /**
  * The user and password inside a redis:// or rediss:// STORE_URL, in every form a
@@ -30,7 +30,7 @@ export function storeUrlSecrets(url: string): string[] {
     } catch {
       // a stray % in the URL: the raw form is what the client sends
     }
-    if (decoded === REDIS_DEFAULT_USER) continue;
+    if (decoded === redisDefaultUser) continue;
     out.push(raw, decoded);
   }
   return [...new Set(out)];
@@ -133,7 +133,7 @@ export interface Config {
 }
 
 export const DEFAULT_STORE_URL = 'sqlite:./data/kolradar.sqlite';
-export const DEFAULT_STORE_CONNECT_TIMEOUT_MS = 30_000;
+export const DEFAULT_STORE_WAIT_MS = 30_000;
 /** Every 30 seconds (node-cron accepts a seconds field). */
 export const DEFAULT_WATCH_CRON = '*/30 * * * * *';
 
@@ -192,7 +192,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
         }
       : undefined,
     storeUrl: e.STORE_URL ?? DEFAULT_STORE_URL,
-    storeConnectTimeoutMs: e.STORE_CONNECT_TIMEOUT ?? DEFAULT_STORE_CONNECT_TIMEOUT_MS,
+    storeConnectTimeoutMs: e.STORE_CONNECT_TIMEOUT ?? DEFAULT_STORE_WAIT_MS,
     watchCron: e.WATCH_CRON ?? DEFAULT_WATCH_CRON,
     logLevel: e.LOG_LEVEL ?? 'info',
     httpPort: e.HTTP_PORT,

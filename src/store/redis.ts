@@ -7,7 +7,7 @@
 import { createClient } from '@redis/client';
 import type { Logger } from 'pino';
 import { waitFor, type WaitOptions } from '../startup.ts';
-import { DEFAULT_STORE_CONNECT_TIMEOUT_MS as DEFAULT_CONNECT_TIMEOUT_MS } from '../config.ts';
+import { DEFAULT_STORE_WAIT_MS } from '../config.ts';
 import { silentLogger } from '../log.ts';
 
 export type RedisClient = ReturnType<typeof createClient<{}, {}, {}, 3, {}>>;
@@ -140,7 +140,7 @@ export class RedisKvStore {
         hint: 'Check STORE_URL and that Redis is running there',
         attempt: (signal, boundMs) => attempt(url, signal, boundMs),
       },
-      { ...o, log, timeoutMs: o.timeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS },
+      { ...o, log, timeoutMs: o.timeoutMs ?? DEFAULT_STORE_WAIT_MS },
     );
     logOutages(client, where, log);
     return new RedisKvStore(client);
