@@ -188,3 +188,43 @@ test('Redis started a few seconds late: the bot waits, then connects and answers
   assert.match(bot.stdout(), /\/token — /, '/help answered from the store-backed bot');
   for (const s of [USER, PASSWORD]) assert.ok(!bot.output().includes(s), `the output contains a credential (${s.slice(0, 4)}…)`);
 });
+
+test('Redis lost while running: said once, /readyz 503, then back and said so; commands answer again', { skip: available ? false : REDIS_SKIP, timeout: 90_000 }, async (t) => {
+  const acl = ['--user', USER, 'on', `>${PASSWORD}`, '~*', '&*', '+@all'];
+  const first = await startRedis(t, { args: acl });
+  const port = Number(new URL(first.url).port);
+  const bot = startBot({ STORE_URL: `redis://${USER}:${PASSWORD}@127.0.0.1:${port}` });
+  t.after(() => bot.kill());
+  const http = (JSON.parse(await bot.line(/"msg":"health and metrics listening"/)) as { port: number }).port;
+  await bot.line(/"msg":"ready"/);
+  assert.equal((await fetch(`http://127.0.0.1:${http}/readyz`)).status, 200);
+
+  await first.stop();
+  const lost = JSON.parse(await bot.line(/"msg":"lost the store/)) as { msg: string };
+  assert.match(lost.msg, new RegExp(`^lost the store \\(redis at 127\\.0\\.0\\.1:${port}\\): .*; reconnecting$`));
+  const down = await fetch(`http://127.0.0.1:${http}/readyz`);
+  assert.equal(down.status, 503);
+  assert.equal(((await down.json()) as { store: boolean }).store, false);
+
+  // Meanwhile a bare TCP server holds the port and hangs up on each reconnect attempt, counting them.
+  let attempts = 0;
+  const sawThree = Promise.withResolvers<void>();
+  const refuser = createServer((s) => {
+    s.destroy();
+    if (++attempts === 3) sawThree.resolve();
+  });
+  await new Promise<void>((r) => refuser.listen(port, '127.0.0.1', r));
+  await sawThree.promise;
+  await new Promise<void>((r) => refuser.close(() => r()));
+  await startRedis(t, { port, args: acl });
+  await bot.line(/"msg":"the store \(redis at 127\.0\.0\.1:\d+\) is reachable again"/);
+  assert.equal((await fetch(`http://127.0.0.1:${http}/readyz`)).status, 200);
+  const lines = bot.output().split('\n');
+  assert.ok(attempts >= 3);
+  assert.equal(lines.filter((l) => l.includes('"msg":"lost the store')).length, 1, `one line for the outage, not one per retry (${attempts}+ retries)`);
+  bot.stdin('/help\n');
+  bot.end();
+  assert.equal(await bot.exited, 0);
+  assert.match(bot.stdout(), /\/token — /);
+  for (const s of [USER, PASSWORD]) assert.ok(!bot.output().includes(s), `the output contains a credential (${s.slice(0, 4)}…)`);
+});
