@@ -108,11 +108,14 @@ export async function run(signal: Promise<string>): Promise<number> {
   } catch (err) {
     await app?.close().catch(() => {});
     await closeOps();
-    if (aborted.signal.aborted) return 0; // a signal during start-up: nothing to persist yet
+    if (aborted.signal.aborted) {
+      log.info({ why: (aborted.signal.reason as Error).message }, 'stopped while starting'); // nothing to persist yet
+      return 0;
+    }
     // One line a person can act on, in the log and (console) on the terminal; scrubbed, never a stack.
     const line = `kolradar could not start: ${(err as Error)?.message ?? String(err)}`;
     log.fatal({ error: (err as Error)?.name }, line);
-    say(line);
+    if (consoleMode || !log.isLevelEnabled('fatal')) process.stderr.write(`${scrub(line, config.secrets)}\n`);
     return 1;
   }
 
