@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createWatcher, type Watcher, type WatcherOptions } from './alerts/watcher.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
+import type { WaitOptions } from './startup.ts';
 
 export interface App {
   readonly config: Config;
@@ -40,6 +41,8 @@ export interface AppOverrides {
   readonly dispatcher?: Partial<Pick<DispatcherOptions, 'userLimit' | 'actionTtlMs' | 'budgetMs' | 'now' | 'onOutcome'>>;
   /** Live feed rate of the embedded sandbox (tweets per second); 0 for a still feed. */
   readonly sandboxLiveRate?: number;
+  /** How start-up waits for the store: a signal to abort it, and who hears why it waits (see startup.ts). */
+  readonly start?: Pick<WaitOptions, 'signal' | 'onWaiting' | 'say'>;
 }
 
 export async function createApp(config: Config, log: Logger, over: AppOverrides = {}): Promise<App> {
@@ -64,7 +67,14 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
       if (e.outcome !== 'cache') metrics.upstreamSeconds.observe(e.ms / 1000, { operation: e.operation });
     },
   });
-  const store = await openStore(config.storeUrl);
+  let store: Store;
+  try {
+    store = await openStore(config.storeUrl, { ...over.start, log, timeoutMs: config.storeConnectTimeoutMs });
+  } catch (err) {
+    await api.close();
+    await sandbox?.close();
+    throw err;
+  }
   const commands = await loadCommands();
   let kick = () => {};
   let leaseState = () => 'not running';

@@ -7,11 +7,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp, type App } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { createLogger, type Logger } from './log.ts';
+import { createLogger, scrub, type Logger } from './log.ts';
 import { startConsole } from './adapters/console/index.ts';
 import { consoleSender } from './adapters/console/sender.ts';
 import type { ChatAdapter } from './adapters/types.ts';
 import { startOpsServer } from './ops/http.ts';
+import { describeStore } from './store/index.ts';
 
 /** Longest a shutdown may take before the process exits anyway. */
 const SHUTDOWN_BOUND_MS = 20_000;
@@ -66,18 +67,58 @@ export async function run(signal: Promise<string>): Promise<number> {
   // A last resort: whatever escapes every boundary is logged through the scrubbing logger
   // (never Node's default dump, which would print a library's token along with the error).
   process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled rejection'));
+  const aborted = new AbortController();
   const early = signal.then((why) => {
+    aborted.abort(new Error(why)); // a wait for the store ends at once
     // If start-up itself hangs (a platform unreachable), do not wait for it forever.
     setTimeout(() => process.exit(1), SHUTDOWN_BOUND_MS).unref();
     return why;
   });
   const started = performance.now();
-  const app = await createApp(config, log);
-  const stops: (() => Promise<void>)[] = [];
+  // The console user reads the terminal, not JSON: start-up problems are printed there in plain words too.
+  const consoleMode = !config.discord && !config.telegram;
+  const say = (line: string) => {
+    if (consoleMode) process.stderr.write(`${scrub(line, config.secrets)}\n`);
+  };
+  let app: App | undefined;
+  let adapters: ChatAdapter[] = [];
+  let waiting: string | undefined = 'starting';
   let closeOps = async () => {};
-  const adapters = await chatAdapters(config, app, log);
-
+  const stops: (() => Promise<void>)[] = [];
   let done: Promise<void>;
+  try {
+    if (config.httpPort !== undefined) {
+      // First, so that /healthz answers and /readyz says what start-up waits for.
+      const ops = await startOpsServer({
+        port: config.httpPort,
+        metrics: { render: () => app?.metrics.render() ?? '' },
+        checks: {
+          store: async () => (app ? app.store.ping() : false),
+          storeName: describeStore(config.storeUrl),
+          waiting: () => waiting,
+          platforms: () => Object.fromEntries(adapters.map((a) => [a.platform, a.isReady()])),
+          lease: () => app?.leaseStatus() ?? 'not running',
+        },
+      });
+      closeOps = () => ops.close(); // closed last: /healthz answers while the rest stops
+      log.info({ port: ops.port }, 'health and metrics listening');
+    }
+    app = await createApp(config, log, { start: { signal: aborted.signal, say, onWaiting: (why) => (waiting = why ?? 'starting') } });
+    adapters = await chatAdapters(config, app, log);
+  } catch (err) {
+    await app?.close().catch(() => {});
+    await closeOps();
+    if (aborted.signal.aborted) {
+      log.info({ why: (aborted.signal.reason as Error).message }, 'stopped while starting'); // nothing to persist yet
+      return 0;
+    }
+    // One line a person can act on, in the log and (console) on the terminal; scrubbed, never a stack.
+    const line = `kolradar could not start: ${(err as Error)?.message ?? String(err)}`;
+    log.fatal({ error: (err as Error)?.name }, line);
+    if (consoleMode || !log.isLevelEnabled('fatal')) process.stderr.write(`${scrub(line, config.secrets)}\n`);
+    return 1;
+  }
+
   if (adapters.length === 0) {
     if (app.sandbox) banner(app.sandbox);
     const colour = Boolean(process.stdout.isTTY);
@@ -95,25 +136,14 @@ export async function run(signal: Promise<string>): Promise<number> {
         log.error({ platform: a.platform, err }, 'could not start');
         await Promise.all(stops.map((stop) => stop().catch(() => {})));
         await app.close();
+        await closeOps();
         return 1;
       }
     }
     app.startAlerts(adapters.map((a) => a.sender));
     done = new Promise(() => {}); // chat adapters run until a signal
   }
-  if (config.httpPort !== undefined) {
-    const ops = await startOpsServer({
-      port: config.httpPort,
-      metrics: app.metrics,
-      checks: {
-        store: () => app.store.ping(),
-        platforms: () => Object.fromEntries(adapters.map((a) => [a.platform, a.isReady()])),
-        lease: () => app.leaseStatus(),
-      },
-    });
-    closeOps = () => ops.close(); // closed last: /healthz answers while the rest stops
-    log.info({ port: ops.port }, 'health and metrics listening');
-  }
+  waiting = undefined;
   log.info({ ms: Math.round(performance.now() - started), platforms: adapters.map((a) => a.platform) }, 'ready');
 
   let stopping: Promise<void> | undefined;
@@ -144,7 +174,7 @@ export async function run(signal: Promise<string>): Promise<number> {
   await shutdown(why);
   return 0;
 
-  function banner(sb: NonNullable<typeof app.sandbox>) {
+  function banner(sb: NonNullable<App['sandbox']>) {
     // The most talked-about Solana token and the most followed KOL make lively first examples.
     const solana = sb.data.tokens.filter((t) => t.chain_id === 'solana' && t.marketcap > 0);
     const token = solana.sort((a, b) => b.mention - a.mention)[0] ?? sb.data.tokens[0]!;

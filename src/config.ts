@@ -11,6 +11,31 @@ const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as
 /** Names whose values must never be echoed back, in errors or logs. */
 const SECRET_VARS = ['KOL_API_KEY', 'DISCORD_TOKEN', 'TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_SECRET'] as const;
 
+/** Redis's built-in user name: not a credential, and scrubbing the word would mangle ordinary log text. */
+const redisDefaultUser = 'default';
+
+/**
+ * The user and password inside a redis:// or rediss:// STORE_URL, in every form a
+ * log or error could carry them (as written, percent-encoded, and decoded).
+ */
+export function storeUrlSecrets(url: string): string[] {
+  if (!/^rediss?:\/\//.test(url) || !URL.canParse(url)) return [];
+  const u = new URL(url);
+  const out: string[] = [];
+  for (const raw of [u.username, u.password]) {
+    if (!raw) continue;
+    let decoded = raw;
+    try {
+      decoded = decodeURIComponent(raw);
+    } catch {
+      // a stray % in the URL: the raw form is what the client sends
+    }
+    if (decoded === redisDefaultUser) continue;
+    out.push(raw, decoded);
+  }
+  return [...new Set(out)];
+}
+
 const optionalString = z
   .string()
   .transform((s) => s.trim())
@@ -61,6 +86,14 @@ const EnvSchema = z
         .regex(/^(sqlite:.+|redis(s)?:\/\/.+|memory:)$/, 'must be sqlite:<path>, redis://host:port or memory:')
         .optional(),
     ),
+    STORE_CONNECT_TIMEOUT: optionalString.pipe(
+      z
+        .string()
+        .regex(/^\d+(\.\d+)?(ms|s)?$/, 'must be a duration such as 30s, 30 (seconds) or 1500ms')
+        .transform((s) => (s.endsWith('ms') ? Number(s.slice(0, -2)) : Number(s.replace(/s$/, '')) * 1000))
+        .pipe(z.number().min(1000, 'must be at least 1s').max(3_600_000, 'must be at most 3600s'))
+        .optional(),
+    ),
     WATCH_CRON: optionalString.pipe(
       z.string().refine((s) => validateCron(s), 'must be a cron expression such as */30 * * * * *').optional(),
     ),
@@ -98,6 +131,8 @@ export interface Config {
       }
     | undefined;
   readonly storeUrl: string;
+  /** How long start-up waits for the store before it exits non-zero. */
+  readonly storeConnectTimeoutMs: number;
   readonly watchCron: string;
   readonly logLevel: (typeof LEVELS)[number];
   readonly httpPort: number | undefined;
@@ -110,6 +145,7 @@ export interface Config {
 /** 5 MB: the largest page the spec allows (100 token rows) is far below it. */
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 export const DEFAULT_STORE_URL = 'sqlite:./data/kolradar.sqlite';
+export const DEFAULT_STORE_WAIT_MS = 30_000;
 /** Every 30 seconds (node-cron accepts a seconds field). */
 const DEFAULT_WATCH_CRON = '*/30 * * * * *';
 
@@ -136,7 +172,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   for (const [when, needs] of REQUIRES) if (present(when) && !present(needs)) problems.push(`${needs} is required when ${when} is set`);
   if (!parsed.success || problems.length) throw new ConfigError([...new Set(problems)]);
   const e = parsed.data;
-  const secrets = SECRET_VARS.map((k) => e[k]).filter((v): v is string => typeof v === 'string' && v.length > 0);
+  const secrets = [
+    ...SECRET_VARS.map((k) => e[k]).filter((v): v is string => typeof v === 'string' && v.length > 0),
+    ...storeUrlSecrets(e.STORE_URL ?? ''),
+  ];
   return {
     apiBaseUrl: e.KOL_API_BASE_URL,
     apiKey: e.KOL_API_KEY,
@@ -165,6 +204,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
         }
       : undefined,
     storeUrl: e.STORE_URL ?? DEFAULT_STORE_URL,
+    storeConnectTimeoutMs: e.STORE_CONNECT_TIMEOUT ?? DEFAULT_STORE_WAIT_MS,
     watchCron: e.WATCH_CRON ?? DEFAULT_WATCH_CRON,
     logLevel: e.LOG_LEVEL ?? 'info',
     httpPort: e.HTTP_PORT,

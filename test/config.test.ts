@@ -58,3 +58,27 @@ test('a full configuration is parsed into typed sections and lists its secrets',
 test('an upstream URL without a key is refused', () => {
   assert.throws(() => loadConfig({ KOL_API_BASE_URL: 'https://api.example.com' }), /KOL_API_KEY is required/);
 });
+
+test('STORE_CONNECT_TIMEOUT: 30 s by default, seconds or milliseconds, named when wrong', () => {
+  assert.equal(loadConfig({}).storeConnectTimeoutMs, 30_000);
+  assert.equal(loadConfig({ STORE_CONNECT_TIMEOUT: '3s' }).storeConnectTimeoutMs, 3_000);
+  assert.equal(loadConfig({ STORE_CONNECT_TIMEOUT: '90' }).storeConnectTimeoutMs, 90_000);
+  assert.equal(loadConfig({ STORE_CONNECT_TIMEOUT: '2500ms' }).storeConnectTimeoutMs, 2_500);
+  for (const bad of ['soon', '-5', '0', '2h']) assert.throws(() => loadConfig({ STORE_CONNECT_TIMEOUT: bad }), /STORE_CONNECT_TIMEOUT/, bad);
+});
+
+test('the user and password inside STORE_URL are secrets, rediss:// and percent-encoding included; the default user is not', () => {
+  const c = loadConfig({ STORE_URL: 'rediss://kolbot-user:p%40ss-w0rd-long@redis.example.com:6380/2' });
+  assert.deepEqual([...c.secrets].sort(), ['kolbot-user', 'p%40ss-w0rd-long', 'p@ss-w0rd-long'].sort());
+  assert.deepEqual(loadConfig({ STORE_URL: 'redis://default:only-the-password@127.0.0.1:6379' }).secrets, ['only-the-password']);
+  assert.deepEqual(loadConfig({ STORE_URL: 'redis://:only-the-password@127.0.0.1:6379' }).secrets, ['only-the-password']);
+  assert.deepEqual(loadConfig({ STORE_URL: 'redis://127.0.0.1:6379' }).secrets, []);
+  assert.deepEqual(loadConfig({ STORE_URL: 'sqlite:./data/x.sqlite' }).secrets, []);
+});
+
+test('a STORE_URL that does not parse is named, not echoed', () => {
+  assert.throws(
+    () => loadConfig({ STORE_URL: 'redis//kolbot:hunter2-secret@host' }),
+    (err: Error) => /STORE_URL/.test(err.message) && !err.message.includes('hunter2-secret'),
+  );
+});

@@ -41,3 +41,15 @@ test('an error is logged as its name, message and codes, never its payload or re
   assert.doesNotMatch(lines[0]!, /a private message|interaction-token/);
   assert.deepEqual(second!.err, { value: 'just a string' });
 });
+
+test('STORE_URL credentials are scrubbed from log lines, whichever form a library prints', async () => {
+  const { loadConfig } = await import('../src/config.ts');
+  const url = 'rediss://kolbot-user:p%40ss-w0rd-long@redis.example.com:6380';
+  const lines: string[] = [];
+  const log = createLogger({ level: 'info', secrets: loadConfig({ STORE_URL: url }).secrets, destination: { write: (l) => lines.push(l) } });
+  log.warn({ url }, 'connecting to %s', url);
+  log.error({ err: new Error('WRONGPASS for kolbot-user with p@ss-w0rd-long') }, 'auth');
+  const all = lines.join('');
+  assert.doesNotMatch(all, /kolbot-user|p%40ss-w0rd-long|p@ss-w0rd-long/);
+  assert.match(all, /redis\.example\.com:6380/, 'the host and port stay readable');
+});

@@ -2,13 +2,18 @@
  * Health and metrics over HTTP (`HTTP_PORT`): /healthz says the process is
  * alive, /readyz whether it can do its job (store reachable, every enabled
  * platform connected, and which role it has in the watcher lease), /metrics
- * the Prometheus series.
+ * the Prometheus series. The server starts before anything else, so that while
+ * start-up waits (for the store) /readyz says what it waits for.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface ReadyChecks {
   store(): Promise<boolean>;
+  /** Which store, credentials left out: "redis at 127.0.0.1:6379". */
+  readonly storeName: string;
+  /** While start-up is not done: what it waits for and why; undefined once running. */
+  waiting?(): string | undefined;
   platforms(): Record<string, boolean>;
   lease(): string;
 }
@@ -30,10 +35,12 @@ export async function startOpsServer(o: { port: number; host?: string; metrics: 
     if (path === '/metrics') return send(200, o.metrics.render(), 'text/plain; version=0.0.4; charset=utf-8');
     if (path === '/readyz') {
       void (async () => {
+        const waiting = o.checks.waiting?.();
         const store = await o.checks.store().catch(() => false);
         const platforms = o.checks.platforms();
-        const ready = store && Object.values(platforms).every(Boolean);
-        send(ready ? 200 : 503, `${JSON.stringify({ ready, store, platforms, watcher: o.checks.lease() })}\n`, 'application/json');
+        const ready = waiting === undefined && store && Object.values(platforms).every(Boolean);
+        const body = { ready, store, storeName: o.checks.storeName, platforms, watcher: o.checks.lease(), ...(waiting === undefined ? {} : { waiting }) };
+        send(ready ? 200 : 503, `${JSON.stringify(body)}\n`, 'application/json');
       })();
       return;
     }

@@ -5,7 +5,8 @@
  */
 import Keyv from 'keyv';
 import { SqliteKvStore } from './sqlite.ts';
-import { RedisKvStore, type RedisClient } from './redis.ts';
+import { RedisKvStore, describeRedis, type RedisClient, type RedisConnectOptions } from './redis.ts';
+import { StartupError } from '../startup.ts';
 import { createPageStore, type PageStore } from './pages.ts';
 import { createOutbox, type Outbox } from './outbox.ts';
 import { strictKv, type Kv } from './strict.ts';
@@ -30,16 +31,32 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export async function openStore(url: string): Promise<Store> {
-  const kind = url.startsWith('redis://') || url.startsWith('rediss://') ? 'redis' : url === 'memory:' ? 'memory' : 'sqlite';
-  const backend =
-    kind === 'redis'
-      ? await RedisKvStore.connect(url)
-      : kind === 'sqlite'
-        ? new SqliteKvStore(url.slice('sqlite:'.length))
-        : new Map<string, unknown>();
+const kindOf = (url: string): Store['kind'] =>
+  url.startsWith('redis://') || url.startsWith('rediss://') ? 'redis' : url === 'memory:' ? 'memory' : 'sqlite';
+
+/** Which store a STORE_URL names, for logs and /readyz: never its user or password. */
+export function describeStore(url: string): string {
+  const kind = kindOf(url);
+  return kind === 'redis' ? describeRedis(url) : kind === 'sqlite' ? `sqlite at ${url.slice('sqlite:'.length)}` : 'memory';
+}
+
+/**
+ * Opens the store. Redis is waited for within `o.timeoutMs` (see startup.ts);
+ * SQLite opens or fails at once. Either failure is a StartupError worded the same way.
+ */
+export async function openStore(url: string, o: RedisConnectOptions = {}): Promise<Store> {
+  const kind = kindOf(url);
+  const backend = kind === 'redis' ? await RedisKvStore.connect(url, o) : kind === 'sqlite' ? openSqlite(url) : new Map<string, unknown>();
   // No 'error' listener on these: see strict.ts for why each call must throw its own failure.
-  const kv = (namespace: string): Keyv => new Keyv({ store: backend, namespace });
+  const namespaces = new Map<string, Keyv>();
+  const kv = (namespace: string): Keyv => {
+    let k = namespaces.get(namespace);
+    if (!k) {
+      k = new Keyv({ store: backend, namespace });
+      namespaces.set(namespace, k);
+    }
+    return k;
+  };
   const probe = kv('health');
   return {
     kind,
@@ -63,4 +80,14 @@ export async function openStore(url: string): Promise<Store> {
       if (backend instanceof SqliteKvStore || backend instanceof RedisKvStore) await backend.disconnect();
     },
   };
+}
+
+function openSqlite(url: string): SqliteKvStore {
+  try {
+    return new SqliteKvStore(url.slice('sqlite:'.length));
+  } catch (err) {
+    const e = err as { message?: string; code?: string };
+    const why = e.code && !e.code.startsWith('ERR_SQLITE') ? `${e.message} (${e.code})` : (e.message ?? String(err));
+    throw new StartupError(`cannot open the store (${describeStore(url)}): ${why}. Check STORE_URL and that the directory is writable.`, { cause: err });
+  }
 }

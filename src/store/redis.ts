@@ -5,10 +5,119 @@
  * atomic commands that keyv does not offer.
  */
 import { createClient } from '@redis/client';
+import type { Logger } from 'pino';
+import { waitFor, type WaitOptions } from '../startup.ts';
+import { DEFAULT_STORE_WAIT_MS } from '../config.ts';
+import { silentLogger } from '../log.ts';
 
 export type RedisClient = ReturnType<typeof createClient<{}, {}, {}, 3, {}>>;
 
 const PREFIX = 'kolradar:';
+/** While running, a lost connection is retried for as long as it takes (recovery when Redis returns), every 2 s at most. */
+const RECONNECT_MAX_MS = 2_000;
+/** While Redis stays down, a reminder at most this often (the first loss and the recovery are always logged). */
+const OUTAGE_LOG_EVERY_MS = 60_000;
+
+/** Where a redis:// URL points, for logs and /readyz: host and port, never the user or password. */
+export function describeRedis(url: string): string {
+  if (!URL.canParse(url)) return 'redis (unparsable STORE_URL)';
+  const u = new URL(url);
+  const db = u.pathname.replace(/^\//, '');
+  return `redis${u.protocol === 'rediss:' ? ' (TLS)' : ''} at ${u.hostname || '127.0.0.1'}:${u.port || 6379}${db ? `, database ${db}` : ''}`;
+}
+
+/** A client error in a few words a person can act on, with its code; Redis's replies never echo a password. */
+export function explainRedisError(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown; name?: unknown };
+  const code = typeof e?.code === 'string' ? e.code : undefined;
+  const message = typeof e?.message === 'string' ? e.message : String(err);
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused, nothing listens there (ECONNREFUSED)';
+    case 'ENOTFOUND':
+      return 'no such host (ENOTFOUND)';
+    case 'EAI_AGAIN':
+      return 'host name lookup failed (EAI_AGAIN)';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `host unreachable (${code})`;
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return `connection closed by the server (${code})`;
+    case 'ETIMEDOUT':
+      return 'no answer (ETIMEDOUT)';
+  }
+  if (e?.name === 'ConnectionTimeoutError') return 'no answer (ETIMEDOUT)';
+  if (message.startsWith('WRONGPASS')) return 'authentication failed: wrong user or password in STORE_URL (WRONGPASS)';
+  if (message.startsWith('NOAUTH')) return 'the server requires a password: put it in STORE_URL (NOAUTH)';
+  if (code && /^(ERR_SSL|ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO)/.test(code)) return `TLS handshake failed (${code})`;
+  if (e?.name === 'SocketClosedUnexpectedlyError') return 'connection closed by the server (is that a Redis server?)';
+  return code ? `${message} (${code})` : message;
+}
+
+export interface RedisConnectOptions extends Partial<Omit<WaitOptions, 'log'>> {
+  readonly log?: Logger | undefined;
+}
+
+/**
+ * One start-up attempt on a fresh client, bounded by `signal`. The client's own
+ * retry loop is off until it has connected once: left on, `connect()` would
+ * retry forever without a word (node-redis's default), and an attempt that
+ * hangs (a port that accepts and never answers) could not be cut short.
+ */
+async function attempt(url: string, signal: AbortSignal, boundMs: number): Promise<RedisClient> {
+  let started = false;
+  let socketOpen = false;
+  const client = createClient({
+    url,
+    // Fail fast instead of queueing commands forever against a dead server.
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: boundMs + 1_000, // the attempt's own bound comes first, with a better reason
+      reconnectStrategy: (retries) => (started ? Math.min(100 * 2 ** retries, RECONNECT_MAX_MS) : false),
+    },
+  });
+  client.on('error', () => {}); // reported by the caller; without a listener the client would crash the process
+  client.on('connect', () => (socketOpen = true));
+  const abort = () => client.destroy();
+  signal.addEventListener('abort', abort, { once: true });
+  try {
+    await client.connect();
+    started = true;
+    return client;
+  } catch (err) {
+    client.destroy();
+    if (!signal.aborted) throw new Error(explainRedisError(err));
+    throw new Error(
+      socketOpen
+        ? `the port accepts connections but no Redis answered within ${Math.round(boundMs / 100) / 10} s (is that a Redis server?)`
+        : `no answer within ${Math.round(boundMs / 100) / 10} s (ETIMEDOUT)`,
+    );
+  } finally {
+    signal.removeEventListener('abort', abort);
+  }
+}
+
+/** While running: the first loss and the recovery are logged, and a reminder now and then, never a line per retry. */
+function logOutages(client: RedisClient, where: string, log: Logger): void {
+  let downSince: number | undefined;
+  let lastLogged = 0;
+  client.on('error', (err: unknown) => {
+    const now = Date.now();
+    if (downSince === undefined) {
+      downSince = lastLogged = now;
+      log.warn({ store: where, reason: explainRedisError(err) }, `lost the store (${where}): ${explainRedisError(err)}; reconnecting`);
+    } else if (now - lastLogged >= OUTAGE_LOG_EVERY_MS) {
+      lastLogged = now;
+      log.warn({ store: where, reason: explainRedisError(err), downS: Math.round((now - downSince) / 1000) }, `the store (${where}) is still unreachable`);
+    }
+  });
+  client.on('ready', () => {
+    if (downSince === undefined) return;
+    log.info({ store: where, downS: Math.round((Date.now() - downSince) / 1000) }, `the store (${where}) is reachable again`);
+    downSince = undefined;
+  });
+}
 
 export class RedisKvStore {
   readonly opts: { dialect: 'redis' };
@@ -21,17 +130,19 @@ export class RedisKvStore {
     this.opts = { dialect: 'redis' };
   }
 
-  static async connect(url: string): Promise<RedisKvStore> {
-    // Fail fast at start instead of queueing commands forever against a dead server.
-    const client = createClient({
-      url,
-      disableOfflineQueue: true,
-      socket: { connectTimeout: 3000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000) },
-    });
-    // Connection errors are handled here, where the client is made: each command that
-    // meets one rejects on its own, and without a listener the client would crash the process.
-    client.on('error', () => {});
-    await client.connect();
+  /** Connects within `timeoutMs` (see startup.ts), or rejects with a StartupError naming host, port and reason. */
+  static async connect(url: string, o: RedisConnectOptions = {}): Promise<RedisKvStore> {
+    const where = describeRedis(url);
+    const log = o.log ?? silentLogger();
+    const client = await waitFor(
+      {
+        name: `the store (${where})`,
+        hint: 'Check STORE_URL and that Redis is running there',
+        attempt: (signal, boundMs) => attempt(url, signal, boundMs),
+      },
+      { ...o, log, timeoutMs: o.timeoutMs ?? DEFAULT_STORE_WAIT_MS },
+    );
+    logOutages(client, where, log);
     return new RedisKvStore(client);
   }
 

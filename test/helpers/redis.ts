@@ -15,7 +15,8 @@ export function redisAvailable(): boolean {
 
 export const REDIS_SKIP = 'redis-server not installed: Redis store tests skipped (install redis-server to run them)';
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on (just closed); also where a test may start something later. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
@@ -32,9 +33,11 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-export async function startRedis(t?: TestContext): Promise<RedisServer> {
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
+/** `port` to start on a port chosen before (a late start); `args` for more settings, such as `--requirepass`. */
+export async function startRedis(t?: TestContext, o: { port?: number; args?: readonly string[] } = {}): Promise<RedisServer> {
+  const port = o.port ?? (await freePort());
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...(o.args ?? [])];
+  const child = spawn('redis-server', args, {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   await new Promise<void>((resolve, reject) => {

@@ -15,7 +15,7 @@ test('/healthz, /readyz and /metrics report what operators need', async (t) => {
     port: 0,
     host: '127.0.0.1',
     metrics: app.metrics,
-    checks: { store: () => app.store.ping(), platforms: () => ({ telegram: platformUp }), lease: () => app.leaseStatus() },
+    checks: { store: () => app.store.ping(), storeName: 'memory', platforms: () => ({ telegram: platformUp }), lease: () => app.leaseStatus() },
   });
   t.after(async () => {
     await ops.close();
@@ -26,7 +26,7 @@ test('/healthz, /readyz and /metrics report what operators need', async (t) => {
   assert.equal((await get('/healthz')).status, 200);
   const ready = await get('/readyz');
   assert.equal(ready.status, 200);
-  assert.deepEqual(await ready.json(), { ready: true, store: true, platforms: { telegram: true }, watcher: 'not running' });
+  assert.deepEqual(await ready.json(), { ready: true, store: true, storeName: 'memory', platforms: { telegram: true }, watcher: 'not running' });
   platformUp = false;
   assert.equal((await get('/readyz')).status, 503, 'a disconnected platform is not ready');
 

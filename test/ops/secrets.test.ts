@@ -1,7 +1,8 @@
 /**
  * A whole session of the real bot process with known secrets: commands on both
- * platforms, user mistakes, upstream faults, a refused destination. No secret
- * may appear in any log line, any reply, or any error the platforms received.
+ * platforms, user mistakes, upstream faults, a refused destination, on a Redis
+ * store reached with a user and password. No secret may appear in any log line,
+ * any reply, or any error the platforms received.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,11 +11,16 @@ import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { startDiscordFake } from '../fakes/discord/index.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
+import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const API_KEY = 'kolradar-secret-api-key-6f1d2c';
 const TG_TOKEN = '7000000003:AASecretTelegramTokenValue_9x8y7z';
+const STORE_USER = 'kolradar-store-user-4e1';
+const STORE_PASSWORD = 'store-Pass:w0rd/with@signs';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const redis = redisAvailable();
+if (!redis) process.stderr.write(`NOTICE: ${REDIS_SKIP}; the secrets session runs on memory:, without store credentials\n`);
 
 test('a whole session leaks no secret into logs, replies or errors', { timeout: 120_000 }, async (t) => {
   const sb = await startSandbox({ apiKey: API_KEY });
@@ -26,6 +32,12 @@ test('a whole session leaks no secret into logs, replies or errors', { timeout: 
     await sb.close();
   });
   const secrets = [API_KEY, discord.token, TG_TOKEN, TG_TOKEN.split(':')[1]!, encodeURIComponent(TG_TOKEN)];
+  let storeUrl = 'memory:';
+  if (redis) {
+    const server = await startRedis(t, { args: ['--user', STORE_USER, 'on', `>${STORE_PASSWORD}`, '~*', '&*', '+@all', '--user', 'default', 'off'] });
+    storeUrl = `redis://${STORE_USER}:${encodeURIComponent(STORE_PASSWORD)}@${new URL(server.url).host}`;
+    secrets.push(STORE_USER, STORE_PASSWORD, encodeURIComponent(STORE_PASSWORD));
+  }
   let logs = '';
   const child = spawn(process.execPath, [MAIN], {
     env: {
@@ -37,7 +49,7 @@ test('a whole session leaks no secret into logs, replies or errors', { timeout: 
       DISCORD_API_BASE: discord.apiBase,
       TELEGRAM_BOT_TOKEN: TG_TOKEN,
       TELEGRAM_API_ROOT: telegram.apiRoot,
-      STORE_URL: 'memory:',
+      STORE_URL: storeUrl,
       LOG_LEVEL: 'trace',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
