@@ -15,6 +15,7 @@ import {
   type KolClient,
 } from '../api/index.ts';
 import type { Store } from '../store/index.ts';
+import { type ChartPool, sharedChartPool } from '../views/charts/pool.ts';
 import type { Action, View } from '../views/model.ts';
 import { suggest } from './chains.ts';
 import type { AnyCommand, Caller, Capabilities, CommandContext, RawArgs } from './command.ts';
@@ -66,6 +67,8 @@ export interface DispatcherOptions {
   readonly onOutcome?: (command: string, outcome: Outcome, ms: number) => void;
   /** Lets `/alerts test` start delivery at once. */
   readonly kickAlerts?: () => void;
+  /** Draws pictures; default: the process's shared pool. */
+  readonly charts?: ChartPool;
 }
 
 export type Outcome = 'ok' | 'user_error' | 'denied' | 'limited' | 'not_found' | 'unavailable' | 'failed';
@@ -125,6 +128,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         commands: o.commands,
         log: o.log,
         now,
+        charts: o.charts ?? sharedChartPool(),
         ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
       };
       return await bindActions(await command.run(input as never, ctx));
