@@ -3,6 +3,7 @@
  * rendered in the text exposition format. Small enough to own, so the bot does
  * not carry prom-client for a dozen series.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 type Labels = Readonly<Record<string, string>>;
 
@@ -99,6 +100,9 @@ export class Histogram implements Series {
 /** Every series the bot exports. */
 export function createMetrics() {
   const series: Series[] = [];
+  // Sampled every 10 ms by libuv, off the JS thread; reported and reset per scrape.
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   const add = <T extends Series>(s: T): T => (series.push(s), s);
   return {
     commands: add(new Counter('kolradar_commands_total', 'Commands handled, by command and outcome.')),
@@ -113,6 +117,25 @@ export function createMetrics() {
     outboxDepth: add(new Gauge('kolradar_outbox_depth', 'Alerts waiting in the outbox after the last drain.')),
     watcherLag: add(new Gauge('kolradar_watcher_lag_seconds', 'Age of the newest tweet handled by the watcher.')),
     watcherTicks: add(new Counter('kolradar_watcher_ticks_total', 'Watcher ticks by result (leader, follower, error).')),
+    eventLoopDelay: add(
+      new Gauge('kolradar_event_loop_delay_seconds', 'Event-loop delay since the last scrape, by quantile (and max).', (g) => {
+        if (loop.count > 0) {
+          for (const q of [0.5, 0.99]) g.set(loop.percentile(q * 100) / 1e9, { quantile: String(q) });
+          g.set(loop.max / 1e9, { quantile: 'max' });
+        }
+        loop.reset();
+      }),
+    ),
+    memory: add(
+      new Gauge('kolradar_process_memory_bytes', 'Process memory by kind (rss, heap_used, heap_total, external, array_buffers).', (g) => {
+        const m = process.memoryUsage();
+        g.set(m.rss, { kind: 'rss' });
+        g.set(m.heapUsed, { kind: 'heap_used' });
+        g.set(m.heapTotal, { kind: 'heap_total' });
+        g.set(m.external, { kind: 'external' });
+        g.set(m.arrayBuffers, { kind: 'array_buffers' });
+      }),
+    ),
     render(): string {
       return `${series.flatMap((s) => s.render()).join('\n')}\n`;
     },

@@ -42,4 +42,15 @@ test('/healthz, /readyz and /metrics report what operators need', async (t) => {
   assert.match(body, /kolradar_watcher_ticks_total\{result="leader"\} 1/);
   assert.match(body, /kolradar_watcher_lag_seconds \d/);
   assert.match(body, /# TYPE kolradar_outbox_depth gauge/);
+
+  const rss = Number(/kolradar_process_memory_bytes\{kind="rss"\} (\d+)/.exec(body)?.[1]);
+  assert.ok(rss >= process.memoryUsage().heapUsed / 2, `rss ${rss}`);
+  assert.match(body, /kolradar_process_memory_bytes\{kind="heap_used"\} [1-9]\d*/);
+  // Hold the event loop for 200 ms: the next scrape's max delay cannot be under what was held.
+  const until = performance.now() + 200;
+  while (performance.now() < until);
+  const after = await (await get('/metrics')).text();
+  const max = Number(/kolradar_event_loop_delay_seconds\{quantile="max"\} ([\d.e-]+)/.exec(after)?.[1]);
+  assert.ok(max >= 0.15, `event-loop delay max ${max}`);
+  assert.match(after, /kolradar_event_loop_delay_seconds\{quantile="0.99"\} [\d.e-]+/);
 });
