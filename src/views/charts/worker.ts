@@ -1,4 +1,5 @@
 /** A render worker: chart jobs in, PNG bytes out (moved, not copied). */
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { drawChart, type ChartKind } from './draw.ts';
 
@@ -9,6 +10,14 @@ export interface Job {
 }
 
 export type Reply = { readonly id: number; readonly png: Uint8Array } | { readonly id: number; readonly error: string };
+
+// Linux keeps a nice value per thread: this lowers the drawing thread only, so on
+// a busy host commands on the main thread get the CPU first. Elsewhere, best effort.
+try {
+  setPriority(0, 10);
+} catch {
+  // not permitted here: pictures just compete as equals
+}
 
 const port = parentPort;
 if (!port) throw new Error('charts/worker.ts runs as a worker thread only');
