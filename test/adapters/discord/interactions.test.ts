@@ -181,7 +181,7 @@ test('an upstream 404 gives a short private answer', async () => {
   assert.ok(embedOf(m).description!.length < 300, 'short');
 });
 
-test('an upstream 5xx burst gives a short private answer, and the next command works', async () => {
+test('an upstream 5xx burst gives a short private answer the channel never sees, not even briefly, and the next command works', async () => {
   const token = h.app.sandbox!.data.tokens.filter((t) => t.chain_id === 'solana')[3]!;
   h.app.sandbox!.setFaults({ burst5xx: 10 });
   try {
