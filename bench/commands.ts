@@ -100,6 +100,14 @@ export async function benchCommands(iterations = 200): Promise<Row[]> {
     const h = summary(hits);
     rows.push({ area: 'command', metric: `/${name} cache hit p50 / p99`, value: `${ms(h.p50, 3)} / ${ms(h.p99, 3)}` });
   }
+  // Sandbox server time per typical request (moved here from a timed test): an accidental O(n^2) shows at once.
+  sb.clearFaults();
+  const kolId = sb.data.kols[0]!.twitter_id;
+  const paths = ['/v2/tweets', '/v2/tokens/analytics', '/v2/x-users/analytics', `/v2/x-users/${kolId}/tokens`, '/v2/x-users/win-rate', `/v2/x-users/${kolId}/score`];
+  sb.resetRequests();
+  for (let i = 0; i < 240; i++) await fetch(`${sb.url}${paths[i % paths.length]}`, { headers: { 'x-api-key': sb.apiKey } }).then((r) => r.arrayBuffer());
+  const server = summary(sb.requests.slice(paths.length).map((r) => r.ms));
+  rows.push({ area: 'command', metric: 'sandbox server time per typical request p50 / p99', value: `${ms(server.p50, 3)} / ${ms(server.p99, 3)}`, target: 'p50 < 1 ms', ok: server.p50 < 1 });
   await api.close();
   await cached.close();
   await store.close();

@@ -6,6 +6,7 @@ import { cpus, totalmem } from 'node:os';
 import { benchCommands } from './commands.ts';
 import { benchWatcher } from './watcher.ts';
 import { benchPictures } from './pictures.ts';
+import { benchContention } from './contention.ts';
 import { benchDiscordFanout, benchTelegramFanout } from './fanout.ts';
 import { benchStartup } from './startup.ts';
 import { printTable, type Row } from './stats.ts';
@@ -15,6 +16,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ['commands', () => benchCommands()],
   ['watcher', () => benchWatcher()],
   ['pictures', () => benchPictures()],
+  ['contention', () => benchContention()],
   ['startup', () => benchStartup()],
   ['discord', () => benchDiscordFanout()],
   ['telegram', () => benchTelegramFanout()],

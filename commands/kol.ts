@@ -2,7 +2,7 @@ import type { Command } from '../src/core/command.ts';
 import { opt } from '../src/core/options.ts';
 import { budgetFrom, knownKolId, kolNotFound, resolveKol } from '../src/core/resolve.ts';
 import { kolCard } from '../src/views/cards/kolCard.ts';
-import { winRatePicture } from '../src/views/cards/pictures.ts';
+import { winRatePicture, withPicture } from '../src/views/cards/pictures.ts';
 
 const options = {
   kol: opt.kol({ description: 'The KOL: @username, username or numeric X id', required: true, positional: true, example: '@cryptoking' }),
@@ -28,7 +28,6 @@ export default {
       [score, momentum] = await data(kol.xUserId);
     }
     const card = kolCard({ kol, score, momentum });
-    const picture = winRatePicture(ctx, { kol, score, momentum });
-    return picture ? { ...card, picture } : card;
+    return withPicture(card, await winRatePicture(ctx, { kol, score, momentum }));
   },
 } satisfies Command<typeof options>;

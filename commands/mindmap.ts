@@ -5,7 +5,7 @@ import { opt } from '../src/core/options.ts';
 import { checkAddress, inferChain, sameAddress } from '../src/core/resolve.ts';
 import { shortAddress } from '../src/views/cards/common.ts';
 import { mindmapText } from '../src/views/cards/mindmapText.ts';
-import { mindmapPicture } from '../src/views/cards/pictures.ts';
+import { mindmapPicture, withPicture } from '../src/views/cards/pictures.ts';
 import { callOpts, checkBounds, numText, range } from './_options.ts';
 
 const EXAMPLE = '/mindmap solana So11111111111111111111111111111111111111112 hours:24';
@@ -63,12 +63,14 @@ export default {
       throw err;
     }
     const centre = Object.values(graph.tokens).find((t) => t.chain_id === chain && sameAddress(chain, t.address, address));
-    const picture = mindmapPicture(ctx, graph, centre, { chain, address, hours, limit });
-    return {
-      kind: 'text',
-      text: mindmapText(graph, centre, hours, limit),
-      ...(picture ? { picture } : {}),
-      actions: [{ label: 'Token card', command: 'token', options: { chain, address } }],
-    };
+    const drawn = await mindmapPicture(ctx, graph, centre, { chain, address, hours, limit });
+    return withPicture(
+      {
+        kind: 'text',
+        text: mindmapText(graph, centre, hours, limit),
+        actions: [{ label: 'Token card', command: 'token', options: { chain, address } }],
+      },
+      drawn,
+    );
   },
 } satisfies Command<typeof options>;

@@ -4,7 +4,7 @@ import { budgetFrom, kolNotFound, kolRef, resolveKol } from '../src/core/resolve
 import { winRateLine } from '../src/views/cards/kolCard.ts';
 import { momentumColumns, momentumRow } from '../src/views/cards/momentumTable.ts';
 import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
-import { momentumPicture } from '../src/views/cards/pictures.ts';
+import { momentumPicture, withPicture } from '../src/views/cards/pictures.ts';
 import { shownWindows, WINDOW_ALIASES, WINDOW_LABELS, windowDef } from '../src/views/cards/windows.ts';
 import { apiOrder, limit, offset, order, when, whenMs } from './_options.ts';
 
@@ -66,19 +66,21 @@ export default {
     const items = res.items.slice(page.offset, page.offset + page.limit);
     const windows = shownWindows(window?.label);
     const who = kolRef(kol);
-    const picture = momentumPicture(ctx, kol, items, { chain: input.chain, sort, order: input.order, since: startTime, ...page }, now);
-    return {
-      kind: 'table',
-      title: `Tokens shilled by ${who}${input.chain ? ` · ${input.chain}` : ''}`,
-      description: res.total ? `Win rate: ${winRateLine(res.summary)}` : 'No shilled tokens match.',
-      columns: momentumColumns(windows),
-      rows: items.map((i) => momentumRow(i, windows, now)),
-      footer: `${rangeText({ ...page, shown: items.length })} · price change since the shill · sorted by ${sort}`,
-      ...(picture ? { picture } : {}),
-      actions: [
-        ...offsetActions('momentum', input, { ...page, shown: items.length }),
-        { label: 'KOL card', command: 'kol', options: { kol: who } },
-      ],
-    };
+    const drawn = await momentumPicture(ctx, kol, items, { chain: input.chain, sort, order: input.order, since: startTime, ...page }, now);
+    return withPicture(
+      {
+        kind: 'table',
+        title: `Tokens shilled by ${who}${input.chain ? ` · ${input.chain}` : ''}`,
+        description: res.total ? `Win rate: ${winRateLine(res.summary)}` : 'No shilled tokens match.',
+        columns: momentumColumns(windows),
+        rows: items.map((i) => momentumRow(i, windows, now)),
+        footer: `${rangeText({ ...page, shown: items.length })} · price change since the shill · sorted by ${sort}`,
+        actions: [
+          ...offsetActions('momentum', input, { ...page, shown: items.length }),
+          { label: 'KOL card', command: 'kol', options: { kol: who } },
+        ],
+      },
+      drawn,
+    );
   },
 } satisfies Command<typeof options>;

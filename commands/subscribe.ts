@@ -15,8 +15,8 @@ const options = {
   followers: opt.integer({ description: `Minimum followers of the KOL (default ${DEFAULT_FILTERS.minFollowers})`, min: 0, max: 1_000_000_000 }),
   labels: opt.list(opt.string({ description: 'label', pattern: /^[\w -]{1,40}$/, hint: 'must be short words' }), { description: 'Only KOLs with one of these labels', max: 20 }),
   types: opt.list(opt.string({ description: 'type', pattern: /^[a-z_]{1,20}$/i, hint: 'must be words like tweet, quote' }), { description: 'Tweet types, e.g. tweet,quote (default all)', max: 10 }),
-  only: opt.list(username, { description: 'Only these KOLs (usernames)', max: 100 }),
-  except: opt.list(username, { description: 'Never these KOLs (usernames)', max: 100 }),
+  only: opt.list(username, { description: 'Only these KOLs (usernames)', max: 100, example: '@cobie,@ansem' }),
+  except: opt.list(username, { description: 'Never these KOLs (usernames)', max: 100, example: '@cobie,@ansem' }),
   cooldown: opt.integer({ description: `Minutes between alerts for one token (default ${DEFAULT_FILTERS.cooldownMinutes})`, min: 0, max: 10_080 }),
 };
 

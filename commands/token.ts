@@ -4,7 +4,7 @@ import { UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
 import { checkAddress, inferChain, sameAddress } from '../src/core/resolve.ts';
 import { shortAddress } from '../src/views/cards/common.ts';
-import { priceStripPicture } from '../src/views/cards/pictures.ts';
+import { priceStripPicture, withPicture } from '../src/views/cards/pictures.ts';
 import { tokenCard } from '../src/views/cards/tokenCard.ts';
 import { fromTokenTweet } from '../src/views/cards/tweets.ts';
 
@@ -59,7 +59,6 @@ export default {
       throw new UserError(`No token ${shortAddress(address)} on ${chain}. Check the address, or search by name:`, `/tokens chain:${chain} search:pepe`);
     }
     const card = tokenCard({ chain, item, tweets: tweets?.slice(0, TWEETS), now: ctx.now() });
-    const picture = priceStripPicture(ctx, chain, item);
-    return picture ? { ...card, picture } : card;
+    return withPicture(card, await priceStripPicture(ctx, chain, item));
   },
 } satisfies Command<typeof options>;

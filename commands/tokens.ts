@@ -1,9 +1,41 @@
-import type { TokenAnalyticsSortField } from '../src/api/index.ts';
-import type { Command } from '../src/core/command.ts';
+import type { TokenAnalyticsItem, TokenAnalyticsSortField } from '../src/api/index.ts';
+import { type ChainId, chainsForAddress } from '../src/core/chains.ts';
+import type { Command, CommandContext } from '../src/core/command.ts';
+import { sameAddress } from '../src/core/resolve.ts';
 import { opt } from '../src/core/options.ts';
 import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
 import { tokenColumnKeys, tokenColumns, tokenNote, tokenRow } from '../src/views/cards/tokenTable.ts';
 import { apiOrder, callOpts, checkBounds, limit, numText, offset, order, range } from './_options.ts';
+
+/**
+ * The chain of each row whose symbol the page shows more than once (a symbol
+ * often lives on several chains). The list does not carry chains: the address
+ * tells the family, and where it fits two chains (EVM, Move) each is asked.
+ * A chain that cannot be told shows as its candidates, e.g. "bsc/base".
+ */
+async function chainsOfRepeated(ctx: CommandContext, items: readonly TokenAnalyticsItem[], filter: ChainId | undefined): Promise<Map<string, string>> {
+  // A chain filter names the chain once, in the title.
+  if (filter) return new Map();
+  const count = new Map<string, number>();
+  for (const t of items) count.set(t.token.symbol.toLowerCase(), (count.get(t.token.symbol.toLowerCase()) ?? 0) + 1);
+  const repeated = items.filter((t) => (count.get(t.token.symbol.toLowerCase()) ?? 0) > 1);
+  const found = await Promise.all(
+    repeated.map(async (t): Promise<[string, string]> => {
+      const candidates = chainsForAddress(t.token.address);
+      if (candidates.length <= 1) return [t.token.id, candidates[0] ?? '?'];
+      const hits = await Promise.all(
+        candidates.map((c) =>
+          ctx.api
+            .getTokenAnalytics({ tokenAddress: t.token.address, chainId: c, limit: 5 }, callOpts(ctx))
+            .then((r) => (r.items.some((i) => sameAddress(c, i.token.address, t.token.address)) ? c : undefined), () => undefined),
+        ),
+      );
+      const on = hits.filter((c): c is ChainId => c !== undefined);
+      return [t.token.id, on.length === 1 ? on[0]! : candidates.join('/')];
+    }),
+  );
+  return new Map(found);
+}
 
 /** Friendly sort -> API sortField and the column that shows it. */
 const SORT = {
@@ -85,6 +117,7 @@ export default {
       callOpts(ctx),
     );
     const keys = tokenColumnKeys(column);
+    const chains = await chainsOfRepeated(ctx, res.items, input.chain);
     const page = { offset: input.offset ?? 0, limit: input.limit ?? 10, shown: res.items.length, total: res.total };
     const where = [input.chain, input.search && `“${input.search}”`, input.new && `new in ${input.new}h`].filter(Boolean).join(' · ');
     return {
@@ -92,8 +125,8 @@ export default {
       title: `Tokens${where ? ` · ${where}` : ''}`,
       description: res.items.length ? `${res.new_token_count24h} new in the last 24h. Card: /token <chain> <address>` : 'No token matches these filters.',
       columns: tokenColumns(keys),
-      rows: res.items.map((t) => tokenRow(t, keys)),
-      notes: res.items.map(tokenNote),
+      rows: res.items.map((t) => tokenRow(t, keys, chains.get(t.token.id))),
+      notes: res.items.map((t) => tokenNote(t, chains.get(t.token.id))),
       footer: `${rangeText(page)} · sorted by ${sort} ${apiOrder(input.order) === 'ASC' ? '↑' : '↓'}`,
       actions: offsetActions('tokens', input, page),
     };

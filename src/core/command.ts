@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { KolClient } from '../api/index.ts';
 import type { Store } from '../store/index.ts';
+import type { ChartPool } from '../views/charts/pool.ts';
 import type { View } from '../views/model.ts';
 import type { Input, OptionsShape } from './options.ts';
 
@@ -41,6 +42,8 @@ export interface CommandContext {
   readonly commands: ReadonlyMap<string, AnyCommand>;
   readonly log: Logger;
   readonly now: () => number;
+  /** Where pictures are drawn, off the event loop. */
+  readonly charts: ChartPool;
   /** Asks alert delivery to run soon (after `/alerts test`); absent when no watcher runs. */
   readonly kickAlerts?: () => void;
 }

@@ -15,6 +15,7 @@ import {
   type KolClient,
 } from '../api/index.ts';
 import type { Store } from '../store/index.ts';
+import { type ChartPool, sharedChartPool } from '../views/charts/pool.ts';
 import type { Action, View } from '../views/model.ts';
 import { bindAction, parseActionId } from './actions.ts';
 import { suggest } from './chains.ts';
@@ -41,6 +42,8 @@ export interface DispatcherOptions {
   readonly onOutcome?: (command: string, outcome: Outcome, ms: number) => void;
   /** Lets `/alerts test` start delivery at once. */
   readonly kickAlerts?: () => void;
+  /** Draws pictures; default: the process's shared pool. */
+  readonly charts?: ChartPool;
 }
 
 export type Outcome = 'ok' | 'user_error' | 'denied' | 'limited' | 'not_found' | 'unavailable' | 'failed';
@@ -104,6 +107,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         commands: o.commands,
         log: o.log,
         now,
+        charts: o.charts ?? sharedChartPool(),
         ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
       };
       return await bindActions(withUnreadableNote(await checked.command.run(checked.input as never, ctx), counted.count()));

@@ -138,6 +138,18 @@ function describe(name: string, value: unknown, error: z.ZodError): string {
   return `${name} ${msg} (got ${shown}).`;
 }
 
+/**
+ * An example that uses the option the user got wrong: one of the command's
+ * own, or else one made from the option's example value (with the required
+ * options' examples before it), so the answer shows the option working.
+ */
 function exampleFor(command: AnyCommand, name: string): string {
-  return command.examples.find((e) => e.includes(`${name}:`)) ?? command.examples[0];
+  const own = command.examples.find((e) => e.includes(` ${name}:`));
+  if (own) return own;
+  const spec = command.options[name]?.spec;
+  if (spec?.example === undefined || spec.positional) return command.examples[0];
+  const required = Object.entries(command.options as OptionsShape).filter(([, o]) => o.spec.required);
+  if (required.some(([, o]) => o.spec.example === undefined)) return command.examples[0];
+  const first = required.map(([k, o]) => (o.spec.positional ? o.spec.example! : `${k}:${o.spec.example}`));
+  return [`/${command.name}`, ...first, `${name}:${spec.example}`].join(' ');
 }

@@ -3,6 +3,7 @@
  * rendered in the text exposition format. Small enough to own, so the bot does
  * not carry prom-client for a dozen series.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 type Labels = Readonly<Record<string, string>>;
 
@@ -99,6 +100,20 @@ export class Histogram implements Series {
 /** Every series the bot exports. */
 export function createMetrics() {
   const series: Series[] = [];
+  // Sampled every 10 ms by libuv; reported and reset per scrape.
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  // On Node 24 that histogram barely sees one long block (a 1 s stall reads as
+  // ~10 ms), which is the stall a picture on the main thread would cause; a
+  // heartbeat's lateness does see it: the longest per scrape is reported too.
+  const BEAT_MS = 20;
+  let due = performance.now() + BEAT_MS;
+  let stall = 0;
+  setInterval(() => {
+    const now = performance.now();
+    stall = Math.max(stall, now - due);
+    due = now + BEAT_MS;
+  }, BEAT_MS).unref();
   const add = <T extends Series>(s: T): T => (series.push(s), s);
   return {
     commands: add(new Counter('kolradar_commands_total', 'Commands handled, by command and outcome.')),
@@ -117,6 +132,31 @@ export function createMetrics() {
     authorUnknown: add(new Counter('kolradar_author_facts_unknown_total', 'Tweets whose KOL score, followers or labels stayed unknown after the lookup.')),
     alertsHeld: add(new Counter('kolradar_alerts_held_total', 'Tweet and subscription pairs held back because a filter needed an unknown fact.')),
     watcherTicks: add(new Counter('kolradar_watcher_ticks_total', 'Watcher ticks by result (leader, follower, error).')),
+    eventLoopDelay: add(
+      new Gauge('kolradar_event_loop_delay_seconds', 'Event-loop delay since the last scrape, by quantile (and max).', (g) => {
+        if (loop.count > 0) {
+          for (const q of [0.5, 0.99]) g.set(loop.percentile(q * 100) / 1e9, { quantile: String(q) });
+          g.set(loop.max / 1e9, { quantile: 'max' });
+        }
+        loop.reset();
+      }),
+    ),
+    stall: add(
+      new Gauge('kolradar_event_loop_stall_seconds', 'Longest event-loop stall since the last scrape (heartbeat lateness).', (g) => {
+        g.set(Math.max(0, stall) / 1000);
+        stall = 0;
+      }),
+    ),
+    memory: add(
+      new Gauge('kolradar_process_memory_bytes', 'Process memory by kind (rss, heap_used, heap_total, external, array_buffers).', (g) => {
+        const m = process.memoryUsage();
+        g.set(m.rss, { kind: 'rss' });
+        g.set(m.heapUsed, { kind: 'heap_used' });
+        g.set(m.heapTotal, { kind: 'heap_total' });
+        g.set(m.external, { kind: 'external' });
+        g.set(m.arrayBuffers, { kind: 'array_buffers' });
+      }),
+    ),
     render(): string {
       return `${series.flatMap((s) => s.render()).join('\n')}\n`;
     },

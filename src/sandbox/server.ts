@@ -52,6 +52,13 @@ export interface RequestRecord {
   status: number;
   /** Injected fault that shaped the answer, if any. */
   fault?: FaultKind;
+  /**
+   * Order of arrival and of completion on one logical clock (no wall time):
+   * two requests overlapped iff each started before the other finished.
+   * `finished` is 0 while the request is open.
+   */
+  started: number;
+  finished: number;
   /** Arrival time (epoch ms). */
   at: number;
   /** Server time from arrival to the answer, in ms (includes injected latency); 0 while pending. */
@@ -72,6 +79,10 @@ export interface Sandbox {
   setAuthors(shape: AuthorShape): void;
   requests: RequestRecord[];
   count(operation?: string): number;
+  /** Requests received and not yet answered (or closed), now. */
+  readonly inFlight: number;
+  /** The most requests in flight at once since the start or the last resetRequests(): proof of parallel calls without a clock. */
+  readonly maxInFlight: number;
   resetRequests(): void;
   close(): Promise<void>;
 }
@@ -102,11 +113,18 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   let total = 0;
   /** Aborted at close: requests waiting out a latency fault end at once. */
   const closing = new AbortController();
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let tick = 0;
+  const timers = new Set<NodeJS.Timeout>();
   const hanging = new Set<ServerResponse>();
   let closed = false;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const t0 = performance.now();
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    const started = ++tick;
     const url = req.url ?? '/';
     const qi = url.indexOf('?');
     const path = qi < 0 ? url : url.slice(0, qi);
@@ -121,9 +139,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       query: parseQuery(rawQuery),
       hasKey: req.headers['x-api-key'] !== undefined,
       status: 0,
+      started,
+      finished: 0,
       at: Date.now(),
       ms: 0,
     };
+    res.once('close', () => {
+      inFlight--;
+      rec.finished = ++tick;
+    });
     if (requests.length >= maxLog) requests.splice(0, Math.ceil(maxLog / 10));
     requests.push(rec);
     total++;
@@ -202,10 +226,17 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     setAuthors: (shape) => void (authors = shape),
     requests,
     count: (operation) => (operation === undefined ? total : (counters.get(operationName(operation) ?? operation) ?? 0)),
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
     resetRequests: () => {
       requests.length = 0;
       counters.clear();
       total = 0;
+      maxInFlight = inFlight;
     },
     close: async () => {
       if (closed) return;

@@ -171,8 +171,14 @@ export function pct(value: Num, input: 'fraction' | 'percent', opts: PctOptions 
   const parsed = parse(value);
   if (!parsed) return MISSING;
   const x = input === 'fraction' ? shift(parsed, 2) : parsed;
-  const d = opts.decimals ?? (magnitude(round(x, 1)) >= 3 ? 0 : 1);
-  const body = fixed(x, Math.max(0, d));
+  const d = Math.max(0, opts.decimals ?? (magnitude(round(x, 1)) >= 3 ? 0 : 1));
+  let body = fixed(x, d);
+  // Near a bound a rounded figure lies: a 99.99% loss is not a total one, a 99.99%
+  // win rate not a perfect one. Keep the digits it takes to tell them apart.
+  const whole = (b: string) => /^100(\.0*)?$/.test(b);
+  if (whole(body) && Number(fixed(x, 12)) < 100) {
+    for (let more = d + 1; whole(body) && more <= 12; more++) body = fixed(x, more, true);
+  }
   const zero = /^[0.,]*$/.test(body);
   const sign = zero ? '' : x.neg ? '-' : opts.sign ? '+' : '';
   return `${sign}${body}%`;

@@ -10,6 +10,7 @@ import { loadCommands } from '../../src/core/registry.ts';
 import { silentLogger } from '../../src/log.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
+import type { ChartPool } from '../../src/views/charts/pool.ts';
 import { richText } from '../../src/views/render/common.ts';
 import type { Action, CardView, ErrorView, Rich, TableView, TextView, View } from '../../src/views/model.ts';
 
@@ -36,6 +37,8 @@ export interface Harness {
 export interface HarnessOptions {
   /** Upstream time budget per command (short in fault tests). */
   readonly budgetMs?: number;
+  /** Where pictures are drawn; default the shared pool. */
+  readonly charts?: ChartPool;
 }
 
 export async function harness(o: HarnessOptions = {}): Promise<Harness> {
@@ -55,6 +58,7 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
     log: silentLogger(),
     userLimit: { count: 10_000, windowMs: 1_000 },
     budgetMs: o.budgetMs ?? 5_000,
+    ...(o.charts ? { charts: o.charts } : {}),
   });
   return {
     sandbox,

@@ -1,7 +1,9 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLogger } from '../../src/log.ts';
-import { drawPicture } from '../../src/views/cards/pictures.ts';
+import { BUSY_NOTE, drawPicture } from '../../src/views/cards/pictures.ts';
+import { ChartPoolBusy, createChartPool, type ChartPool } from '../../src/views/charts/pool.ts';
+import { renderPng } from '../../src/views/charts/render.ts';
 import { THEME } from '../../src/views/charts/theme.ts';
 import type { View } from '../../src/views/model.ts';
 import { countColour, decodePng, looksDrawn, type DecodedPng } from '../views/charts/png.ts';
@@ -96,47 +98,82 @@ test('a map with no linked token still answers, without an empty picture', async
   assert.equal(view.picture, undefined);
 });
 
-test('a failing drawing costs only the picture, and is logged', () => {
+/** A pool that draws a flat bar in the main thread, counting what it was asked. */
+function countingPool(fail?: string): ChartPool & { draws: number } {
+  const pool = {
+    draws: 0,
+    async draw(_kind: string, input: unknown) {
+      pool.draws++;
+      if (fail) throw new Error(fail);
+      const v = (input as { value: number }).value;
+      return renderPng(`<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="${v}" height="10" fill="#2ecc71"/></svg>`);
+    },
+    stats: () => ({ running: 0, queued: 0, refused: 0 }),
+    close: async () => {},
+  };
+  return pool;
+}
+
+test('a failing drawing costs only the picture, and is logged', async () => {
   const lines: string[] = [];
   const log = createLogger({ level: 'warn', secrets: [], destination: { write: (l: string) => lines.push(l) } });
-  const ctx = { capabilities: { pictures: true, buttons: true }, log };
-  const picture = drawPicture(ctx, {
-    kind: 'test-broken',
-    request: { n: 1 },
-    name: 'broken.png',
-    alt: () => 'broken',
-    input: () => ({ n: 1 }),
-    svg: () => {
-      throw new Error('layout exploded');
-    },
-  });
-  assert.equal(picture, undefined);
+  const ctx = { capabilities: { pictures: true, buttons: true }, log, charts: countingPool('layout exploded') };
+  const drawn = await drawPicture(ctx, { kind: 'price-strip', request: { n: 1 }, name: 'broken.png', alt: () => 'broken', input: () => ({ value: 1 }) as never });
+  assert.deepEqual(drawn, {});
   assert.equal(lines.length, 1);
   assert.match(lines[0]!, /layout exploded/);
   assert.match(lines[0]!, /without its picture/);
 });
 
-test('the same picture is drawn once, and drawn again when the data changes', () => {
-  const ctx = { capabilities: { pictures: true, buttons: true }, log: createLogger({ level: 'silent', secrets: [] }) };
-  let draws = 0;
-  const spec = (value: number) => ({
-    kind: 'test-cache',
-    request: { token: 'x' },
-    name: 'x.png',
-    alt: () => 'x',
-    input: () => ({ value }),
-    svg: ({ value: v }: { value: number }) => {
-      draws++;
-      return `<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="${v}" height="10" fill="#2ecc71"/></svg>`;
-    },
-  });
-  const first = drawPicture(ctx, spec(5));
-  const again = drawPicture(ctx, spec(5));
-  assert.equal(draws, 1);
+test('the same picture is drawn once, and drawn again when the data changes', async () => {
+  const charts = countingPool();
+  const ctx = { capabilities: { pictures: true, buttons: true }, log: createLogger({ level: 'silent', secrets: [] }), charts };
+  const spec = (value: number) => ({ kind: 'price-strip' as const, request: { token: 'cache-test' }, name: 'x.png', alt: () => 'x', input: () => ({ value }) as never });
+  const first = (await drawPicture(ctx, spec(5))).picture;
+  const again = (await drawPicture(ctx, spec(5))).picture;
+  assert.equal(charts.draws, 1);
   assert.deepEqual(again?.png, first?.png);
-  const fresh = drawPicture(ctx, spec(15));
-  assert.equal(draws, 2);
+  const fresh = (await drawPicture(ctx, spec(15))).picture;
+  assert.equal(charts.draws, 2);
   assert.ok(countColour(decodePng(fresh!.png), THEME.up, 4) > countColour(decodePng(first!.png), THEME.up, 4));
-  assert.equal(drawPicture({ ...ctx, capabilities: { pictures: false, buttons: true } }, spec(99)), undefined);
-  assert.equal(draws, 2);
+  assert.deepEqual(await drawPicture({ ...ctx, capabilities: { pictures: false, buttons: true } }, spec(99)), {});
+  assert.equal(charts.draws, 2);
+});
+
+test('the render pool draws in worker threads and refuses past its queue', async () => {
+  const pool = createChartPool({ size: 1, maxQueue: 1 });
+  try {
+    const input = { symbol: 'X', title: 'X price change', changes: { m5: 0.1, h1: 2, h4: -3, h24: 4 } };
+    const results = await Promise.allSettled([1, 2, 3].map(() => pool.draw('price-strip', input)));
+    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected']);
+    assert.ok((results[2] as PromiseRejectedResult).reason instanceof ChartPoolBusy);
+    for (const r of results.slice(0, 2)) assert.deepEqual([decodePng((r as PromiseFulfilledResult<Uint8Array>).value).width], [800]);
+    assert.deepEqual(pool.stats(), { running: 0, queued: 0, refused: 1 });
+    // A failing job fails alone; the worker keeps serving.
+    await assert.rejects(pool.draw('price-strip', null as never));
+    assert.ok(looksDrawn(decodePng(await pool.draw('price-strip', input))));
+  } finally {
+    await pool.close();
+  }
+});
+
+test('when every worker is busy and the queue is full, the answer goes out without its picture and says so', async () => {
+  const pool = createChartPool({ size: 1, maxQueue: 1 });
+  const hb = await harness({ charts: pool });
+  try {
+    const input = { symbol: 'Y', title: 'Y', changes: { m5: 1, h1: 1, h4: 1, h24: 1 } };
+    const filling = [pool.draw('price-strip', input), pool.draw('price-strip', input)];
+    const view = await hb.dispatcher.text(`/token solana ${quiet.address}`, caller, { capabilities: { pictures: true, buttons: true } });
+    const card = asCard(view!);
+    assert.equal(card.picture, undefined);
+    assert.equal(card.footer?.split('\n').at(-1), BUSY_NOTE);
+    await Promise.all(filling);
+    // Once the queue drains, the same command has its picture again.
+    const later = asCard((await hb.dispatcher.text(`/token solana ${quiet.address}`, caller, { capabilities: { pictures: true, buttons: true } }))!);
+    assert.ok(later.picture);
+    assert.ok(!later.footer?.includes(BUSY_NOTE));
+  } finally {
+    await hb.close();
+    await pool.close();
+  }
 });

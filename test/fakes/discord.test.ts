@@ -11,6 +11,7 @@ import {
   DiscordAPIError,
   Events,
   GatewayIntentBits,
+  MessageFlags,
   PermissionFlagsBits,
   Routes,
 } from 'discord.js';
@@ -123,6 +124,31 @@ test('interaction callback answers 204 with no body and no JSON content type', a
   });
   assert.equal(again.status, 400);
   assert.equal(((await again.json()) as { code: number }).code, 40060);
+});
+
+test('the first follow-up after a public defer resolves it publicly, whatever its flags; after deleting it, a follow-up keeps its own', async (t) => {
+  const { fake, client } = await boot(t);
+  const runs = onInteraction(client, async (interaction) => {
+    if (!interaction.isChatInputCommand()) throw new Error(`unexpected ${interaction.type}`);
+    await interaction.deferReply();
+    if (interaction.commandName === 'first') await interaction.followUp({ content: 'meant to be private', flags: MessageFlags.Ephemeral });
+    else {
+      await interaction.deleteReply();
+      await interaction.followUp({ content: 'private', flags: MessageFlags.Ephemeral });
+    }
+  });
+  const first = await fake.sendCommand({ name: 'first', channelId: ALERTS });
+  await first.waitFor('original');
+  const second = await fake.sendCommand({ name: 'second', channelId: ALERTS });
+  await second.waitFor((x) => x.followups.length === 1);
+  await Promise.all(runs);
+  assert.equal(first.followups.length, 0, 'no message of its own');
+  assert.equal(first.original?.content, 'meant to be private');
+  assert.equal(first.original!.flags & MessageFlags.Ephemeral, 0, 'public, as the defer was');
+  assert.equal(second.original?.deleted, true);
+  assert.deepEqual(second.original?.shown, ['']);
+  assert.equal(second.followups[0]?.content, 'private');
+  assert.equal(second.followups[0]!.flags & MessageFlags.Ephemeral, MessageFlags.Ephemeral);
 });
 
 test('button click arrives as ButtonInteraction and update() rewrites the clicked message', async (t) => {

@@ -42,4 +42,16 @@ test('/healthz, /readyz and /metrics report what operators need', async (t) => {
   assert.match(body, /kolradar_watcher_ticks_total\{result="leader"\} 1/);
   assert.match(body, /kolradar_watcher_lag_seconds \d/);
   assert.match(body, /# TYPE kolradar_outbox_depth gauge/);
+
+  const rss = Number(/kolradar_process_memory_bytes\{kind="rss"\} (\d+)/.exec(body)?.[1]);
+  assert.ok(rss >= process.memoryUsage().heapUsed / 2, `rss ${rss}`);
+  assert.match(body, /kolradar_process_memory_bytes\{kind="heap_used"\} [1-9]\d*/);
+  // Hold the event loop for 300 ms: the heartbeat due within 20 ms of the start
+  // runs after the hold, so the stall reported cannot be under 280 ms.
+  const until = performance.now() + 300;
+  while (performance.now() < until);
+  const after = await (await get('/metrics')).text();
+  const stall = Number(/kolradar_event_loop_stall_seconds ([\d.e-]+)/.exec(after)?.[1]);
+  assert.ok(stall >= 0.28, `event-loop stall ${stall}`);
+  assert.match(after, /kolradar_event_loop_delay_seconds\{quantile="0.99"\} [\d.e-]+/);
 });

@@ -64,13 +64,19 @@ test('a whole session leaks no secret into logs, replies or errors', { timeout: 
   const user = { id: '700000000000000001', username: 'alice' };
   const slash = async (name: string, options: { name: string; type: number; value: string | number }[]) => {
     const h = await discord.sendCommand({ name, options, channelId: '800000000000000009', guildId: '900000000000000009', user });
-    await sleep(300);
+    // Answered: a reply with content, or a private follow-up.
+    await h.waitFor((x) => x.followups.length > 0 || (x.original !== undefined && (x.original.flags & 128) === 0 && x.original.shown.some(Boolean)), 15_000);
     return h;
   };
   const chat = { id: 4242, type: 'private' as const };
   const say = async (text: string) => {
+    // Answered: one more finished send to the chat (accepted or refused, as for a blocked chat).
+    const answered = () => telegram.requests.filter((r) => /^send/.test(r.method) && String(r.chat_id) === '4242' && (r.status !== 0 || r.description !== undefined)).length;
+    const before = answered();
     telegram.sendText({ chat, from: { id: 4242, first_name: 'Bob' }, text });
-    await sleep(300);
+    const t1 = Date.now();
+    while (answered() === before && Date.now() - t1 < 15_000) await sleep(10);
+    assert.ok(answered() > before, `no answer to ${text}`);
   };
   await slash('token', [{ name: 'chain', type: 3, value: 'solana' }, { name: 'address', type: 3, value: token.address }]);
   await slash('token', [{ name: 'chain', type: 3, value: 'solana' }, { name: 'address', type: 3, value: 'not-an-address' }]);

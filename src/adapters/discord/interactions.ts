@@ -5,9 +5,9 @@
  * checks is deferred at once, before its answer is known (the upstream can
  * take longer than 3 s, and a slow event loop eats into the window). The
  * deferred reply is public, because most answers are cards meant for the
- * channel. When the answer turns out to be an error, it ends up with the user
- * alone as an ephemeral follow-up and the public reply is deleted, so the
- * channel keeps no failed commands (see answerDeferred). Mistakes caught before any
+ * channel. When the answer turns out to be an error, the public placeholder is
+ * deleted and the error goes to the user alone as an ephemeral follow-up, so
+ * the channel never sees a failed command (see answerDeferred). Mistakes caught before any
  * upstream call (invalid options, missing permission) skip the defer and are
  * answered ephemerally at once.
  */
@@ -95,13 +95,14 @@ export async function handleCommand(i: ChatInputCommandInteraction, d: Interacti
 }
 
 /**
- * Replaces the deferred placeholder with the answer. An error must end up
- * visible to the user alone, and Discord gives the first follow-up after a
- * deferred reply the defer's (public) visibility, ignoring its flags. So the
- * short error is edited in first (which resolves the placeholder and is the
- * answer if anything below fails), then sent again as an ephemeral follow-up,
- * and the public copy is deleted. A button has no placeholder: the clicked
- * message stays as it was and only the follow-up is sent.
+ * Replaces the deferred placeholder with the answer. An error must be seen by
+ * the user alone, never by the channel, not even for a moment. Discord gives
+ * the first follow-up after a deferred reply the defer's (public) visibility,
+ * ignoring its flags, so the public "thinking…" placeholder is deleted first
+ * and the error then sent as an ephemeral follow-up, a message of its own. Only
+ * if the placeholder cannot be deleted is the error edited into it, so the user
+ * is not left with "thinking…" for ever. A button has no placeholder: the
+ * clicked message stays as it was and only the follow-up is sent.
  */
 async function answerDeferred(i: ChatInputCommandInteraction | ButtonInteraction, view: View, log: Logger): Promise<void> {
   const payload = toDiscordPayload(view);
@@ -113,14 +114,14 @@ async function answerDeferred(i: ChatInputCommandInteraction | ButtonInteraction
     await i.followUp(ephemeralOptions(payload));
     return;
   }
-  await i.editReply(editOptions(payload));
   try {
-    await i.followUp(ephemeralOptions(payload));
+    await i.deleteReply();
   } catch (err) {
-    log.warn({ err }, 'ephemeral follow-up failed; the error stays in the reply');
+    log.warn({ err }, 'could not delete the placeholder; the error goes into it');
+    await i.editReply(editOptions(payload));
     return;
   }
-  await i.deleteReply().catch((err: unknown) => log.warn({ err }, 'could not delete the public error'));
+  await i.followUp(ephemeralOptions(payload));
 }
 
 /** Paging, "more tweets" and the like: the clicked message is edited in place; errors go to the clicker only. */

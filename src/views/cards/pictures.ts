@@ -13,15 +13,12 @@ import {
   type MomentumInput,
   type PriceStripInput,
   type WinRateInput,
-  mindmapSvg,
-  momentumSvg,
-  priceStripSvg,
-  renderPng,
-  winRateSvg,
 } from '../charts/index.ts';
+import type { ChartInputs, ChartKind } from '../charts/draw.ts';
+import { ChartPoolBusy } from '../charts/pool.ts';
 import { decimalRatio } from '../charts/decimal.ts';
 import { int, pct, score as scoreText, timeAgo } from '../format.ts';
-import type { Picture } from '../model.ts';
+import type { CardView, Picture, TableView, TextView } from '../model.ts';
 import { ticker } from './common.ts';
 import { WINDOWS } from './windows.ts';
 
@@ -40,41 +37,60 @@ export function imageCacheKey(kind: string, params: Readonly<Record<string, unkn
 /** Lines the momentum chart can tell apart (one per colour). */
 export const MOMENTUM_MAX_TOKENS = 8;
 
-type PictureCtx = Pick<CommandContext, 'capabilities' | 'log'>;
+type PictureCtx = Pick<CommandContext, 'capabilities' | 'log' | 'charts'>;
 
-interface PictureSpec<I> {
-  readonly kind: string;
+interface PictureSpec<K extends ChartKind> {
+  readonly kind: K;
   /** The request as the user made it; the chart input is added to the key too. */
   readonly request: Readonly<Record<string, unknown>>;
   readonly name: string;
-  readonly alt: (input: I) => string;
+  readonly alt: (input: ChartInputs[K]) => string;
   /** Undefined when there is nothing worth drawing. */
-  readonly input: () => I | undefined;
-  readonly svg: (input: I) => string;
+  readonly input: () => ChartInputs[K] | undefined;
 }
 
+/** A picture, or a line telling the user why there is none (when they would expect one). */
+export interface Drawn {
+  readonly picture?: Picture;
+  readonly note?: string;
+}
+
+export const BUSY_NOTE = 'No picture this time: many are being drawn right now. Ask again in a minute for it.';
+
 /**
- * Draws one picture, or reuses it. Never throws. The key carries a digest of the
- * chart input as well as the request, so a fresher API answer is never shown
- * beside a stale picture of the same request.
+ * Draws one picture in the chart pool, or reuses it. Never throws. The key
+ * carries a digest of the chart input as well as the request, so a fresher API
+ * answer is never shown beside a stale picture of the same request.
  */
-export function drawPicture<I>(ctx: PictureCtx, spec: PictureSpec<I>): Picture | undefined {
-  if (!ctx.capabilities.pictures) return undefined;
+export async function drawPicture<K extends ChartKind>(ctx: PictureCtx, spec: PictureSpec<K>): Promise<Drawn> {
+  if (!ctx.capabilities.pictures) return {};
   try {
     const input = spec.input();
-    if (input === undefined) return undefined;
+    if (input === undefined) return {};
     const digest = createHash('sha1').update(JSON.stringify(input)).digest('base64url');
     const key = imageCacheKey(spec.kind, { ...spec.request, input: digest });
     let png = cache.get(key);
     if (!png) {
-      png = renderPng(spec.svg(input));
+      png = await ctx.charts.draw(spec.kind, input);
       cache.set(key, png, TTL_MS);
     }
-    return { png, name: spec.name, alt: spec.alt(input) };
+    return { picture: { png, name: spec.name, alt: spec.alt(input) } };
   } catch (err) {
+    const busy = err instanceof ChartPoolBusy;
     ctx.log.warn({ picture: spec.kind, err }, 'answer sent without its picture');
-    return undefined;
+    return busy ? { note: BUSY_NOTE } : {};
   }
+}
+
+/** The view with its picture, or with the note saying why it has none. */
+export function withPicture<V extends CardView | TableView | TextView>(view: V, drawn: Drawn): V {
+  if (drawn.picture) return { ...view, picture: drawn.picture };
+  if (!drawn.note) return view;
+  if (view.kind === 'text') {
+    const text = typeof view.text === 'string' ? [view.text] : view.text;
+    return { ...view, text: [...text, `\n\n${drawn.note}`] };
+  }
+  return { ...view, footer: view.footer ? `${view.footer}\n${drawn.note}` : drawn.note };
 }
 
 // ---- /mindmap (operation 1) ----
@@ -108,7 +124,7 @@ export function mindmapPicture(
   graph: MindmapGraph,
   centre: TokenSummary | undefined,
   request: { readonly chain: string; readonly address: string; readonly hours: number; readonly limit: number },
-): Picture | undefined {
+): Promise<Drawn> {
   const name = centre ? ticker(centre.symbol, centre.name) : 'this token';
   const linked = Math.max(0, graph.nodes.length - 1);
   return drawPicture(ctx, {
@@ -118,7 +134,6 @@ export function mindmapPicture(
     alt: () => `Token map of ${name}: ${linked} linked token${linked === 1 ? '' : 's'} in the last ${request.hours}h`,
     // A lone token says nothing the text does not: no picture then.
     input: () => (graph.edges.length > 0 ? mindmapChart(graph, centre, request.hours) : undefined),
-    svg: (input) => mindmapSvg(input),
   });
 }
 
@@ -155,7 +170,7 @@ export function winRateChart({ kol, score: s, momentum }: WinRateChartInput): Wi
   };
 }
 
-export function winRatePicture(ctx: PictureCtx, data: WinRateChartInput): Picture | undefined {
+export function winRatePicture(ctx: PictureCtx, data: WinRateChartInput): Promise<Drawn> {
   const at = (label: string): string => pct(data.momentum.summary[WINDOWS.find((w) => w.label === label)!.summaryKey], 'fraction', { decimals: 0 });
   const rates = data.momentum.total > 0 ? `: ${at('1h')} after 1h, ${at('24h')} after 24h, ${at('7d')} after 7d` : ': no tokens counted yet';
   return drawPicture(ctx, {
@@ -164,7 +179,6 @@ export function winRatePicture(ctx: PictureCtx, data: WinRateChartInput): Pictur
     name: 'winrate.png',
     alt: () => `Win rate after a shill of ${kolRef(data.kol)}${rates}`,
     input: () => winRateChart(data),
-    svg: (input) => winRateSvg(input),
   });
 }
 
@@ -220,7 +234,7 @@ export function momentumPicture(
   items: readonly KolTokenItem[],
   request: Readonly<Record<string, unknown>> & { readonly sort: string },
   now: number,
-): Picture | undefined {
+): Promise<Drawn> {
   const who = kolRef(kol);
   return drawPicture(ctx, {
     kind: 'momentum',
@@ -231,7 +245,6 @@ export function momentumPicture(
       const chart = momentumChart(`Tokens shilled by ${who} · price after the shill`, items, request.sort, now);
       return chart.tokens.length > 0 ? chart : undefined;
     },
-    svg: (input) => momentumSvg(input),
   });
 }
 
@@ -242,7 +255,7 @@ export function priceStripChart(item: TokenAnalyticsItem): PriceStripInput {
   return { symbol, changes: item.changes, title: `${symbol} price change` };
 }
 
-export function priceStripPicture(ctx: PictureCtx, chain: string, item: TokenAnalyticsItem): Picture | undefined {
+export function priceStripPicture(ctx: PictureCtx, chain: string, item: TokenAnalyticsItem): Promise<Drawn> {
   const c = item.changes;
   const p = (v: number) => pct(v, 'percent', { sign: true });
   return drawPicture(ctx, {
@@ -251,6 +264,5 @@ export function priceStripPicture(ctx: PictureCtx, chain: string, item: TokenAna
     name: 'price-strip.png',
     alt: () => `${ticker(item.token.symbol, item.token.name)} price change: 5m ${p(c.m5)}, 1h ${p(c.h1)}, 4h ${p(c.h4)}, 24h ${p(c.h24)}`,
     input: () => priceStripChart(item),
-    svg: (input) => priceStripSvg(input),
   });
 }

@@ -37,13 +37,16 @@ export function tokenColumns(keys: readonly string[]): Column[] {
   return [{ key: 'token', label: 'Token' }, ...keys.map((k): Column => ({ key: k, label: CELLS[k]!.label, align: 'right' }))];
 }
 
-export function tokenRow(t: TokenAnalyticsItem, keys: readonly string[]): Record<string, string> {
-  const row: Record<string, string> = { token: ticker(t.token.symbol, t.token.name) };
+/** The token as a row names it; `chain` when the list has the same symbol more than once. */
+const tokenName = (t: TokenAnalyticsItem, chain: string | undefined): string => `${ticker(t.token.symbol, t.token.name)}${chain ? ` (${chain})` : ''}`;
+
+export function tokenRow(t: TokenAnalyticsItem, keys: readonly string[], chain?: string): Record<string, string> {
+  const row: Record<string, string> = { token: tokenName(t, chain) };
   for (const k of keys) row[k] = CELLS[k]!.cell(t);
   return row;
 }
 
 /** Under the table: each token's address to copy into /token. */
-export function tokenNote(t: TokenAnalyticsItem): Rich {
-  return [`${ticker(t.token.symbol, t.token.name)} `, { code: t.token.address }];
+export function tokenNote(t: TokenAnalyticsItem, chain?: string): Rich {
+  return [`${tokenName(t, chain)} `, { code: t.token.address }];
 }

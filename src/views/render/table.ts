@@ -21,7 +21,6 @@ export interface TableOptions {
 }
 
 const GAP = '  ';
-const MIN_COLUMN = 3;
 
 export function layoutTable(
   columns: readonly Column[],
@@ -34,26 +33,62 @@ export function layoutTable(
   };
   const labels = columns.map((c) => prep(c.label));
   const cells = rows.map((row) => columns.map((c) => prep(row[c.key])));
-  const maxColumn = opts.maxColumn ?? opts.width;
-  const widths = columns.map((_, i) =>
-    Math.min(maxColumn, Math.max(displayWidth(labels[i]!), ...cells.map((r) => displayWidth(r[i]!)))),
-  );
-  // Narrow the widest column until the line fits (or every column is at its minimum).
-  const total = (): number => widths.reduce((a, b) => a + b, 0) + GAP.length * Math.max(0, widths.length - 1);
-  while (total() > opts.width) {
-    let widest = 0;
-    for (let i = 1; i < widths.length; i++) if (widths[i]! > widths[widest]!) widest = i;
-    if (widths[widest]! <= MIN_COLUMN) break;
-    widths[widest]! -= 1;
-  }
-  const line = (values: readonly string[]): string =>
-    values
-      .map((v, i) => pad(cutWidth(v, widths[i]!), widths[i]!, columns[i]!.align ?? 'left'))
-      .join(GAP)
-      .replace(/\s+$/, '');
+  const maxColumn = Math.min(opts.maxColumn ?? opts.width, opts.width);
+  const widest = columns.map((_, i) => Math.max(displayWidth(labels[i]!), ...cells.map((r) => displayWidth(r[i]!))));
+  let natural = widest.map((w) => Math.min(maxColumn, w));
+  const oneLine = natural.reduce((a, b) => a + b, 0) + GAP.length * Math.max(0, natural.length - 1) <= opts.width;
+  // A continuation line is indented: no column may be wider than what it leaves.
+  if (!oneLine) natural = natural.map((w) => Math.min(w, opts.width - INDENT.length));
+  // Too wide for one line: each row takes several lines rather than any value
+  // being cut (a cut handle or price cannot be used). Only a value wider than a
+  // whole line is still cut.
+  const groups = lineGroups(columns, natural, opts.width);
+  const lines = (values: readonly string[]): string =>
+    groups
+      .map((g, n) =>
+        (n > 0 ? INDENT : '') +
+        g
+          .map((i) => pad(cutWidth(values[i]!, natural[i]!), natural[i]!, columns[i]!.align ?? 'left'))
+          .join(GAP)
+          .replace(/\s+$/, ''),
+      )
+      .join('\n');
+  const header = lines(labels);
+  // Several lines per row: one rule under the whole header reads better than one per line.
+  const rule =
+    groups.length === 1
+      ? natural.map((w) => '-'.repeat(w)).join(GAP)
+      : '-'.repeat(Math.max(...header.split('\n').map((l) => displayWidth(l))));
   return {
-    header: line(labels),
-    rule: widths.map((w) => '-'.repeat(w)).join(GAP),
-    rows: cells.map(line),
+    header,
+    rule,
+    rows: cells.map(lines),
   };
+}
+
+const INDENT = '  ';
+
+/**
+ * Column indexes per line of a row. One line when it fits; else the leading
+ * columns up to the last left-aligned one (what names the row: rank, handle,
+ * token) on the first line and the figures after, each line filled greedily.
+ */
+function lineGroups(columns: readonly Column[], widths: readonly number[], width: number): number[][] {
+  const span = (g: readonly number[]) => g.reduce((a, i) => a + widths[i]!, 0) + GAP.length * Math.max(0, g.length - 1);
+  const all = columns.map((_, i) => i);
+  if (span(all) <= width) return [all];
+  const lastText = columns.reduce((last, c, i) => ((c.align ?? 'left') === 'left' ? i : last), 0);
+  const groups: number[][] = [];
+  let current: number[] = [];
+  for (const i of all) {
+    const room = width - (groups.length > 0 ? INDENT.length : 0);
+    const breakHere = groups.length === 0 && current.length > 0 && i === lastText + 1;
+    if (current.length > 0 && (breakHere || span([...current, i]) > room)) {
+      groups.push(current);
+      current = [];
+    }
+    current.push(i);
+  }
+  groups.push(current);
+  return groups;
 }

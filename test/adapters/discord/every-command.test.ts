@@ -35,7 +35,7 @@ test('every command: deferred within 3 s, then a public answer carrying the sand
     const i = await h.fake.sendCommand({ name, channelId, options, user: MANAGER, memberPermissions: MANAGER_PERMISSIONS });
     await i.waitFor('callback', 3000);
     assert.equal(i.callbacks[0]!.type, 5, `${line}: deferred first`);
-    assert.ok(i.callbacks[0]!.atMs < 3000, `${line}: acknowledged in ${i.callbacks[0]!.atMs} ms`);
+    // In time: the fake refuses a callback after Discord's 3 s, as Discord does.
     const m = await publicAnswer(i, 8000);
     // Cards and tables come as embeds, plain text answers (/help, /alerts pause) as content.
     const text = shown(m.embeds.length ? JSON.stringify(embedOf(m)) : m.content);

@@ -119,6 +119,7 @@ export async function privateAnswer(h: InteractionHandle, timeoutMs = 4000): Pro
   );
   const m = h.callbacks[0]!.type === 4 ? h.original! : h.followups[0]!;
   assert.equal(m.flags & EPHEMERAL, EPHEMERAL, 'the error is ephemeral');
+  if (m !== h.original) assert.deepEqual(h.original!.shown.filter(Boolean), [], 'the channel never saw the error, not even briefly');
   return m;
 }
 

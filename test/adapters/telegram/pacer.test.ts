@@ -29,12 +29,13 @@ test('a first 429 pauses everyone; a chat limited again pauses only itself', asy
   await pacer.run('2', async () => undefined, none);
   assert.ok(performance.now() - t0 >= 19, 'another chat waited for the global window');
   assert.equal(pacer.limited('1', 50), 'chat');
-  const t1 = performance.now();
-  await pacer.run('3', async () => undefined, none);
-  assert.ok(performance.now() - t1 < 100, 'others are not held for one chat’s own limit');
+  const order: string[] = [];
   const t2 = performance.now();
-  await pacer.run('1', async () => undefined, none);
-  assert.ok(performance.now() - t2 >= 490, 'the limited chat waits its retry_after');
+  const limited = pacer.run('1', async () => void order.push('1'), none).then(() => performance.now() - t2);
+  await pacer.run('3', async () => void order.push('3'), none);
+  assert.deepEqual(order, ['3'], 'others are not held for one chat’s own limit');
+  assert.ok((await limited) >= 490, 'the limited chat waits its retry_after');
+  assert.deepEqual(order, ['3', '1']);
 });
 
 test('a 429 read from a result is recorded before the chat sends again', async () => {

@@ -123,6 +123,18 @@ export const webhookExecute: Handler = (ctx) => {
   if ('status' in record) return record;
   const invalid = validateMessage(ctx.body, ctx.files.length, true);
   if (invalid) return { status: 400, json: invalid };
+  // As Discord does: the first follow-up after a deferred reply (type 5) still
+  // "thinking" resolves that reply, with the deferral's visibility whatever its
+  // own flags say. Once that reply is deleted, a follow-up is a message of its own.
+  const original = record.originalId === undefined ? undefined : state.messages.byId.get(record.originalId);
+  if (original && !original.deleted && (original.flags & LOADING) !== 0) {
+    const { flags: _ignored, ...body } = ctx.body;
+    state.messages.edit(original, body, ctx.files, state.origin);
+    record.originalTouched = true;
+    record.changed();
+    if (ctx.query.get('wait') === 'false') return { status: 204 };
+    return { status: 200, json: state.messages.toApi(original, state.botUser()) };
+  }
   const flags = typeof ctx.body['flags'] === 'number' ? ctx.body['flags'] : 0;
   const message = createReply(ctx, record, ctx.body, 'followup', flags);
   record.followupIds.push(message.id);

@@ -97,8 +97,10 @@ export class MessageStore {
       edited_timestamp: null,
       source: input.source,
       edits: 0,
+      shown: [],
       deleted: false,
     };
+    message.shown.push(visibleText(message));
     if (input.guildId !== undefined) message.guild_id = input.guildId;
     if (typeof body['nonce'] === 'string' || typeof body['nonce'] === 'number') message.nonce = body['nonce'];
     if (body['enforce_nonce'] === true) message.enforce_nonce = true;
@@ -137,6 +139,7 @@ export class MessageStore {
     message.attachments.push(...added);
     message.flags &= ~128;
     message.edits += 1;
+    message.shown.push(visibleText(message));
     message.edited_timestamp = new Date().toISOString();
     return message;
   }
@@ -169,4 +172,10 @@ export class MessageStore {
     if (message.message_reference !== undefined) api['message_reference'] = message.message_reference;
     return api;
   }
+}
+
+/** The text a member sees on a message, for tests that ask what was ever shown. */
+function visibleText(m: FakeMessage): string {
+  const embeds = m.embeds.map((e) => [e['title'], e['description']].filter((x) => typeof x === 'string').join('\n'));
+  return [m.content, ...embeds].filter(Boolean).join('\n');
 }

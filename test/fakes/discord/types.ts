@@ -71,6 +71,8 @@ export interface FakeMessage {
   source: 'channel' | 'interaction' | 'followup';
   /** Number of edits received. */
   edits: number;
+  /** What the message showed, in order: as created, then after each edit (embed titles and descriptions, content). */
+  shown: string[];
   deleted: boolean;
 }
 

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { generateStore } from '../../../src/sandbox/data.ts';
 import { LiveFeed } from '../../../src/sandbox/live.ts';
 import type { Sandbox } from '../../../src/sandbox/server.ts';
-import { get } from '../helpers.ts';
 
 const snapshot = (d: Sandbox['data']) => JSON.stringify({ tokens: d.tokens, kols: d.kols, tweets: d.tweets, shills: d.shills });
 
@@ -27,14 +26,3 @@ export function checkDeterminism(sb: Sandbox, seed: number, now: number): void {
 }
 
 /** Typical requests take well under a millisecond of server time. */
-export async function checkSpeed(sb: Sandbox): Promise<void> {
-  const kol = sb.data.kols[0]!.twitter_id;
-  const paths = ['/v2/tweets', '/v2/tokens/analytics', '/v2/x-users/analytics', `/v2/x-users/${kol}/tokens`, '/v2/x-users/win-rate', `/v2/x-users/${kol}/score`];
-  for (const p of paths) await get(sb, p);
-  sb.resetRequests();
-  for (let i = 0; i < 120; i++) await get(sb, paths[i % paths.length]!);
-  const times = sb.requests.map((r) => r.ms).sort((x, y) => x - y);
-  const median = times[Math.floor(times.length / 2)]!;
-  // Generous for a loaded 2-core machine, yet far below what an accidental O(n^2) would cost.
-  assert.ok(median < 1, `median server time ${median.toFixed(3)} ms`);
-}

@@ -10,15 +10,15 @@ export async function checkFaults(t: TestContext, sb: Sandbox): Promise<void> {
 
   await t.test('latency with jitter', async () => {
     sb.setFaults({ latencyMs: 60, jitterMs: 20 });
-    const t0 = performance.now();
     const r = await get(sb, feed);
-    const took = performance.now() - t0;
     assert.equal(r.status, 200);
-    assert.ok(took >= 58, `took ${took} ms`);
+    const delayed = sb.requests.at(-1)!;
+    assert.equal(delayed.fault, 'latency');
+    // A lower bound on a real wait cannot flake: a timer never fires early.
+    assert.ok(delayed.ms >= 59, `held ${delayed.ms} ms`);
     sb.clearFaults();
-    const t1 = performance.now();
     await get(sb, feed);
-    assert.ok(performance.now() - t1 < took);
+    assert.equal(sb.requests.at(-1)!.fault, undefined, 'switched off at run time');
   });
 
   await t.test('error rate answers 500, 502 or 503', async () => {
@@ -102,13 +102,12 @@ export async function checkHangAndClose(sb: Sandbox): Promise<void> {
     (r) => `answered ${r.status}`,
     () => 'failed',
   );
-  const race = await Promise.race([pending, new Promise((r) => setTimeout(() => r('still waiting'), 150))]);
-  assert.equal(race, 'still waiting');
+  while (sb.inFlight === 0) await new Promise((r) => setImmediate(r));
   assert.equal((await get(sb, '/v2/tweets')).status, 200, 'other operations still answer');
-  assert.equal(sb.requests.findLast((x) => x.operation === 'kolScore')?.fault, 'hang');
-  const t0 = performance.now();
+  const hung = sb.requests.findLast((x) => x.operation === 'kolScore')!;
+  assert.deepEqual([hung.fault, hung.status, hung.finished, sb.inFlight], ['hang', 0, 0, 1], 'held: no answer, still open');
+  // A hang never ends by itself: were close() to wait for it, this would never return.
   await sb.close();
-  assert.ok(performance.now() - t0 < 1000, 'close does not wait for the hung request');
   assert.equal(await pending, 'failed', 'the hung request is cut off');
   await assert.rejects(fetch(`${sb.url}/v2/tweets`), 'closed for good');
 }

@@ -64,8 +64,12 @@ test('a wide table is narrowed to the terminal width; columns stay aligned with 
   );
   const lines = out.text.split('\n').slice(2);
   for (const line of lines) assert.ok(displayWidth(line) <= 40, line);
-  const vAt = lines.slice(2).map((l) => displayWidth(l.slice(0, l.indexOf('👩'))));
+  const vAt = lines.filter((l) => l.includes('👩')).map((l) => displayWidth(l.slice(0, l.indexOf('👩'))));
+  assert.equal(vAt.length, rows.length);
   assert.equal(new Set(vAt).size, 1, 'the last column starts at the same column on every row');
+  // Only the name wider than a whole line is cut.
+  assert.equal(out.text.split('…').length - 1, 3);
+  assert.equal(lines.filter((l) => l.includes('中文名字中文名字')).length, 2);
 });
 
 test('errors show the example', () => {

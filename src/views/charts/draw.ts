@@ -1,0 +1,32 @@
+/**
+ * Chart input to PNG by kind. Kinds rather than functions, so the work can be
+ * handed to a worker thread as plain data (see pool.ts).
+ */
+import { mindmapSvg } from './mindmap.ts';
+import type { MindmapInput } from './mindmapLayout.ts';
+import { momentumSvg, type MomentumInput } from './momentum.ts';
+import { priceStripSvg, type PriceStripInput } from './priceStrip.ts';
+import { renderPng } from './render.ts';
+import { winRateSvg, type WinRateInput } from './winRate.ts';
+
+export interface ChartInputs {
+  readonly mindmap: MindmapInput;
+  readonly winrate: WinRateInput;
+  readonly momentum: MomentumInput;
+  readonly 'price-strip': PriceStripInput;
+}
+
+export type ChartKind = keyof ChartInputs;
+
+const SVG: { readonly [K in ChartKind]: (input: ChartInputs[K]) => string } = {
+  mindmap: (i) => mindmapSvg(i),
+  winrate: winRateSvg,
+  momentum: momentumSvg,
+  'price-strip': priceStripSvg,
+};
+
+export function drawChart<K extends ChartKind>(kind: K, input: ChartInputs[K]): Uint8Array {
+  const svg = SVG[kind] as (input: ChartInputs[K]) => string;
+  if (!svg) throw new Error(`unknown chart kind ${String(kind)}`);
+  return renderPng(svg(input));
+}
