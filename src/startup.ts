@@ -44,6 +44,8 @@ export interface WaitOptions {
   /** Also told each line that is logged, in plain words: the console prints it to the terminal. */
   readonly say?: ((line: string) => void) | undefined;
   readonly random?: () => number;
+  /** The pause between attempts; injected by tests that drive time with mock.timers. */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<unknown>;
 }
 
 const NEVER = new AbortController().signal;
@@ -89,6 +91,7 @@ export async function waitFor<T>(dep: Dependency<T>, o: WaitOptions): Promise<T>
       o.say?.(line);
     }
     // An abort rejects with the signal's own reason, as the attempt does.
-    await sleep(Math.min(backoffMs(failures, BACKOFF, o.random), remaining), undefined, { signal: o.signal ?? NEVER }).catch(() => o.signal?.throwIfAborted());
+    const pause = o.sleep ?? ((ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal }));
+    await pause(Math.min(backoffMs(failures, BACKOFF, o.random), remaining), o.signal ?? NEVER).catch(() => o.signal?.throwIfAborted());
   }
 }

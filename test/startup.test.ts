@@ -14,6 +14,13 @@ function collectingLogger() {
   return { log, lines };
 }
 
+/** The pause between attempts on the mocked callback timer (abortable like the real one). */
+const mockedSleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+  });
+
 /** Drives simulated time in small steps until `p` settles. */
 async function settle<T>(p: Promise<T>): Promise<{ value?: T; error?: unknown; at: number }> {
   let done: { value?: T; error?: unknown } | undefined;
@@ -40,7 +47,7 @@ test('a refused dependency: reported at the first failure, then at most every 5 
       throw new Error('connection refused (ECONNREFUSED)');
     },
   };
-  const r = await settle(waitFor(dep, { timeoutMs: 30_000, log, say: (l) => said.push(l), onWaiting: (w) => waiting.push(w), random: () => 1 }));
+  const r = await settle(waitFor(dep, { sleep: mockedSleep, timeoutMs: 30_000, log, say: (l) => said.push(l), onWaiting: (w) => waiting.push(w), random: () => 1 }));
 
   assert.ok(r.error instanceof StartupError);
   assert.equal(
@@ -74,7 +81,7 @@ test('a dependency that never answers: each attempt is cut at its bound, the fir
         signal.addEventListener('abort', () => reject(new Error(`no answer within ${boundMs} ms`)));
       }),
   };
-  const r = await settle(waitFor(dep, { timeoutMs: 12_000, log, random: () => 0 }));
+  const r = await settle(waitFor(dep, { sleep: mockedSleep, timeoutMs: 12_000, log, random: () => 0 }));
   assert.ok(r.error instanceof StartupError);
   assert.equal(bounds[0], FIRST_ATTEMPT_MS);
   assert.equal(bounds[1], LATER_ATTEMPT_MS);
@@ -96,7 +103,7 @@ test('a dependency that comes late: reached, logged once, and /readyz told it is
       return 'client';
     },
   };
-  const r = await settle(waitFor(dep, { timeoutMs: 30_000, log, onWaiting: (w) => waiting.push(w), random: () => 1 }));
+  const r = await settle(waitFor(dep, { sleep: mockedSleep, timeoutMs: 30_000, log, onWaiting: (w) => waiting.push(w), random: () => 1 }));
   assert.equal(r.value, 'client');
   assert.equal(waiting.at(-1), undefined);
   assert.match(lines.at(-1)!.msg, /^reached the store \(redis at 127\.0\.0\.1:3\)/);
@@ -115,7 +122,7 @@ test('a signal during the wait ends it at once, without the failure line', async
       throw new Error('connection refused (ECONNREFUSED)');
     },
   };
-  const r = await settle(waitFor(dep, { timeoutMs: 30_000, log, signal: stop.signal, random: () => 1 }));
+  const r = await settle(waitFor(dep, { sleep: mockedSleep, timeoutMs: 30_000, log, signal: stop.signal, random: () => 1 }));
   assert.equal((r.error as Error).message, 'SIGTERM');
   assert.ok(!(r.error instanceof StartupError));
   assert.ok(r.at < 30_000);
