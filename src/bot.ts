@@ -41,7 +41,7 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
       createTelegramAdapter({
         token: config.telegram.token,
         ...(config.telegram.apiRoot ? { apiRoot: config.telegram.apiRoot } : {}),
-        ...(config.telegram.webhook ? { webhook: config.telegram.webhook } : {}),
+        ...(config.telegram.webhook ? { webhook: config.telegram.webhook } : { pollLease: app.lease(`telegram-poller:${config.telegram.token.split(':')[0]}`) }),
         dispatcher: app.dispatcher,
         store: app.store,
         log,
@@ -49,6 +49,17 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
     );
   }
   return adapters;
+}
+
+/** The role gauge's view: one 0/1 series per role an instance can hold. */
+function roleFlags(r: Record<string, unknown>): Record<string, number> {
+  const flags: Record<string, number> = { watcher_leader: r['watcher'] === 'leader' ? 1 : 0 };
+  const tg = r['telegram'] as { poller?: string } | undefined;
+  if (tg?.poller) flags['telegram_poller'] = tg.poller === 'poller' ? 1 : 0;
+  const dc = r['discord'] as { shards?: number[]; http?: boolean } | undefined;
+  for (const id of dc?.shards ?? []) flags[`discord_shard_${id}`] = 1;
+  if (dc?.http) flags['discord_http'] = 1;
+  return flags;
 }
 
 export async function run(signal: Promise<string>): Promise<number> {
@@ -101,6 +112,12 @@ export async function run(signal: Promise<string>): Promise<number> {
     app.startAlerts(adapters.map((a) => a.sender));
     done = new Promise(() => {}); // chat adapters run until a signal
   }
+  // Who holds what, for /readyz and the kolradar_role gauge.
+  const roles = (): Record<string, unknown> => ({
+    watcher: app.leaseStatus(),
+    ...Object.fromEntries(adapters.map((a) => [a.platform, a.roles?.() ?? {}])),
+  });
+  app.metrics.setRoles(() => roleFlags(roles()));
   if (config.httpPort !== undefined) {
     const ops = await startOpsServer({
       port: config.httpPort,
@@ -109,6 +126,7 @@ export async function run(signal: Promise<string>): Promise<number> {
         store: () => app.store.ping(),
         platforms: () => Object.fromEntries(adapters.map((a) => [a.platform, a.isReady()])),
         lease: () => app.leaseStatus(),
+        roles,
       },
     });
     closeOps = () => ops.close(); // closed last: /healthz answers while the rest stops

@@ -11,7 +11,7 @@ import { tokenKeyOf } from '../core/chains.ts';
 import { alertView, mergeKols } from './content.ts';
 import type { Outbox, OutboxEntry } from './outbox.ts';
 import type { View } from '../views/model.ts';
-import type { Lease } from './lease.ts';
+import type { Lease } from '../store/lease.ts';
 
 export type SendResult =
   | { readonly kind: 'sent'; readonly messageId: string }

@@ -22,7 +22,7 @@ import type { Delivery } from './delivery.ts';
 import { compile, isAfter, loosestFilters, tweetFacts, type CompiledSubscriptions, type Match } from './matcher.ts';
 import type { Outbox } from './outbox.ts';
 import { planAlerts } from './plan.ts';
-import type { Lease } from './lease.ts';
+import type { Lease } from '../store/lease.ts';
 
 export interface WatcherOptions {
   readonly api: KolClient;

@@ -11,6 +11,8 @@ export interface ReadyChecks {
   store(): Promise<boolean>;
   platforms(): Record<string, boolean>;
   lease(): string;
+  /** Single-holder roles this instance has now (shards, Telegram poller); shown when given. */
+  roles?(): Record<string, unknown>;
 }
 
 export interface OpsServer {
@@ -33,7 +35,8 @@ export async function startOpsServer(o: { port: number; host?: string; metrics: 
         const store = await o.checks.store().catch(() => false);
         const platforms = o.checks.platforms();
         const ready = store && Object.values(platforms).every(Boolean);
-        send(ready ? 200 : 503, `${JSON.stringify({ ready, store, platforms, watcher: o.checks.lease() })}\n`, 'application/json');
+        const roles = o.checks.roles ? { roles: o.checks.roles() } : {};
+        send(ready ? 200 : 503, `${JSON.stringify({ ready, store, platforms, watcher: o.checks.lease(), ...roles })}\n`, 'application/json');
       })();
       return;
     }

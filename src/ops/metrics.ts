@@ -100,6 +100,7 @@ export class Histogram implements Series {
 export function createMetrics() {
   const series: Series[] = [];
   const add = <T extends Series>(s: T): T => (series.push(s), s);
+  let roleSource: () => Record<string, number> = () => ({});
   return {
     commands: add(new Counter('kolradar_commands_total', 'Commands handled, by command and outcome.')),
     commandSeconds: add(new Histogram('kolradar_command_duration_seconds', 'Time to answer a command.', [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])),
@@ -113,6 +114,15 @@ export function createMetrics() {
     outboxDepth: add(new Gauge('kolradar_outbox_depth', 'Alerts waiting in the outbox after the last drain.')),
     watcherLag: add(new Gauge('kolradar_watcher_lag_seconds', 'Age of the newest tweet handled by the watcher.')),
     watcherTicks: add(new Counter('kolradar_watcher_ticks_total', 'Watcher ticks by result (leader, follower, error).')),
+    roles: add(
+      new Gauge('kolradar_role', 'Roles this instance holds (1) or not (0): watcher_leader, telegram_poller, discord_shard_<n>, discord_http.', (g) => {
+        for (const [role, held] of Object.entries(roleSource())) g.set(held, { role });
+      }),
+    ),
+    /** Where the role gauge reads from at each scrape. */
+    setRoles(source: () => Record<string, number>): void {
+      roleSource = source;
+    },
     render(): string {
       return `${series.flatMap((s) => s.render()).join('\n')}\n`;
     },

@@ -69,6 +69,6 @@ for (const sig of ['SIGTERM', 'SIGINT'] as const) {
     assert.match(logs, new RegExp(`"why":"${sig}"`), 'the bot logged why it stopped');
     const replies = telegram.messages(chat.id);
     assert.equal(replies.length, 1, 'the in-flight command was answered before exit');
-    assert.doesNotMatch(replies[0]!.text, /restarting|went wrong/i);
+    assert.doesNotMatch(replies[0]!.text ?? '', /restarting|went wrong/i);
   });
 }
