@@ -15,7 +15,7 @@ export function redisAvailable(): boolean {
 
 export const REDIS_SKIP = 'redis-server not installed: Redis store tests skipped (install redis-server to run them)';
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
