@@ -32,6 +32,9 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
         api: app.api,
         log,
         subscriptions: app.store.subscriptions,
+        ...(config.discord.interactions ? { httpInteractions: config.discord.interactions } : {}),
+        ...(config.discord.shards ? { shards: config.discord.shards } : {}),
+        claim: (key, ttlMs) => app.store.claim(key, ttlMs),
       }),
     );
   }
