@@ -39,7 +39,7 @@ export type * from './types.ts';
 export type { StoredCommand } from './state.ts';
 export { InteractionHandle } from './interactions.ts';
 export type { WaitTarget } from './interactions.ts';
-export { snowflake } from './ids.ts';
+export { guildOnShard, snowflake } from './ids.ts';
 export { DEFAULT_APP_PERMISSIONS, DEFAULT_MEMBER_PERMISSIONS } from './payloads.ts';
 
 function hasFocused(options: CommandOption[] | undefined): boolean {
