@@ -35,9 +35,14 @@ function guildOf(t: string, d: unknown): string | undefined {
 }
 
 const REPLAY_LIMIT = 5000;
+/** Discord lets each identify bucket start one session per 5 s. */
+const IDENTIFY_WINDOW_MS = 5000;
 
 export class Gateway {
   readonly events: GatewayEvent[] = [];
+  /** IDENTIFYs that came within 5 s of another in the same bucket (shard_id % max_concurrency): Discord's limit. */
+  identifyViolations = 0;
+  readonly #lastIdentify = new Map<number, number>();
   readonly #state: FakeState;
   readonly #wss: WebSocketServer;
   readonly #sessions = new Map<string, Session>();
@@ -165,6 +170,10 @@ export class Gateway {
             return socket.close(4010, 'Invalid shard.');
           }
           this.#record('identify');
+          const bucket = shardId % this.#state.maxConcurrency;
+          const last = this.#lastIdentify.get(bucket);
+          if (last !== undefined && Date.now() - last < IDENTIFY_WINDOW_MS) this.identifyViolations++;
+          this.#lastIdentify.set(bucket, Date.now());
           this.#state.sessionStartRemaining = Math.max(0, this.#state.sessionStartRemaining - 1);
           session = { id: randomBytes(16).toString('hex'), seq: 0, log: [], socket, invalid: false, shard: [shardId, shardCount] };
           this.#sessions.set(session.id, session);

@@ -207,6 +207,11 @@ export class DiscordFake {
     return shardOf(guildId, shardCount);
   }
 
+  /** IDENTIFYs that broke the 5 s per max_concurrency bucket limit. */
+  get identifyViolations(): number {
+    return this.#gateway.identifyViolations;
+  }
+
   /** [shard_id, num_shards] of each gateway session, in identify order. */
   get sessionShards(): [number, number][] {
     return this.#gateway.shards;
