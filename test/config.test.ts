@@ -58,3 +58,22 @@ test('a full configuration is parsed into typed sections and lists its secrets',
 test('an upstream URL without a key is refused', () => {
   assert.throws(() => loadConfig({ KOL_API_BASE_URL: 'https://api.example.com' }), /KOL_API_KEY is required/);
 });
+
+test('several instances: shard plan and HTTP interactions variables, with clear refusals', () => {
+  const base = { DISCORD_TOKEN: 'x.y.z', DISCORD_APPLICATION_ID: '123456789012345678' };
+  const c = loadConfig({ ...base, DISCORD_SHARD_COUNT: 'auto', DISCORD_SHARD_IDS: '0-2,5', DISCORD_PUBLIC_KEY: 'ab'.repeat(32), DISCORD_INTERACTIONS_PORT: '8081' });
+  assert.deepEqual(c.discord?.shards, { count: 'auto', ids: [0, 1, 2, 5] });
+  assert.deepEqual(c.discord?.interactions, { publicKey: 'ab'.repeat(32), port: 8081 });
+  assert.deepEqual(loadConfig({ ...base, DISCORD_SHARD_COUNT: '4' }).discord?.shards, { count: 4 });
+  try {
+    loadConfig({ ...base, DISCORD_SHARD_COUNT: 'many', DISCORD_PUBLIC_KEY: 'nothex', DISCORD_INTERACTIONS_PORT: '8081' });
+    assert.fail('should throw');
+  } catch (err) {
+    assert.ok(err instanceof ConfigError);
+    assert.match(err.message, /DISCORD_SHARD_COUNT must be auto or a number/);
+    assert.match(err.message, /DISCORD_PUBLIC_KEY must be the 64 hex/);
+  }
+  assert.throws(() => loadConfig({ ...base, DISCORD_SHARD_COUNT: '4', DISCORD_SHARD_IDS: '3-1' }), /DISCORD_SHARD_IDS must be shard ids/);
+  assert.throws(() => loadConfig({ ...base, DISCORD_SHARD_IDS: '0' }), /DISCORD_SHARD_COUNT is required when DISCORD_SHARD_IDS is set/);
+  assert.throws(() => loadConfig({ ...base, DISCORD_INTERACTIONS_PORT: '8081' }), /DISCORD_PUBLIC_KEY is required/);
+});

@@ -48,6 +48,12 @@ test('Telegram polling, three instances on Redis: one poller at a time, takeover
   await waitUntil('one poller', async () => (await pollerOf(bots)).filter((r) => r === 'poller').length === 1);
   const roles = await pollerOf(bots);
   assert.deepEqual([...roles].sort(), ['poller', 'standby', 'standby']);
+  // The same roles on /metrics: one telegram_poller and one watcher_leader across the fleet.
+  const scrape = await Promise.all(bots.map(async (b) => (await fetch(`http://127.0.0.1:${b.opsPort}/metrics`)).text()));
+  const holders = (role: string) => scrape.filter((m) => m.includes(`kolradar_role{role="${role}"} 1`)).length;
+  assert.equal(holders('telegram_poller'), 1);
+  await waitUntil('a watcher leader', async () => (await Promise.all(bots.map((b) => b.readyz()))).filter((z) => z.watcher === 'leader').length === 1);
+  assert.equal(scrape.filter((m) => m.includes('kolradar_role{role="telegram_poller"} 0')).length, 2);
 
   let chat = 1000;
   const burst = async (n: number) => {
