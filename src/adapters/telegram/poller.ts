@@ -61,6 +61,7 @@ export function createPoller(o: PollerOptions): Poller {
   let resumeAt = 0;
   let conflictLogged = false;
   let held = false;
+  let storeDown = false;
 
   const schedule = (ms: number) => {
     clearTimeout(timer);
@@ -97,10 +98,14 @@ export function createPoller(o: PollerOptions): Poller {
     if (stopped) return;
     try {
       held = await o.lease.acquire();
+      storeDown = false;
     } catch (err) {
-      // The store is unreachable: nobody can be sure who polls, so stop until it answers again.
-      held = false;
-      o.log.warn({ err: errFields(err) }, 'telegram: poller lease unavailable; not polling');
+      // The store is unreachable: nobody can take the lease meanwhile, so whoever polls goes on
+      // polling and the standbys stay put; the next check settles it once the store answers.
+      if (!storeDown) o.log.warn({ err: errFields(err) }, 'telegram: poller lease unavailable; keeping the current role');
+      storeDown = true;
+      schedule(checkMs);
+      return;
     }
     if (stopped) return;
     if (!held && runner) {
