@@ -104,7 +104,7 @@ export async function startHttpInteractions(
   client: Client,
   o: HttpInteractionsOptions,
   log: Logger,
-  hooks: { track(p: Promise<unknown>): void },
+  hooks: { track(p: Promise<unknown>): void; firstTime?(interactionId: string): Promise<boolean> },
 ): Promise<HttpInteractionsServer> {
   const key = publicKeyFromHex(o.publicKey);
   const pending = bridgeFirstResponses(client, log);
@@ -134,6 +134,8 @@ export async function startHttpInteractions(
     if (data.type === PING) return json(res, 200, PONG);
     if (typeof data.id !== 'string') return json(res, 400, { message: 'no interaction id' });
     const id = data.id;
+    // Discord sends an interaction once; the same one again is a replay of a captured request.
+    if (hooks.firstTime && !(await hooks.firstTime(id).catch(() => true))) return json(res, 409, { message: 'interaction already received' });
     const first = new Promise<unknown>((resolve) => pending.set(id, resolve));
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), FIRST_RESPONSE_MS)));

@@ -156,7 +156,10 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
       if (o.httpInteractions) {
         // No gateway: interactions come over HTTP, alerts and edits go through REST.
         client.rest.setToken(o.token);
-        http = await startHttpInteractions(client, o.httpInteractions, log, { track: (p) => void track(p.then(() => {})) });
+        http = await startHttpInteractions(client, o.httpInteractions, log, {
+          track: (p) => void track(p.then(() => {})),
+          ...(o.claim ? { firstTime: (id: string) => o.claim!(`discord:${o.applicationId}:interaction:${id}`, 15 * 60_000) } : {}),
+        });
         started = true;
         log.info({ port: http.address.port }, 'discord ready: HTTP interactions on POST /interactions');
         return;

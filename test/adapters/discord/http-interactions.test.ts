@@ -7,6 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
+import { openStore, type Store } from '../../../src/store/index.ts';
 import { embedOf, publicAnswer, startHarness, type Harness } from './harness.ts';
 
 const { publicKey, privateKey } = generateKeyPairSync('ed25519');
@@ -15,12 +16,18 @@ const PUBLIC_HEX = publicKey.export({ format: 'der', type: 'spki' }).subarray(-3
 
 let h: Harness;
 let url: string;
+let claims: Store;
 before(async () => {
-  h = await startHarness({ adapter: { httpInteractions: { publicKey: PUBLIC_HEX, port: 0, host: '127.0.0.1' } } });
+  // The store's claim, as bot.ts passes it (the harness builds the adapter before its app).
+  claims = await openStore('memory:');
+  h = await startHarness({ adapter: { httpInteractions: { publicKey: PUBLIC_HEX, port: 0, host: '127.0.0.1' }, claim: (k, ms) => claims.claim(k, ms) } });
   url = `http://127.0.0.1:${h.adapter.httpAddress()!.port}/interactions`;
   h.fake.setInteractionsEndpoint(url, privateKey);
 });
-after(() => h.close());
+after(async () => {
+  await h.close();
+  await claims.close();
+});
 
 const post = (body: string, headers: Record<string, string>) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 const signed = (body: string, timestamp = String(Math.floor(Date.now() / 1000))) => ({
@@ -84,4 +91,17 @@ test('a bad or missing signature gets 401 and runs nothing; a stale timestamp to
   const ping = JSON.stringify({ id: '1300000000000000002', type: 1 });
   const pong = await post(ping, signed(ping));
   assert.deepEqual(await pong.json(), { type: 1 });
+});
+
+test('a replay of a signed request already received is refused (409) and runs nothing', async () => {
+  const i = await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]! });
+  await i.waitFor('callback');
+  // What Discord sent for that interaction, captured and sent again within the timestamp window.
+  const body = JSON.stringify({ id: i.id, application_id: h.fake.applicationId, type: 2, token: i.token, version: 1, data: { id: '1', name: 'help', type: 1 }, channel_id: h.channels[0] });
+  const res = await post(body, signed(body));
+  assert.equal(res.status, 409);
+  await res.arrayBuffer();
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(i.callbacks.length, 1);
+  assert.equal(i.followups.length, 0);
 });
