@@ -27,6 +27,7 @@ test('a rival poller: 409 logged once with what to do, polling backs off, then r
   rivalRunning = false;
   await rivalLoop;
 
+  t.diagnostic(`during 4 s of conflict: the bot polled ${botPolls} times, the rival ${rivalCalls}`);
   const hints = r.logs.filter((l) => l.includes('409 Conflict: another process polls with this bot token'));
   assert.equal(hints.length, 1, 'the conflict is logged once');
   assert.match(hints[0]!, /STORE_URL=redis/, 'the log says what to do');
