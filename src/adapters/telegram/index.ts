@@ -50,8 +50,6 @@ export interface TelegramAdapter extends ChatAdapter {
   readonly bot: Bot;
   /** Where the webhook server listens, once started in webhook mode. */
   webhookAddress(): AddressInfo | undefined;
-  /** For /readyz and metrics: 'webhook', or the polling role ('poller', 'standby', 'backoff'). */
-  role(): string;
 }
 
 /** Updates we handle; Telegram then does not send (or queue) the others. */
@@ -164,6 +162,8 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
         server = await startWebhookServer(bot, o.webhook, track, log);
         await bot.api.setWebhook(o.webhook.url, { secret_token: o.webhook.secret, allowed_updates: [...ALLOWED_UPDATES] });
       } else {
+        // A webhook left set would make every getUpdates answer 409.
+        await bot.api.deleteWebhook();
         poller = createPoller({ bot, lease: o.pollLease ?? localLease(), log, allowedUpdates: ALLOWED_UPDATES });
         await poller.start();
       }
@@ -190,7 +190,7 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
       // A standby is ready: it serves nothing from Telegram until it holds the lease, by design.
       return poller ? poller.role() !== 'poller' || poller.polling() : server !== undefined;
     },
-    role: () => (server ? 'webhook' : (poller?.role() ?? 'stopped')),
+    // For /readyz and metrics: the polling role is 'poller', 'standby' or 'backoff' (waiting out a 409).
     roles: () => ({ mode: server ? 'webhook' : 'polling', ...(poller ? { poller: poller.role() } : {}) }),
     webhookAddress: () => server?.address,
   };

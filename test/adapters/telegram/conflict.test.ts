@@ -39,3 +39,12 @@ test('a rival poller: 409 logged once with what to do, polling backs off, then r
   const reply = await fake.waitForMessage(77, undefined, 20_000);
   assert.ok(reply.text, 'polling resumed and the command was answered');
 });
+
+test('a webhook left set from an earlier deployment is removed when polling starts', { timeout: 30_000 }, async (t) => {
+  const r = await rig(t, { start: false });
+  await new Api(r.fake.token, { apiRoot: r.fake.apiRoot }).setWebhook('https://old.example.test/hook');
+  await r.adapter.start();
+  const reply = await r.ask({ id: 78, type: 'private' }, '/help');
+  assert.ok(reply.text);
+  assert.equal(r.fake.requests.filter((q) => q.method === 'getUpdates' && q.status === 409).length, 0);
+});
