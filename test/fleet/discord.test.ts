@@ -59,7 +59,16 @@ test('Discord sharded gateway, three instances on Redis: each interaction acknow
   assert.ok(later.every((h) => h.callbacks.length === 1), 'shards 0 and 2 still answer, once each');
   assert.ok(lost.every((h) => h.callbacks.length === 0), 'shard 1 has no instance now');
   assert.equal(refusedAcks(fake), 0);
-  for (const b of [bots[0]!, bots[2]!]) assert.equal(await b.kill('SIGTERM'), 0);
+
+  // The misconfiguration the test would catch: a second instance on shard 0 races the first.
+  const twin = await startBot(t, 'twin0', { ...base, DISCORD_SHARD_IDS: '0' });
+  await twin.ready();
+  const onZero = guilds.filter((g) => fake.shardOf(g.id, SHARDS) === 0);
+  const raced = await Promise.all(onZero.map(ask));
+  await Promise.all(raced.map((h) => h.waitFor('callback', 10_000)));
+  await sleep(500);
+  assert.ok(refusedAcks(fake) >= onZero.length, `two sessions on shard 0 show up as double acknowledgements (${refusedAcks(fake)})`);
+  for (const b of [bots[0]!, bots[2]!, twin]) assert.equal(await b.kill('SIGTERM'), 0);
 });
 
 test('Discord HTTP interactions, three instances behind a round-robin proxy: each answered once; a bad signature gets 401 and runs nothing', { skip, timeout: 120_000 }, async (t) => {
