@@ -11,7 +11,7 @@ import { loadCommands } from './core/registry.ts';
 import type { Sandbox } from './sandbox/server.ts';
 import { openStore, type Store } from './store/index.ts';
 import { createDelivery, type Sender } from './alerts/delivery.ts';
-import { localLease, redisLease } from './alerts/lease.ts';
+import { localLease, redisLease, type Lease } from './store/lease.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createWatcher, type Watcher, type WatcherOptions } from './alerts/watcher.ts';
@@ -29,6 +29,8 @@ export interface App {
   readonly metrics: Metrics;
   /** The watcher lease role, once alerts run: leader, follower or unknown. */
   leaseStatus(): string;
+  /** A lease on a named role (the same mechanism as the watcher's): in the store on Redis, always held otherwise. */
+  lease(name: string): Lease;
   /** Starts the alert watcher and delivery through the given platform senders. */
   startAlerts(senders: readonly Sender[], opts?: Partial<Pick<WatcherOptions, 'cron' | 'pageSize' | 'maxBacklog' | 'onTick'>>): Watcher;
   /** Stops the watcher and lets in-flight sends finish; before the adapters whose senders it uses stop. */
@@ -76,6 +78,9 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     throw err;
   }
   const commands = await loadCommands();
+  // Names this process in every lease it holds, so an operator can tell who holds a role.
+  const instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const lease = (name: string): Lease => (store.redis ? redisLease(store.redis, { name, instanceId }) : localLease());
   let kick = () => {};
   let leaseState = () => 'not running';
   let watcher: Watcher | undefined;
@@ -100,15 +105,16 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     sandbox,
     metrics,
     leaseStatus: () => leaseState(),
+    lease,
     startAlerts(senders, opts = {}) {
       if (watcher) return watcher;
-      const lease = store.redis ? redisLease(store.redis, { instanceId: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}` }) : localLease();
+      const watcherLease = lease('watcher');
       const delivery = createDelivery({
         outbox: store.outbox,
         subscriptions: store.subscriptions,
         senders,
         log,
-        lease,
+        lease: watcherLease,
         onResult: (e, r) => {
           if (r.kind === 'sent') metrics.alertsSent.inc({ platform: e.platform });
           else metrics.alertsFailed.inc({ platform: e.platform, kind: r.kind });
@@ -123,7 +129,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         state: store.watch,
         pages: store.pages,
         delivery,
-        lease,
+        lease: watcherLease,
         log,
         cron: config.watchCron,
         onTick: (r) => {
@@ -140,7 +146,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         ...opts,
       });
       watcher = w;
-      leaseState = () => lease.status();
+      leaseState = () => watcherLease.status();
       kick = () => w.kick();
       w.start();
       return w;

@@ -33,6 +33,9 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
         api: app.api,
         log,
         subscriptions: app.store.subscriptions,
+        ...(config.discord.interactions ? { httpInteractions: config.discord.interactions } : {}),
+        ...(config.discord.shards ? { shards: config.discord.shards } : {}),
+        claim: (key, ttlMs) => app.store.claim(key, ttlMs),
       }),
     );
   }
@@ -42,7 +45,7 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
       createTelegramAdapter({
         token: config.telegram.token,
         ...(config.telegram.apiRoot ? { apiRoot: config.telegram.apiRoot } : {}),
-        ...(config.telegram.webhook ? { webhook: config.telegram.webhook } : {}),
+        ...(config.telegram.webhook ? { webhook: config.telegram.webhook } : { pollLease: app.lease(`telegram-poller:${config.telegram.token.split(':')[0]}`) }),
         dispatcher: app.dispatcher,
         store: app.store,
         log,
@@ -50,6 +53,17 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
     );
   }
   return adapters;
+}
+
+/** The role gauge's view: one 0/1 series per role an instance can hold. */
+function roleFlags(r: Record<string, unknown>): Record<string, number> {
+  const flags: Record<string, number> = { watcher_leader: r['watcher'] === 'leader' ? 1 : 0 };
+  const tg = r['telegram'] as { poller?: string } | undefined;
+  if (tg?.poller) flags['telegram_poller'] = tg.poller === 'poller' ? 1 : 0;
+  const dc = r['discord'] as { shards?: number[]; http?: boolean } | undefined;
+  for (const id of dc?.shards ?? []) flags[`discord_shard_${id}`] = 1;
+  if (dc?.http) flags['discord_http'] = 1;
+  return flags;
 }
 
 export async function run(signal: Promise<string>): Promise<number> {
@@ -84,6 +98,11 @@ export async function run(signal: Promise<string>): Promise<number> {
   let adapters: ChatAdapter[] = [];
   let waiting: string | undefined = 'starting';
   let closeOps = async () => {};
+  // Who holds what, for /readyz and the kolradar_role gauge.
+  const roles = (): Record<string, unknown> =>
+    app
+      ? { watcher: app.leaseStatus(), ...Object.fromEntries(adapters.map((a) => [a.platform, a.roles?.() ?? {}])) }
+      : {};
   const stops: (() => Promise<void>)[] = [];
   let done: Promise<void>;
   try {
@@ -98,6 +117,7 @@ export async function run(signal: Promise<string>): Promise<number> {
           waiting: () => waiting,
           platforms: () => Object.fromEntries(adapters.map((a) => [a.platform, a.isReady()])),
           lease: () => app?.leaseStatus() ?? 'not running',
+          roles,
         },
       });
       closeOps = () => ops.close(); // closed last: /healthz answers while the rest stops
@@ -143,6 +163,7 @@ export async function run(signal: Promise<string>): Promise<number> {
     app.startAlerts(adapters.map((a) => a.sender));
     done = new Promise(() => {}); // chat adapters run until a signal
   }
+  app.metrics.setRoles(() => roleFlags(roles()));
   waiting = undefined;
   log.info({ ms: Math.round(performance.now() - started), platforms: adapters.map((a) => a.platform) }, 'ready');
 

@@ -61,6 +61,32 @@ const port = (min: number) =>
       .optional(),
   );
 
+/** "0-3", "0,2,5" or "0-1,4" to a sorted list of shard ids; undefined when malformed. */
+export function parseShardIds(text: string): number[] | undefined {
+  const ids = new Set<number>();
+  for (const part of text.split(',').map((p) => p.trim())) {
+    const m = /^(\d{1,4})(?:-(\d{1,4}))?$/.exec(part);
+    if (!m) return undefined;
+    const from = Number(m[1]);
+    const to = m[2] === undefined ? from : Number(m[2]);
+    if (to < from) return undefined;
+    for (let i = from; i <= to; i++) ids.add(i);
+  }
+  return [...ids].sort((a, b) => a - b);
+}
+
+/** DISCORD_SHARD_IDS: the shards this instance runs. */
+const shardIds = optionalString.pipe(
+  z
+    .string()
+    .transform((s, ctx) => {
+      const ids = parseShardIds(s);
+      if (!ids) ctx.addIssue({ code: 'custom', message: 'must be shard ids such as 0-3 or 0,2,5' });
+      return ids ?? [];
+    })
+    .optional(),
+);
+
 const snowflake = optionalString.pipe(z.string().regex(/^\d{17,20}$/, 'must be a Discord id (17-20 digits)').optional());
 
 const EnvSchema = z
@@ -71,6 +97,14 @@ const EnvSchema = z
     DISCORD_APPLICATION_ID: snowflake,
     DISCORD_GUILD_ID: snowflake,
     DISCORD_API_BASE: optionalUrl,
+    DISCORD_PUBLIC_KEY: optionalString.pipe(z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be the 64 hex characters of the application public key').optional()),
+    DISCORD_INTERACTIONS_PORT: port(1),
+    DISCORD_SHARD_COUNT: optionalString.pipe(
+      z
+        .union([z.literal('auto'), z.string().regex(/^\d{1,5}$/).transform(Number).pipe(z.number().int().min(1))], { error: 'must be auto or a number of shards (1 or more)' })
+        .optional(),
+    ),
+    DISCORD_SHARD_IDS: shardIds,
     TELEGRAM_BOT_TOKEN: optionalString.pipe(
       z.string().regex(/^\d+:[\w-]{10,}$/, 'must look like 123456:ABC-DEF... (from BotFather)').optional(),
     ),
@@ -114,6 +148,9 @@ const REQUIRES: readonly (readonly [when: string, needs: string])[] = [
   ['KOL_API_BASE_URL', 'KOL_API_KEY'],
   ['DISCORD_TOKEN', 'DISCORD_APPLICATION_ID'],
   ['TELEGRAM_WEBHOOK_URL', 'TELEGRAM_WEBHOOK_SECRET'],
+  ['DISCORD_INTERACTIONS_PORT', 'DISCORD_PUBLIC_KEY'],
+  ['DISCORD_PUBLIC_KEY', 'DISCORD_INTERACTIONS_PORT'],
+  ['DISCORD_SHARD_IDS', 'DISCORD_SHARD_COUNT'],
 ];
 
 export interface Config {
@@ -121,7 +158,15 @@ export interface Config {
   readonly apiBaseUrl: string | undefined;
   readonly apiKey: string | undefined;
   readonly discord:
-    | { readonly token: string; readonly applicationId: string; readonly guildId?: string; readonly apiBase?: string }
+    | {
+        readonly token: string;
+        readonly applicationId: string;
+        readonly guildId?: string;
+        readonly apiBase?: string;
+        /** Signed HTTP interactions instead of the gateway. */
+        readonly interactions?: { readonly publicKey: string; readonly port: number };
+        readonly shards?: { readonly count: number | 'auto'; readonly ids?: readonly number[] };
+      }
     | undefined;
   readonly telegram:
     | {
@@ -186,6 +231,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
             applicationId: e.DISCORD_APPLICATION_ID,
             ...(e.DISCORD_GUILD_ID ? { guildId: e.DISCORD_GUILD_ID } : {}),
             ...(e.DISCORD_API_BASE ? { apiBase: e.DISCORD_API_BASE } : {}),
+            ...(e.DISCORD_PUBLIC_KEY && e.DISCORD_INTERACTIONS_PORT ? { interactions: { publicKey: e.DISCORD_PUBLIC_KEY, port: e.DISCORD_INTERACTIONS_PORT } } : {}),
+            ...(e.DISCORD_SHARD_COUNT !== undefined ? { shards: { count: e.DISCORD_SHARD_COUNT, ...(e.DISCORD_SHARD_IDS ? { ids: e.DISCORD_SHARD_IDS } : {}) } } : {}),
           }
         : undefined,
     telegram: e.TELEGRAM_BOT_TOKEN

@@ -82,3 +82,22 @@ test('a STORE_URL that does not parse is named, not echoed', () => {
     (err: Error) => /STORE_URL/.test(err.message) && !err.message.includes('hunter2-secret'),
   );
 });
+
+test('several instances: shard plan and HTTP interactions variables, with clear refusals', () => {
+  const base = { DISCORD_TOKEN: 'x.y.z', DISCORD_APPLICATION_ID: '123456789012345678' };
+  const c = loadConfig({ ...base, DISCORD_SHARD_COUNT: 'auto', DISCORD_SHARD_IDS: '0-2,5', DISCORD_PUBLIC_KEY: 'ab'.repeat(32), DISCORD_INTERACTIONS_PORT: '8081' });
+  assert.deepEqual(c.discord?.shards, { count: 'auto', ids: [0, 1, 2, 5] });
+  assert.deepEqual(c.discord?.interactions, { publicKey: 'ab'.repeat(32), port: 8081 });
+  assert.deepEqual(loadConfig({ ...base, DISCORD_SHARD_COUNT: '4' }).discord?.shards, { count: 4 });
+  try {
+    loadConfig({ ...base, DISCORD_SHARD_COUNT: 'many', DISCORD_PUBLIC_KEY: 'nothex', DISCORD_INTERACTIONS_PORT: '8081' });
+    assert.fail('should throw');
+  } catch (err) {
+    assert.ok(err instanceof ConfigError);
+    assert.match(err.message, /DISCORD_SHARD_COUNT must be auto or a number/);
+    assert.match(err.message, /DISCORD_PUBLIC_KEY must be the 64 hex/);
+  }
+  assert.throws(() => loadConfig({ ...base, DISCORD_SHARD_COUNT: '4', DISCORD_SHARD_IDS: '3-1' }), /DISCORD_SHARD_IDS must be shard ids/);
+  assert.throws(() => loadConfig({ ...base, DISCORD_SHARD_IDS: '0' }), /DISCORD_SHARD_COUNT is required when DISCORD_SHARD_IDS is set/);
+  assert.throws(() => loadConfig({ ...base, DISCORD_INTERACTIONS_PORT: '8081' }), /DISCORD_PUBLIC_KEY is required/);
+});

@@ -15,4 +15,6 @@ export interface ChatAdapter {
   stop(): Promise<void>;
   /** Connected and taking commands (for /readyz). */
   isReady(): boolean;
+  /** Which of the platform's single-holder roles this instance has (for /readyz and metrics). */
+  roles?(): Record<string, unknown>;
 }

@@ -12,7 +12,7 @@ import type { AlertKol, Outbox, OutboxEntry } from '../store/outbox.ts';
 import { alertView } from '../views/cards/alert.ts';
 import type { View } from '../views/model.ts';
 import { fnv1a } from './hash.ts';
-import type { Lease } from './lease.ts';
+import type { Lease } from '../store/lease.ts';
 import { disable, migrate } from './subscriptions.ts';
 
 export type SendResult =

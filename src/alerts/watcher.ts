@@ -25,7 +25,7 @@ import { createAuthorLookup, type AuthorFacts, type LookupStats } from './author
 import { recordHeld } from './held.ts';
 import type { Outbox } from '../store/outbox.ts';
 import { planAlerts } from './plan.ts';
-import type { Lease } from './lease.ts';
+import type { Lease } from '../store/lease.ts';
 
 export interface WatcherOptions {
   readonly api: KolClient;

@@ -16,6 +16,8 @@ export interface ReadyChecks {
   waiting?(): string | undefined;
   platforms(): Record<string, boolean>;
   lease(): string;
+  /** Single-holder roles this instance has now (shards, Telegram poller); shown when given. */
+  roles?(): Record<string, unknown>;
 }
 
 export interface OpsServer {
@@ -39,7 +41,8 @@ export async function startOpsServer(o: { port: number; host?: string; metrics: 
         const store = await o.checks.store().catch(() => false);
         const platforms = o.checks.platforms();
         const ready = waiting === undefined && store && Object.values(platforms).every(Boolean);
-        const body = { ready, store, storeName: o.checks.storeName, platforms, watcher: o.checks.lease(), ...(waiting === undefined ? {} : { waiting }) };
+        const roles = o.checks.roles ? { roles: o.checks.roles() } : {};
+        const body = { ready, store, storeName: o.checks.storeName, platforms, watcher: o.checks.lease(), ...roles, ...(waiting === undefined ? {} : { waiting }) };
         send(ready ? 200 : 503, `${JSON.stringify(body)}\n`, 'application/json');
       })();
       return;

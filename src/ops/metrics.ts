@@ -115,6 +115,7 @@ export function createMetrics() {
     due = now + BEAT_MS;
   }, BEAT_MS).unref();
   const add = <T extends Series>(s: T): T => (series.push(s), s);
+  let roleSource: () => Record<string, number> = () => ({});
   return {
     commands: add(new Counter('kolradar_commands_total', 'Commands handled, by command and outcome.')),
     commandSeconds: add(new Histogram('kolradar_command_duration_seconds', 'Time to answer a command.', [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])),
@@ -157,6 +158,15 @@ export function createMetrics() {
         g.set(m.arrayBuffers, { kind: 'array_buffers' });
       }),
     ),
+    roles: add(
+      new Gauge('kolradar_role', 'Roles this instance holds (1) or not (0): watcher_leader, telegram_poller, discord_shard_<n>, discord_http.', (g) => {
+        for (const [role, held] of Object.entries(roleSource())) g.set(held, { role });
+      }),
+    ),
+    /** Where the role gauge reads from at each scrape. */
+    setRoles(source: () => Record<string, number>): void {
+      roleSource = source;
+    },
     render(): string {
       return `${series.flatMap((s) => s.render()).join('\n')}\n`;
     },

@@ -26,6 +26,13 @@ export interface Store {
   readonly redis: RedisClient | undefined;
   /** Test hook: simulate a backend outage (sqlite only). */
   setFailing(failing: boolean): void;
+  /**
+   * True the first time `key` is claimed within `ttlMs`, false for every later
+   * claim, across every instance sharing the store: a repeated delivery (a
+   * Telegram webhook retry, an update a former poller handled but did not
+   * confirm) is recognised and handled once.
+   */
+  claim(key: string, ttlMs: number): Promise<boolean>;
   /** True when the backend answers; used by readiness checks. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -58,6 +65,9 @@ export async function openStore(url: string, o: RedisConnectOptions = {}): Promi
     return k;
   };
   const probe = kv('health');
+  const claims = kv('claim');
+  // One process owns an SQLite file or a memory store: claims in flight here are the only race.
+  const claiming = new Set<string>();
   return {
     kind,
     pages: createPageStore(strictKv(kv('page'))),
@@ -66,6 +76,18 @@ export async function openStore(url: string, o: RedisConnectOptions = {}): Promi
     watch: strictKv(kv('watch')),
     setFailing(failing) {
       if (backend instanceof SqliteKvStore || backend instanceof RedisKvStore) backend.failing = failing;
+    },
+    async claim(key, ttlMs) {
+      if (backend instanceof RedisKvStore) return backend.claim(`claim::${key}`, ttlMs);
+      if (claiming.has(key)) return false;
+      claiming.add(key);
+      try {
+        if ((await claims.get(key)) !== undefined) return false;
+        await claims.set(key, 1, ttlMs);
+        return true;
+      } finally {
+        claiming.delete(key);
+      }
     },
     async ping() {
       try {

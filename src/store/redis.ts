@@ -162,6 +162,12 @@ export class RedisKvStore {
     return true;
   }
 
+  /** SET NX PX: true only for the first caller across every client of this server. */
+  async claim(key: string, ttlMs: number): Promise<boolean> {
+    this.#check();
+    return (await this.client.set(PREFIX + key, '1', { condition: 'NX', expiration: { type: 'PX', value: Math.ceil(ttlMs) } })) === 'OK';
+  }
+
   async delete(key: string): Promise<boolean> {
     this.#check();
     return (await this.client.del(PREFIX + key)) > 0;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { createKolClient } from '../../src/api/index.ts';
 import { createDelivery, type Sender, type SendResult } from '../../src/alerts/delivery.ts';
-import { localLease } from '../../src/alerts/lease.ts';
+import { localLease } from '../../src/store/lease.ts';
 import { createWatcher, type TickResult } from '../../src/alerts/watcher.ts';
 import type { Caller } from '../../src/core/command.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createKolClient } from '../../src/api/index.ts';
 import { createDelivery, type Sender } from '../../src/alerts/delivery.ts';
-import { LeaseLostError, redisLease } from '../../src/alerts/lease.ts';
+import { LeaseLostError, redisLease } from '../../src/store/lease.ts';
 import { createWatcher } from '../../src/alerts/watcher.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
 import { loadCommands } from '../../src/core/registry.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import type { KolClient } from '../../src/api/index.ts';
 import { createDelivery, type Sender, type SendResult } from '../../src/alerts/delivery.ts';
-import { localLease } from '../../src/alerts/lease.ts';
+import { localLease } from '../../src/store/lease.ts';
 import type { Outbox } from '../../src/store/outbox.ts';
 import { createWatcher } from '../../src/alerts/watcher.ts';
 import { silentLogger } from '../../src/log.ts';

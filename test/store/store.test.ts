@@ -34,3 +34,33 @@ test('memory store serves the same interface', async () => {
   assert.deepEqual(await s.pages.get(key), { command: 'help', options: {} });
   await s.close();
 });
+
+for (const backend of ['sqlite', 'memory', 'redis'] as const) {
+  test(`${backend}: a key is claimed once among concurrent claims, survives a restart (sqlite, redis), and frees after its TTL`, async (t) => {
+    const { REDIS_SKIP, redisAvailable, startRedis } = await import('../helpers/redis.ts');
+    if (backend === 'redis' && !redisAvailable()) return t.skip(REDIS_SKIP);
+    let url = 'memory:';
+    if (backend === 'sqlite') {
+      const dir = await mkdtemp(join(tmpdir(), 'kolradar-claim-'));
+      t.after(() => rm(dir, { recursive: true, force: true }));
+      url = `sqlite:${join(dir, 'state.sqlite')}`;
+    } else if (backend === 'redis') {
+      url = (await startRedis(t)).url;
+    }
+    const a = await openStore(url);
+    const wins = await Promise.all(Array.from({ length: 10 }, () => a.claim('telegram:1:update:42', 60_000)));
+    assert.equal(wins.filter(Boolean).length, 1, 'exactly one claim wins');
+    assert.equal(await a.claim('telegram:1:update:43', 60_000), true, 'another key is its own');
+    assert.equal(await a.claim('short', 40), true);
+    if (backend !== 'memory') {
+      await a.close();
+      const b = await openStore(url);
+      t.after(() => b.close());
+      assert.equal(await b.claim('telegram:1:update:42', 60_000), false, 'still claimed after a restart');
+      await new Promise((r) => setTimeout(r, 80));
+      assert.equal(await b.claim('short', 40), true, 'free again after its TTL');
+    } else {
+      await a.close();
+    }
+  });
+}

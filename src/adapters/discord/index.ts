@@ -2,17 +2,14 @@
  * The Discord adapter on discord.js 14: slash commands, buttons and KOL
  * autocomplete into the dispatcher, alerts out through the REST client.
  *
- * Sharding: one gateway connection (shard) serves up to 2,500 guilds, and
- * Discord refuses to identify a bigger bot without sharding. Below that, one
- * process runs everything. Above it, run this adapter under discord.js's
- * `ShardingManager` (one child process per shard, `totalShards: 'auto'`):
- * interactions arrive on the shard of their guild, so the handlers need no
- * change, but alert delivery must run in one process only (the watcher's lease
- * already ensures that with a shared Redis store), and IDENTIFY is limited to
- * 1,000 a day, so shards must not restart in a loop.
+ * Interactions arrive either through the gateway (one session per shard; see
+ * shards.ts for splitting shards across instances) or, with an Interactions
+ * Endpoint URL, as signed HTTP requests (http-interactions.ts). Both feed the
+ * same listener and handlers below.
  */
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { AddressInfo } from 'node:net';
 import { Client, Events, GatewayIntentBits, Status, type ClientOptions, type Interaction } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Sender } from '../../alerts/delivery.ts';
@@ -32,10 +29,14 @@ import {
 } from './interactions.ts';
 import { NO_MENTIONS } from './payload.ts';
 import { createDiscordSender } from './sender.ts';
+import { startHttpInteractions, type HttpInteractionsOptions, type HttpInteractionsServer } from './http-interactions.ts';
+import { fleetIdentifyThrottler, planShards, type ShardConfig, type ShardPlan } from './shards.ts';
 
 export { toDiscordCommands, toDiscordCommand, type DiscordCommand } from './commands.ts';
 export { deployCommands, type DeployOptions, type DeployResult } from './deploy.ts';
 export { mapSendError } from './sender.ts';
+export type { HttpInteractionsOptions } from './http-interactions.ts';
+export type { ShardConfig } from './shards.ts';
 
 export interface DiscordAdapterOptions {
   readonly token: string;
@@ -59,11 +60,19 @@ export interface DiscordAdapterOptions {
   readonly stopGraceMs?: number;
   /** Extra discord.js client options (tests pass a gateway identify throttler). */
   readonly clientOptions?: Partial<ClientOptions>;
+  /** Serve signed HTTP interactions on this port instead of connecting to the gateway. */
+  readonly httpInteractions?: HttpInteractionsOptions;
+  /** Run these gateway shards (of a fleet that splits them); one shard when omitted. */
+  readonly shards?: ShardConfig;
+  /** The store's claim, to space IDENTIFY across the fleet (see shards.ts). */
+  readonly claim?: (key: string, ttlMs: number) => Promise<boolean>;
 }
 
 export interface DiscordAdapter extends ChatAdapter {
   readonly platform: 'discord';
   readonly client: Client;
+  /** Where POST /interactions listens, in HTTP interactions mode. */
+  httpAddress(): AddressInfo | undefined;
 }
 
 export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
@@ -82,6 +91,8 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
   const inflight = new Set<Promise<void>>();
   let stopping = false;
   let started = false;
+  let http: HttpInteractionsServer | undefined;
+  let plan: ShardPlan | undefined;
 
   const deps: InteractionDeps = {
     dispatcher: o.dispatcher,
@@ -114,11 +125,11 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     }
   }
 
-  client.on(Events.InteractionCreate, (i) => {
-    const run = guarded(i);
+  const track = (run: Promise<void>) => {
     inflight.add(run);
     void run.finally(() => inflight.delete(run));
-  });
+  };
+  client.on(Events.InteractionCreate, (i) => track(guarded(i)));
 
   const channelsOf = trackGuildChannels(client);
   client.on(Events.GuildDelete, (guild) => {
@@ -143,6 +154,32 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     client,
     sender: createDiscordSender(client.rest, log) satisfies Sender,
     async start() {
+      if (o.httpInteractions) {
+        // No gateway: interactions come over HTTP, alerts and edits go through REST.
+        client.rest.setToken(o.token);
+        http = await startHttpInteractions(client, o.httpInteractions, log, {
+          track: (p) => void track(p.then(() => {})),
+          ...(o.claim ? { firstTime: (id: string) => o.claim!(`discord:${o.applicationId}:interaction:${id}`, 15 * 60_000) } : {}),
+        });
+        started = true;
+        log.info({ port: http.address.port }, 'discord ready: HTTP interactions on POST /interactions');
+        return;
+      }
+      if (o.shards) {
+        client.rest.setToken(o.token);
+        try {
+          plan = await planShards(client.rest, o.shards);
+        } catch (err) {
+          throw new Error(`Discord shards cannot start: ${(err as Error).message}`);
+        }
+        client.options.shards = plan.ids;
+        client.options.shardCount = plan.count;
+        if (o.claim && !o.clientOptions?.ws?.buildIdentifyThrottler) {
+          const throttler = fleetIdentifyThrottler(o.claim, o.applicationId, plan.maxConcurrency);
+          client.options.ws = { ...client.options.ws, buildIdentifyThrottler: () => throttler };
+        }
+        log.info({ shards: plan.ids, of: plan.count, maxConcurrency: plan.maxConcurrency }, 'discord: starting shards');
+      }
       const ready = once(client, Events.ClientReady);
       try {
         await client.login(o.token);
@@ -171,10 +208,18 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
         shutdown.abort(new Error('shutting down'));
         await Promise.race([settle(), sleep(2000, undefined, { ref: false })]);
       }
+      await http?.close();
       await client.destroy();
     },
     isReady() {
+      if (http) return started && !stopping;
       return started && !stopping && client.isReady() && client.ws.shards.size > 0 && client.ws.shards.every((s) => s.status === Status.Ready);
+    },
+    httpAddress: () => http?.address,
+    roles() {
+      if (http) return { http: true };
+      const shards = [...client.ws.shards.values()].filter((s) => s.status === Status.Ready).map((s) => s.id);
+      return { shards, shardCount: plan?.count ?? client.options.shardCount ?? 1 };
     },
   };
 }

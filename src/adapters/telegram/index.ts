@@ -9,18 +9,20 @@
  * /subscribe and the /alerts after it never race.
  */
 import type { AddressInfo } from 'node:net';
-import { run, sequentialize, type RunnerHandle } from '@grammyjs/runner';
+import { sequentialize } from '@grammyjs/runner';
 import { Api, Bot, BotError } from 'grammy';
 import type { Logger } from 'pino';
 import type { Sender } from '../../alerts/delivery.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
 import type { Store } from '../../store/index.ts';
+import { localLease, type Lease } from '../../store/lease.ts';
 import type { ChatAdapter } from '../types.ts';
 import { createAdminCheck } from './admin.ts';
 import { botCommands } from './commands.ts';
 import { installHandlers } from './handlers.ts';
 import { migrateSubscription } from './migrate.ts';
 import { Pacer, type PacingOptions } from './pacer.ts';
+import { createPoller, isConflict, type Poller } from './poller.ts';
 import { createTelegramSender } from './sender.ts';
 import { migrateToOf, pacingTransformer } from './transport.ts';
 import { startWebhookServer, type WebhookOptions, type WebhookServer } from './webhook.ts';
@@ -39,6 +41,8 @@ export interface TelegramAdapterOptions {
   readonly log: Logger;
   /** Telegram's limits by default; tests scale time to run a fake's shorter clock. */
   readonly pacing?: PacingOptions;
+  /** Polling only: the lease that lets one instance of a fleet poll (app.lease); always held when omitted. */
+  readonly pollLease?: Lease;
 }
 
 export interface TelegramAdapter extends ChatAdapter {
@@ -52,6 +56,11 @@ export interface TelegramAdapter extends ChatAdapter {
 const ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const;
 /** Longer than the 30 s long poll; a send that hangs this long is given up. */
 const REQUEST_TIMEOUT_S = 60;
+/**
+ * How long an update_id stays claimed. Telegram retries an unanswered webhook
+ * delivery within minutes, and a new poller sees unconfirmed updates at once.
+ */
+const UPDATE_CLAIM_MS = 60 * 60_000;
 
 export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapter {
   const log = o.log;
@@ -60,9 +69,12 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
   const pacer = new Pacer(o.pacing);
   // Replies wait out short flood waits: a 429 means nothing was posted, so a retry cannot duplicate.
   bot.api.config.use(pacingTransformer(pacer, { retries: 3, maxWaitMs: 60 * pacer.secondMs }));
+  let poller: Poller | undefined;
   bot.api.config.use(async (prev, method, payload, signal) => {
     try {
-      return await prev(method, payload, signal);
+      const res = await prev(method, payload, signal);
+      if (method === 'getUpdates') poller?.answered(res.ok);
+      return res;
     } catch (err) {
       // The runner retries polling quietly (silent: true keeps it off the console); say so in our log.
       if (method === 'getUpdates' && !signal?.aborted) log.warn({ err }, 'telegram: polling failed; retrying');
@@ -81,11 +93,13 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
     p.then(drop, drop);
   };
   let lastUpdateId = 0;
+  const botId = o.token.split(':')[0];
   // The one error boundary, first in the chain: nothing below may reject. In webhook mode
   // grammY answers Telegram after a timeout and leaves the handler running; a rejection
   // after that would be unhandled, crash the process, and print the token with it.
   bot.use(async (ctx, next) => {
     lastUpdateId = Math.max(lastUpdateId, ctx.update.update_id);
+    if (!(await firstDelivery(ctx.update.update_id))) return;
     const handled = next().catch((err: unknown) => bot.errorHandler(new BotError(err, ctx))).catch((err: unknown) => log.error({ err }, 'telegram: error handler failed'));
     track(handled);
     await handled;
@@ -101,7 +115,22 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
     }
   });
 
-  let runner: RunnerHandle | undefined;
+  /**
+   * Each update is handled once across the fleet: a webhook retry after a slow
+   * answer, or an update a former poller handled but had not confirmed, is
+   * dropped here. If the store cannot answer, handling it beats losing it.
+   */
+  async function firstDelivery(updateId: number): Promise<boolean> {
+    try {
+      if (await o.store.claim(`telegram:${botId}:update:${updateId}`, UPDATE_CLAIM_MS)) return true;
+      log.info({ update: updateId }, 'telegram: update already handled; skipped');
+      return false;
+    } catch (err) {
+      log.warn({ err, update: updateId }, 'telegram: could not claim the update; handling it anyway');
+      return true;
+    }
+  }
+
   let server: WebhookServer | undefined;
   let state: 'idle' | 'starting' | 'running' | 'stopped' = 'idle';
 
@@ -133,9 +162,10 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
         server = await startWebhookServer(bot, o.webhook, track, log);
         await bot.api.setWebhook(o.webhook.url, { secret_token: o.webhook.secret, allowed_updates: [...ALLOWED_UPDATES] });
       } else {
+        // A webhook left set would make every getUpdates answer 409.
         await bot.api.deleteWebhook();
-        runner = run(bot, { runner: { fetch: { allowed_updates: [...ALLOWED_UPDATES], timeout: 30 }, silent: true } });
-        runner.task()?.catch((err: unknown) => log.error({ err }, 'telegram: polling stopped'));
+        poller = createPoller({ bot, lease: o.pollLease ?? localLease(), log, allowedUpdates: ALLOWED_UPDATES });
+        await poller.start();
       }
       state = 'running';
       log.info({ username: bot.botInfo.username, mode: o.webhook ? 'webhook' : 'polling' }, 'telegram: ready');
@@ -143,18 +173,25 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
     async stop() {
       if (state !== 'running' && state !== 'starting') return;
       state = 'stopped';
-      await runner?.stop();
       await server?.close();
+      // Confirms what was handled, as bot.stop() does, so a restart does not handle it again;
+      // then the lease goes, and a standby takes over at its next check.
+      await poller?.stop(async () => {
+        await idle();
+        if (lastUpdateId === 0) return;
+        await bot.api.getUpdates({ offset: lastUpdateId + 1, limit: 1, timeout: 0 }).catch((err: unknown) => {
+          if (!isConflict(err)) log.warn({ err }, 'telegram: could not confirm the last update');
+        });
+      });
       await idle();
-      if (runner && lastUpdateId > 0) {
-        // Confirms what was handled, as bot.stop() does, so a restart does not handle it again.
-        await bot.api.getUpdates({ offset: lastUpdateId + 1, limit: 1, timeout: 0 }).catch((err: unknown) => log.warn({ err }, 'telegram: could not confirm the last update'));
-      }
     },
     isReady() {
       if (state !== 'running') return false;
-      return runner ? runner.isRunning() : server !== undefined;
+      // A standby is ready: it serves nothing from Telegram until it holds the lease, by design.
+      return poller ? poller.role() !== 'poller' || poller.polling() : server !== undefined;
     },
+    // For /readyz and metrics: the polling role is 'poller', 'standby' or 'backoff' (waiting out a 409).
+    roles: () => ({ mode: server ? 'webhook' : 'polling', ...(poller ? { poller: poller.role() } : {}) }),
     webhookAddress: () => server?.address,
   };
 }

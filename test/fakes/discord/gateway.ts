@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import { WebSocket, WebSocketServer } from 'ws';
-import { guildPayload, readyPayload } from './payloads.ts';
+import { guildPayload, readyPayload, shardOf } from './payloads.ts';
 import type { FakeState } from './state.ts';
 import type { GatewayEvent } from './types.ts';
 
@@ -22,12 +22,27 @@ interface Session {
   socket: WebSocket | undefined;
   /** Set by dropConnection({ invalidateSession }) so the next RESUME is refused. */
   invalid: boolean;
+  /** [shard_id, num_shards] from IDENTIFY; [0, 1] when not sharded. */
+  shard: [number, number];
+}
+
+/** Guild events carry guild_id; GUILD_CREATE and GUILD_DELETE are the guild itself. */
+function guildOf(t: string, d: unknown): string | undefined {
+  const data = (d ?? {}) as { guild_id?: unknown; id?: unknown };
+  if (typeof data.guild_id === 'string') return data.guild_id;
+  if ((t === 'GUILD_CREATE' || t === 'GUILD_DELETE') && typeof data.id === 'string') return data.id;
+  return undefined;
 }
 
 const REPLAY_LIMIT = 5000;
+/** Discord lets each identify bucket start one session per 5 s. */
+const IDENTIFY_WINDOW_MS = 5000;
 
 export class Gateway {
   readonly events: GatewayEvent[] = [];
+  /** IDENTIFYs that came within 5 s of another in the same bucket (shard_id % max_concurrency): Discord's limit. */
+  identifyViolations = 0;
+  readonly #lastIdentify = new Map<number, number>();
   readonly #state: FakeState;
   readonly #wss: WebSocketServer;
   readonly #sessions = new Map<string, Session>();
@@ -39,12 +54,25 @@ export class Gateway {
     this.#wss.on('connection', (socket) => this.#onConnection(socket));
   }
 
-  /** Sends a dispatch to every live session; sessions waiting to resume get it on replay. */
+  /**
+   * Sends a dispatch to every session of the event's shard, as Discord does:
+   * a guild's events to every session identified with (guild_id >> 22) %
+   * num_shards, DMs to shard 0. Sessions waiting to resume get it on replay.
+   */
   dispatch(t: string, d: unknown): void {
     if (this.#sessions.size === 0) {
       throw new Error(`discord fake: no gateway session to deliver ${t}; log the client in first`);
     }
-    for (const session of this.#sessions.values()) this.#send(session, t, d);
+    const guildId = guildOf(t, d);
+    for (const session of this.#sessions.values()) {
+      const [id, count] = session.shard;
+      if ((guildId === undefined ? 0 : shardOf(guildId, count)) === id) this.#send(session, t, d);
+    }
+  }
+
+  /** The [shard_id, num_shards] of every session Discord knows now (live or resumable). */
+  get shards(): [number, number][] {
+    return [...this.#sessions.values()].map((s) => s.shard);
   }
 
   get connected(): boolean {
@@ -136,11 +164,23 @@ export class Gateway {
         case 2: {
           if (session) return socket.close(4005, 'Already authenticated.');
           if (d['token'] !== this.#state.token) return socket.close(4004, 'Authentication failed.');
+          const shard = Array.isArray(d['shard']) ? (d['shard'] as unknown[]).map(Number) : [0, 1];
+          const [shardId = 0, shardCount = 1] = shard;
+          if (!Number.isInteger(shardId) || !Number.isInteger(shardCount) || shardCount < 1 || shardId < 0 || shardId >= shardCount) {
+            return socket.close(4010, 'Invalid shard.');
+          }
           this.#record('identify');
-          session = { id: randomBytes(16).toString('hex'), seq: 0, log: [], socket, invalid: false };
+          const bucket = shardId % this.#state.maxConcurrency;
+          const last = this.#lastIdentify.get(bucket);
+          if (last !== undefined && Date.now() - last < IDENTIFY_WINDOW_MS) this.identifyViolations++;
+          this.#lastIdentify.set(bucket, Date.now());
+          this.#state.sessionStartRemaining = Math.max(0, this.#state.sessionStartRemaining - 1);
+          session = { id: randomBytes(16).toString('hex'), seq: 0, log: [], socket, invalid: false, shard: [shardId, shardCount] };
           this.#sessions.set(session.id, session);
-          this.#send(session, 'READY', readyPayload(this.#state, session.id));
-          for (const guild of this.#state.activeGuilds()) this.#send(session, 'GUILD_CREATE', guildPayload(this.#state, guild));
+          this.#send(session, 'READY', readyPayload(this.#state, session.id, session.shard));
+          for (const guild of this.#state.activeGuilds()) {
+            if (shardOf(guild.id, shardCount) === shardId) this.#send(session, 'GUILD_CREATE', guildPayload(this.#state, guild));
+          }
           return;
         }
         case 6: {

@@ -35,3 +35,10 @@ export function botToken(botUserId: string): string {
   const first = Buffer.from(botUserId).toString('base64url');
   return `${first}.${randomBytes(4).toString('base64url')}.${randomBytes(27).toString('base64url')}`;
 }
+
+/** A snowflake whose shard among `count` is `shard` (its bits above 22 pick the shard). */
+export function guildOnShard(shard: number, count: number, nth = 0): string {
+  let high = 1n << 40n;
+  while (Number(high % BigInt(count)) !== shard) high++;
+  return ((high + BigInt(nth * count)) << 22n | 1n).toString();
+}

@@ -1,5 +1,6 @@
 // A protocol-faithful Discord (REST v10 + gateway) on 127.0.0.1 for tests and benchmarks,
 // driven by the real discord.js client. See README.md next to this file.
+import { sign, type KeyObject } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +14,9 @@ import {
   MESSAGE_COMPONENT,
 } from './interactions.ts';
 import type { BuiltInteraction } from './interactions.ts';
-import { guildPayload } from './payloads.ts';
+import { interactionCallback } from './interaction-routes.ts';
+import { snowflake } from './ids.ts';
+import { guildPayload, shardOf } from './payloads.ts';
 import { createHandler } from './server.ts';
 import { FakeState } from './state.ts';
 import type { StoredCommand } from './state.ts';
@@ -36,7 +39,7 @@ export type * from './types.ts';
 export type { StoredCommand } from './state.ts';
 export { InteractionHandle } from './interactions.ts';
 export type { WaitTarget } from './interactions.ts';
-export { snowflake } from './ids.ts';
+export { guildOnShard, snowflake } from './ids.ts';
 export { DEFAULT_APP_PERMISSIONS, DEFAULT_MEMBER_PERMISSIONS } from './payloads.ts';
 
 function hasFocused(options: CommandOption[] | undefined): boolean {
@@ -64,6 +67,9 @@ export class DiscordFake {
   readonly #state: FakeState;
   readonly #server: Server;
   readonly #gateway: Gateway;
+  #endpoint: { url: string; key: KeyObject } | undefined;
+  /** Each interaction POSTed to the Interactions Endpoint URL: its id and the HTTP status answered (0: no answer). */
+  readonly interactionPosts: { id: string; status: number }[] = [];
 
   constructor(state: FakeState, server: Server, gateway: Gateway) {
     this.#state = state;
@@ -174,6 +180,43 @@ export class DiscordFake {
     this.#gateway.dispatch('GUILD_CREATE', guildPayload(this.#state, guild));
   }
 
+  /**
+   * Sets the Interactions Endpoint URL, as in the Developer Portal: from now on
+   * interactions are POSTed there, signed with `privateKey` (Ed25519 over
+   * timestamp + body), instead of going down the gateway. The HTTP answer is
+   * the first response; null goes back to the gateway.
+   */
+  setInteractionsEndpoint(url: string | null, privateKey?: KeyObject): void {
+    this.#endpoint = url === null ? undefined : { url, key: privateKey! };
+  }
+
+  /**
+   * What Discord checks when the URL is saved: a signed PING gets PONG, and a
+   * request with a bad signature gets 401. True when the endpoint passes both.
+   */
+  async verifyInteractionsEndpoint(): Promise<boolean> {
+    const ping = JSON.stringify({ id: snowflake(), application_id: this.applicationId, type: 1, token: 'ping', version: 1 });
+    const good = await this.#post(ping);
+    const pong = good.status === 200 && (JSON.parse(good.text || '{}') as { type?: unknown }).type === 1;
+    const bad = await this.#post(ping, { tamper: true });
+    return pong && bad.status === 401;
+  }
+
+  /** The shard of a guild's events for a shard count, as Discord computes it. */
+  shardOf(guildId: string, shardCount: number): number {
+    return shardOf(guildId, shardCount);
+  }
+
+  /** IDENTIFYs that broke the 5 s per max_concurrency bucket limit. */
+  get identifyViolations(): number {
+    return this.#gateway.identifyViolations;
+  }
+
+  /** [shard_id, num_shards] of each gateway session, in identify order. */
+  get sessionShards(): [number, number][] {
+    return this.#gateway.shards;
+  }
+
   /** Stops the gateway and HTTP server and cuts every connection. */
   async close(): Promise<void> {
     await this.#gateway.close();
@@ -192,10 +235,54 @@ export class DiscordFake {
 
   #dispatch(built: BuiltInteraction): InteractionHandle {
     const { record, payload } = built;
-    this.#gateway.dispatch('INTERACTION_CREATE', payload);
     this.#state.interactions.set(record.id, record);
     this.#state.interactionsByToken.set(record.token, record);
+    if (this.#endpoint) void this.#deliverOverHttp(record.id, record.token, payload);
+    else this.#gateway.dispatch('INTERACTION_CREATE', payload);
     return new InteractionHandle(this.#state, record);
+  }
+
+  async #post(body: string, o: { tamper?: boolean } = {}): Promise<{ status: number; text: string }> {
+    const endpoint = this.#endpoint;
+    if (!endpoint) throw new Error('no interactions endpoint set');
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = sign(null, Buffer.from(timestamp + body), endpoint.key);
+    if (o.tamper) signature.writeUInt8(signature.readUInt8(0) ^ 0xff, 0);
+    try {
+      const res = await fetch(endpoint.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-signature-ed25519': signature.toString('hex'), 'x-signature-timestamp': timestamp },
+        body,
+        signal: AbortSignal.timeout(this.#state.interactionAckTimeoutMs),
+      });
+      return { status: res.status, text: await res.text() };
+    } catch {
+      return { status: 0, text: '' };
+    }
+  }
+
+  /** Discord's side of an HTTP interaction: the answer to the POST is taken as the callback. */
+  async #deliverOverHttp(id: string, token: string, payload: Record<string, unknown>): Promise<void> {
+    const { status, text } = await this.#post(JSON.stringify(payload));
+    this.interactionPosts.push({ id, status });
+    if (status !== 200) return;
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    await interactionCallback({
+      state: this.#state,
+      method: 'POST',
+      path: `/interactions/${id}/${token}/callback`,
+      params: { interactionId: id, token },
+      query: new URLSearchParams(),
+      body,
+      list: undefined,
+      files: [],
+      now: Date.now(),
+    });
   }
 }
 

@@ -125,16 +125,16 @@ export function guildPayload(state: FakeState, guild: GuildState): Record<string
   };
 }
 
-export function readyPayload(state: FakeState, sessionId: string): Record<string, unknown> {
+export function readyPayload(state: FakeState, sessionId: string, shard: [number, number] = [0, 1]): Record<string, unknown> {
   return {
     v: 10,
     user: state.botUser(),
     user_settings: {},
-    guilds: state.activeGuilds().map((g) => ({ id: g.id, unavailable: true })),
+    guilds: state.activeGuilds().filter((g) => shardOf(g.id, shard[1]) === shard[0]).map((g) => ({ id: g.id, unavailable: true })),
     session_id: sessionId,
     session_type: 'normal',
     resume_gateway_url: state.origin.replace(/^http/, 'ws'),
-    shard: [0, 1],
+    shard,
     application: { id: state.applicationId, flags: 0 },
     private_channels: [],
     relationships: [],
@@ -166,4 +166,9 @@ export function applicationPayload(state: FakeState): Record<string, unknown> {
     integration_types_config: { '0': {} },
     install_params: { scopes: ['bot', 'applications.commands'], permissions: DEFAULT_APP_PERMISSIONS },
   };
+}
+
+/** The shard a guild's events go to, as Discord computes it: (guild_id >> 22) % shard_count. */
+export function shardOf(guildId: string, shardCount: number): number {
+  return Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
 }

@@ -10,8 +10,8 @@ export const gatewayBot: Handler = ({ state }) => ({
   status: 200,
   json: {
     url: state.origin.replace(/^http/, 'ws'),
-    shards: 1,
-    session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
+    shards: state.recommendedShards,
+    session_start_limit: { total: 1000, remaining: state.sessionStartRemaining, reset_after: 14_400_000, max_concurrency: state.maxConcurrency },
   },
 });
 

@@ -50,6 +50,9 @@ export class FakeState {
   readonly requests: RequestLogEntry[] = [];
   /** http://127.0.0.1:PORT once listening. */
   origin = '';
+  readonly recommendedShards: number;
+  readonly maxConcurrency: number;
+  sessionStartRemaining: number;
 
   constructor(options: DiscordFakeOptions) {
     this.applicationId = options.applicationId ?? snowflake();
@@ -62,6 +65,9 @@ export class FakeState {
     this.interactionAckTimeoutMs = options.interactionAckTimeoutMs ?? 3000;
     this.interactionTokenTtlMs = options.interactionTokenTtlMs ?? 15 * 60 * 1000;
     this.responseDelayMs = options.responseDelayMs ?? 0;
+    this.recommendedShards = options.recommendedShards ?? 1;
+    this.maxConcurrency = options.maxConcurrency ?? 1;
+    this.sessionStartRemaining = options.sessionStartRemaining ?? 1000;
     this.limiter = new RateLimiter(options.globalPerSecond ?? 50);
     this.messages = new MessageStore(options.nonceWindowMs ?? 5 * 60 * 1000);
     for (const guild of options.guilds ?? []) this.addGuild(guild);

@@ -33,6 +33,12 @@ export interface DiscordFakeOptions {
   nonceWindowMs?: number;
   /** Delay added before every HTTP answer, to imitate network latency in benchmarks (default 0). */
   responseDelayMs?: number;
+  /** GET /gateway/bot's `shards`, the count Discord recommends (default 1). */
+  recommendedShards?: number;
+  /** GET /gateway/bot's `session_start_limit.max_concurrency` (default 1). */
+  maxConcurrency?: number;
+  /** Sessions left today; each IDENTIFY uses one (default 1000). */
+  sessionStartRemaining?: number;
 }
 
 export interface FakeAttachment {

@@ -1,7 +1,8 @@
 /**
- * Who runs the watcher. Several instances may serve commands, but exactly one
- * may move the high-water mark and fan out at a time. `fenced` runs a write
- * only while this instance still holds the lease it had when the tick began.
+ * A role that one instance holds at a time, by name: the alert watcher (only
+ * one may move the high-water mark and fan out) and the Telegram poller (only
+ * one may call getUpdates). `fenced` runs a write only while this instance
+ * still holds the lease it had when the tick began.
  */
 export interface Lease {
   /** Takes or renews the lease; false when another instance holds it. */

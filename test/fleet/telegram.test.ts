@@ -1,0 +1,151 @@
+/**
+ * Three real bot processes on one redis-server, Telegram side. Polling: the
+ * fake answers a second concurrent getUpdates with 409 as Telegram does, so
+ * "no 409 at all" shows that exactly one instance polled at a time; a
+ * SIGKILLed poller is replaced once its lease lapses; no update is lost or
+ * answered twice. Webhook: three instances behind a round-robin proxy; every
+ * update is answered once, a repeated delivery of one update_id too.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSandbox } from '../../src/sandbox/server.ts';
+import { startTelegramFake, type TelegramFake } from '../fakes/telegram/index.ts';
+import { roundRobin, sleep, startBot, type BotProcess } from '../helpers/fleet.ts';
+import { freePort, REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
+
+const TOKEN = '7000000014:AAFleetTokenForTheSeveralInstancesTest';
+const skip = redisAvailable() ? false : REDIS_SKIP;
+
+async function waitUntil(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const t0 = Date.now();
+  while (!(await ok())) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+const pollerOf = async (bots: BotProcess[]) => {
+  const roles = await Promise.all(bots.map(async (b) => (b.exited ? 'gone' : ((await b.readyz()).roles?.['telegram'] as { poller?: string } | undefined)?.poller)));
+  return roles;
+};
+
+/** Every chat got exactly one answer. */
+function answeredOnce(fake: TelegramFake, chats: number[]): void {
+  for (const c of chats) assert.equal(fake.messages(c).length, 1, `chat ${c}: ${fake.messages(c).length} answers`);
+}
+
+test('Telegram polling, three instances on Redis: one poller at a time, takeover after SIGKILL, each update answered once', { skip, timeout: 180_000 }, async (t) => {
+  const redis = await startRedis(t);
+  const sb = await startSandbox();
+  const fake = await startTelegramFake({ token: TOKEN, limits: false, knownChatsOnly: false });
+  t.after(async () => {
+    await fake.close();
+    await sb.close();
+  });
+  const env = { KOL_API_BASE_URL: sb.url, KOL_API_KEY: sb.apiKey, TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: fake.apiRoot, STORE_URL: redis.url };
+  const bots = await Promise.all(['a', 'b', 'c'].map((n) => startBot(t, n, env)));
+  await Promise.all(bots.map((b) => b.ready()));
+  await waitUntil('one poller', async () => (await pollerOf(bots)).filter((r) => r === 'poller').length === 1);
+  const roles = await pollerOf(bots);
+  assert.deepEqual([...roles].sort(), ['poller', 'standby', 'standby']);
+  // The same roles on /metrics: one telegram_poller and one watcher_leader across the fleet.
+  const scrape = await Promise.all(bots.map(async (b) => (await fetch(`http://127.0.0.1:${b.opsPort}/metrics`)).text()));
+  const holders = (role: string) => scrape.filter((m) => m.includes(`kolradar_role{role="${role}"} 1`)).length;
+  assert.equal(holders('telegram_poller'), 1);
+  await waitUntil('a watcher leader', async () => (await Promise.all(bots.map((b) => b.readyz()))).filter((z) => z.watcher === 'leader').length === 1);
+  assert.equal(scrape.filter((m) => m.includes('kolradar_role{role="telegram_poller"} 0')).length, 2);
+
+  let chat = 1000;
+  const burst = async (n: number) => {
+    const chats = Array.from({ length: n }, () => ++chat);
+    for (const c of chats) fake.sendText({ chat: { id: c, type: 'private' }, from: { id: c, first_name: 'U' }, text: '/help' });
+    await waitUntil(`${n} answers`, () => chats.every((c) => fake.messages(c).length >= 1), 60_000);
+    return chats;
+  };
+  const first = await burst(30);
+
+  // The poller dies without a word; its lease lapses and a standby takes over.
+  const poller = bots[roles.indexOf('poller')]!;
+  await poller.kill('SIGKILL');
+  const killedAt = Date.now();
+  const second = await burst(15);
+  t.diagnostic(`answers resumed ${Date.now() - killedAt} ms after the SIGKILL (lease lifetime 15 s)`);
+  const after = await pollerOf(bots);
+  assert.equal(after.filter((r) => r === 'poller').length, 1, `one poller after the kill: ${after.join(',')}`);
+
+  // A clean stop gives the lease up at once.
+  const next = bots[after.indexOf('poller')]!;
+  assert.equal(await next.kill('SIGTERM'), 0);
+  const third = await burst(10);
+  const last = await pollerOf(bots);
+  assert.equal(last.filter((r) => r === 'poller').length, 1, `the last instance polls: ${last.join(',')}`);
+
+  await sleep(500); // any second answer would have come by now
+  answeredOnce(fake, [...first, ...second, ...third]);
+  const conflicts = fake.requests.filter((q) => q.method === 'getUpdates' && q.status === 409);
+  assert.equal(conflicts.length, 0, 'no getUpdates overlapped another (Telegram would have answered 409)');
+});
+
+test('Telegram webhook, three instances behind a round-robin proxy: every update answered once, a repeated update_id too', { skip, timeout: 120_000 }, async (t) => {
+  const redis = await startRedis(t);
+  const sb = await startSandbox();
+  const fake = await startTelegramFake({ token: TOKEN, limits: false, knownChatsOnly: false });
+  t.after(async () => {
+    await fake.close();
+    await sb.close();
+  });
+  const secret = 'fleet_hook_secret';
+  const ports = [await freePort(), await freePort(), await freePort()];
+  const bots = await Promise.all(
+    ports.map((port, i) =>
+      startBot(t, `w${i}`, {
+        KOL_API_BASE_URL: sb.url,
+        KOL_API_KEY: sb.apiKey,
+        TELEGRAM_BOT_TOKEN: TOKEN,
+        TELEGRAM_API_ROOT: fake.apiRoot,
+        TELEGRAM_WEBHOOK_URL: 'https://bot.example.test/tg/hook',
+        TELEGRAM_WEBHOOK_SECRET: secret,
+        TELEGRAM_WEBHOOK_PORT: String(port),
+        STORE_URL: redis.url,
+      }),
+    ),
+  );
+  await Promise.all(bots.map((b) => b.ready()));
+  for (const b of bots) assert.deepEqual((await b.readyz()).roles?.['telegram'], { mode: 'webhook' });
+  const lb = await roundRobin(t, ports);
+
+  const update = (id: number) => ({
+    update_id: id,
+    message: {
+      message_id: id,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: 2000 + id, type: 'private', first_name: 'W' },
+      from: { id: 2000 + id, is_bot: false, first_name: 'W' },
+      text: '/help',
+      entities: [{ type: 'bot_command', offset: 0, length: 5 }],
+    },
+  });
+  const deliver = async (id: number) => {
+    const res = await fetch(`${lb.url}/tg/hook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret },
+      body: JSON.stringify(update(id)),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  };
+  const ids = Array.from({ length: 30 }, (_, i) => 500 + i);
+  const statuses = await Promise.all(ids.map(deliver));
+  assert.ok(statuses.every((s) => s === 200), statuses.join(','));
+  // Telegram retries a delivery it thinks failed: the same update_id again, here to the other two instances.
+  assert.equal(await deliver(505), 200);
+  assert.equal(await deliver(505), 200);
+  const chats = ids.map((id) => 2000 + id);
+  await waitUntil('every answer', () => chats.every((c) => fake.messages(c).length >= 1));
+  await sleep(500);
+  answeredOnce(fake, chats);
+  assert.ok(lb.forwarded.every((n) => n >= 10), `the proxy spread the updates: ${lb.forwarded.join(',')}`);
+  const skipped = bots.map((b) => (b.logs().match(/update already handled/g) ?? []).length).reduce((a, b) => a + b, 0);
+  assert.equal(skipped, 2, 'the two repeats were recognised');
+  for (const b of bots) assert.equal(await b.kill('SIGTERM'), 0);
+});

@@ -1,0 +1,107 @@
+/**
+ * Several real bot processes (src/main.ts, as a supervisor starts it) for the
+ * several-instances tests, and a small round-robin HTTP proxy standing in for
+ * a load balancer. Each process gets its own ops port so a test can ask
+ * /readyz which roles it holds.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { TestContext } from 'node:test';
+import { freePort } from './redis.ts';
+
+const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface BotProcess {
+  readonly name: string;
+  readonly child: ChildProcess;
+  readonly opsPort: number;
+  logs(): string;
+  ready(): Promise<void>;
+  /** /readyz's JSON (roles included). */
+  readyz(): Promise<{ ready: boolean; roles?: Record<string, unknown>; watcher?: string }>;
+  kill(signal?: NodeJS.Signals): Promise<number | null>;
+  readonly exited: boolean;
+}
+
+export async function startBot(t: TestContext, name: string, env: Record<string, string>): Promise<BotProcess> {
+  const opsPort = await freePort();
+  let logs = '';
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', HTTP_PORT: String(opsPort), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr!.on('data', (d: Buffer) => (logs += d.toString()));
+  const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  t.after(() => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')));
+  return {
+    name,
+    child,
+    opsPort,
+    logs: () => logs,
+    get exited() {
+      return child.exitCode !== null || child.signalCode !== null;
+    },
+    async ready() {
+      const t0 = Date.now();
+      while (!logs.includes('"msg":"ready"')) {
+        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${logs}`);
+        if (Date.now() - t0 > 60_000) throw new Error(`${name} not ready:\n${logs}`);
+        await sleep(50);
+      }
+    },
+    async readyz() {
+      const res = await fetch(`http://127.0.0.1:${opsPort}/readyz`);
+      return (await res.json()) as { ready: boolean; roles?: Record<string, unknown> };
+    },
+    async kill(signal: NodeJS.Signals = 'SIGKILL') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      return exit;
+    },
+  };
+}
+
+export interface RoundRobin {
+  readonly url: string;
+  /** Requests forwarded to each target, by index. */
+  readonly forwarded: number[];
+  close(): Promise<void>;
+}
+
+/** Forwards each request to the next target in turn; a target that refuses the connection is skipped. */
+export async function roundRobin(t: TestContext, targets: readonly number[]): Promise<RoundRobin> {
+  let next = 0;
+  const forwarded = targets.map(() => 0);
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const attempt = (tries: number): void => {
+        const i = next++ % targets.length;
+        const out = request({ host: '127.0.0.1', port: targets[i], method: req.method, path: req.url, headers: req.headers }, (up) => {
+          forwarded[i]! += 1;
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        });
+        out.on('error', () => (tries > 1 ? attempt(tries - 1) : res.writeHead(502).end()));
+        out.end(body);
+      };
+      attempt(targets.length);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const rr: RoundRobin = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    forwarded,
+    close: () => new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+  };
+  t.after(() => rr.close());
+  return rr;
+}
