@@ -66,6 +66,11 @@ const EnvSchema = z
     ),
     LOG_LEVEL: optionalString.pipe(z.enum(LEVELS, { error: `must be one of ${LEVELS.join(', ')}` }).optional()),
     HTTP_PORT: port(0),
+    // The terminal's language, POSIX order: LC_ALL, then LC_MESSAGES, then LANG. Any value is
+    // accepted: one we do not speak (C, POSIX, de_DE) means English.
+    LC_ALL: optionalString,
+    LC_MESSAGES: optionalString,
+    LANG: optionalString,
   });
 
 /** Variables that only make sense together; checked on the raw values so every problem is listed at once. */
@@ -93,6 +98,8 @@ export interface Config {
   readonly watchCron: string;
   readonly logLevel: (typeof LEVELS)[number];
   readonly httpPort: number | undefined;
+  /** The console's language tag: `--lang`, else LC_ALL / LC_MESSAGES / LANG (e.g. ru_RU.UTF-8). */
+  readonly consoleLocale: string | undefined;
   /** Every secret value present, for log redaction and leak tests. */
   readonly secrets: readonly string[];
 }
@@ -115,7 +122,7 @@ export class ConfigError extends Error {
  * messages name variables and rules, never values, so a mistyped token is not
  * printed to a shared log.
  */
-export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
+export function loadConfig(env: Readonly<Record<string, string | undefined>>, argv: readonly string[] = []): Config {
   const parsed = EnvSchema.safeParse(env);
   const problems = parsed.success
     ? []
@@ -156,6 +163,17 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     watchCron: e.WATCH_CRON ?? DEFAULT_WATCH_CRON,
     logLevel: e.LOG_LEVEL ?? 'info',
     httpPort: e.HTTP_PORT,
+    consoleLocale: langFlag(argv) ?? e.LC_ALL ?? e.LC_MESSAGES ?? e.LANG,
     secrets,
   };
+}
+
+/** `--lang ru` or `--lang=ru` on the command line. */
+function langFlag(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a.startsWith('--lang=')) return a.slice('--lang='.length) || undefined;
+    if (a === '--lang') return argv[i + 1];
+  }
+  return undefined;
 }

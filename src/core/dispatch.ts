@@ -14,6 +14,7 @@ import {
   ApiValidationError,
   type KolClient,
 } from '../api/index.ts';
+import { pickLocale, translator, type Locale } from '../i18n/index.ts';
 import type { Store } from '../store/index.ts';
 import type { Action, View } from '../views/model.ts';
 import { suggest } from './chains.ts';
@@ -115,10 +116,13 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
             : 'Only group admins may change this chat’s alerts.',
         );
       }
+      const locale = await localeOf(caller);
       const ctx: CommandContext = {
         api: o.api,
         store: o.store,
         caller,
+        locale,
+        t: translator(locale),
         capabilities: opts.capabilities ?? DEFAULT_CAPS,
         signal: opts.signal ?? new AbortController().signal,
         budgetMs: opts.budgetMs ?? budget,
@@ -135,6 +139,17 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     } finally {
       o.onOutcome?.(name, outcome, now() - started);
     }
+  }
+
+  /** The chat's chosen language, else the caller's; a store outage must not cost the answer. */
+  async function localeOf(caller: Caller): Promise<Locale> {
+    let chosen: Locale | undefined;
+    try {
+      chosen = await o.store.languages.get(caller.platform, caller.chatId);
+    } catch (err) {
+      o.log.warn({ err: (err as Error).message }, 'chat language unreadable; using the caller’s');
+    }
+    return pickLocale(chosen, caller.locale);
   }
 
   /** Stores each button's query; if the store is down the answer still goes out, without those buttons. */

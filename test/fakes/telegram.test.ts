@@ -62,6 +62,21 @@ test('commands in a private chat and a group reach bot.command and the HTML repl
   assert.equal(fake.internalErrors.length, 0);
 });
 
+test("a user's language_code reaches the bot as the app sends it, 'en' when not given", async (t) => {
+  const seen: (string | undefined)[] = [];
+  const { fake } = await setup(t, {}, (bot) => {
+    bot.command('start', (ctx) => {
+      seen.push(ctx.from?.language_code);
+      return ctx.reply('ok');
+    });
+  });
+  fake.sendText({ chat: { id: 131, type: 'private' }, from: { id: 131, first_name: 'Ana', language_code: 'pt-br' }, text: '/start' });
+  await fake.waitForMessage(131);
+  fake.sendText({ chat: { id: 132, type: 'private' }, text: '/start' });
+  await fake.waitForMessage(132);
+  assert.deepEqual(seen, ['pt-br', 'en']);
+});
+
 test('a button press is answered and editMessageText replaces the message', async (t) => {
   const { fake, bot } = await setup(t, {}, (b) => {
     b.command('menu', (ctx) => ctx.reply('Pick one', { reply_markup: new InlineKeyboard().text('Refresh', 'refresh:1') }));

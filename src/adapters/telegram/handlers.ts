@@ -62,6 +62,7 @@ export function callerOf(chat: Chat, from: User | undefined, admins: AdminCheck,
     userId: String(userId ?? chat.id),
     chatId: String(chat.id),
     chatType: isPrivate ? 'private' : 'group',
+    ...(from?.language_code ? { locale: from.language_code } : {}),
     canManage: async () => isPrivate || anonymousAdmin || (userId !== undefined && (await admins.isAdmin(chat.id, userId))),
   };
 }
