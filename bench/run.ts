@@ -8,6 +8,7 @@ import { benchWatcher } from './watcher.ts';
 import { benchPictures } from './pictures.ts';
 import { benchDiscordFanout, benchTelegramFanout } from './fanout.ts';
 import { benchStartup } from './startup.ts';
+import { benchI18n } from './i18n.ts';
 import { printTable, type Row } from './stats.ts';
 
 const only = process.argv.slice(2);
@@ -16,6 +17,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ['watcher', () => benchWatcher()],
   ['pictures', () => benchPictures()],
   ['startup', () => benchStartup()],
+  ['i18n', () => benchI18n()],
   ['discord', () => benchDiscordFanout()],
   ['telegram', () => benchTelegramFanout()],
 ];
