@@ -38,8 +38,9 @@ export const FALLBACK_FILES: readonly string[] = [
 ];
 
 // Only these scripts look past DejaVu, so an emoji in an English name never loads 16 MB of fonts.
+// Script_Extensions, so shared marks count too (ー U+30FC is "Common" by Script, Hiragana/Katakana by extension).
 const FALLBACK_SCRIPTS =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}\u3000-\u303F\u3200-\u33FF\uFE30-\uFE4F\uFF00-\uFFEF]/u;
+  /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Bopomofo}\u3000-\u303F\u3200-\u33FF\uFE30-\uFE4F\uFF00-\uFFEF]/u;
 
 /** One parsed font file: what layout and glyph drawing need. */
 export interface Face {

@@ -39,7 +39,7 @@ function differing(a: DecodedPng, b: DecodedPng): { count: number; minX: number;
 }
 
 test('different Chinese, kana and Korean characters draw differently; without the fallback faces they are all the same box', () => {
-  const cjk = ['龙', '币', 'ア', 'ぬ', '한', '국'];
+  const cjk = ['龙', '币', 'ア', 'ぬ', 'ー', '、', '한', '국'];
   const drawn = cjk.map(glyphImage);
   assert.equal(new Set(drawn).size, cjk.length, 'each character has its own shape');
   const boxes = withoutFallbacks(() => cjk.map(glyphImage));
