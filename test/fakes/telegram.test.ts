@@ -228,6 +228,29 @@ test('setMyCommands checks names, descriptions and count', async (t) => {
   assert.deepEqual(fake.commands, valid, 'refused lists leave the last good one in place');
 });
 
+test('descriptions and command lists are kept per two-letter language; a default answers other languages', async (t) => {
+  const { fake, bot } = await setup(t);
+  await bot.api.setMyDescription('English description');
+  await bot.api.setMyDescription('Описание', { language_code: 'ru' });
+  await bot.api.setMyShortDescription('Short', { language_code: 'pt' });
+  assert.equal((await bot.api.getMyDescription({ language_code: 'ru' })).description, 'Описание');
+  assert.equal((await bot.api.getMyDescription({ language_code: 'ko' })).description, 'English description');
+  assert.equal((await bot.api.getMyShortDescription({ language_code: 'pt' })).short_description, 'Short');
+  assert.equal(fake.descriptions.long.get(''), 'English description');
+  for (const call of [
+    () => bot.api.setMyDescription('x', { language_code: 'pt-BR' as never }),
+    () => bot.api.setMyCommands([{ command: 'a', description: 'b' }], { language_code: 'zh-hans' as never }),
+    () => bot.api.setMyDescription('d'.repeat(513)),
+    () => bot.api.setMyShortDescription('d'.repeat(121)),
+  ]) {
+    const err = await rejection(call());
+    assert.ok(err instanceof GrammyError && err.error_code === 400, String(err));
+  }
+  await bot.api.setMyCommands([{ command: 'token', description: 'Карточка токена' }], { language_code: 'ru' });
+  assert.deepEqual(fake.allCommands.get('default|||ru'), [{ command: 'token', description: 'Карточка токена' }]);
+  assert.equal(fake.commands, undefined, 'a language list is not the default list');
+});
+
 test('getUpdates is a true long poll and bot.stop() returns promptly', async (t) => {
   const { fake, bot } = await setup(t, {}, (b) => {
     b.on('message:text', () => {});

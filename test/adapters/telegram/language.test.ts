@@ -1,6 +1,7 @@
 // The caller's Telegram language_code and a group's /language, through the real grammY bot and the Bot API fake.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { CATALOGUES, LOCALES, TELEGRAM_CODES } from '../../../src/i18n/index.ts';
 import { group, privateChat, rig } from './helpers.ts';
 
 test("a private chat answers in the user's app language; an unknown one gets English", async (t) => {
@@ -31,4 +32,23 @@ test('group admins set the language with /language; members cannot; everyone the
   const shown = await r.ask(chat, '/language', member);
   assert.match(shown.text!, /^Язык этого чата: Русский\./);
   assert.match(shown.html!, /<code>pt-BR<\/code> Português \(Brasil\)/);
+});
+
+test('the command menu and the bot profile are registered in every language (two-letter codes), English as the default', async (t) => {
+  const r = await rig(t);
+  const names = (r.fake.commands ?? []).map((c) => c.command);
+  assert.ok(names.includes('language') && names.includes('token'));
+  assert.equal(r.fake.commands!.find((c) => c.command === 'token')!.description, CATALOGUES.en.commands.token);
+  for (const locale of LOCALES.filter((l) => l !== 'en')) {
+    const code = TELEGRAM_CODES[locale];
+    const list = r.fake.allCommands.get(`default|||${code}`);
+    assert.ok(list, `menu for ${code}`);
+    assert.deepEqual(list.map((c) => c.command), names, `${code}: same names, only descriptions change`);
+    assert.equal(list.find((c) => c.command === 'token')!.description, CATALOGUES[locale].commands.token);
+    assert.equal(r.fake.descriptions.long.get(code), CATALOGUES[locale].bot.description);
+    assert.equal(r.fake.descriptions.short.get(code), CATALOGUES[locale].bot.shortDescription);
+  }
+  assert.equal(r.fake.descriptions.long.get(''), CATALOGUES.en.bot.description);
+  assert.equal(TELEGRAM_CODES['pt-BR'], 'pt');
+  assert.ok(!r.logs.some((l) => l.includes('not set')), 'every localised text was accepted');
 });

@@ -251,6 +251,11 @@ export class TelegramFake {
     return this.parts.state.commands;
   }
 
+  /** The bot's descriptions by language_code ('' = default), as set with setMyDescription / setMyShortDescription. */
+  get descriptions(): { readonly long: ReadonlyMap<string, string>; readonly short: ReadonlyMap<string, string> } {
+    return { long: this.parts.state.descriptions, short: this.parts.state.shortDescriptions };
+  }
+
   /** getUpdates requests currently held open: lets tests see that a bot is really long polling. */
   get pendingPolls(): number {
     return this.parts.updates.pendingPolls;
