@@ -7,6 +7,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import type { AnyCommand } from '../../core/command.ts';
 import type { OptionSpec } from '../../core/options.ts';
 import type { Registry } from '../../core/registry.ts';
+import { commandDescription, DISCORD_LOCALES, LOCALES, translator } from '../../i18n/index.ts';
 
 /** Option types as Discord numbers them. */
 export const OPTION_TYPES = { string: 3, integer: 4, boolean: 5, number: 10 } as const;
@@ -40,6 +41,8 @@ export interface DiscordCommandOption {
 export interface DiscordCommand {
   name: string;
   description: string;
+  /** The description per Discord locale, from the catalogue (en-US set explicitly, as Discord advises). */
+  description_localizations: Record<string, string>;
   type: 1;
   options: DiscordCommandOption[];
   /** Bitfield as a decimal string; null means everyone (Discord's default). */
@@ -78,6 +81,16 @@ function toOption(name: string, spec: OptionSpec): DiscordCommandOption {
   return option;
 }
 
+// Names stay English (the handlers match on them); option descriptions follow when the commands' texts move into the catalogue.
+function descriptionLocalizations(command: AnyCommand): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const locale of LOCALES) {
+    const text = cutDescription(commandDescription(translator(locale), command));
+    for (const discordLocale of DISCORD_LOCALES[locale]) out[discordLocale] = text;
+  }
+  return out;
+}
+
 export function toDiscordCommand(command: AnyCommand): DiscordCommand {
   const entries = Object.entries(command.options as Record<string, { spec: OptionSpec }>).filter(([, o]) => !o.spec.internal);
   // Discord requires every required option before the optional ones; the order within each group is kept.
@@ -88,6 +101,7 @@ export function toDiscordCommand(command: AnyCommand): DiscordCommand {
   return {
     name: command.name,
     description: cutDescription(command.description),
+    description_localizations: descriptionLocalizations(command),
     type: 1,
     options,
     default_member_permissions: command.requires === 'manage' ? MANAGE_PERMISSIONS : null,
