@@ -55,15 +55,24 @@ void i18n.init({
 export type T = TFunction<'translation'>;
 
 const bound = new Map<Locale, T>();
+const localeOfT = new WeakMap<T, Locale>();
 
 /** A `t` bound to `locale` (cached: binding is cheap, but answers are many). */
 export function translator(locale: Locale): T {
   let t = bound.get(locale);
-  if (!t) bound.set(locale, (t = i18n.getFixedT(locale) as T));
+  if (!t) {
+    bound.set(locale, (t = i18n.getFixedT(locale) as T));
+    localeOfT.set(t, locale);
+  }
   return t;
 }
 
-/** The catalogue text of a command's one-line description, or its own English one if the catalogue lacks it. */
+/**
+ * A command's one-line description in `t`'s language. In English it is the
+ * command's own text (any registry, test commands too); other languages take
+ * the catalogue's, or the English one where the catalogue has none.
+ */
 export function commandDescription(t: T, command: { readonly name: string; readonly description: string }): string {
+  if ((localeOfT.get(t) ?? DEFAULT_LOCALE) === DEFAULT_LOCALE) return command.description;
   return t(`commands.${command.name}` as never, { defaultValue: command.description }) as string;
 }
