@@ -76,3 +76,15 @@ export function commandDescription(t: T, command: { readonly name: string; reado
   if ((localeOfT.get(t) ?? DEFAULT_LOCALE) === DEFAULT_LOCALE) return command.description;
   return t(`commands.${command.name}` as never, { defaultValue: command.description }) as string;
 }
+
+/** True when the catalogue has this option's description (then every language has it: a test checks). */
+export function hasOptionText(command: string, option: string): boolean {
+  const byCommand = (CATALOGUES.en.options as Readonly<Record<string, Readonly<Record<string, string>>>>)[command];
+  return byCommand !== undefined && Object.hasOwn(byCommand, option);
+}
+
+/** An option's description in `t`'s language: as commandDescription, for `options.<command>.<option>`. */
+export function optionDescription(t: T, command: string, option: string, english: string): string {
+  if ((localeOfT.get(t) ?? DEFAULT_LOCALE) === DEFAULT_LOCALE || !hasOptionText(command, option)) return english;
+  return t(`options.${command}.${option}` as never, { defaultValue: english }) as string;
+}

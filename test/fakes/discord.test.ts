@@ -317,6 +317,12 @@ test('description localisations are stored per Discord locale; an unknown locale
     assert.ok(bad instanceof DiscordAPIError && bad.code === 50035, JSON.stringify(description_localizations));
   }
   assert.deepEqual(fake.registeredCommands()[0]!['description_localizations'], good.description_localizations, 'the refused puts changed nothing');
+  const badOption = await client.rest
+    .put(Routes.applicationCommands(fake.applicationId), {
+      body: [{ ...good, options: [{ name: 'symbol', description: 'Ticker', type: 3, description_localizations: { 'xx-YY': 'x' } }] }],
+    })
+    .catch((e: unknown) => e);
+  assert.ok(badOption instanceof DiscordAPIError && badOption.code === 50035, 'option localisations are checked alike');
 });
 
 test('files travel as multipart on channel sends and reply edits', async (t) => {

@@ -98,6 +98,23 @@ test('every command has a description in every language, within Discord and Tele
   for (const c of commands.values()) assert.equal((CATALOGUES.en.commands as Record<string, string>)[c.name], c.description, `/${c.name}`);
 });
 
+test('option descriptions in the catalogue belong to real options, match their English and fit Discord', async () => {
+  const commands = await loadCommands();
+  const en = CATALOGUES.en.options as Readonly<Record<string, Readonly<Record<string, string>>>>;
+  for (const [command, options] of Object.entries(en)) {
+    const specs = commands.get(command)?.options as Record<string, { spec: { description: string } }> | undefined;
+    assert.ok(specs, `/${command} exists`);
+    for (const [option, text] of Object.entries(options)) {
+      assert.equal(specs[option]?.spec.description, text, `/${command} ${option}: the command's English and the catalogue's agree`);
+    }
+  }
+  for (const locale of LOCALES) {
+    for (const options of Object.values(CATALOGUES[locale].options as Readonly<Record<string, Readonly<Record<string, string>>>>)) {
+      for (const text of Object.values(options)) assert.ok(text.length >= 1 && text.length <= 100, `${locale}: ${text}`);
+    }
+  }
+});
+
 test('values are inserted as they are: no HTML escaping, no nested lookups', () => {
   const t = translator('es');
   assert.equal(t('help.noSuch', { name: '<b>x</b>&$t(help.more)' }), 'No existe /<b>x</b>&$t(help.more).');

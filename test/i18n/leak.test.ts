@@ -14,6 +14,8 @@ after(() => h.close());
 const ANSWERS: [string, boolean, Caller['chatType']][] = [
   ['/help', false, 'private'],
   ['/start', false, 'private'],
+  ['/help language', false, 'private'],
+  ['/help help', false, 'private'],
   ['/help tken', false, 'private'],
   ['/help zzzzzz', false, 'private'],
   ['/language', false, 'group'],

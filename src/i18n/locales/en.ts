@@ -17,7 +17,6 @@ export default {
     unknown: 'I don’t speak “{{code}}”. Choose one of: {{codes}}, or auto.',
     adminsOnlyGroup: 'Only group admins can change this chat’s language.',
     adminsOnlyChannel: 'Only members who can manage this channel can change its language.',
-    optionCode: 'Language code (en, zh, ru, es, pt-BR, tr, vi, ko) or auto',
   },
   start: {
     hi: 'Hi, I am kolradar.',
@@ -60,6 +59,11 @@ export default {
     tweets: 'Latest tweets: the feed with filters, or the tweets about one token',
     unsubscribe: 'Turn off alerts here (admins)',
     winrate: 'KOL win rates after a shill, by time window, with performance scores',
+  },
+  /** Option descriptions by command and option, at most 100 characters (Discord's limit). */
+  options: {
+    help: { command: 'A command to explain, e.g. token' },
+    language: { code: 'Language code (en, zh, ru, es, pt-BR, tr, vi, ko) or auto' },
   },
   /** Telegram's bot profile: description at most 512 characters, short description at most 120. */
   bot: {

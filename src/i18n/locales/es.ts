@@ -12,7 +12,6 @@ export default {
     unknown: 'No hablo «{{code}}». Elige uno de: {{codes}}, o auto.',
     adminsOnlyGroup: 'Solo los admins del grupo pueden cambiar el idioma de este chat.',
     adminsOnlyChannel: 'Solo quienes pueden gestionar este canal pueden cambiar su idioma.',
-    optionCode: 'Código de idioma (en, zh, ru, es, pt-BR, tr, vi, ko) o auto',
   },
   start: {
     hi: 'Hola, soy kolradar.',
@@ -55,6 +54,10 @@ export default {
     tweets: 'Últimos tweets: el feed con filtros, o los tweets sobre un token',
     unsubscribe: 'Desactivar las alertas aquí (admins)',
     winrate: 'Win rate de los KOLs tras un shill, por ventana de tiempo, con puntuaciones',
+  },
+  options: {
+    help: { command: 'Un comando a explicar, p. ej. token' },
+    language: { code: 'Código de idioma (en, zh, ru, es, pt-BR, tr, vi, ko) o auto' },
   },
   bot: {
     description:

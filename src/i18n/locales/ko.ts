@@ -12,7 +12,6 @@ export default {
     unknown: '“{{code}}”는 지원하지 않는 언어예요. 다음 중에서 고르세요: {{codes}}, 또는 auto.',
     adminsOnlyGroup: '이 채팅의 언어는 그룹 관리자만 바꿀 수 있어요.',
     adminsOnlyChannel: '이 채널의 언어는 채널 관리 권한이 있는 멤버만 바꿀 수 있어요.',
-    optionCode: '언어 코드 (en, zh, ru, es, pt-BR, tr, vi, ko) 또는 auto',
   },
   start: {
     hi: '안녕하세요, kolradar예요.',
@@ -53,6 +52,10 @@ export default {
     tweets: '최신 트윗: 필터가 있는 피드, 또는 한 토큰에 관한 트윗',
     unsubscribe: '여기서 알림 끄기 (관리자)',
     winrate: '쉴링 후 구간별 KOL 승률과 성과 점수',
+  },
+  options: {
+    help: { command: '설명할 명령어, 예: token' },
+    language: { code: '언어 코드 (en, zh, ru, es, pt-BR, tr, vi, ko) 또는 auto' },
   },
   bot: {
     description:

@@ -12,7 +12,6 @@ export default {
     unknown: 'Não falo “{{code}}”. Escolha um destes: {{codes}}, ou auto.',
     adminsOnlyGroup: 'Só os admins do grupo podem mudar o idioma deste chat.',
     adminsOnlyChannel: 'Só quem pode gerenciar este canal pode mudar o idioma dele.',
-    optionCode: 'Código do idioma (en, zh, ru, es, pt-BR, tr, vi, ko) ou auto',
   },
   start: {
     hi: 'Oi, eu sou o kolradar.',
@@ -55,6 +54,10 @@ export default {
     tweets: 'Últimos tweets: o feed com filtros, ou os tweets sobre um token',
     unsubscribe: 'Desativar os alertas aqui (admins)',
     winrate: 'Win rate dos KOLs depois de um shill, por janela de tempo, com scores',
+  },
+  options: {
+    help: { command: 'Um comando para explicar, ex.: token' },
+    language: { code: 'Código do idioma (en, zh, ru, es, pt-BR, tr, vi, ko) ou auto' },
   },
   bot: {
     description:

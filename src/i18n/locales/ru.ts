@@ -12,7 +12,6 @@ export default {
     unknown: 'Я не знаю языка «{{code}}». Выбери один из: {{codes}} или auto.',
     adminsOnlyGroup: 'Менять язык этого чата могут только админы группы.',
     adminsOnlyChannel: 'Менять язык этого канала могут только те, кто может им управлять.',
-    optionCode: 'Код языка (en, zh, ru, es, pt-BR, tr, vi, ko) или auto',
   },
   start: {
     hi: 'Привет, я kolradar.',
@@ -56,6 +55,10 @@ export default {
     tweets: 'Свежие твиты: лента с фильтрами или твиты об одном токене',
     unsubscribe: 'Выключить алерты здесь (админы)',
     winrate: 'Винрейт KOL после шилла по временным окнам и оценки эффективности',
+  },
+  options: {
+    help: { command: 'Команда, которую объяснить, напр. token' },
+    language: { code: 'Код языка (en, zh, ru, es, pt-BR, tr, vi, ko) или auto' },
   },
   bot: {
     description:

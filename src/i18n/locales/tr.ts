@@ -12,7 +12,6 @@ export default {
     unknown: '“{{code}}” dilini bilmiyorum. Şunlardan birini seç: {{codes}} ya da auto.',
     adminsOnlyGroup: 'Bu sohbetin dilini sadece grup adminleri değiştirebilir.',
     adminsOnlyChannel: 'Bu kanalın dilini sadece kanalı yönetebilen üyeler değiştirebilir.',
-    optionCode: 'Dil kodu (en, zh, ru, es, pt-BR, tr, vi, ko) ya da auto',
   },
   start: {
     hi: 'Selam, ben kolradar.',
@@ -54,6 +53,10 @@ export default {
     tweets: 'Son tweetler: filtreli akış ya da bir tokenle ilgili tweetler',
     unsubscribe: 'Buradaki alarmları kapat (adminler)',
     winrate: 'Shill sonrası KOL kazanma oranları, zaman penceresine göre, performans skorlarıyla',
+  },
+  options: {
+    help: { command: 'Açıklanacak komut, örn. token' },
+    language: { code: 'Dil kodu (en, zh, ru, es, pt-BR, tr, vi, ko) ya da auto' },
   },
   bot: {
     description:

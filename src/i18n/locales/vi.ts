@@ -12,7 +12,6 @@ export default {
     unknown: 'Mình không biết “{{code}}”. Hãy chọn một trong: {{codes}}, hoặc auto.',
     adminsOnlyGroup: 'Chỉ admin của nhóm mới đổi được ngôn ngữ của chat này.',
     adminsOnlyChannel: 'Chỉ thành viên có quyền quản lý kênh này mới đổi được ngôn ngữ của kênh.',
-    optionCode: 'Mã ngôn ngữ (en, zh, ru, es, pt-BR, tr, vi, ko) hoặc auto',
   },
   start: {
     hi: 'Chào bạn, mình là kolradar.',
@@ -53,6 +52,10 @@ export default {
     tweets: 'Tweet mới nhất: bảng tin có bộ lọc, hoặc các tweet về một token',
     unsubscribe: 'Tắt cảnh báo ở đây (admin)',
     winrate: 'Win rate của KOL sau khi shill, theo khung thời gian, kèm điểm hiệu suất',
+  },
+  options: {
+    help: { command: 'Lệnh cần giải thích, vd. token' },
+    language: { code: 'Mã ngôn ngữ (en, zh, ru, es, pt-BR, tr, vi, ko) hoặc auto' },
   },
   bot: {
     description:

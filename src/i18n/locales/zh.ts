@@ -12,7 +12,6 @@ export default {
     unknown: '我不会说“{{code}}”。请从这些里选：{{codes}}，或 auto。',
     adminsOnlyGroup: '只有群管理员才能修改这里的语言。',
     adminsOnlyChannel: '只有能管理此频道的成员才能修改它的语言。',
-    optionCode: '语言代码（en、zh、ru、es、pt-BR、tr、vi、ko）或 auto',
   },
   start: {
     hi: '你好，我是 kolradar。',
@@ -53,6 +52,10 @@ export default {
     tweets: '最新推文：可筛选的信息流，或某个代币的相关推文',
     unsubscribe: '关闭这里的提醒（管理员）',
     winrate: 'KOL 喊单后按时间窗口统计的胜率，附表现评分',
+  },
+  options: {
+    help: { command: '要查看的命令，例如 token' },
+    language: { code: '语言代码（en、zh、ru、es、pt-BR、tr、vi、ko）或 auto' },
   },
   bot: {
     description:

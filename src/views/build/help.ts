@@ -1,7 +1,7 @@
 /** /help and /start: built from the loaded commands, so help cannot drift from what runs. */
 import type { AnyCommand } from '../../core/command.ts';
 import type { OptionSpec } from '../../core/options.ts';
-import { commandDescription, translator, type T } from '../../i18n/index.ts';
+import { commandDescription, optionDescription, translator, type T } from '../../i18n/index.ts';
 import type { CardView, Field, Span, TextView } from '../model.ts';
 
 type Commands = ReadonlyMap<string, AnyCommand>;
@@ -31,9 +31,9 @@ export function usage(c: AnyCommand): string {
   return [`/${c.name}`, ...pos, ...named].join(' ');
 }
 
-// Option descriptions are still the commands' own English text: they move into the catalogue with the commands.
-function describeOption(name: string, s: OptionSpec, t: T): Field {
-  const parts = [s.description, s.list ? t(`help.listOf.${s.type}`) : t(`help.type.${s.type}`)];
+// Option descriptions come from the catalogue where it has them (options.<command>.<option>), else the command's English.
+function describeOption(command: string, name: string, s: OptionSpec, t: T): Field {
+  const parts = [optionDescription(t, command, name, s.description), s.list ? t(`help.listOf.${s.type}`) : t(`help.type.${s.type}`)];
   if (s.choices) parts.push(t('help.oneOf', { choices: s.choices.join(', ') }));
   if (s.min !== undefined && s.max !== undefined) parts.push(t('help.range', { min: s.min, max: s.max }));
   else if (s.min !== undefined) parts.push(t('help.atLeast', { min: s.min }));
@@ -52,7 +52,7 @@ export function helpFor(c: AnyCommand, t: T = ENGLISH): CardView {
     kind: 'card',
     title: `/${c.name}`,
     description,
-    fields: specs.map(([n, o]) => describeOption(n, o.spec, t)),
+    fields: specs.map(([n, o]) => describeOption(c.name, n, o.spec, t)),
     colour: 'brand',
   };
 }

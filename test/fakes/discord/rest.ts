@@ -64,6 +64,7 @@ function validateCommands(list: unknown[]): FormErrors {
       if (typeof option['name'] !== 'string' || !COMMAND_NAME.test(option['name'])) {
         errors.add([i, 'options', j, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
       }
+      validateDescriptionLocalizations(errors, [i, 'options', j, 'description_localizations'], option['description_localizations']);
       const text = option['description'];
       if (typeof text !== 'string' || text.length < 1 || text.length > 100) {
         errors.add([i, 'options', j, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
