@@ -9,6 +9,7 @@ import { benchPictures } from './pictures.ts';
 import { benchContention } from './contention.ts';
 import { benchDiscordFanout, benchTelegramFanout } from './fanout.ts';
 import { benchStartup } from './startup.ts';
+import { benchI18n } from './i18n.ts';
 import { printTable, type Row } from './stats.ts';
 
 const only = process.argv.slice(2);
@@ -18,6 +19,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ['pictures', () => benchPictures()],
   ['contention', () => benchContention()],
   ['startup', () => benchStartup()],
+  ['i18n', () => benchI18n()],
   ['discord', () => benchDiscordFanout()],
   ['telegram', () => benchTelegramFanout()],
 ];

@@ -14,11 +14,11 @@ export default {
   options,
   examples: ['/help', '/help kols'],
   async run({ command }, ctx) {
-    if (!command) return helpList(ctx.commands);
+    if (!command) return helpList(ctx.commands, ctx.t);
     const name = command.replace(/^\//, '').toLowerCase();
     const found = ctx.commands.get(name);
-    if (found) return helpFor(found);
+    if (found) return helpFor(found, ctx.t);
     const near = suggest(name, [...ctx.commands.keys()]);
-    throw new UserError(near ? `There is no /${name}. Did you mean /${near}?` : `There is no /${name}.`, near ? `/help ${near}` : '/help');
+    throw new UserError(near ? ctx.t('help.noSuchNear', { name, near }) : ctx.t('help.noSuch', { name }), near ? `/help ${near}` : '/help');
   },
 } satisfies Command<typeof options>;

@@ -12,9 +12,9 @@ export default {
     return {
       kind: 'text',
       text: [
-        { b: 'Hi, I am kolradar.' },
-        ' I look up crypto tokens and the KOLs (influential X accounts) who shill them: cards, tables, tweets and win rates.\n\n',
-        ...commandList(ctx.commands),
+        { b: ctx.t('start.hi') },
+        ` ${ctx.t('start.intro')}\n\n`,
+        ...commandList(ctx.commands, ctx.t),
       ],
     };
   },

@@ -13,6 +13,8 @@ import { loadCommands } from '../src/core/registry.ts';
 import { silentLogger } from '../src/log.ts';
 import { startSandbox } from '../src/sandbox/server.ts';
 import { openStore } from '../src/store/index.ts';
+import { momentumSvg, renderPng } from '../src/views/charts/index.ts';
+import { sampleMomentum } from '../src/views/charts/samples.ts';
 
 const SEED = 20240601;
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
@@ -73,6 +75,14 @@ try {
     await writeFile(path, view.picture.png);
     process.stdout.write(`${path}  ${(view.picture.png.byteLength / 1024).toFixed(0)} KB  ${line}\n  alt: ${view.picture.alt}\n`);
   }
+  // Names in Chinese, Korean, Japanese and Russian, as communities name their tokens. Drawn from the chart
+  // functions: the sandbox has no such names, and the chart's own words move into the catalogue next.
+  const base = sampleMomentum(4, 5);
+  const names = ['龙币', '한국토큰', 'ミーム', 'МЕМКОИН'];
+  const cjk = renderPng(momentumSvg({ ...base, title: 'Дмитрий Криптонов · 加密 KOL', tokens: base.tokens.map((t, i) => ({ ...t, symbol: names[i]! })) }));
+  const cjkPath = join(outDir, 'momentum-cjk.png');
+  await writeFile(cjkPath, cjk);
+  process.stdout.write(`${cjkPath}  ${(cjk.byteLength / 1024).toFixed(0)} KB  momentum chart with CJK and Cyrillic names\n`);
 } finally {
   await api.close();
   await store.close();

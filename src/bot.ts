@@ -69,7 +69,7 @@ function roleFlags(r: Record<string, unknown>): Record<string, number> {
 export async function run(signal: Promise<string>): Promise<number> {
   let config: Config;
   try {
-    config = loadConfig(process.env);
+    config = loadConfig(process.env, process.argv.slice(2));
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\nSee .env.example for every variable.\n`);
@@ -142,7 +142,7 @@ export async function run(signal: Promise<string>): Promise<number> {
   if (adapters.length === 0) {
     if (app.sandbox) banner(app.sandbox);
     const colour = Boolean(process.stdout.isTTY);
-    const c = startConsole({ dispatcher: app.dispatcher, input: process.stdin, output: process.stdout, colour });
+    const c = startConsole({ dispatcher: app.dispatcher, input: process.stdin, output: process.stdout, colour, locale: config.consoleLocale });
     stops.push(() => c.stop());
     app.startAlerts([consoleSender(process.stdout, colour)]);
     done = c.done;

@@ -141,6 +141,11 @@ const EnvSchema = z
         .pipe(z.number().int().min(65_536, 'must be at least 65536').max(1_073_741_824, 'must be at most 1073741824'))
         .optional(),
     ),
+    // The terminal's language, POSIX order: LC_ALL, then LC_MESSAGES, then LANG. Any value is
+    // accepted: one we do not speak (C, POSIX, de_DE) means English.
+    LC_ALL: optionalString,
+    LC_MESSAGES: optionalString,
+    LANG: optionalString,
   });
 
 /** Variables that only make sense together; checked on the raw values so every problem is listed at once. */
@@ -183,6 +188,8 @@ export interface Config {
   readonly httpPort: number | undefined;
   /** Largest upstream response body read, in bytes; a bigger one is answered as unavailable. */
   readonly apiMaxBodyBytes: number;
+  /** The console's language tag: `--lang`, else LC_ALL / LC_MESSAGES / LANG (e.g. ru_RU.UTF-8). */
+  readonly consoleLocale: string | undefined;
   /** Every secret value present, for log redaction and leak tests. */
   readonly secrets: readonly string[];
 }
@@ -208,7 +215,7 @@ export class ConfigError extends Error {
  * messages name variables and rules, never values, so a mistyped token is not
  * printed to a shared log.
  */
-export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
+export function loadConfig(env: Readonly<Record<string, string | undefined>>, argv: readonly string[] = []): Config {
   const parsed = EnvSchema.safeParse(env);
   const problems = parsed.success
     ? []
@@ -256,6 +263,17 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     logLevel: e.LOG_LEVEL ?? 'info',
     httpPort: e.HTTP_PORT,
     apiMaxBodyBytes: e.KOL_API_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES,
+    consoleLocale: langFlag(argv) ?? e.LC_ALL ?? e.LC_MESSAGES ?? e.LANG,
     secrets,
   };
+}
+
+/** `--lang ru` or `--lang=ru` on the command line. */
+function langFlag(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a.startsWith('--lang=')) return a.slice('--lang='.length) || undefined;
+    if (a === '--lang') return argv[i + 1];
+  }
+  return undefined;
 }

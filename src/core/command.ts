@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { KolClient } from '../api/index.ts';
+import type { Locale, T } from '../i18n/index.ts';
 import type { Store } from '../store/index.ts';
 import type { ChartPool } from '../views/charts/pool.ts';
 import type { View } from '../views/model.ts';
@@ -19,6 +20,11 @@ export interface Caller {
   /** Where the answer goes: a Discord channel, a Telegram chat, the terminal. */
   readonly chatId: string;
   readonly chatType: 'private' | 'group' | 'channel';
+  /**
+   * The caller's app language as the platform tells it (Discord `locale`,
+   * Telegram `language_code`, the terminal's LANG or --lang); absent when unknown.
+   */
+  readonly locale?: string;
   /** May this caller change the chat's settings? Asked lazily: it can cost a platform call. */
   canManage(): Promise<boolean>;
 }
@@ -33,6 +39,10 @@ export interface CommandContext {
   readonly api: KolClient;
   readonly store: Store;
   readonly caller: Caller;
+  /** The language of this answer: the chat's /language setting, else the caller's, else English. */
+  readonly locale: Locale;
+  /** The catalogue bound to `locale`: every word a user reads comes from it. */
+  readonly t: T;
   readonly capabilities: Capabilities;
   /** Aborted when the platform stops waiting (Discord's interaction window) or at shutdown. */
   readonly signal: AbortSignal;

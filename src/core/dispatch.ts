@@ -14,6 +14,7 @@ import {
   ApiValidationError,
   type KolClient,
 } from '../api/index.ts';
+import { pickLocale, translator, type Locale } from '../i18n/index.ts';
 import type { Store } from '../store/index.ts';
 import { type ChartPool, sharedChartPool } from '../views/charts/pool.ts';
 import type { Action, View } from '../views/model.ts';
@@ -97,10 +98,13 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         );
       }
       const counted = countingUnreadable(o.api);
+      const locale = await localeOf(caller);
       const ctx: CommandContext = {
         api: counted.api,
         store: o.store,
         caller,
+        locale,
+        t: translator(locale),
         capabilities: opts.capabilities ?? DEFAULT_CAPS,
         signal: opts.signal ?? new AbortController().signal,
         budgetMs: opts.budgetMs ?? budget,
@@ -124,6 +128,17 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
   function precheck(command: AnyCommand | undefined, name: string, getRaw: () => RawArgs) {
     if (!command) throw unknownCommand(name, o.commands);
     return { command, input: validate(command, getRaw()), needsManager: command.requires === 'manage' };
+  }
+
+  /** The chat's chosen language, else the caller's; a store outage must not cost the answer. */
+  async function localeOf(caller: Caller): Promise<Locale> {
+    let chosen: Locale | undefined;
+    try {
+      chosen = await o.store.languages.get(caller.platform, caller.chatId);
+    } catch (err) {
+      o.log.warn({ err }, 'chat language unreadable; using the caller’s');
+    }
+    return pickLocale(chosen, caller.locale);
   }
 
   /** Stores each button's query; if the store is down the answer still goes out, without those buttons. */

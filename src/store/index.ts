@@ -11,6 +11,7 @@ import { createPageStore, type PageStore } from './pages.ts';
 import { createOutbox, type Outbox } from './outbox.ts';
 import { strictKv, type Kv } from './strict.ts';
 import { createSubscriptionStore, type SubscriptionStore } from './subscriptions.ts';
+import { createChatLanguages, type ChatLanguages } from './languages.ts';
 
 export type { PageStore } from './pages.ts';
 export type { Kv } from './strict.ts';
@@ -20,6 +21,8 @@ export interface Store {
   readonly pages: PageStore;
   readonly subscriptions: SubscriptionStore;
   readonly outbox: Outbox;
+  /** Per-chat language chosen with /language. */
+  readonly languages: ChatLanguages;
   /** Watcher state and cooldowns. */
   readonly watch: Kv;
   /** The Redis client behind a redis:// store, for the watcher lease. */
@@ -73,6 +76,7 @@ export async function openStore(url: string, o: RedisConnectOptions = {}): Promi
     pages: createPageStore(strictKv(kv('page'))),
     subscriptions: createSubscriptionStore(strictKv(kv('sub'))),
     outbox: createOutbox(strictKv(kv('outbox'))),
+    languages: createChatLanguages(strictKv(kv('lang'))),
     watch: strictKv(kv('watch')),
     setFailing(failing) {
       if (backend instanceof SqliteKvStore || backend instanceof RedisKvStore) backend.failing = failing;

@@ -198,13 +198,20 @@ const PARTS = [
   ['s', 1],
 ] as const;
 
-function toNumber(value: Num): number | null {
+export function toNumber(value: Num): number | null {
   const x = parse(value);
   return x ? Number((x.neg ? '-' : '') + x.m.toString() + 'e' + x.e) : null;
 }
 
-/** The largest non-zero unit and, when `count` is 2, the next unit if non-zero: "3d 4h", never "3d 12s". */
-function ageParts(totalSeconds: number, count: 1 | 2): string {
+export type DurationUnit = 'years' | 'months' | 'days' | 'hours' | 'minutes' | 'seconds';
+const UNIT_NAMES: readonly DurationUnit[] = ['years', 'months', 'days', 'hours', 'minutes', 'seconds'];
+
+/**
+ * The largest non-zero unit and, when `count` is 2, the next unit if non-zero
+ * (3d 4h, never 3d 12s); empty for less than a second. Shared with the
+ * localised formats (src/i18n/format.ts), so every language rounds alike.
+ */
+export function durationParts(totalSeconds: number, count: 1 | 2): { unit: DurationUnit; n: number }[] {
   let rest = Math.floor(totalSeconds);
   const amounts = PARTS.map(([, size]) => {
     const n = Math.floor(rest / size);
@@ -212,11 +219,17 @@ function ageParts(totalSeconds: number, count: 1 | 2): string {
     return n;
   });
   const first = amounts.findIndex((n) => n > 0);
-  if (first < 0) return '0s';
-  const out = [`${amounts[first]}${PARTS[first]![0]}`];
+  if (first < 0) return [];
+  const out = [{ unit: UNIT_NAMES[first]!, n: amounts[first]! }];
   const next = amounts[first + 1];
-  if (count === 2 && next) out.push(`${next}${PARTS[first + 1]![0]}`);
-  return out.join(' ');
+  if (count === 2 && next) out.push({ unit: UNIT_NAMES[first + 1]!, n: next });
+  return out;
+}
+
+function ageParts(totalSeconds: number, count: 1 | 2): string {
+  const parts = durationParts(totalSeconds, count);
+  if (parts.length === 0) return '0s';
+  return parts.map((p) => `${p.n}${PARTS[UNIT_NAMES.indexOf(p.unit)]![0]}`).join(' ');
 }
 
 /** A duration: "3d 4h", "45m", "2y 3mo". `unit` is the unit of `value`. */

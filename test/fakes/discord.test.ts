@@ -331,6 +331,26 @@ test('command registration is answered with ids and stored; ids survive a re-put
   assert.ok(bad instanceof DiscordAPIError && bad.code === 50035);
 });
 
+test('description localisations are stored per Discord locale; an unknown locale or a long text is refused', async (t) => {
+  const { fake, client } = await boot(t);
+  const good = { name: 'token', description: 'Look up a token', description_localizations: { 'en-US': 'Look up a token', 'zh-CN': '查询代币', 'es-419': 'Buscar un token' } };
+  await client.rest.put(Routes.applicationCommands(fake.applicationId), { body: [good] });
+  assert.deepEqual(fake.registeredCommands()[0]!['description_localizations'], good.description_localizations);
+  for (const description_localizations of [{ 'pt-PT': 'Procurar' }, { zh: '查询' }, { ko: 'x'.repeat(101) }, { ru: '' }]) {
+    const bad = await client.rest
+      .put(Routes.applicationCommands(fake.applicationId), { body: [{ ...good, description_localizations }] })
+      .catch((e: unknown) => e);
+    assert.ok(bad instanceof DiscordAPIError && bad.code === 50035, JSON.stringify(description_localizations));
+  }
+  assert.deepEqual(fake.registeredCommands()[0]!['description_localizations'], good.description_localizations, 'the refused puts changed nothing');
+  const badOption = await client.rest
+    .put(Routes.applicationCommands(fake.applicationId), {
+      body: [{ ...good, options: [{ name: 'symbol', description: 'Ticker', type: 3, description_localizations: { 'xx-YY': 'x' } }] }],
+    })
+    .catch((e: unknown) => e);
+  assert.ok(badOption instanceof DiscordAPIError && badOption.code === 50035, 'option localisations are checked alike');
+});
+
 test('files travel as multipart on channel sends and reply edits', async (t) => {
   const { fake, client } = await boot(t);
   const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3, 4]);

@@ -62,6 +62,21 @@ test('commands in a private chat and a group reach bot.command and the HTML repl
   assert.equal(fake.internalErrors.length, 0);
 });
 
+test("a user's language_code reaches the bot as the app sends it, 'en' when not given", async (t) => {
+  const seen: (string | undefined)[] = [];
+  const { fake } = await setup(t, {}, (bot) => {
+    bot.command('start', (ctx) => {
+      seen.push(ctx.from?.language_code);
+      return ctx.reply('ok');
+    });
+  });
+  fake.sendText({ chat: { id: 131, type: 'private' }, from: { id: 131, first_name: 'Ana', language_code: 'pt-br' }, text: '/start' });
+  await fake.waitForMessage(131);
+  fake.sendText({ chat: { id: 132, type: 'private' }, text: '/start' });
+  await fake.waitForMessage(132);
+  assert.deepEqual(seen, ['pt-br', 'en']);
+});
+
 test('a button press is answered and editMessageText replaces the message', async (t) => {
   const { fake, bot } = await setup(t, {}, (b) => {
     b.command('menu', (ctx) => ctx.reply('Pick one', { reply_markup: new InlineKeyboard().text('Refresh', 'refresh:1') }));
@@ -211,6 +226,29 @@ test('setMyCommands checks names, descriptions and count', async (t) => {
   await refused([{ command: 'ok', description: '' }]);
   await refused(Array.from({ length: 101 }, (_, i) => ({ command: `c${i}`, description: 'x' })));
   assert.deepEqual(fake.commands, valid, 'refused lists leave the last good one in place');
+});
+
+test('descriptions and command lists are kept per two-letter language; a default answers other languages', async (t) => {
+  const { fake, bot } = await setup(t);
+  await bot.api.setMyDescription('English description');
+  await bot.api.setMyDescription('Описание', { language_code: 'ru' });
+  await bot.api.setMyShortDescription('Short', { language_code: 'pt' });
+  assert.equal((await bot.api.getMyDescription({ language_code: 'ru' })).description, 'Описание');
+  assert.equal((await bot.api.getMyDescription({ language_code: 'ko' })).description, 'English description');
+  assert.equal((await bot.api.getMyShortDescription({ language_code: 'pt' })).short_description, 'Short');
+  assert.equal(fake.descriptions.long.get(''), 'English description');
+  for (const call of [
+    () => bot.api.setMyDescription('x', { language_code: 'pt-BR' as never }),
+    () => bot.api.setMyCommands([{ command: 'a', description: 'b' }], { language_code: 'zh-hans' as never }),
+    () => bot.api.setMyDescription('d'.repeat(513)),
+    () => bot.api.setMyShortDescription('d'.repeat(121)),
+  ]) {
+    const err = await rejection(call());
+    assert.ok(err instanceof GrammyError && err.error_code === 400, String(err));
+  }
+  await bot.api.setMyCommands([{ command: 'token', description: 'Карточка токена' }], { language_code: 'ru' });
+  assert.deepEqual(fake.allCommands.get('default|||ru'), [{ command: 'token', description: 'Карточка токена' }]);
+  assert.equal(fake.commands, undefined, 'a language list is not the default list');
 });
 
 // grammY polls for 30 s; the test allows 20: were stop() to wait out the poll, the test would fail.

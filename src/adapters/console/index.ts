@@ -21,6 +21,8 @@ export interface ConsoleOptions {
   readonly colour: boolean;
   /** Where pictures are written; default ./out. */
   readonly pictureDir?: string;
+  /** The terminal's language tag (config: --lang, LC_ALL, LC_MESSAGES, LANG). */
+  readonly locale?: string | undefined;
 }
 
 export interface ConsoleAdapter {
@@ -30,15 +32,15 @@ export interface ConsoleAdapter {
   stop(): Promise<void>;
 }
 
-const caller: Caller = {
-  platform: 'console',
-  userId: 'console',
-  chatId: 'console',
-  chatType: 'private',
-  canManage: async () => true,
-};
-
 export function startConsole(o: ConsoleOptions): ConsoleAdapter {
+  const caller: Caller = {
+    platform: 'console',
+    userId: 'console',
+    chatId: 'console',
+    chatType: 'private',
+    ...(o.locale ? { locale: o.locale } : {}),
+    canManage: async () => true,
+  };
   const rl = createInterface({ input: o.input, terminal: false, crlfDelay: Infinity });
   const pictureDir = resolve(o.pictureDir ?? 'out');
   let lastActions: { n: number; id: string }[] = [];

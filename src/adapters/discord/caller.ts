@@ -22,6 +22,7 @@ export function callerFor(interaction: Interaction): Caller {
     userId: interaction.user.id,
     chatId: interaction.channelId ?? interaction.user.id,
     chatType: interaction.inGuild() ? 'group' : 'private',
+    locale: interaction.locale,
     canManage: async () => manage,
   };
 }

@@ -7,6 +7,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import type { AnyCommand } from '../../core/command.ts';
 import type { OptionSpec } from '../../core/options.ts';
 import type { Registry } from '../../core/registry.ts';
+import { commandDescription, DISCORD_LOCALES, hasOptionText, LOCALES, optionDescription, translator } from '../../i18n/index.ts';
 
 /** Option types as Discord numbers them. */
 const OPTION_TYPES = { string: 3, integer: 4, boolean: 5, number: 10 } as const;
@@ -35,11 +36,15 @@ export interface DiscordCommandOption {
   autocomplete?: boolean;
   min_value?: number;
   max_value?: number;
+  /** Only for options the catalogue describes; the others stay English until their texts move there. */
+  description_localizations?: Record<string, string>;
 }
 
 export interface DiscordCommand {
   name: string;
   description: string;
+  /** The description per Discord locale, from the catalogue (en-US set explicitly, as Discord advises). */
+  description_localizations: Record<string, string>;
   type: 1;
   options: DiscordCommandOption[];
   /** Bitfield as a decimal string; null means everyone (Discord's default). */
@@ -57,13 +62,16 @@ function cutDescription(text: string): string {
   return one.length <= DESCRIPTION_MAX ? one : `${one.slice(0, DESCRIPTION_MAX - 1)}…`;
 }
 
-function toOption(name: string, spec: OptionSpec): DiscordCommandOption {
+function toOption(command: string, name: string, spec: OptionSpec): DiscordCommandOption {
   const option: DiscordCommandOption = {
     type: OPTION_TYPES[spec.type],
     name,
     description: cutDescription(spec.description),
     required: spec.required,
   };
+  if (hasOptionText(command, name)) {
+    option.description_localizations = localised((t) => optionDescription(t, command, name, spec.description));
+  }
   if (spec.autocomplete) {
     // Discord refuses choices together with autocomplete; suggestions come from the API instead.
     option.autocomplete = true;
@@ -78,16 +86,27 @@ function toOption(name: string, spec: OptionSpec): DiscordCommandOption {
   return option;
 }
 
+/** A text per mapped Discord locale. Names stay English: the handlers match on them. */
+function localised(text: (t: ReturnType<typeof translator>) => string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const locale of LOCALES) {
+    const one = cutDescription(text(translator(locale)));
+    for (const discordLocale of DISCORD_LOCALES[locale]) out[discordLocale] = one;
+  }
+  return out;
+}
+
 export function toDiscordCommand(command: AnyCommand): DiscordCommand {
   const entries = Object.entries(command.options as Record<string, { spec: OptionSpec }>).filter(([, o]) => !o.spec.internal);
   // Discord requires every required option before the optional ones; the order within each group is kept.
   const options = [
     ...entries.filter(([, o]) => o.spec.required),
     ...entries.filter(([, o]) => !o.spec.required),
-  ].map(([name, o]) => toOption(name, o.spec));
+  ].map(([name, o]) => toOption(command.name, name, o.spec));
   return {
     name: command.name,
     description: cutDescription(command.description),
+    description_localizations: localised((t) => commandDescription(t, command)),
     type: 1,
     options,
     default_member_permissions: command.requires === 'manage' ? MANAGE_PERMISSIONS : null,

@@ -4,6 +4,7 @@
  * has no command of that name.
  */
 import type { Registry } from '../../core/registry.ts';
+import { commandDescription, translator, type T } from '../../i18n/index.ts';
 import type { View } from '../../views/model.ts';
 import { spansOf } from '../../views/render/common.ts';
 
@@ -48,8 +49,8 @@ export interface BotCommandList {
   readonly skipped: string[];
 }
 
-/** The menu Telegram shows: every registry command that fits Telegram's rules (at most 100). */
-export function botCommands(registry: Registry): BotCommandList {
+/** The menu Telegram shows: every registry command that fits Telegram's rules (at most 100), described in `t`'s language. */
+export function botCommands(registry: Registry, t: T = translator('en')): BotCommandList {
   const commands: { command: string; description: string }[] = [];
   const skipped: string[] = [];
   const add = (name: string, description: string) => {
@@ -58,7 +59,7 @@ export function botCommands(registry: Registry): BotCommandList {
       commands.push({ command: name, description: d });
     } else skipped.push(name);
   };
-  for (const c of registry.values()) add(c.name, c.description);
+  for (const c of registry.values()) add(c.name, commandDescription(t, c));
   if (!registry.has('help')) add('help', 'What this bot can do, with examples');
   return { commands, skipped };
 }

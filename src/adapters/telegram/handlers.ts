@@ -61,6 +61,7 @@ function callerOf(chat: Chat, from: User | undefined, admins: AdminCheck, anonym
     userId: String(userId ?? chat.id),
     chatId: String(chat.id),
     chatType: isPrivate ? 'private' : 'group',
+    ...(from?.language_code ? { locale: from.language_code } : {}),
     canManage: async () => isPrivate || anonymousAdmin || (userId !== undefined && (await admins.isAdmin(chat.id, userId))),
   };
 }

@@ -11,9 +11,11 @@
 import type { AddressInfo } from 'node:net';
 import { sequentialize } from '@grammyjs/runner';
 import { Api, Bot, BotError } from 'grammy';
+import type { LanguageCode } from 'grammy/types';
 import type { Logger } from 'pino';
 import type { Sender } from '../../alerts/delivery.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
+import { LOCALES, TELEGRAM_CODES, translator } from '../../i18n/index.ts';
 import type { Store } from '../../store/index.ts';
 import { localLease, type Lease } from '../../store/lease.ts';
 import type { ChatAdapter } from '../types.ts';
@@ -143,6 +145,26 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
       // The menu is a convenience: typed commands work without it.
       log.warn({ err }, 'telegram: setMyCommands failed');
     }
+    await registerLanguages();
+  }
+
+  /**
+   * The menu's descriptions and the bot's profile texts in each language, set
+   * side by side (one round trip, not 24); English is the default for every
+   * other language. A refusal only costs that text: the bot works without it.
+   */
+  async function registerLanguages(): Promise<void> {
+    const calls: [what: string, call: () => Promise<unknown>][] = [];
+    for (const locale of LOCALES) {
+      const t = translator(locale);
+      const lang = locale === 'en' ? {} : { language_code: TELEGRAM_CODES[locale] as LanguageCode };
+      if (locale !== 'en') calls.push([`commands ${locale}`, () => bot.api.setMyCommands(botCommands(o.dispatcher.commands, t).commands, lang)]);
+      calls.push([`description ${locale}`, () => bot.api.setMyDescription(t('bot.description'), lang)]);
+      calls.push([`short description ${locale}`, () => bot.api.setMyShortDescription(t('bot.shortDescription'), lang)]);
+    }
+    const results = await Promise.allSettled(calls.map(([, call]) => call()));
+    const failed = calls.filter((_, i) => results[i]!.status === 'rejected').map(([what]) => what);
+    if (failed.length) log.warn({ failed, err: (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason }, 'telegram: some localised texts were not set');
   }
 
   async function idle(): Promise<void> {

@@ -1,23 +1,26 @@
 /** /help and /start: built from the loaded commands, so help cannot drift from what runs. */
 import type { AnyCommand } from '../../core/command.ts';
 import type { OptionSpec } from '../../core/options.ts';
+import { commandDescription, optionDescription, translator, type T } from '../../i18n/index.ts';
 import type { CardView, Field, Span, TextView } from '../model.ts';
 
 type Commands = ReadonlyMap<string, AnyCommand>;
 
+const ENGLISH = translator('en');
+
 /** Every command with its description and first example. */
-export function commandList(commands: Commands): Span[] {
+export function commandList(commands: Commands, t: T = ENGLISH): Span[] {
   const out: Span[] = [];
   for (const c of [...commands.values()].sort((a, b) => a.name.localeCompare(b.name))) {
     if (out.length) out.push('\n');
-    out.push({ b: `/${c.name}` }, ` — ${c.description}\n   `, { code: c.examples[0] });
+    out.push({ b: `/${c.name}` }, ` — ${commandDescription(t, c)}\n   `, { code: c.examples[0] });
   }
-  out.push('\n\nOptions of one command: ', { code: '/help token' });
+  out.push(`\n\n${t('help.commands', { count: commands.size })} ${t('help.more')} `, { code: '/help token' });
   return out;
 }
 
-export function helpList(commands: Commands): TextView {
-  return { kind: 'text', text: commandList(commands) };
+export function helpList(commands: Commands, t: T = ENGLISH): TextView {
+  return { kind: 'text', text: commandList(commands, t) };
 }
 
 /** `/token <chain> <address> [key:value …]` */
@@ -28,27 +31,28 @@ function usage(c: AnyCommand): string {
   return [`/${c.name}`, ...pos, ...named].join(' ');
 }
 
-function describeOption(name: string, s: OptionSpec): Field {
-  const type = s.list ? `list of ${s.type === 'string' ? 'values' : s.type}` : s.type === 'string' ? 'text' : s.type === 'boolean' ? 'yes/no' : s.type;
-  const parts = [s.description, type];
-  if (s.choices) parts.push(`one of: ${s.choices.join(', ')}`);
-  if (s.min !== undefined && s.max !== undefined) parts.push(`${s.min}-${s.max}`);
-  else if (s.min !== undefined) parts.push(`at least ${s.min}`);
-  else if (s.max !== undefined) parts.push(`at most ${s.max}`);
-  if (s.default !== undefined) parts.push(`default ${String(s.default)}`);
-  if (s.example !== undefined) parts.push(`e.g. ${name}:${s.example}`);
-  return { name: `${name}${s.required ? ' (required)' : ''}${s.positional ? ' · by position' : ''}`, value: parts.join(' · ') };
+// Option descriptions come from the catalogue where it has them (options.<command>.<option>), else the command's English.
+function describeOption(command: string, name: string, s: OptionSpec, t: T): Field {
+  const parts = [optionDescription(t, command, name, s.description), s.list ? t(`help.listOf.${s.type}`) : t(`help.type.${s.type}`)];
+  if (s.choices) parts.push(t('help.oneOf', { choices: s.choices.join(', ') }));
+  if (s.min !== undefined && s.max !== undefined) parts.push(t('help.range', { min: s.min, max: s.max }));
+  else if (s.min !== undefined) parts.push(t('help.atLeast', { min: s.min }));
+  else if (s.max !== undefined) parts.push(t('help.atMost', { max: s.max }));
+  if (s.default !== undefined) parts.push(t('help.default', { value: String(s.default) }));
+  if (s.example !== undefined) parts.push(t('help.example', { example: `${name}:${s.example}` }));
+  const flags = [s.required ? ` (${t('help.required')})` : '', s.positional ? ` · ${t('help.byPosition')}` : ''].join('');
+  return { name: `${name}${flags}`, value: parts.join(' · ') };
 }
 
-export function helpFor(c: AnyCommand): CardView {
-  const description: Span[] = [c.description, '\n', { code: usage(c) }, '\nExamples:'];
+export function helpFor(c: AnyCommand, t: T = ENGLISH): CardView {
+  const description: Span[] = [commandDescription(t, c), '\n', { code: usage(c) }, `\n${t('help.examples')}`];
   for (const e of c.examples) description.push('\n', { code: e });
   const specs = Object.entries(c.options as Record<string, { spec: OptionSpec }>).filter(([, o]) => !o.spec.internal);
   return {
     kind: 'card',
     title: `/${c.name}`,
     description,
-    fields: specs.map(([n, o]) => describeOption(n, o.spec)),
+    fields: specs.map(([n, o]) => describeOption(c.name, n, o.spec, t)),
     colour: 'brand',
   };
 }

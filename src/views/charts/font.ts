@@ -1,10 +1,18 @@
 /**
- * The one font every chart is drawn with, shipped as a package dependency so a
+ * The fonts every chart is drawn with, shipped as package dependencies so a
  * PNG looks the same on every host (no system fonts are ever loaded).
  *
  * Layout needs text widths before resvg runs (label collision, ellipsis), so the
  * advance widths and the character map are read from the same TTF files resvg
  * uses: the measured boxes then match what gets painted.
+ *
+ * DejaVu Sans draws Latin (Vietnamese too), Greek and Cyrillic. Chinese, kana
+ * and Hangul come from fallback faces, chosen per character in measuring as in
+ * drawing (`glyphFor`), each scaled by its own units per em (Noto 1000, DejaVu
+ * 2048). Full Noto Sans SC (Han + kana) and KR (Hangul) regular, not subsets:
+ * a subset brings the box back for rarer characters, and token names are
+ * anything. They are read only when a character of those scripts first
+ * appears, so English charts never pay for them.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,6 +26,21 @@ export const FONT_FILES: readonly string[] = [
   require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
   require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
 ];
+
+/**
+ * Tried in order for East Asian characters DejaVu lacks; regular weight only
+ * (bold labels in these scripts are drawn regular). Outlines are drawn by our
+ * own code (outline.ts), so resvg never loads these files.
+ */
+export const FALLBACK_FILES: readonly string[] = [
+  require.resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'),
+  require.resolve('@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf'),
+];
+
+// Only these scripts look past DejaVu, so an emoji in an English name never loads 16 MB of fonts.
+// Script_Extensions, so shared marks count too (ー U+30FC is "Common" by Script, Hiragana/Katakana by extension).
+const FALLBACK_SCRIPTS =
+  /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Bopomofo}\u3000-\u303F\u3200-\u33FF\uFE30-\uFE4F\uFF00-\uFFEF]/u;
 
 /** One parsed font file: what layout and glyph drawing need. */
 export interface Face {
@@ -134,7 +157,11 @@ function parseFont(buf: Buffer): Face {
 }
 
 let loaded: { regular: Face; bold: Face } | undefined;
+/** Parsed fallback faces, by index in FALLBACK_FILES; read on first need. */
+const fallbacks: (Face | undefined)[] = [];
+let fallbacksOn = true;
 const widthCache = new Map<number, number>();
+const glyphCache = new Map<number, Glyph>();
 
 function fonts(): { regular: Face; bold: Face } {
   loaded ??= {
@@ -144,23 +171,65 @@ function fonts(): { regular: Face; bold: Face } {
   return loaded;
 }
 
+function fallback(i: number): Face {
+  return (fallbacks[i] ??= parseFont(readFileSync(FALLBACK_FILES[i]!)));
+}
+
 /** The parsed regular or bold face (read once, on first use). */
 export function face(bold: boolean): Face {
   return bold ? fonts().bold : fonts().regular;
 }
 
-/** True when the shipped font has a glyph for the code point (else resvg paints a box). */
-export function hasGlyph(cp: number): boolean {
-  return fonts().regular.glyphOf(cp) !== 0;
+/** A glyph and the face it comes from. */
+export interface Glyph {
+  readonly face: Face;
+  readonly glyph: number;
 }
 
-/** Advance width in em of one code point; a missing glyph measures as the box resvg paints. */
+/** The face that draws a code point: DejaVu, else the first fallback that has it, else DejaVu's box (glyph 0). */
+export function glyphFor(cp: number, bold: boolean): Glyph {
+  const key = bold ? -cp - 1 : cp;
+  let g = glyphCache.get(key);
+  if (g) return g;
+  const primary = face(bold);
+  const own = primary.glyphOf(cp);
+  g = { face: primary, glyph: own };
+  if (own === 0 && fallbacksOn && FALLBACK_SCRIPTS.test(String.fromCodePoint(cp))) {
+    for (let i = 0; i < FALLBACK_FILES.length; i++) {
+      const f = fallback(i);
+      const glyph = f.glyphOf(cp);
+      if (glyph !== 0) {
+        g = { face: f, glyph };
+        break;
+      }
+    }
+  }
+  glyphCache.set(key, g);
+  return g;
+}
+
+/**
+ * Test hook: without fallbacks, East Asian text draws as boxes again (as it
+ * did before them), for comparing the two renders.
+ */
+export function setFallbackFaces(on: boolean): void {
+  fallbacksOn = on;
+  glyphCache.clear();
+  widthCache.clear();
+}
+
+/** True when a shipped font has a glyph for the code point (else a box is painted). */
+export function hasGlyph(cp: number): boolean {
+  return glyphFor(cp, false).glyph !== 0;
+}
+
+/** Advance width in em of one code point, in the face that draws it; a missing glyph measures as the box. */
 function advanceEm(cp: number, bold: boolean): number {
   const key = bold ? -cp - 1 : cp;
   let w = widthCache.get(key);
   if (w === undefined) {
-    const m = bold ? fonts().bold : fonts().regular;
-    w = m.advanceOf(m.glyphOf(cp)) / m.unitsPerEm;
+    const { face: f, glyph } = glyphFor(cp, bold);
+    w = f.advanceOf(glyph) / f.unitsPerEm;
     widthCache.set(key, w);
   }
   return w;

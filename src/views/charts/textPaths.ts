@@ -3,7 +3,7 @@
  * (see outline.ts for why). Anything unusual (nested tspans, attributes we do
  * not model) is left as <text> for resvg to draw with the same font files.
  */
-import { face } from './font.ts';
+import { glyphFor, type Face } from './font.ts';
 import { glyphPath } from './outline.ts';
 
 const HANDLED = new Set([
@@ -36,26 +36,36 @@ function toPath(attrText: string, content: string): string | null {
   const size = Number(attrs.get('font-size'));
   if (!Number.isFinite(x) || !Number.isFinite(y) || !(size > 0)) return null;
   const weight = attrs.get('font-weight');
-  const f = face(weight === 'bold' || Number(weight) >= 600);
+  const bold = weight === 'bold' || Number(weight) >= 600;
   const text = decodeEntities(content);
 
-  let pen = 0;
-  let d = '';
+  // Consecutive characters from one face form a run, drawn in that face's units and scale.
+  const runs: { face: Face; d: string; pen: number }[] = [];
   for (const ch of text) {
-    const glyph = f.glyphOf(ch.codePointAt(0)!);
-    d += glyphPath(f, glyph, pen);
-    pen += f.advanceOf(glyph);
+    const { face, glyph } = glyphFor(ch.codePointAt(0)!, bold);
+    let run = runs[runs.length - 1];
+    if (run?.face !== face) runs.push((run = { face, d: '', pen: 0 }));
+    run.d += glyphPath(face, glyph, run.pen);
+    run.pen += face.advanceOf(glyph);
   }
-  if (d === '') return '';
-  const k = size / f.unitsPerEm;
+  const widths = runs.map((r) => r.pen * (size / r.face.unitsPerEm));
+  const total = widths.reduce((a, b) => a + b, 0);
   const anchor = attrs.get('text-anchor');
-  const left = x - (anchor === 'middle' ? (pen * k) / 2 : anchor === 'end' ? pen * k : 0);
+  let left = x - (anchor === 'middle' ? total / 2 : anchor === 'end' ? total : 0);
 
-  const out = [`transform="translate(${n2(left)} ${n2(y)}) scale(${k} ${-k})"`, `d="${d}"`];
-  for (const name of PASSED_ON) if (attrs.has(name)) out.push(`${name}="${attrs.get(name)}"`);
-  // The stroke width is in px; the path's coordinates are in font units.
-  if (attrs.has('stroke-width')) out.push(`stroke-width="${n2(Number(attrs.get('stroke-width')) / k)}"`);
-  return `<path ${out.join(' ')}/>`;
+  let out = '';
+  runs.forEach((r, i) => {
+    const k = size / r.face.unitsPerEm;
+    if (r.d !== '') {
+      const parts = [`transform="translate(${n2(left)} ${n2(y)}) scale(${k} ${-k})"`, `d="${r.d}"`];
+      for (const name of PASSED_ON) if (attrs.has(name)) parts.push(`${name}="${attrs.get(name)}"`);
+      // The stroke width is in px; the path's coordinates are in font units.
+      if (attrs.has('stroke-width')) parts.push(`stroke-width="${n2(Number(attrs.get('stroke-width')) / k)}"`);
+      out += `<path ${parts.join(' ')}/>`;
+    }
+    left += widths[i]!;
+  });
+  return out;
 }
 
 /** The SVG with every plain <text> element drawn as glyph paths instead. */

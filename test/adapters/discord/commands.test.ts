@@ -75,6 +75,25 @@ test('concrete anchors: /token takes an address and an optional chain choice; /k
   assert.deepEqual([limit.type, limit.min_value, limit.max_value], [4, 1, 25]);
 });
 
+test('command descriptions are localised for every mapped Discord locale from the catalogue; names stay English', () => {
+  const defs = toDiscordCommands(registry);
+  for (const def of defs) {
+    const l = def.description_localizations;
+    assert.deepEqual(Object.keys(l).sort(), ['en-GB', 'en-US', 'es-419', 'es-ES', 'ko', 'pt-BR', 'ru', 'tr', 'vi', 'zh-CN'], def.name);
+    assert.equal(l['en-US'], def.description);
+    for (const text of Object.values(l)) assert.ok(text.length >= 1 && text.length <= 100, `${def.name}: ${text}`);
+  }
+  const token = defs.find((d) => d.name === 'token')!;
+  assert.equal(token.description_localizations['zh-CN'], '代币卡片：市值、流动性、涨跌幅、提及、评分和最新推文');
+  assert.equal(token.description_localizations['es-419'], token.description_localizations['es-ES']);
+  assert.match(token.description_localizations['ru']!, /^Карточка токена/);
+  // Options the catalogue describes are localised too; the others wait for their texts.
+  const code = defs.find((d) => d.name === 'language')!.options.find((o) => o.name === 'code')!;
+  assert.equal(code.description_localizations?.['ko'], '언어 코드 (en, zh, ru, es, pt-BR, tr, vi, ko) 또는 auto');
+  assert.equal(code.description_localizations?.['en-US'], code.description);
+  assert.equal(token.options.find((o) => o.name === 'address')!.description_localizations, undefined);
+});
+
 test('deployCommands registers exactly the generated definitions; a second deploy keeps the command ids', async (t) => {
   const fake = await startDiscordFake();
   t.after(() => fake.close());

@@ -23,6 +23,20 @@ export const currentApplication: Handler = ({ state }) => ({ status: 200, json: 
 
 const COMMAND_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
 
+/** Discord's locales for name_localizations and description_localizations (discord-api-types `Locale`). */
+export const DISCORD_LOCALES = new Set(
+  'id en-US en-GB bg zh-CN zh-TW hr cs da nl fi fr de el hi hu it ja ko lt no pl pt-BR ro ru es-ES es-419 sv-SE th tr uk vi'.split(' '),
+);
+
+/** Each key a Discord locale, each description 1-100 characters, as Discord checks a localisation map. */
+function validateDescriptionLocalizations(errors: FormErrors, path: (string | number)[], value: unknown): void {
+  if (value === undefined || value === null) return;
+  for (const [locale, text] of Object.entries(asRecord(value))) {
+    if (!DISCORD_LOCALES.has(locale)) errors.add([...path, locale], 'LOCALE_INVALID', 'Invalid locale');
+    else if (typeof text !== 'string' || text.length < 1 || text.length > 100) errors.add([...path, locale], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+  }
+}
+
 function validateCommands(list: unknown[]): FormErrors {
   const errors = new FormErrors();
   if (list.length > 100) errors.add([], 'BASE_TYPE_MAX_LENGTH', 'Must be 100 or fewer in length.');
@@ -42,6 +56,7 @@ function validateCommands(list: unknown[]): FormErrors {
     if (type === 1 && (typeof description !== 'string' || description.length < 1 || description.length > 100)) {
       errors.add([i, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
     }
+    validateDescriptionLocalizations(errors, [i, 'description_localizations'], command['description_localizations']);
     const options = asArray(command['options']);
     if (options.length > 25) errors.add([i, 'options'], 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
     options.forEach((rawOption, j) => {
@@ -49,6 +64,7 @@ function validateCommands(list: unknown[]): FormErrors {
       if (typeof option['name'] !== 'string' || !COMMAND_NAME.test(option['name'])) {
         errors.add([i, 'options', j, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
       }
+      validateDescriptionLocalizations(errors, [i, 'options', j, 'description_localizations'], option['description_localizations']);
       const text = option['description'];
       if (typeof text !== 'string' || text.length < 1 || text.length > 100) {
         errors.add([i, 'options', j, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');

@@ -79,9 +79,16 @@ const getChatMember: Handler = (ctx) => {
   return memberObject(ctx.state.statusOf(chat.id, userId), user);
 };
 
+/** Telegram takes a two-letter ISO 639-1 code or none: 'pt-BR' or 'zh-hans' is refused. */
+function languageOf(params: Record<string, unknown>): string {
+  const lang = typeof params.language_code === 'string' ? params.language_code : '';
+  if (lang !== '' && !/^[a-z]{2}$/.test(lang)) throw badRequest('LANG_CODE_INVALID');
+  return lang;
+}
+
 function commandsKey(params: Record<string, unknown>): string {
   const scope = (params.scope ?? { type: 'default' }) as { type?: unknown; chat_id?: unknown; user_id?: unknown };
-  const lang = typeof params.language_code === 'string' ? params.language_code : '';
+  const lang = languageOf(params);
   return [scope.type ?? 'default', scope.chat_id ?? '', scope.user_id ?? '', lang].join('|');
 }
 
@@ -96,6 +103,26 @@ const deleteMyCommands: Handler = ({ state, params }) => {
   state.commands.delete(commandsKey(params));
   return true;
 };
+
+/** setMyDescription (0-512 characters) and setMyShortDescription (0-120), per language; '' removes it. */
+function describer(field: 'description' | 'short_description', max: number): [Handler, Handler] {
+  const store = (state: Parameters<Handler>[0]['state']) => (field === 'description' ? state.descriptions : state.shortDescriptions);
+  const set: Handler = ({ state, params }) => {
+    const lang = languageOf(params);
+    const text = typeof params[field] === 'string' ? (params[field] as string) : '';
+    if ([...text].length > max) throw badRequest(`${field === 'description' ? 'BOT_DESCRIPTION' : 'BOT_SHORT_DESCRIPTION'}_TOO_LONG`);
+    if (text === '') store(state).delete(lang);
+    else store(state).set(lang, text);
+    return true;
+  };
+  const get: Handler = ({ state, params }) => {
+    const lang = languageOf(params);
+    return { [field]: store(state).get(lang) ?? store(state).get('') ?? '' };
+  };
+  return [set, get];
+}
+const [setMyDescription, getMyDescription] = describer('description', 512);
+const [setMyShortDescription, getMyShortDescription] = describer('short_description', 120);
 
 const answerCallbackQuery: Handler = ({ state, params, now }) => {
   const id = typeof params.callback_query_id === 'string' ? params.callback_query_id : '';
@@ -117,4 +144,5 @@ const answerCallbackQuery: Handler = ({ state, params, now }) => {
 export const botMethods: Record<string, Handler> = {
   getMe, getUpdates, setWebhook, deleteWebhook, getWebhookInfo, getChat, getChatMember,
   setMyCommands, getMyCommands, deleteMyCommands, answerCallbackQuery,
+  setMyDescription, getMyDescription, setMyShortDescription, getMyShortDescription,
 };

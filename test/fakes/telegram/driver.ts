@@ -22,6 +22,8 @@ export interface FakeUser {
   id: number;
   first_name: string;
   username?: string;
+  /** The user's app language as Telegram sends it (an IETF tag such as 'pt-br'); 'en' when not given. */
+  language_code?: string;
 }
 
 export interface DriverParts {
@@ -82,7 +84,7 @@ export class TelegramFake {
   sendText(input: { chat: FakeChat; from?: FakeUser; text: string; replyToMessageId?: number }): Update {
     const { state } = this.parts;
     const fromInput = input.from ?? (input.chat.type === 'private' ? { id: input.chat.id, first_name: 'Tester' } : DEFAULT_GROUP_USER);
-    const from = state.addUser({ ...fromInput, is_bot: false, language_code: 'en' });
+    const from = state.addUser({ language_code: 'en', ...fromInput, is_bot: false });
     const known = state.chats.get(input.chat.id);
     const chat = input.chat.type === 'private'
       ? state.addChat({ ...known, first_name: from.first_name, ...(from.username ? { username: from.username } : {}), ...input.chat })
@@ -111,7 +113,7 @@ export class TelegramFake {
     }
     const chat = state.chats.get(input.chatId);
     const fromInput = input.from ?? (chat?.type === 'private' ? { id: input.chatId, first_name: 'Tester' } : DEFAULT_GROUP_USER);
-    const from = state.addUser({ ...fromInput, is_bot: false, language_code: 'en' });
+    const from = state.addUser({ language_code: 'en', ...fromInput, is_bot: false });
     const id = String(7_000_000_000_000_000n + BigInt(++this.callbackCounter));
     state.callbacks.set(id, { created: this.parts.now(), answered: false });
     this.parts.updates.push({
@@ -247,6 +249,11 @@ export class TelegramFake {
   /** Command lists by "scopeType|chat_id|user_id|language_code", for scoped registrations. */
   get allCommands(): ReadonlyMap<string, BotCommand[]> {
     return this.parts.state.commands;
+  }
+
+  /** The bot's descriptions by language_code ('' = default), as set with setMyDescription / setMyShortDescription. */
+  get descriptions(): { readonly long: ReadonlyMap<string, string>; readonly short: ReadonlyMap<string, string> } {
+    return { long: this.parts.state.descriptions, short: this.parts.state.shortDescriptions };
   }
 
   /** getUpdates requests currently held open: lets tests see that a bot is really long polling. */

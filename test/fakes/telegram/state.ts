@@ -20,6 +20,9 @@ export class FakeState {
   readonly callbacks = new Map<string, { created: number; answered: boolean }>();
   /** setMyCommands by "scope|language_code". */
   readonly commands = new Map<string, BotCommand[]>();
+  /** setMyDescription / setMyShortDescription by language_code ('' for the default). */
+  readonly descriptions = new Map<string, string>();
+  readonly shortDescriptions = new Map<string, string>();
   webhookUrl = '';
   /** Photos by file_id, so a bot can resend a photo by id as it would on Telegram. */
   readonly photos = new Map<string, PhotoInfo>();

@@ -131,12 +131,14 @@ test('control characters and broken surrogates cannot break the XML', () => {
 });
 
 test('CJK and emoji symbols render without throwing; emoji the font lacks are dropped', () => {
-  const symbols = ['狗狗币', '🐸PEPE', '🚀🚀', 'Ωmega', '👨‍👩‍👧', '柴犬🐕', 'ДОГЕ', '🇺🇸USA'];
+  // Devanagari is a script no shipped face draws (CJK now has fallback faces: see cjk.test.ts).
+  const symbols = ['कुत्ता', '🐸PEPE', '🚀🚀', 'Ωmega', '👨‍👩‍👧', '柴犬🐕', 'ДОГЕ', '🇺🇸USA'];
   const input = withSymbols(sampleMindmap(9, 4), (i) => symbols[i % symbols.length]!);
   const svg = mindmapSvg(input);
   const texts = textContents(svg);
   assert.ok(texts.includes('PEPE'), 'emoji prefix dropped');
   assert.ok(texts.includes('Ωmega') && texts.includes('ДОГЕ') && texts.includes('USA'));
+  assert.ok(texts.includes('柴犬'), 'CJK is drawable: kept, its emoji dropped');
   assert.ok(texts.includes('Name 2'), 'emoji-only symbol falls back to the name');
   assert.ok(texts.includes('Name 0'), 'a symbol the font cannot draw falls back to a drawable name');
   const img = decodePng(renderPng(svg));
@@ -145,7 +147,7 @@ test('CJK and emoji symbols render without throwing; emoji the font lacks are dr
   assert.ok(looksDrawn(img));
 });
 
-test('CJK with no drawable alternative is kept (drawn as boxes) instead of vanishing', () => {
+test('CJK with no alternative is kept instead of vanishing', () => {
   const input: MindmapInput = {
     centerId: '1',
     nodes: [{ id: '1', value: 5 }, { id: '2', value: 3 }],

@@ -32,7 +32,9 @@ test('cleaning removes what could break XML or reorder text, keeps real text', (
 
 test('labels prefer fully drawable text, then any text, then the fallback', () => {
   assert.equal(pickLabel(['WIF', 'dogwifhat'], '#1'), 'WIF');
-  assert.equal(pickLabel(['狗狗币', 'Dog Coin'], '#1'), 'Dog Coin');
-  assert.equal(pickLabel(['狗狗币', '狗'], '#1'), '狗狗币');
+  // CJK draws from the fallback faces, so a Chinese symbol is kept; a script no face draws yields to the name.
+  assert.equal(pickLabel(['狗狗币', 'Dog Coin'], '#1'), '狗狗币');
+  assert.equal(pickLabel(['कुत्ता', 'Dog Coin'], '#1'), 'Dog Coin');
+  assert.equal(pickLabel(['कुत्ता', 'कु'], '#1'), 'कुत्ता');
   assert.equal(pickLabel(['🚀', undefined], '#7'), '#7');
 });

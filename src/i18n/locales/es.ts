@@ -1,0 +1,67 @@
+/** Español. Same keys and placeholders as en.ts (checked by test/i18n/catalogue.test.ts). */
+import type { Catalogue } from '../catalogue.ts';
+
+export default {
+  language: {
+    name: 'Español',
+    current: 'Idioma de este chat: {{language}}.',
+    followsCaller: 'Este chat no tiene idioma: respondo a cada uno en el idioma de su app (a ti, en {{language}}).',
+    choose: 'Elige uno con /language <código>, o /language auto para seguir la app de cada uno:',
+    set: 'Listo: desde ahora hablo español en este chat.',
+    cleared: 'Idioma borrado: vuelvo a responder a cada uno en el idioma de su app (a ti, en {{language}}).',
+    unknown: 'No hablo «{{code}}». Elige uno de: {{codes}}, o auto.',
+    adminsOnlyGroup: 'Solo los admins del grupo pueden cambiar el idioma de este chat.',
+    adminsOnlyChannel: 'Solo quienes pueden gestionar este canal pueden cambiar su idioma.',
+  },
+  start: {
+    hi: 'Hola, soy kolradar.',
+    intro: 'Busco tokens cripto y los KOLs (cuentas influyentes de X) que los shillean: fichas, tablas, tweets y win rates.',
+  },
+  help: {
+    commands_one: '{{count}} comando.',
+    commands_many: '{{count}} comandos.',
+    commands_other: '{{count}} comandos.',
+    more: 'Opciones de un comando:',
+    examples: 'Ejemplos:',
+    noSuch: 'No existe /{{name}}.',
+    noSuchNear: 'No existe /{{name}}. ¿Querías decir /{{near}}?',
+    required: 'obligatorio',
+    byPosition: 'por posición',
+    type: { string: 'texto', integer: 'número entero', number: 'número', boolean: 'sí/no' },
+    listOf: { string: 'lista de valores', integer: 'lista de enteros', number: 'lista de números', boolean: 'lista de sí/no' },
+    oneOf: 'uno de: {{choices}}',
+    range: '{{min}}-{{max}}',
+    atLeast: 'mínimo {{min}}',
+    atMost: 'máximo {{max}}',
+    default: 'por defecto {{value}}',
+    example: 'p. ej. {{example}}',
+  },
+  commands: {
+    alerts: 'Ver las alertas de este chat; pausarlas, reanudarlas o enviar una alerta de prueba',
+    help: 'Todos los comandos con un ejemplo, o las opciones de un comando',
+    kol: 'Ficha del KOL: ranking, smart followers, puntuaciones y win rate tras un shill',
+    kolmap: 'Los tokens que ha mencionado un KOL, los más mencionados primero',
+    kols: 'Tabla de KOLs: ranking, puntuación, win rate, smart followers; ordena, filtra y pagina',
+    language: 'Ver o cambiar el idioma en que respondo aquí (admins en grupos)',
+    mindmap: 'Los tokens más ligados a un token según los KOLs que lo mencionan',
+    momentum: 'Tokens que ha shilleado un KOL: cambio de precio por ventana y win rates',
+    mute: 'Silenciar (o con off:yes reactivar) las alertas de un token aquí (admins)',
+    projects: 'Cuentas que siguen los smart KOLs, primero las de más smart followers',
+    start: 'Bienvenida y qué puede hacer el bot',
+    subscribe: 'Activar alertas aquí cuando KOLs con buena puntuación shilleen un token (admins)',
+    token: 'Ficha del token: market cap, liquidez, precio, menciones, puntuaciones y últimos tweets',
+    tokens: 'Lista de tokens: precio, market cap, menciones y puntuaciones; ordena, filtra y pagina',
+    tweets: 'Últimos tweets: el feed con filtros, o los tweets sobre un token',
+    unsubscribe: 'Desactivar las alertas aquí (admins)',
+    winrate: 'Win rate de los KOLs tras un shill, por ventana de tiempo, con puntuaciones',
+  },
+  options: {
+    help: { command: 'Un comando a explicar, p. ej. token' },
+    language: { code: 'Código de idioma (en, zh, ru, es, pt-BR, tr, vi, ko) o auto' },
+  },
+  bot: {
+    description:
+      'kolradar busca tokens cripto y los KOLs que los shillean: fichas de tokens y KOLs, tablas, últimos tweets, win rate tras un shill y alertas en tu grupo cuando KOLs con buena puntuación shillean un token. Envía /help para ver todos los comandos.',
+    shortDescription: 'Tokens cripto y los KOLs que los shillean: fichas, win rates y alertas de shills.',
+  },
+} satisfies Catalogue;

@@ -1,0 +1,65 @@
+/** 한국어. Same keys and placeholders as en.ts (checked by test/i18n/catalogue.test.ts). */
+import type { Catalogue } from '../catalogue.ts';
+
+export default {
+  language: {
+    name: '한국어',
+    current: '이 채팅의 언어: {{language}}.',
+    followsCaller: '이 채팅에는 언어가 설정되지 않았어요. 각자의 앱 언어로 답할게요 (회원님은 {{language}}).',
+    choose: '/language <코드>로 설정하거나, 각자의 앱 언어를 따르려면 /language auto:',
+    set: '완료: 이제 이 채팅에서는 한국어로 답할게요.',
+    cleared: '언어 설정을 지웠어요. 다시 각자의 앱 언어로 답할게요 (회원님은 {{language}}).',
+    unknown: '“{{code}}”는 지원하지 않는 언어예요. 다음 중에서 고르세요: {{codes}}, 또는 auto.',
+    adminsOnlyGroup: '이 채팅의 언어는 그룹 관리자만 바꿀 수 있어요.',
+    adminsOnlyChannel: '이 채널의 언어는 채널 관리 권한이 있는 멤버만 바꿀 수 있어요.',
+  },
+  start: {
+    hi: '안녕하세요, kolradar예요.',
+    intro: '크립토 토큰과 그 토큰을 쉴링하는 KOL(X의 영향력 있는 계정)을 찾아 드려요: 카드, 표, 트윗, 승률.',
+  },
+  help: {
+    commands_other: '명령어 {{count}}개.',
+    more: '한 명령어의 옵션:',
+    examples: '예시:',
+    noSuch: '/{{name}} 명령어는 없어요.',
+    noSuchNear: '/{{name}} 명령어는 없어요. /{{near}}을(를) 찾으셨나요?',
+    required: '필수',
+    byPosition: '순서대로 입력',
+    type: { string: '텍스트', integer: '정수', number: '숫자', boolean: '예/아니요' },
+    listOf: { string: '값 목록', integer: '정수 목록', number: '숫자 목록', boolean: '예/아니요 목록' },
+    oneOf: '다음 중 하나: {{choices}}',
+    range: '{{min}}-{{max}}',
+    atLeast: '최소 {{min}}',
+    atMost: '최대 {{max}}',
+    default: '기본값 {{value}}',
+    example: '예: {{example}}',
+  },
+  commands: {
+    alerts: '이 채팅의 알림 설정 보기; 일시정지, 재개, 테스트 알림 보내기',
+    help: '모든 명령어와 예시, 또는 한 명령어의 옵션',
+    kol: 'KOL 카드: 순위, 스마트 팔로워, 점수, 쉴링 후 승률',
+    kolmap: 'KOL이 언급한 토큰, 많이 언급한 순',
+    kols: 'KOL 표: 순위, 점수, 승률, 스마트 팔로워; 정렬, 필터, 페이지 이동',
+    language: '여기서 제가 답하는 언어를 보거나 바꾸기 (그룹에서는 관리자)',
+    mindmap: '한 토큰을 언급한 KOL들이 함께 가장 많이 언급한 토큰',
+    momentum: 'KOL이 쉴링한 토큰: 구간별 가격 변동과 승률',
+    mute: '한 토큰의 알림을 여기서 끄기 (off:yes로 다시 켜기) (관리자)',
+    projects: '스마트 KOL이 팔로우하는 계정, 스마트 팔로워가 많은 순',
+    start: '환영 인사와 봇이 할 수 있는 일',
+    subscribe: '고득점 KOL이 토큰을 쉴링하면 여기로 알림 켜기 (관리자)',
+    token: '토큰 카드: 시가총액, 유동성, 가격 변동, 언급, 점수, 최신 트윗',
+    tokens: '토큰 목록: 가격 변동, 시가총액, 언급, 점수; 정렬, 필터, 페이지 이동',
+    tweets: '최신 트윗: 필터가 있는 피드, 또는 한 토큰에 관한 트윗',
+    unsubscribe: '여기서 알림 끄기 (관리자)',
+    winrate: '쉴링 후 구간별 KOL 승률과 성과 점수',
+  },
+  options: {
+    help: { command: '설명할 명령어, 예: token' },
+    language: { code: '언어 코드 (en, zh, ru, es, pt-BR, tr, vi, ko) 또는 auto' },
+  },
+  bot: {
+    description:
+      'kolradar는 크립토 토큰과 그 토큰을 쉴링하는 KOL을 찾아 드려요: 토큰·KOL 카드, 표, 최신 트윗, 쉴링 후 승률, 그리고 고득점 KOL이 토큰을 쉴링하면 그룹으로 알림. /help를 보내면 모든 명령어를 볼 수 있어요.',
+    shortDescription: '크립토 토큰과 쉴링하는 KOL: 카드, 승률, 쉴링 알림.',
+  },
+} satisfies Catalogue;

@@ -1,0 +1,67 @@
+/** Português (Brasil). Same keys and placeholders as en.ts (checked by test/i18n/catalogue.test.ts). */
+import type { Catalogue } from '../catalogue.ts';
+
+export default {
+  language: {
+    name: 'Português (Brasil)',
+    current: 'Idioma deste chat: {{language}}.',
+    followsCaller: 'Este chat não tem idioma definido: respondo a cada um no idioma do app dele (para você, {{language}}).',
+    choose: 'Escolha um com /language <código>, ou /language auto para seguir o app de cada um:',
+    set: 'Pronto: a partir de agora falo português neste chat.',
+    cleared: 'Idioma removido: volto a responder no idioma do app de cada um (para você, {{language}}).',
+    unknown: 'Não falo “{{code}}”. Escolha um destes: {{codes}}, ou auto.',
+    adminsOnlyGroup: 'Só os admins do grupo podem mudar o idioma deste chat.',
+    adminsOnlyChannel: 'Só quem pode gerenciar este canal pode mudar o idioma dele.',
+  },
+  start: {
+    hi: 'Oi, eu sou o kolradar.',
+    intro: 'Eu busco tokens cripto e os KOLs (contas influentes do X) que dão shill neles: cards, tabelas, tweets e win rates.',
+  },
+  help: {
+    commands_one: '{{count}} comando.',
+    commands_many: '{{count}} comandos.',
+    commands_other: '{{count}} comandos.',
+    more: 'Opções de um comando:',
+    examples: 'Exemplos:',
+    noSuch: 'Não existe /{{name}}.',
+    noSuchNear: 'Não existe /{{name}}. Você quis dizer /{{near}}?',
+    required: 'obrigatório',
+    byPosition: 'por posição',
+    type: { string: 'texto', integer: 'número inteiro', number: 'número', boolean: 'sim/não' },
+    listOf: { string: 'lista de valores', integer: 'lista de inteiros', number: 'lista de números', boolean: 'lista de sim/não' },
+    oneOf: 'um de: {{choices}}',
+    range: '{{min}}-{{max}}',
+    atLeast: 'no mínimo {{min}}',
+    atMost: 'no máximo {{max}}',
+    default: 'padrão {{value}}',
+    example: 'ex.: {{example}}',
+  },
+  commands: {
+    alerts: 'Ver os alertas deste chat; pausar, retomar ou enviar um alerta de teste',
+    help: 'Todos os comandos com um exemplo, ou as opções de um comando',
+    kol: 'Card do KOL: ranking, smart followers, scores e win rate depois de um shill',
+    kolmap: 'Os tokens que um KOL mencionou, os mais mencionados primeiro',
+    kols: 'Tabela de KOLs: ranking, score, win rate, smart followers; ordene, filtre e pagine',
+    language: 'Ver ou mudar o idioma em que respondo aqui (admins nos grupos)',
+    mindmap: 'Os tokens mais ligados a um token pelos KOLs que o mencionam',
+    momentum: 'Tokens que um KOL deu shill: variação de preço por janela e win rates',
+    mute: 'Silenciar (ou com off:yes reativar) os alertas de um token aqui (admins)',
+    projects: 'Contas que os smart KOLs seguem, as com mais smart followers primeiro',
+    start: 'Boas-vindas e o que o bot faz',
+    subscribe: 'Ativar alertas aqui quando KOLs com score alto derem shill num token (admins)',
+    token: 'Card do token: market cap, liquidez, preço, menções, scores e últimos tweets',
+    tokens: 'Lista de tokens: preço, market cap, menções e scores; ordene, filtre e pagine',
+    tweets: 'Últimos tweets: o feed com filtros, ou os tweets sobre um token',
+    unsubscribe: 'Desativar os alertas aqui (admins)',
+    winrate: 'Win rate dos KOLs depois de um shill, por janela de tempo, com scores',
+  },
+  options: {
+    help: { command: 'Um comando para explicar, ex.: token' },
+    language: { code: 'Código do idioma (en, zh, ru, es, pt-BR, tr, vi, ko) ou auto' },
+  },
+  bot: {
+    description:
+      'O kolradar busca tokens cripto e os KOLs que dão shill neles: cards de tokens e KOLs, tabelas, últimos tweets, win rate depois do shill e alertas no seu grupo quando KOLs com score alto dão shill num token. Mande /help para ver todos os comandos.',
+    shortDescription: 'Tokens cripto e os KOLs que dão shill neles: cards, win rates e alertas de shill.',
+  },
+} satisfies Catalogue;

@@ -1,0 +1,66 @@
+/** Türkçe. Same keys and placeholders as en.ts (checked by test/i18n/catalogue.test.ts). */
+import type { Catalogue } from '../catalogue.ts';
+
+export default {
+  language: {
+    name: 'Türkçe',
+    current: 'Bu sohbetin dili: {{language}}.',
+    followsCaller: 'Bu sohbet için dil seçilmedi: herkese kendi uygulamasının dilinde cevap veriyorum (sana {{language}}).',
+    choose: '/language <kod> ile seç ya da herkesin uygulama diline uymak için /language auto yaz:',
+    set: 'Tamam: bundan sonra bu sohbette Türkçe konuşuyorum.',
+    cleared: 'Dil ayarı kaldırıldı: yine herkese kendi uygulamasının dilinde cevap veriyorum (sana {{language}}).',
+    unknown: '“{{code}}” dilini bilmiyorum. Şunlardan birini seç: {{codes}} ya da auto.',
+    adminsOnlyGroup: 'Bu sohbetin dilini sadece grup adminleri değiştirebilir.',
+    adminsOnlyChannel: 'Bu kanalın dilini sadece kanalı yönetebilen üyeler değiştirebilir.',
+  },
+  start: {
+    hi: 'Selam, ben kolradar.',
+    intro: 'Kripto tokenlarını ve onları shill’leyen KOL’leri (X’teki etkili hesaplar) bulurum: kartlar, tablolar, tweetler ve kazanma oranları.',
+  },
+  help: {
+    commands_one: '{{count}} komut.',
+    commands_other: '{{count}} komut.',
+    more: 'Bir komutun seçenekleri:',
+    examples: 'Örnekler:',
+    noSuch: '/{{name}} diye bir komut yok.',
+    noSuchNear: '/{{name}} diye bir komut yok. /{{near}} mı demek istedin?',
+    required: 'zorunlu',
+    byPosition: 'sırayla',
+    type: { string: 'metin', integer: 'tam sayı', number: 'sayı', boolean: 'evet/hayır' },
+    listOf: { string: 'değer listesi', integer: 'tam sayı listesi', number: 'sayı listesi', boolean: 'evet/hayır listesi' },
+    oneOf: 'şunlardan biri: {{choices}}',
+    range: '{{min}}-{{max}}',
+    atLeast: 'en az {{min}}',
+    atMost: 'en fazla {{max}}',
+    default: 'varsayılan {{value}}',
+    example: 'örn. {{example}}',
+  },
+  commands: {
+    alerts: 'Bu sohbetin alarm ayarları; duraklat, sürdür ya da test alarmı gönder',
+    help: 'Örnekleriyle tüm komutlar ya da bir komutun seçenekleri',
+    kol: 'KOL kartı: sıralama, smart takipçiler, skorlar ve shill sonrası kazanma oranı',
+    kolmap: 'Bir KOL’ün bahsettiği tokenlar, en çok bahsedilen önce',
+    kols: 'KOL tablosu: sıralama, skor, kazanma oranı, smart takipçiler; sırala, filtrele, sayfala',
+    language: 'Burada hangi dilde cevap verdiğimi gör ya da değiştir (gruplarda adminler)',
+    mindmap: 'Bir tokenden bahseden KOL’lerin onunla en çok andığı tokenlar',
+    momentum: 'Bir KOL’ün shill’lediği tokenlar: pencere başına fiyat değişimi ve kazanma oranı',
+    mute: 'Bir token için buradaki alarmları kapat (off:yes ile geri aç) (adminler)',
+    projects: 'Smart KOL’lerin takip ettiği hesaplar, en çok smart takipçisi olan önce',
+    start: 'Hoş geldin mesajı ve botun neler yapabildiği',
+    subscribe: 'Yüksek skorlu KOL’ler bir token shill’lediğinde burada alarmı aç (adminler)',
+    token: 'Token kartı: piyasa değeri, likidite, fiyat, bahsedilmeler, skorlar ve son tweetler',
+    tokens: 'Token listesi: fiyat, piyasa değeri, bahsedilmeler ve skorlar; sırala, filtrele, sayfala',
+    tweets: 'Son tweetler: filtreli akış ya da bir tokenle ilgili tweetler',
+    unsubscribe: 'Buradaki alarmları kapat (adminler)',
+    winrate: 'Shill sonrası KOL kazanma oranları, zaman penceresine göre, performans skorlarıyla',
+  },
+  options: {
+    help: { command: 'Açıklanacak komut, örn. token' },
+    language: { code: 'Dil kodu (en, zh, ru, es, pt-BR, tr, vi, ko) ya da auto' },
+  },
+  bot: {
+    description:
+      'kolradar kripto tokenlarını ve onları shill’leyen KOL’leri bulur: token ve KOL kartları, tablolar, son tweetler, shill sonrası kazanma oranları ve yüksek skorlu KOL’ler bir token shill’lediğinde grubuna alarm. Tüm komutlar için /help yaz.',
+    shortDescription: 'Kripto tokenları ve onları shill’leyen KOL’ler: kartlar, kazanma oranları, shill alarmları.',
+  },
+} satisfies Catalogue;

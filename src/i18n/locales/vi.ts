@@ -1,0 +1,65 @@
+/** Tiếng Việt. Same keys and placeholders as en.ts (checked by test/i18n/catalogue.test.ts). */
+import type { Catalogue } from '../catalogue.ts';
+
+export default {
+  language: {
+    name: 'Tiếng Việt',
+    current: 'Ngôn ngữ của chat này: {{language}}.',
+    followsCaller: 'Chat này chưa chọn ngôn ngữ: mình trả lời mỗi người theo ngôn ngữ app của họ (với bạn là {{language}}).',
+    choose: 'Chọn bằng /language <mã>, hoặc /language auto để theo app của từng người:',
+    set: 'Xong: từ giờ mình nói tiếng Việt trong chat này.',
+    cleared: 'Đã xóa ngôn ngữ: mình lại trả lời theo ngôn ngữ app của từng người (với bạn là {{language}}).',
+    unknown: 'Mình không biết “{{code}}”. Hãy chọn một trong: {{codes}}, hoặc auto.',
+    adminsOnlyGroup: 'Chỉ admin của nhóm mới đổi được ngôn ngữ của chat này.',
+    adminsOnlyChannel: 'Chỉ thành viên có quyền quản lý kênh này mới đổi được ngôn ngữ của kênh.',
+  },
+  start: {
+    hi: 'Chào bạn, mình là kolradar.',
+    intro: 'Mình tra cứu token crypto và các KOL (tài khoản X có ảnh hưởng) đang shill chúng: thẻ, bảng, tweet và win rate.',
+  },
+  help: {
+    commands_other: '{{count}} lệnh.',
+    more: 'Tùy chọn của một lệnh:',
+    examples: 'Ví dụ:',
+    noSuch: 'Không có lệnh /{{name}}.',
+    noSuchNear: 'Không có lệnh /{{name}}. Ý bạn là /{{near}}?',
+    required: 'bắt buộc',
+    byPosition: 'theo vị trí',
+    type: { string: 'văn bản', integer: 'số nguyên', number: 'số', boolean: 'có/không' },
+    listOf: { string: 'danh sách giá trị', integer: 'danh sách số nguyên', number: 'danh sách số', boolean: 'danh sách có/không' },
+    oneOf: 'một trong: {{choices}}',
+    range: '{{min}}-{{max}}',
+    atLeast: 'tối thiểu {{min}}',
+    atMost: 'tối đa {{max}}',
+    default: 'mặc định {{value}}',
+    example: 'vd. {{example}}',
+  },
+  commands: {
+    alerts: 'Xem cài đặt cảnh báo của chat này; tạm dừng, tiếp tục hoặc gửi cảnh báo thử',
+    help: 'Tất cả lệnh kèm ví dụ, hoặc các tùy chọn của một lệnh',
+    kol: 'Thẻ KOL: thứ hạng, smart follower, điểm số và win rate sau khi shill',
+    kolmap: 'Các token một KOL đã nhắc đến, nhắc nhiều nhất trước',
+    kols: 'Bảng KOL: thứ hạng, điểm, win rate, smart follower; sắp xếp, lọc và phân trang',
+    language: 'Xem hoặc đổi ngôn ngữ mình trả lời ở đây (admin trong nhóm)',
+    mindmap: 'Các token hay được các KOL nhắc cùng với một token',
+    momentum: 'Các token một KOL đã shill: biến động giá sau từng khung và win rate',
+    mute: 'Tắt (hoặc bật lại với off:yes) cảnh báo về một token ở đây (admin)',
+    projects: 'Các tài khoản smart KOL theo dõi, nhiều smart follower nhất trước',
+    start: 'Lời chào và những gì bot làm được',
+    subscribe: 'Bật cảnh báo ở đây khi KOL điểm cao shill một token (admin)',
+    token: 'Thẻ token: vốn hóa, thanh khoản, biến động giá, lượt nhắc, điểm số và tweet mới nhất',
+    tokens: 'Danh sách token: biến động giá, vốn hóa, lượt nhắc và điểm số; sắp xếp, lọc, phân trang',
+    tweets: 'Tweet mới nhất: bảng tin có bộ lọc, hoặc các tweet về một token',
+    unsubscribe: 'Tắt cảnh báo ở đây (admin)',
+    winrate: 'Win rate của KOL sau khi shill, theo khung thời gian, kèm điểm hiệu suất',
+  },
+  options: {
+    help: { command: 'Lệnh cần giải thích, vd. token' },
+    language: { code: 'Mã ngôn ngữ (en, zh, ru, es, pt-BR, tr, vi, ko) hoặc auto' },
+  },
+  bot: {
+    description:
+      'kolradar tra cứu token crypto và các KOL shill chúng: thẻ token và KOL, bảng xếp hạng, tweet mới nhất, win rate sau khi shill, và cảnh báo vào nhóm của bạn khi KOL điểm cao shill một token. Gửi /help để xem tất cả lệnh.',
+    shortDescription: 'Token crypto và các KOL shill chúng: thẻ, win rate và cảnh báo shill.',
+  },
+} satisfies Catalogue;

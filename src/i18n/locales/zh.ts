@@ -1,0 +1,65 @@
+/** 简体中文. Same keys and placeholders as en.ts (checked by test/i18n/catalogue.test.ts). */
+import type { Catalogue } from '../catalogue.ts';
+
+export default {
+  language: {
+    name: '简体中文',
+    current: '这里使用的语言是{{language}}。',
+    followsCaller: '这里还没有设置语言：我会按每个人的 App 语言回复（你的是{{language}}）。',
+    choose: '用 /language <代码> 设置，或用 /language auto 跟随每个人的 App 语言：',
+    set: '好的，以后我在这里说简体中文。',
+    cleared: '已清除语言设置：我会重新按每个人的 App 语言回复（你的是{{language}}）。',
+    unknown: '我不会说“{{code}}”。请从这些里选：{{codes}}，或 auto。',
+    adminsOnlyGroup: '只有群管理员才能修改这里的语言。',
+    adminsOnlyChannel: '只有能管理此频道的成员才能修改它的语言。',
+  },
+  start: {
+    hi: '你好，我是 kolradar。',
+    intro: '我可以查询加密代币，以及喊单这些代币的 KOL（X 上有影响力的账号）：卡片、榜单、推文和胜率。',
+  },
+  help: {
+    commands_other: '共 {{count}} 个命令。',
+    more: '查看某个命令的参数：',
+    examples: '示例：',
+    noSuch: '没有 /{{name}} 这个命令。',
+    noSuchNear: '没有 /{{name}} 这个命令。你是想用 /{{near}} 吗？',
+    required: '必填',
+    byPosition: '按位置填写',
+    type: { string: '文本', integer: '整数', number: '数字', boolean: '是/否' },
+    listOf: { string: '多个值', integer: '多个整数', number: '多个数字', boolean: '多个是/否' },
+    oneOf: '可选：{{choices}}',
+    range: '{{min}}-{{max}}',
+    atLeast: '至少 {{min}}',
+    atMost: '最多 {{max}}',
+    default: '默认 {{value}}',
+    example: '例如 {{example}}',
+  },
+  commands: {
+    alerts: '查看这里的提醒设置；暂停、恢复或发送一条测试提醒',
+    help: '列出所有命令及示例，或查看某个命令的参数',
+    kol: 'KOL 卡片：排名、聪明粉丝、评分和喊单后胜率',
+    kolmap: '某个 KOL 提到过的代币，按提及次数排序',
+    kols: 'KOL 榜单：排名、评分、胜率、聪明粉丝；可排序、筛选、翻页',
+    language: '查看或设置我在这里使用的语言（群内需管理员）',
+    mindmap: '提到某个代币的 KOL 最常一起提到的代币',
+    momentum: '某个 KOL 喊过的代币：各时间窗口后的涨跌幅和胜率',
+    mute: '在这里屏蔽某个代币的提醒（加 off:yes 恢复）（管理员）',
+    projects: '聪明 KOL 关注的账号，按聪明粉丝数排序',
+    start: '欢迎语，以及本机器人能做什么',
+    subscribe: '高分 KOL 喊单时在这里发提醒（管理员）',
+    token: '代币卡片：市值、流动性、涨跌幅、提及、评分和最新推文',
+    tokens: '代币列表：涨跌幅、市值、提及和评分；可排序、筛选、翻页',
+    tweets: '最新推文：可筛选的信息流，或某个代币的相关推文',
+    unsubscribe: '关闭这里的提醒（管理员）',
+    winrate: 'KOL 喊单后按时间窗口统计的胜率，附表现评分',
+  },
+  options: {
+    help: { command: '要查看的命令，例如 token' },
+    language: { code: '语言代码（en、zh、ru、es、pt-BR、tr、vi、ko）或 auto' },
+  },
+  bot: {
+    description:
+      'kolradar 帮你查加密代币和喊单的 KOL：代币与 KOL 卡片、榜单、最新推文、喊单后胜率；高分 KOL 喊单时还能在群里提醒。发送 /help 查看所有命令。',
+    shortDescription: '加密代币和喊单 KOL：卡片、胜率和喊单提醒。',
+  },
+} satisfies Catalogue;

@@ -1,0 +1,121 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadCommands } from '../../src/core/registry.ts';
+import { PLURAL_SUFFIX } from '../../src/i18n/catalogue.ts';
+import { CATALOGUES, LOCALES, translator, type Locale } from '../../src/i18n/index.ts';
+
+type Tree = { readonly [k: string]: string | Tree };
+
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [k, v] of Object.entries(tree)) {
+    if (typeof v === 'string') out.set(prefix + k, v);
+    else for (const [kk, vv] of flatten(v, `${prefix}${k}.`)) out.set(kk, vv);
+  }
+  return out;
+}
+
+/** Base key -> { plural form or '' -> text }. */
+function grouped(locale: Locale): Map<string, Map<string, string>> {
+  const out = new Map<string, Map<string, string>>();
+  for (const [key, text] of flatten(CATALOGUES[locale] as unknown as Tree)) {
+    const m = PLURAL_SUFFIX.exec(key);
+    const base = m ? key.slice(0, m.index) : key;
+    if (!out.has(base)) out.set(base, new Map());
+    out.get(base)!.set(m ? m[1]! : '', text);
+  }
+  return out;
+}
+
+const placeholders = (s: string): string[] => [...new Set([...s.matchAll(/\{\{\s*([\w.]+)[^}]*\}\}/g)].map((m) => m[1]!))].sort();
+
+const english = grouped('en');
+
+test('every language has exactly the English keys', () => {
+  assert.ok(english.size > 40, `only ${english.size} keys read from the English source`);
+  for (const locale of LOCALES) {
+    assert.deepEqual([...grouped(locale).keys()].sort(), [...english.keys()].sort(), locale);
+  }
+});
+
+test('every language has the plural forms its grammar needs, and no others', () => {
+  for (const locale of LOCALES) {
+    const needed = new Intl.PluralRules(locale).resolvedOptions().pluralCategories.slice().sort();
+    for (const [key, forms] of grouped(locale)) {
+      const isPlural = english.get(key)!.has('other');
+      if (!isPlural) {
+        assert.deepEqual([...forms.keys()], [''], `${locale} ${key}: English has no plural forms here`);
+        continue;
+      }
+      assert.deepEqual([...forms.keys()].sort(), needed, `${locale} ${key}`);
+    }
+  }
+});
+
+test('every text keeps the English placeholders, and no text is empty', () => {
+  for (const locale of LOCALES) {
+    for (const [key, forms] of grouped(locale)) {
+      const wanted = placeholders([...english.get(key)!.values()].join(' ')).filter((p) => p !== 'count');
+      for (const [form, text] of forms) {
+        assert.ok(text.trim().length > 0, `${locale} ${key} ${form} is empty`);
+        // `count` may be written out in a form ("one" = 1 in some languages); every other value must appear.
+        assert.deepEqual(placeholders(text).filter((p) => p !== 'count'), wanted, `${locale} ${key}${form ? `_${form}` : ''}: ${text}`);
+      }
+    }
+  }
+});
+
+// Texts identical to English are allowed only where the words are the same in that language.
+const SAME_AS_ENGLISH = new Set(['help.range']);
+
+test('no English text is left in another language', () => {
+  for (const locale of LOCALES.filter((l) => l !== 'en')) {
+    for (const [key, forms] of grouped(locale)) {
+      if (SAME_AS_ENGLISH.has(key)) continue;
+      const en = [...english.get(key)!.values()];
+      for (const text of forms.values()) assert.ok(!en.includes(text), `${locale} ${key} is still English: ${text}`);
+    }
+  }
+});
+
+test('the plural a reader sees follows their language: ru 1 / 3 / 5 / 21 commands', () => {
+  const t = translator('ru');
+  assert.deepEqual([1, 3, 5, 21].map((count) => t('help.commands', { count })), ['1 команда.', '3 команды.', '5 команд.', '21 команда.']);
+  assert.equal(translator('en')('help.commands', { count: 1 }), '1 command.');
+  assert.equal(translator('zh')('help.commands', { count: 5 }), '共 5 个命令。');
+});
+
+test('every command has a description in every language, within Discord and Telegram limits', async () => {
+  const commands = await loadCommands();
+  for (const locale of LOCALES) {
+    const descriptions = CATALOGUES[locale].commands as Readonly<Record<string, string>>;
+    assert.deepEqual(Object.keys(descriptions).sort(), [...commands.keys()].sort(), `${locale}: one description per loaded command`);
+    for (const [name, text] of Object.entries(descriptions)) assert.ok(text.length >= 1 && text.length <= 100, `${locale} /${name}: ${text.length} characters`);
+    assert.ok(CATALOGUES[locale].bot.description.length <= 512, `${locale} bot description`);
+    assert.ok(CATALOGUES[locale].bot.shortDescription.length <= 120, `${locale} bot short description`);
+  }
+  // Until the commands read their description from the catalogue, the English texts must not drift apart.
+  for (const c of commands.values()) assert.equal((CATALOGUES.en.commands as Record<string, string>)[c.name], c.description, `/${c.name}`);
+});
+
+test('option descriptions in the catalogue belong to real options, match their English and fit Discord', async () => {
+  const commands = await loadCommands();
+  const en = CATALOGUES.en.options as Readonly<Record<string, Readonly<Record<string, string>>>>;
+  for (const [command, options] of Object.entries(en)) {
+    const specs = commands.get(command)?.options as Record<string, { spec: { description: string } }> | undefined;
+    assert.ok(specs, `/${command} exists`);
+    for (const [option, text] of Object.entries(options)) {
+      assert.equal(specs[option]?.spec.description, text, `/${command} ${option}: the command's English and the catalogue's agree`);
+    }
+  }
+  for (const locale of LOCALES) {
+    for (const options of Object.values(CATALOGUES[locale].options as Readonly<Record<string, Readonly<Record<string, string>>>>)) {
+      for (const text of Object.values(options)) assert.ok(text.length >= 1 && text.length <= 100, `${locale}: ${text}`);
+    }
+  }
+});
+
+test('values are inserted as they are: no HTML escaping, no nested lookups', () => {
+  const t = translator('es');
+  assert.equal(t('help.noSuch', { name: '<b>x</b>&$t(help.more)' }), 'No existe /<b>x</b>&$t(help.more).');
+});

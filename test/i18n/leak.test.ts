@@ -1,0 +1,41 @@
+// No English reaches an answer in another language, for the answers converted so far.
+// The next conversions add their commands to ANSWERS; the check itself stays as it is.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Caller } from '../../src/core/command.ts';
+import { LOCALES } from '../../src/i18n/index.ts';
+import { harness } from '../commands/harness.ts';
+import { englishIn } from '../helpers/english.ts';
+
+const h = await harness();
+after(() => h.close());
+
+// [line, admin?, chat type]: answers, errors and refusals.
+const ANSWERS: [string, boolean, Caller['chatType']][] = [
+  ['/help', false, 'private'],
+  ['/start', false, 'private'],
+  ['/help language', false, 'private'],
+  ['/help help', false, 'private'],
+  ['/help tken', false, 'private'],
+  ['/help zzzzzz', false, 'private'],
+  ['/language', false, 'group'],
+  ['/language klingon', true, 'group'],
+  ['/language ru', false, 'group'],
+];
+
+test('the English detector finds English in an English answer (it can fail)', async () => {
+  const caller: Caller = { platform: 'telegram', userId: '1', chatId: 'leak-en', chatType: 'private', locale: 'en', canManage: async () => true };
+  const view = await h.dispatcher.text('/help', caller);
+  assert.ok(englishIn(view!).length > 5);
+});
+
+test('converted answers carry no English in any other language', async () => {
+  for (const locale of LOCALES.filter((l) => l !== 'en')) {
+    for (const [line, admin, chatType] of ANSWERS) {
+      const caller: Caller = { platform: 'telegram', userId: `leak-${locale}`, chatId: `leak-${locale}-${chatType}`, chatType, locale, canManage: async () => admin };
+      const view = await h.dispatcher.text(line, caller);
+      assert.ok(view, line);
+      assert.deepEqual(englishIn(view), [], `${locale} ${line}`);
+    }
+  }
+});
