@@ -8,11 +8,13 @@ import { benchWatcher } from './watcher.ts';
 import { benchPictures } from './pictures.ts';
 import { benchDiscordFanout, benchTelegramFanout } from './fanout.ts';
 import { benchStartup } from './startup.ts';
+import { benchDetect } from './detect.ts';
 import { printTable, type Row } from './stats.ts';
 
 const only = process.argv.slice(2);
 const sections: [string, () => Promise<Row[]>][] = [
   ['commands', () => benchCommands()],
+  ['detect', () => benchDetect()],
   ['watcher', () => benchWatcher()],
   ['pictures', () => benchPictures()],
   ['startup', () => benchStartup()],
