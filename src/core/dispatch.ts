@@ -20,6 +20,7 @@ import { suggest } from './chains.ts';
 import type { AnyCommand, Caller, Capabilities, CommandContext, RawArgs } from './command.ts';
 import { PermissionError, UserError } from './errors.ts';
 import { argsFor, splitCommand, validate } from './parse.ts';
+import { argsFromQuote, readsQuote } from './quote.ts';
 import { createRateLimiter } from './ratelimit.ts';
 import type { Registry } from './registry.ts';
 
@@ -74,6 +75,8 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   readonly budgetMs?: number;
   readonly capabilities?: Capabilities;
+  /** The text of the message a command replies to: `/token` or `/kol` with no argument reads it. */
+  readonly quoted?: string;
 }
 
 export interface Dispatcher {
@@ -159,7 +162,8 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       const parsed = splitCommand(text);
       if (!parsed) return undefined;
       const command = o.commands.get(parsed.name);
-      return execute(command, parsed.name, () => argsFor(command!, parsed.args), caller, opts);
+      const words = () => (parsed.args.length === 0 && opts.quoted !== undefined && readsQuote(parsed.name) ? argsFromQuote(parsed.name, opts.quoted) : parsed.args);
+      return execute(command, parsed.name, () => argsFor(command!, words()), caller, opts);
     },
     run(name, raw, caller, opts = {}) {
       return execute(o.commands.get(name), name, () => raw, caller, opts);

@@ -77,17 +77,19 @@ async function onCommand(ctx: Context, d: HandlerDeps): Promise<void> {
   if (!ours && msg.chat.type !== 'private' && !cmd.addressed) return;
   // Only admins can post as the group itself ("anonymous admin").
   const caller = callerOf(msg.chat, msg.from, d.admins, msg.sender_chat?.id === msg.chat.id);
-  const view = await answerFor(cmd, caller, d);
+  const replied = msg.reply_to_message;
+  const quoted = replied ? (replied.text ?? replied.caption ?? '') : undefined;
+  const view = await answerFor(cmd, caller, d, quoted === undefined ? RUN : { ...RUN, quoted });
   if (view) await reply(ctx.api, msg.chat.id, msg.message_id, view, d.log);
 }
 
-async function answerFor(cmd: ParsedCommand, caller: Caller, d: HandlerDeps): Promise<View | undefined> {
+async function answerFor(cmd: ParsedCommand, caller: Caller, d: HandlerDeps, run: RunOptions = RUN): Promise<View | undefined> {
   const registry = d.dispatcher.commands;
   if (cmd.name === 'start' && !registry.has('start')) {
     return greet(registry.has('help') ? ((await d.dispatcher.text('/help', caller, RUN)) ?? fallbackHelp(registry)) : fallbackHelp(registry));
   }
   if (cmd.name === 'help' && !registry.has('help')) return fallbackHelp(registry);
-  return d.dispatcher.text(`/${cmd.name}${cmd.args}`, caller, RUN);
+  return d.dispatcher.text(`/${cmd.name}${cmd.args}`, caller, run);
 }
 
 function render(view: View, log: Logger): TelegramMessage {
