@@ -44,6 +44,7 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
         ...(config.telegram.webhook ? { webhook: config.telegram.webhook } : {}),
         dispatcher: app.dispatcher,
         store: app.store,
+        autoCards: app.autoCards,
         log,
       }),
     );

@@ -26,6 +26,12 @@ export interface Caller {
 export interface Capabilities {
   readonly pictures: boolean;
   readonly buttons: boolean;
+  /**
+   * Does the bot see ordinary messages in group chats here (Telegram privacy
+   * mode off or bot an admin, Discord Message Content intent)? Undefined where
+   * it does not apply. `/autocard` explains what to change when it does not.
+   */
+  readonly readsAllMessages?: boolean;
 }
 
 export interface CommandContext {

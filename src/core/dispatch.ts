@@ -89,6 +89,8 @@ export interface Dispatcher {
   action(id: string, caller: Caller, opts?: RunOptions): Promise<View>;
   /** The stored command behind a button, for adapters that need its name (deferral choices). */
   isAction(id: string): boolean;
+  /** Gives a view built outside a command (automatic cards) its buttons' stored state. */
+  bind(view: View): Promise<View>;
 }
 
 const DEFAULT_CAPS: Capabilities = { pictures: false, buttons: true };
@@ -186,6 +188,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       return execute(o.commands.get(stored.command), stored.command, () => ({ ...stored.options }), caller, opts);
     },
     isAction: (id) => id.startsWith(ACTION_PREFIX),
+    bind: (view) => bindActions(view),
   };
 }
 

@@ -25,7 +25,7 @@ export const LOOKUP_TEXT = {
     'In servers I only see pastes in messages that mention me: the operator has not turned on the Message Content intent (DISCORD_MESSAGE_CONTENT). ' +
     'Anyone can still right-click a message → Apps → Token card.',
   discordIntentOn: 'I can read pasted addresses and links in this server.',
-  badCooldown: 'Cooldown is a duration like 30s, 10m or 2h (at most 24h).',
+  badCooldown: 'Cooldown is a duration like 10m, 30m or 2h (at most 24h).',
   inlineHint: 'Type an address, a link, a $SYMBOL, a name or a @kol',
   inlineHintDescription: 'For example: $PEPE, a dexscreener link or @cryptoking',
   inlineNothing: 'Nothing found: open a chat with me',

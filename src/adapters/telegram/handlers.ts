@@ -79,7 +79,9 @@ async function onCommand(ctx: Context, d: HandlerDeps): Promise<void> {
   const caller = callerOf(msg.chat, msg.from, d.admins, msg.sender_chat?.id === msg.chat.id);
   const replied = msg.reply_to_message;
   const quoted = replied ? (replied.text ?? replied.caption ?? '') : undefined;
-  const view = await answerFor(cmd, caller, d, quoted === undefined ? RUN : { ...RUN, quoted });
+  // Privacy mode (getMe): whether ordinary group messages reach the bot, for /autocard's advice.
+  const capabilities = { ...RUN.capabilities!, readsAllMessages: ctx.me.can_read_all_group_messages };
+  const view = await answerFor(cmd, caller, d, { capabilities, ...(quoted === undefined ? {} : { quoted }) });
   if (view) await reply(ctx.api, msg.chat.id, msg.message_id, view, d.log);
 }
 

@@ -16,7 +16,9 @@ import type { Sender } from '../../alerts/delivery.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
 import type { Store } from '../../store/index.ts';
 import type { ChatAdapter } from '../types.ts';
+import type { AutoCards } from '../../core/autocard.ts';
 import { createAdminCheck } from './admin.ts';
+import { installAutoCards } from './autocard.ts';
 import { botCommands } from './commands.ts';
 import { installHandlers } from './handlers.ts';
 import { migrateSubscription } from './migrate.ts';
@@ -39,6 +41,8 @@ export interface TelegramAdapterOptions {
   readonly log: Logger;
   /** Telegram's limits by default; tests scale time to run a fake's shorter clock. */
   readonly pacing?: PacingOptions;
+  /** Cards for pasted addresses and links; without it pastes are ignored. */
+  readonly autoCards?: AutoCards;
 }
 
 export interface TelegramAdapter extends ChatAdapter {
@@ -91,6 +95,7 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
     await handled;
   });
   bot.use(sequentialize((ctx) => (ctx.chat ? String(ctx.chat.id) : undefined)));
+  if (o.autoCards) installAutoCards(bot, { autoCards: o.autoCards, log });
   installHandlers(bot, { dispatcher: o.dispatcher, store: o.store, log, admins: createAdminCheck(bot.api, log) });
   bot.catch(async (err) => {
     log.error({ update: err.ctx.update.update_id, err: errFields(err.error) }, 'telegram: update failed');

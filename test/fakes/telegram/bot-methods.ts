@@ -11,8 +11,8 @@ const CALLBACK_TTL_MS = 15_000;
 const getMe: Handler = ({ state }) => ({
   ...state.bot,
   can_join_groups: true,
-  can_read_all_group_messages: false,
-  supports_inline_queries: false,
+  can_read_all_group_messages: !state.privacyMode,
+  supports_inline_queries: state.inlineMode,
   can_connect_to_business: false,
   has_main_web_app: false,
 });

@@ -78,11 +78,16 @@ export class TelegramFake {
     return this.parts.state.addChat({ ...defaults, ...this.parts.state.chats.get(chat.id), ...chat });
   }
 
-  /** A user writes `text`; commands get their bot_command entity, so `bot.command()` fires as on Telegram. */
-  sendText(input: { chat: FakeChat; from?: FakeUser; text: string; replyToMessageId?: number }): Update {
+  /**
+   * A user (or, with `fromBot`, another bot) writes `text`; commands get their bot_command
+   * entity, so `bot.command()` fires as on Telegram. With privacy mode on, a group message
+   * that is no command, no mention of the bot and no reply to it is not delivered (unless
+   * the bot is an admin there): undefined is returned and the bot never sees it.
+   */
+  sendText(input: { chat: FakeChat; from?: FakeUser; text: string; replyToMessageId?: number; fromBot?: boolean }): Update | undefined {
     const { state } = this.parts;
     const fromInput = input.from ?? (input.chat.type === 'private' ? { id: input.chat.id, first_name: 'Tester' } : DEFAULT_GROUP_USER);
-    const from = state.addUser({ ...fromInput, is_bot: false, language_code: 'en' });
+    const from = state.addUser({ ...fromInput, is_bot: input.fromBot === true, language_code: 'en' });
     const known = state.chats.get(input.chat.id);
     const chat = input.chat.type === 'private'
       ? state.addChat({ ...known, first_name: from.first_name, ...(from.username ? { username: from.username } : {}), ...input.chat })
@@ -97,7 +102,24 @@ export class TelegramFake {
       message.reply_to_message = replied;
     }
     state.recordIncoming(message);
+    if (!this.deliverable(chat, message)) return undefined;
     return this.parts.updates.push({ message });
+  }
+
+  /** Privacy mode, as Telegram applies it to group messages. */
+  private deliverable(chat: Chat, message: Message): boolean {
+    const { state } = this.parts;
+    if (chat.type === 'private' || !state.privacyMode) return true;
+    if (message.entities?.some((e) => e.type === 'bot_command')) return true;
+    if (message.reply_to_message?.from?.id === state.bot.id) return true;
+    if (new RegExp(`@${state.bot.username}\\b`, 'i').test(message.text ?? '')) return true;
+    const status = state.statusOf(chat.id, state.bot.id);
+    return status === 'administrator' || status === 'creator';
+  }
+
+  /** BotFather /setprivacy: true (the default) hides ordinary group messages from the bot. */
+  setPrivacy(on: boolean): void {
+    this.parts.state.privacyMode = on;
   }
 
   /** A user presses an inline button; throws unless the message currently shows a button with that data. */

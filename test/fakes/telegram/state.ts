@@ -21,6 +21,10 @@ export class FakeState {
   /** setMyCommands by "scope|language_code". */
   readonly commands = new Map<string, BotCommand[]>();
   webhookUrl = '';
+  /** BotFather /setprivacy: on (Telegram's default), groups deliver only commands, mentions, replies to the bot, or everything when the bot is an admin. */
+  privacyMode = true;
+  /** BotFather /setinline: inline_query updates are delivered only when on. */
+  inlineMode = false;
   /** Photos by file_id, so a bot can resend a photo by id as it would on Telegram. */
   readonly photos = new Map<string, PhotoInfo>();
   readonly bot: User;
