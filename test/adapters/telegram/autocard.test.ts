@@ -30,7 +30,7 @@ test('a pasted address in a group gets one threaded card; a repeat within the co
   assert.equal(card.reply_to_message_id, paste.message!.message_id, 'threaded under the paste');
   assert.ok(card.text!.includes(`$${tok!.symbol}`), card.text);
   assert.ok(card.text!.includes(tok!.address));
-  assert.ok(card.reply_markup?.inline_keyboard.flat().some((b) => b.text.startsWith('Card')), 'a button opens the full card');
+  assert.ok((card.reply_markup?.inline_keyboard ?? []).flat().some((b) => b.text.startsWith('Card')), 'a button opens the full card');
   const before = r.fake.messages(g.id).length;
   r.fake.sendText({ chat: g, text: `again: https://dexscreener.com/solana/${tok!.address}` });
   r.fake.sendText({ chat: g, text: `never heard of ${UNKNOWN_MINT}` });
@@ -50,7 +50,7 @@ test('pressing the card button opens the full token card', async (t) => {
   const [tok] = solTokens(r);
   r.fake.sendText({ chat, text: tok!.address });
   const card = await r.fake.waitForMessage(chat.id);
-  const data = card.reply_markup!.inline_keyboard.flat().find((b) => b.text.startsWith('Card'))!.callback_data!;
+  const data = (card.reply_markup?.inline_keyboard ?? []).flat().find((b) => b.text.startsWith('Card'))!.callback_data!;
   r.fake.pressButton({ chatId: chat.id, messageId: card.message_id, data });
   const full = await r.fake.waitForEdit(chat.id);
   assert.ok(full.text!.includes('Market cap'), full.text);
@@ -132,7 +132,7 @@ test('/token by name through Telegram: one match, several, none', async (t) => {
   const word = ['swap', 'dog', 'cat', 'neon', 'baby'].find((w) => tokens.filter((x) => x.name.toLowerCase().includes(w)).length >= 3)!;
   const several = await r.ask(chat, `/token ${word}`);
   assert.match(several.text!, new RegExp(`Tokens matching “${word}”`));
-  const buttons = several.reply_markup!.inline_keyboard.flat();
+  const buttons = (several.reply_markup?.inline_keyboard ?? []).flat();
   assert.ok(buttons.length >= 2 && buttons.length <= 5);
   r.fake.pressButton({ chatId: chat.id, messageId: several.message_id, data: buttons[0]!.callback_data! });
   const opened = await r.fake.waitForEdit(chat.id);
