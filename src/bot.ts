@@ -45,6 +45,7 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
         dispatcher: app.dispatcher,
         store: app.store,
         autoCards: app.autoCards,
+        api: app.api,
         log,
       }),
     );

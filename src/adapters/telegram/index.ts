@@ -19,6 +19,8 @@ import type { ChatAdapter } from '../types.ts';
 import type { AutoCards } from '../../core/autocard.ts';
 import { createAdminCheck } from './admin.ts';
 import { installAutoCards } from './autocard.ts';
+import { installInline } from './inline.ts';
+import type { KolClient } from '../../api/index.ts';
 import { botCommands } from './commands.ts';
 import { installHandlers } from './handlers.ts';
 import { migrateSubscription } from './migrate.ts';
@@ -43,6 +45,8 @@ export interface TelegramAdapterOptions {
   readonly pacing?: PacingOptions;
   /** Cards for pasted addresses and links; without it pastes are ignored. */
   readonly autoCards?: AutoCards;
+  /** Answers inline queries (`@bot <query>`); without it they are not asked for. */
+  readonly api?: KolClient;
 }
 
 export interface TelegramAdapter extends ChatAdapter {
@@ -54,6 +58,7 @@ export interface TelegramAdapter extends ChatAdapter {
 
 /** Updates we handle; Telegram then does not send (or queue) the others. */
 const ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const;
+const WITH_INLINE = [...ALLOWED_UPDATES, 'inline_query'] as const;
 /** Longer than the 30 s long poll; a send that hangs this long is given up. */
 const REQUEST_TIMEOUT_S = 60;
 
@@ -96,6 +101,8 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
   });
   bot.use(sequentialize((ctx) => (ctx.chat ? String(ctx.chat.id) : undefined)));
   if (o.autoCards) installAutoCards(bot, { autoCards: o.autoCards, log });
+  if (o.api) installInline(bot, { api: o.api, log });
+  const allowed = o.api ? WITH_INLINE : ALLOWED_UPDATES;
   installHandlers(bot, { dispatcher: o.dispatcher, store: o.store, log, admins: createAdminCheck(bot.api, log) });
   bot.catch(async (err) => {
     log.error({ update: err.ctx.update.update_id, err: errFields(err.error) }, 'telegram: update failed');
@@ -136,10 +143,10 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
       await registerCommands();
       if (o.webhook) {
         server = await startWebhookServer(bot, o.webhook, track, log);
-        await bot.api.setWebhook(o.webhook.url, { secret_token: o.webhook.secret, allowed_updates: [...ALLOWED_UPDATES] });
+        await bot.api.setWebhook(o.webhook.url, { secret_token: o.webhook.secret, allowed_updates: [...allowed] });
       } else {
         await bot.api.deleteWebhook();
-        runner = run(bot, { runner: { fetch: { allowed_updates: [...ALLOWED_UPDATES], timeout: 30 }, silent: true } });
+        runner = run(bot, { runner: { fetch: { allowed_updates: [...allowed], timeout: 30 }, silent: true } });
         runner.task()?.catch((err: unknown) => log.error({ err: errFields(err) }, 'telegram: polling stopped'));
       }
       state = 'running';

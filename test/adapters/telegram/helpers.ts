@@ -61,6 +61,7 @@ export async function rig(t: TestContext, o: RigOptions = {}): Promise<Rig> {
     dispatcher: o.dispatcher ? o.dispatcher(app) : app.dispatcher,
     store: app.store,
     autoCards: app.autoCards,
+    api: app.api,
     log,
     pacing: { timeScale: fake.timeScale, ...o.pacing },
     ...(o.webhook ? { webhook: o.webhook } : {}),

@@ -3,6 +3,7 @@
 import { ApiError, badRequest } from './errors.ts';
 import { intParam, requireChat, userOf, type Handler } from './context.ts';
 import { validateCommands } from './validate.ts';
+import { answerInlineQuery } from './inline.ts';
 import type { MemberStatus, User } from './types.ts';
 
 /** Telegram forgets an unanswered callback query after about 15 seconds. */
@@ -116,5 +117,5 @@ const answerCallbackQuery: Handler = ({ state, params, now }) => {
 
 export const botMethods: Record<string, Handler> = {
   getMe, getUpdates, setWebhook, deleteWebhook, getWebhookInfo, getChat, getChatMember,
-  setMyCommands, getMyCommands, deleteMyCommands, answerCallbackQuery,
+  setMyCommands, getMyCommands, deleteMyCommands, answerCallbackQuery, answerInlineQuery,
 };

@@ -10,6 +10,7 @@ import type {
   RequestLogEntry, SentMessage, Update, Violation,
 } from './types.ts';
 import type { UpdateQueue } from './updates.ts';
+import type { InlineAnswer } from './inline.ts';
 
 export interface FakeChat {
   id: number;
@@ -140,6 +141,30 @@ export class TelegramFake {
       callback_query: { id, from, message: toMessage(state, message), chat_instance: `ci${input.chatId}`, data: input.data },
     });
     return id;
+  }
+
+  /**
+   * A user types `@bot <query>` in some chat. Delivered only when inline mode is on
+   * (BotFather /setinline); returns the query id, or undefined when not delivered.
+   */
+  sendInlineQuery(input: { query: string; from?: FakeUser; chatType?: 'sender' | 'private' | 'group' | 'supergroup' }): string | undefined {
+    const { state } = this.parts;
+    if (!state.inlineMode) return undefined;
+    const from = state.addUser({ ...(input.from ?? DEFAULT_GROUP_USER), is_bot: false, language_code: 'en' });
+    const id = String(8_000_000_000_000_000n + BigInt(++this.callbackCounter));
+    state.inline.queries.set(id, { created: this.parts.now(), answered: false });
+    this.parts.updates.push({ inline_query: { id, from, query: input.query, offset: '', chat_type: input.chatType ?? 'sender' } });
+    return id;
+  }
+
+  /** Resolves with the bot's accepted answer to an inline query. */
+  waitForInlineAnswer(id: string, timeoutMs = 3000): Promise<InlineAnswer> {
+    return this.waitFor(() => this.parts.state.inline.answers.find((a) => a.inline_query_id === id), timeoutMs, () => `no answer to inline query ${id} within ${timeoutMs} ms`);
+  }
+
+  /** BotFather /setinline on or off. */
+  setInline(on: boolean): void {
+    this.parts.state.inlineMode = on;
   }
 
   /** Answers the bot gave to one button press (normally exactly one). */

@@ -72,3 +72,4 @@ export type {
   RequestLogEntry, SentMessage, Update, Violation,
 } from './types.ts';
 export { tinyPng } from './png.ts';
+export type { InlineAnswer, InlineResult } from './inline.ts';

@@ -1,6 +1,7 @@
 // What the fake Telegram knows: chats, users, memberships, the bot's messages
 // with their edit history, injected failures and callback queries.
 import { badRequest, chatNotFound, forbidden, ApiError } from './errors.ts';
+import { newInlineState, type InlineState } from './inline.ts';
 import type {
   BotCommand, CallbackAnswer, Chat, FailureKind, MemberStatus, Message, PhotoInfo, SentMessage, User,
 } from './types.ts';
@@ -10,7 +11,7 @@ interface Failure {
   remaining: number;
 }
 
-export type ChangeListener = (kind: 'sent' | 'edited', message: SentMessage) => void;
+export type ChangeListener = (kind: 'sent' | 'edited' | 'inline', message: SentMessage | undefined) => void;
 
 export class FakeState {
   readonly chats = new Map<number, Chat>();
@@ -25,6 +26,8 @@ export class FakeState {
   privacyMode = true;
   /** BotFather /setinline: inline_query updates are delivered only when on. */
   inlineMode = false;
+  /** Inline queries sent and the answers accepted. */
+  readonly inline: InlineState = newInlineState();
   /** Photos by file_id, so a bot can resend a photo by id as it would on Telegram. */
   readonly photos = new Map<string, PhotoInfo>();
   readonly bot: User;
@@ -83,7 +86,7 @@ export class FakeState {
     return this.sentIn(chatId).find((m) => m.message_id === messageId);
   }
 
-  emit(kind: 'sent' | 'edited', message: SentMessage): void {
+  emit(kind: 'sent' | 'edited' | 'inline', message?: SentMessage): void {
     for (const listener of this.listeners) listener(kind, message);
   }
 
