@@ -22,7 +22,12 @@ interface Session {
   socket: WebSocket | undefined;
   /** Set by dropConnection({ invalidateSession }) so the next RESUME is refused. */
   invalid: boolean;
+  /** Gateway intents from IDENTIFY. */
+  intents: number;
 }
+
+/** The privileged intent the portal must allow. */
+const MESSAGE_CONTENT = 1 << 15;
 
 const REPLAY_LIMIT = 5000;
 
@@ -45,6 +50,15 @@ export class Gateway {
       throw new Error(`discord fake: no gateway session to deliver ${t}; log the client in first`);
     }
     for (const session of this.#sessions.values()) this.#send(session, t, d);
+  }
+
+  /** Sends a dispatch shaped per session (by its intents); undefined skips that session. */
+  dispatchWith(t: string, shape: (intents: number) => unknown): void {
+    if (this.#sessions.size === 0) throw new Error(`discord fake: no gateway session to deliver ${t}; log the client in first`);
+    for (const session of this.#sessions.values()) {
+      const d = shape(session.intents);
+      if (d !== undefined) this.#send(session, t, d);
+    }
   }
 
   get connected(): boolean {
@@ -136,8 +150,10 @@ export class Gateway {
         case 2: {
           if (session) return socket.close(4005, 'Already authenticated.');
           if (d['token'] !== this.#state.token) return socket.close(4004, 'Authentication failed.');
+          const intents = typeof d['intents'] === 'number' ? d['intents'] : 0;
+          if ((intents & MESSAGE_CONTENT) !== 0 && !this.#state.messageContentIntent) return socket.close(4014, 'Disallowed intent(s).');
           this.#record('identify');
-          session = { id: randomBytes(16).toString('hex'), seq: 0, log: [], socket, invalid: false };
+          session = { id: randomBytes(16).toString('hex'), seq: 0, log: [], socket, invalid: false, intents };
           this.#sessions.set(session.id, session);
           this.#send(session, 'READY', readyPayload(this.#state, session.id));
           for (const guild of this.#state.activeGuilds()) this.#send(session, 'GUILD_CREATE', guildPayload(this.#state, guild));

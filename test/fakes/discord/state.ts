@@ -50,6 +50,10 @@ export class FakeState {
   readonly requests: RequestLogEntry[] = [];
   /** http://127.0.0.1:PORT once listening. */
   origin = '';
+  /** The portal's Message Content switch. */
+  readonly messageContentIntent: boolean;
+  /** DM channels a user wrote in, so the bot may answer there. */
+  readonly dmChannels = new Set<string>();
 
   constructor(options: DiscordFakeOptions) {
     this.applicationId = options.applicationId ?? snowflake();
@@ -58,6 +62,7 @@ export class FakeState {
     this.token = options.token ?? botToken(this.botUserId);
     this.channelBucket = options.channelBucket ?? { limit: 5, windowMs: 5000 };
     this.routeBucket = options.routeBucket ?? { limit: 50, windowMs: 1000 };
+    this.messageContentIntent = options.messageContentIntent ?? false;
     this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? 41250;
     this.interactionAckTimeoutMs = options.interactionAckTimeoutMs ?? 3000;
     this.interactionTokenTtlMs = options.interactionTokenTtlMs ?? 15 * 60 * 1000;
