@@ -20,6 +20,7 @@ export default {
   name: 'alerts',
   description: 'Show this chat’s alert settings; pause, resume or send a test alert',
   options,
+  chatSettings: true,
   examples: ['/alerts', '/alerts pause 2h', '/alerts resume', '/alerts test'],
   async run({ action = 'show', duration }, ctx): Promise<View> {
     const sub = await requireSubscription(ctx);

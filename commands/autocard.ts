@@ -25,6 +25,7 @@ export default {
   name: 'autocard',
   description: 'Cards for pasted token addresses and links here: on, off, cooldown (admins)',
   options,
+  chatSettings: true,
   examples: [EXAMPLE, '/autocard', '/autocard off'],
   requires: 'manage',
   async run({ mode, cooldown }, ctx) {

@@ -46,6 +46,7 @@ const EnvSchema = z
     DISCORD_APPLICATION_ID: snowflake,
     DISCORD_GUILD_ID: snowflake,
     DISCORD_API_BASE: optionalUrl,
+    DISCORD_MESSAGE_CONTENT: optionalString.pipe(z.enum(['true', 'false'], { error: 'must be true or false' }).optional()),
     TELEGRAM_BOT_TOKEN: optionalString.pipe(
       z.string().regex(/^\d+:[\w-]{10,}$/, 'must look like 123456:ABC-DEF... (from BotFather)').optional(),
     ),
@@ -80,7 +81,14 @@ export interface Config {
   readonly apiBaseUrl: string | undefined;
   readonly apiKey: string | undefined;
   readonly discord:
-    | { readonly token: string; readonly applicationId: string; readonly guildId?: string; readonly apiBase?: string }
+    | {
+        readonly token: string;
+        readonly applicationId: string;
+        readonly guildId?: string;
+        readonly apiBase?: string;
+        /** Ask for the privileged Message Content intent: automatic cards for pastes in servers. */
+        readonly messageContent: boolean;
+      }
     | undefined;
   readonly telegram:
     | {
@@ -135,6 +143,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
             applicationId: e.DISCORD_APPLICATION_ID,
             ...(e.DISCORD_GUILD_ID ? { guildId: e.DISCORD_GUILD_ID } : {}),
             ...(e.DISCORD_API_BASE ? { apiBase: e.DISCORD_API_BASE } : {}),
+            messageContent: e.DISCORD_MESSAGE_CONTENT === 'true',
           }
         : undefined,
     telegram: e.TELEGRAM_BOT_TOKEN

@@ -65,6 +65,12 @@ export interface Command<O extends OptionsShape = OptionsShape> {
   /** Changes chat settings: only channel managers and group admins may run it. */
   readonly requires?: 'manage';
   /**
+   * Reads or changes this chat's own settings (alerts, automatic cards): it only
+   * makes sense where the bot is a member. Lookups (the default) also run where
+   * it is not: Discord user installs and DMs.
+   */
+  readonly chatSettings?: true;
+  /**
    * Rewrites raw text arguments before validation, for conveniences that depend
    * on several options at once (`/token <address>` infers the chain).
    */

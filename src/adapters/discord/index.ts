@@ -32,7 +32,7 @@ import {
 import { NO_MENTIONS } from './payload.ts';
 import { createDiscordSender } from './sender.ts';
 
-export { toDiscordCommands, toDiscordCommand, type DiscordCommand } from './commands.ts';
+export { toDiscordCommands, toDiscordCommand, toSlashCommands, messageCommands, TOKEN_CARD_COMMAND, type DiscordCommand, type DiscordMessageCommand } from './commands.ts';
 export { deployCommands, type DeployOptions, type DeployResult } from './deploy.ts';
 export { mapSendError } from './sender.ts';
 
