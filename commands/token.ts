@@ -17,7 +17,7 @@ const TWEETS = 4;
 
 const options = {
   chain: opt.chain({ description: 'Chain: solana, bsc, base, sui or aptos (found from the address when left out)', positional: true, example: 'solana' }),
-  address: opt.string({ description: 'Token address, explorer or trading link, $SYMBOL or name', required: true, positional: true, max: 200 }),
+  address: opt.string({ description: 'Token address, explorer or trading link, $SYMBOL or name', required: true, positional: true, max: 200, autocomplete: 'token' }),
 };
 
 type Call = { signal: AbortSignal; budgetMs: number };
@@ -44,6 +44,9 @@ const isChainWord = (v: unknown): boolean => typeof v === 'string' && ((CHAINS a
  * "Unknown chain".
  */
 function normalize(raw: RawArgs): RawArgs {
+  // An autocomplete choice carries "<chain> <address>" in the address option.
+  const picked = typeof raw.address === 'string' && (raw.chain === undefined || raw.chain === '') ? /^(\S+)\s+(\S+)$/.exec(raw.address.trim()) : null;
+  if (picked && isChainWord(picked[1]) && chainsForAddress(picked[2]!).length) raw = { ...raw, chain: picked[1], address: picked[2] };
   const r = inferChain('token', { ambiguous: 'leave' })(raw);
   const { chain, address } = r;
   if (typeof chain !== 'string' || isChainWord(chain)) return r;

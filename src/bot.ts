@@ -32,6 +32,8 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
         api: app.api,
         log,
         subscriptions: app.store.subscriptions,
+        autoCards: app.autoCards,
+        messageContent: config.discord.messageContent,
       }),
     );
   }

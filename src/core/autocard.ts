@@ -16,7 +16,8 @@ import { compactCards } from '../views/build/tokenCompact.ts';
 import type { View } from '../views/model.ts';
 import type { Platform } from './command.ts';
 import { findTokenRefs } from './detect.ts';
-import type { Outcome } from './dispatch.ts';
+import { toErrorView, type Outcome } from './dispatch.ts';
+import { LOOKUP_TEXT } from './lookup-text.ts';
 import { findOnChains, type FoundToken } from './lookup.ts';
 import { createRateLimiter } from './ratelimit.ts';
 
@@ -77,6 +78,11 @@ export interface AutoCardsOptions {
 export interface AutoCards {
   /** The answer to a message, or undefined to stay silent. Never rejects. */
   forText(text: string, where: Where, signal?: AbortSignal): Promise<View | undefined>;
+  /**
+   * Someone asked for the cards of a message (Discord's "Token card"): no
+   * settings, cooldown or cap, and always an answer, a short error included.
+   */
+  explicit(text: string, signal?: AbortSignal): Promise<View>;
 }
 
 /** Name under which outcomes are counted (metrics) and logged. */
@@ -116,7 +122,25 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
     return { view: await o.bind(compactCards(found)), outcome: 'ok' };
   }
 
+  async function explicit(text: string, signal: AbortSignal): Promise<View> {
+    const refs = findTokenRefs(text, MAX_LOOKUPS);
+    if (!refs.length) return { kind: 'error', message: LOOKUP_TEXT.messageCommandNothing };
+    let fault: unknown;
+    const lists = await Promise.all(
+      refs.map((r) =>
+        findOnChains(o.api, r.address, r.chains, { signal, budgetMs: o.budgetMs ?? 8_000 }).catch((err: unknown) => {
+          fault = err;
+          return [] as FoundToken[];
+        }),
+      ),
+    );
+    const found = lists.flat();
+    if (found.length) return o.bind(compactCards(found));
+    return fault ? toErrorView(fault, NAME, o.log).view : { kind: 'error', message: LOOKUP_TEXT.messageCommandUnknown };
+  }
+
   return {
+    explicit: (text, signal = new AbortController().signal) => explicit(text, signal),
     async forText(text, w, signal = new AbortController().signal) {
       const started = now();
       try {

@@ -12,16 +12,19 @@
  * 1,000 a day, so shards must not restart in a loop.
  */
 import { once } from 'node:events';
-import { Client, Events, GatewayIntentBits, Status, type ClientOptions, type Interaction } from 'discord.js';
+import { Client, Events, GatewayIntentBits, Partials, Status, type ClientOptions, type Interaction } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Sender } from '../../alerts/delivery.ts';
 import type { KolClient } from '../../api/index.ts';
+import type { AutoCards } from '../../core/autocard.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
+import { suggestTokens } from '../../core/lookup.ts';
 import type { SubscriptionStore } from '../../store/subscriptions.ts';
 import type { ChatAdapter } from '../types.ts';
 import { createKolSuggest } from './autocomplete.ts';
 import { disableChannels, REMOVED_REASON, trackGuildChannels } from './guilds.ts';
 import {
+  CAPABILITIES,
   errInfo,
   handleAutocomplete,
   handleButton,
@@ -29,7 +32,9 @@ import {
   refuseWhileStopping,
   type InteractionDeps,
 } from './interactions.ts';
+import { handleTokenCard, installMessageCards } from './lookups.ts';
 import { NO_MENTIONS } from './payload.ts';
+import { TOKEN_CARD_COMMAND } from './commands.ts';
 import { createDiscordSender } from './sender.ts';
 
 export { toDiscordCommands, toDiscordCommand, toSlashCommands, messageCommands, TOKEN_CARD_COMMAND, type DiscordCommand, type DiscordMessageCommand } from './commands.ts';
@@ -58,6 +63,10 @@ export interface DiscordAdapterOptions {
   readonly stopGraceMs?: number;
   /** Extra discord.js client options (tests pass a gateway identify throttler). */
   readonly clientOptions?: Partial<ClientOptions>;
+  /** Cards for pasted addresses and links (DMs, mentions, and with `messageContent` every server message) and the "Token card" message command. */
+  readonly autoCards?: AutoCards;
+  /** Ask for the privileged Message Content intent (enable it in the developer portal first, or Discord refuses the login). */
+  readonly messageContent?: boolean;
 }
 
 export interface DiscordAdapter extends ChatAdapter {
@@ -67,8 +76,13 @@ export interface DiscordAdapter extends ChatAdapter {
 
 export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
   const log = o.log.child({ adapter: 'discord' });
+  // Pastes arrive as messages: guild messages (content only with the privileged intent), DMs (a partial channel: DMs are not cached).
+  const messageIntents = o.autoCards
+    ? [GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, ...(o.messageContent ? [GatewayIntentBits.MessageContent] : [])]
+    : [];
   const client = new Client({
-    intents: [GatewayIntentBits.Guilds],
+    intents: [GatewayIntentBits.Guilds, ...messageIntents],
+    ...(o.autoCards ? { partials: [Partials.Channel] } : {}),
     allowedMentions: NO_MENTIONS,
     ...o.clientOptions,
     rest: {
@@ -85,6 +99,8 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
   const deps: InteractionDeps = {
     dispatcher: o.dispatcher,
     suggestKols: createKolSuggest({ api: o.api, budgetMs: o.autocompleteBudgetMs ?? 1500 }),
+    ...(o.autoCards ? { capabilities: { ...CAPABILITIES, readsAllMessages: o.messageContent === true } } : {}),
+    suggestTokens: (typed, signal) => suggestTokens(o.api, typed, { signal, budgetMs: o.autocompleteBudgetMs ?? 1500 }),
     log,
     commandBudgetMs: o.commandBudgetMs ?? 10_000,
     shutdown: shutdown.signal,
@@ -94,6 +110,9 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     if (stopping) return refuseWhileStopping(i);
     if (i.isChatInputCommand()) return handleCommand(i, deps);
     if (i.isAutocomplete()) return handleAutocomplete(i, deps);
+    if (i.isMessageContextMenuCommand() && i.commandName === TOKEN_CARD_COMMAND && o.autoCards) {
+      return handleTokenCard(i, { autoCards: o.autoCards, log, signal: AbortSignal.any([shutdown.signal, AbortSignal.timeout(deps.commandBudgetMs + 2000)]) });
+    }
     if (i.isButton() && o.dispatcher.isAction(i.customId)) return handleButton(i, deps);
     // A button we do not know (an older build's): answer, or Discord shows "This interaction failed".
     if (i.isButton()) await i.reply({ content: 'This button is no longer supported. Run the command again.', flags: 64, allowedMentions: NO_MENTIONS });
@@ -118,6 +137,8 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     inflight.add(run);
     void run.finally(() => inflight.delete(run));
   });
+
+  if (o.autoCards) installMessageCards(client, { autoCards: o.autoCards, log, contentIntent: o.messageContent === true });
 
   const channelsOf = trackGuildChannels(client);
   client.on(Events.GuildDelete, (guild) => {
