@@ -1,4 +1,4 @@
-import { CHAIN_ALIASES, CHAINS, chainsForAddress, type ChainId } from '../src/core/chains.ts';
+import { CHAIN_ALIASES, CHAINS, chainsForAddress, suggest, type ChainId } from '../src/core/chains.ts';
 import type { Command, CommandContext, RawArgs } from '../src/core/command.ts';
 import { findTokenRefs } from '../src/core/detect.ts';
 import { UserError } from '../src/core/errors.ts';
@@ -35,6 +35,7 @@ async function findChain(ctx: CommandContext, address: string, candidates: reado
   throw new UserError(`${shortAddress(address)} exists on ${found.join(' and ')}. Which one? ${found.map((c) => `/token ${c} ${address}`).join(' or ')}`, `/token ${found[0]} ${address}`);
 }
 
+const CHAIN_WORDS = [...CHAINS, ...Object.keys(CHAIN_ALIASES)];
 const isChainWord = (v: unknown): boolean => typeof v === 'string' && ((CHAINS as readonly string[]).includes(v.trim().toLowerCase()) || v.trim().toLowerCase() in CHAIN_ALIASES);
 
 /**
@@ -50,8 +51,9 @@ function normalize(raw: RawArgs): RawArgs {
   const r = inferChain('token', { ambiguous: 'leave' })(raw);
   const { chain, address } = r;
   if (typeof chain !== 'string' || isChainWord(chain)) return r;
-  // `/token solanaa <address>` is a typo of a chain: its answer says so.
-  if (typeof address === 'string' && (chainsForAddress(address.trim()).length || findTokenRefs(address, 1).length)) return r;
+  // `/token solanaa <address>` (or any second word after a near-chain) is a typo of a chain: its answer says so.
+  const second = typeof address === 'string' && address.trim() !== '';
+  if (second && (chainsForAddress(address.trim()).length || findTokenRefs(address, 1).length || suggest(chain.trim(), CHAIN_WORDS))) return r;
   const rest = typeof address === 'string' && address !== '' ? ` ${address}` : '';
   return { ...r, chain: undefined, address: `${chain.trim()}${rest}` };
 }

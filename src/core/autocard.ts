@@ -15,7 +15,7 @@ import { strictKv, type Kv } from '../store/strict.ts';
 import { compactCards } from '../views/build/tokenCompact.ts';
 import type { View } from '../views/model.ts';
 import type { Platform } from './command.ts';
-import { findTokenRefs } from './detect.ts';
+import { findTokenRefs, type TokenRef } from './detect.ts';
 import { toErrorView, type Outcome } from './dispatch.ts';
 import { LOOKUP_TEXT } from './lookup-text.ts';
 import { findOnChains, type FoundToken } from './lookup.ts';
@@ -95,46 +95,51 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
   const cooldowns: Kv = strictKv(o.store.kv('autocard-cd'));
   const cdKey = (w: Where, address: string) => `${w.platform}:${w.chatId}:${/^0x[0-9a-fA-F]{40}$/.test(address) ? address.toLowerCase() : address}`;
 
-  async function answer(text: string, w: Where, signal: AbortSignal): Promise<{ view?: View; outcome: Outcome }> {
-    const refs = findTokenRefs(text, MAX_LOOKUPS);
-    if (!refs.length) return { outcome: 'ok' };
-    const s = await settings.get(w.platform, w.chatId);
-    if (!s.enabled) return { outcome: 'ok' };
-    const cooling = await cooldowns.getMany<number>(refs.map((r) => cdKey(w, r.address)));
-    const fresh = refs.filter((_, i) => cooling[i] === undefined);
-    if (!fresh.length) return { outcome: 'limited' };
-    if (limiter.take(`${w.platform}:${w.chatId}`, now()) > 0) return { outcome: 'limited' };
-    const call = { signal, budgetMs: o.budgetMs ?? 8_000 };
+  /** Each reference looked up on its chains at once; a fault is kept (to log or show), not thrown. */
+  async function lookupAll(refs: readonly TokenRef[], signal: AbortSignal): Promise<{ found: FoundToken[]; fault: unknown }> {
     let fault: unknown;
+    const call = { signal, budgetMs: o.budgetMs ?? 8_000 };
     const lists = await Promise.all(
-      fresh.map((r) =>
+      refs.map((r) =>
         findOnChains(o.api, r.address, r.chains, call).catch((err: unknown) => {
           fault = err;
           return [] as FoundToken[];
         }),
       ),
     );
-    const found = lists.flat();
-    if (fault) o.log.warn({ err: fault instanceof Error ? { name: fault.name, message: fault.message } : String(fault) }, 'autocard: lookup failed (silent)');
-    if (!found.length) return { outcome: fault ? 'unavailable' : 'not_found' };
-    // Only what was shown cools down: an unknown paste stays cheap to retry (the client caches misses).
-    await Promise.all(found.map((f) => cooldowns.set(cdKey(w, f.item.token.address), now(), s.cooldownMs)));
-    return { view: await o.bind(compactCards(found)), outcome: 'ok' };
+    return { found: lists.flat(), fault };
+  }
+
+  /** Tokens being looked up right now per chat: two pastes arriving together must not both pass the cooldown. */
+  const pending = new Set<string>();
+
+  async function answer(text: string, w: Where, signal: AbortSignal): Promise<{ view?: View; outcome: Outcome }> {
+    const refs = findTokenRefs(text, MAX_LOOKUPS);
+    if (!refs.length) return { outcome: 'ok' };
+    const s = await settings.get(w.platform, w.chatId);
+    if (!s.enabled) return { outcome: 'ok' };
+    const cooling = await cooldowns.getMany<number>(refs.map((r) => cdKey(w, r.address)));
+    const fresh = refs.filter((r, i) => cooling[i] === undefined && !pending.has(cdKey(w, r.address)));
+    if (!fresh.length) return { outcome: 'limited' };
+    if (limiter.take(`${w.platform}:${w.chatId}`, now()) > 0) return { outcome: 'limited' };
+    const keys = fresh.map((r) => cdKey(w, r.address));
+    keys.forEach((k) => pending.add(k));
+    try {
+      const { found, fault } = await lookupAll(fresh, signal);
+      if (fault) o.log.warn({ err: fault instanceof Error ? { name: fault.name, message: fault.message } : String(fault) }, 'autocard: lookup failed (silent)');
+      if (!found.length) return { outcome: fault ? 'unavailable' : 'not_found' };
+      // Only what was shown cools down: an unknown paste stays cheap to retry (the client caches misses).
+      await Promise.all(found.map((f) => cooldowns.set(cdKey(w, f.item.token.address), now(), s.cooldownMs)));
+      return { view: await o.bind(compactCards(found)), outcome: 'ok' };
+    } finally {
+      keys.forEach((k) => pending.delete(k));
+    }
   }
 
   async function explicit(text: string, signal: AbortSignal): Promise<View> {
     const refs = findTokenRefs(text, MAX_LOOKUPS);
     if (!refs.length) return { kind: 'error', message: LOOKUP_TEXT.messageCommandNothing };
-    let fault: unknown;
-    const lists = await Promise.all(
-      refs.map((r) =>
-        findOnChains(o.api, r.address, r.chains, { signal, budgetMs: o.budgetMs ?? 8_000 }).catch((err: unknown) => {
-          fault = err;
-          return [] as FoundToken[];
-        }),
-      ),
-    );
-    const found = lists.flat();
+    const { found, fault } = await lookupAll(refs, signal);
     if (found.length) return o.bind(compactCards(found));
     return fault ? toErrorView(fault, NAME, o.log).view : { kind: 'error', message: LOOKUP_TEXT.messageCommandUnknown };
   }
