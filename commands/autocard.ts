@@ -12,10 +12,12 @@ const options = {
 };
 
 /** Whether the bot sees pastes here at all, and what to change if not. */
-function reach(ctx: CommandContext): string | undefined {
-  const reads = ctx.capabilities.readsAllMessages;
+async function reach(ctx: CommandContext): Promise<string | undefined> {
   if (ctx.caller.chatType === 'private') return LOOKUP_TEXT.autocardPrivate;
-  if (reads === undefined) return undefined;
+  const ask = ctx.capabilities.readsAllMessages;
+  if (!ask) return undefined;
+  // Unknown (the platform did not answer) reads as "cannot": the advice is harmless either way.
+  const reads = await ask().catch(() => false);
   if (ctx.caller.platform === 'telegram') return reads ? LOOKUP_TEXT.telegramPrivacyOff : LOOKUP_TEXT.telegramPrivacyOn;
   if (ctx.caller.platform === 'discord') return reads ? LOOKUP_TEXT.discordIntentOn : LOOKUP_TEXT.discordIntentOff;
   return undefined;
@@ -42,7 +44,7 @@ export default {
     const changed = next !== current;
     if (changed) await settings.put(platform, chatId, next);
     const head = (changed ? LOOKUP_TEXT.autocardSet : LOOKUP_TEXT.autocardStatus)(next.enabled, cooldownText(next.cooldownMs));
-    const note = next.enabled ? reach(ctx) : undefined;
+    const note = next.enabled ? await reach(ctx) : undefined;
     return { kind: 'text', text: note ? `${head}\n${note}` : head };
   },
 } satisfies Command<typeof options>;

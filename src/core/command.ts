@@ -28,10 +28,11 @@ export interface Capabilities {
   readonly buttons: boolean;
   /**
    * Does the bot see ordinary messages in group chats here (Telegram privacy
-   * mode off or bot an admin, Discord Message Content intent)? Undefined where
-   * it does not apply. `/autocard` explains what to change when it does not.
+   * mode off or bot an admin, Discord Message Content intent)? Asked lazily:
+   * it can cost a platform call. Absent where it does not apply. `/autocard`
+   * explains what to change when it does not.
    */
-  readonly readsAllMessages?: boolean;
+  readonly readsAllMessages?: () => Promise<boolean>;
 }
 
 export interface CommandContext {

@@ -99,7 +99,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
   const deps: InteractionDeps = {
     dispatcher: o.dispatcher,
     suggestKols: createKolSuggest({ api: o.api, budgetMs: o.autocompleteBudgetMs ?? 1500 }),
-    ...(o.autoCards ? { capabilities: { ...CAPABILITIES, readsAllMessages: o.messageContent === true } } : {}),
+    ...(o.autoCards ? { capabilities: { ...CAPABILITIES, readsAllMessages: async () => o.messageContent === true } } : {}),
     suggestTokens: (typed, signal) => suggestTokens(o.api, typed, { signal, budgetMs: o.autocompleteBudgetMs ?? 1500 }),
     log,
     commandBudgetMs: o.commandBudgetMs ?? 10_000,

@@ -79,8 +79,10 @@ async function onCommand(ctx: Context, d: HandlerDeps): Promise<void> {
   const caller = callerOf(msg.chat, msg.from, d.admins, msg.sender_chat?.id === msg.chat.id);
   const replied = msg.reply_to_message;
   const quoted = replied ? (replied.text ?? replied.caption ?? '') : undefined;
-  // Privacy mode (getMe): whether ordinary group messages reach the bot, for /autocard's advice.
-  const capabilities = { ...RUN.capabilities!, readsAllMessages: ctx.me.can_read_all_group_messages };
+  // Ordinary group messages reach the bot with privacy mode off (getMe) or as an admin of the group: /autocard's advice.
+  const me = ctx.me;
+  const readsAllMessages = async () => me.can_read_all_group_messages || (msg.chat.type !== 'private' && (await d.admins.isAdmin(msg.chat.id, me.id)));
+  const capabilities = { ...RUN.capabilities!, readsAllMessages };
   const view = await answerFor(cmd, caller, d, { capabilities, ...(quoted === undefined ? {} : { quoted }) });
   if (view) await reply(ctx.api, msg.chat.id, msg.message_id, view, d.log);
 }

@@ -160,3 +160,16 @@ test('reply form: /token and /kol sent as a reply read the quoted message', asyn
   const kolCard = await r.fake.waitForMessage(g.id);
   assert.ok(kolCard.text!.includes(`@${kol.username}`), kolCard.text);
 });
+
+test('privacy mode on but the bot is a group admin: /autocard says it can read, and pastes get cards', async (t) => {
+  const r = await rig(t);
+  const g = group(-7009);
+  r.fake.setMember(g.id, ADMIN.id, 'administrator');
+  r.fake.setMember(g.id, r.fake.botId, 'administrator');
+  const status = await r.ask(g, '/autocard');
+  assert.match(status.text!, /I can read pasted addresses and links in this group/);
+  const [tok] = solTokens(r);
+  assert.ok(r.fake.sendText({ chat: g, text: tok!.address }), 'delivered to an admin bot');
+  const card = await r.fake.waitForMessage(g.id, (m) => m.text!.includes(tok!.address));
+  assert.ok(card.text!.includes(`$${tok!.symbol}`));
+});
