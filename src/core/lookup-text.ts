@@ -33,4 +33,5 @@ export const LOOKUP_TEXT = {
   messageCommand: 'Token card',
   messageCommandNothing: 'That message has no token address or link I can read.',
   messageCommandUnknown: 'The analytics service does not know the tokens in that message.',
+  messageCommandUnavailable: 'This command is not available right now.',
 } as const;

@@ -19,6 +19,7 @@ import type { KolClient } from '../../api/index.ts';
 import type { AutoCards } from '../../core/autocard.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
 import { suggestTokens } from '../../core/lookup.ts';
+import { LOOKUP_TEXT } from '../../core/lookup-text.ts';
 import type { SubscriptionStore } from '../../store/subscriptions.ts';
 import type { ChatAdapter } from '../types.ts';
 import { createKolSuggest } from './autocomplete.ts';
@@ -113,6 +114,8 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     if (i.isMessageContextMenuCommand() && i.commandName === TOKEN_CARD_COMMAND && o.autoCards) {
       return handleTokenCard(i, { autoCards: o.autoCards, log, signal: AbortSignal.any([shutdown.signal, AbortSignal.timeout(deps.commandBudgetMs + 2000)]) });
     }
+    // A context-menu command this build does not serve: answer, or Discord shows "This interaction failed".
+    if (i.isContextMenuCommand()) await i.reply({ content: LOOKUP_TEXT.messageCommandUnavailable, flags: 64, allowedMentions: NO_MENTIONS });
     if (i.isButton() && o.dispatcher.isAction(i.customId)) return handleButton(i, deps);
     // A button we do not know (an older build's): answer, or Discord shows "This interaction failed".
     if (i.isButton()) await i.reply({ content: 'This button is no longer supported. Run the command again.', flags: 64, allowedMentions: NO_MENTIONS });
