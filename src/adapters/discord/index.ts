@@ -1,6 +1,7 @@
 /**
- * The Discord adapter on discord.js 14: slash commands, buttons and KOL
- * autocomplete into the dispatcher, alerts out through the REST client.
+ * The Discord adapter on discord.js 14: slash commands, buttons and
+ * autocomplete into the dispatcher, the "Token card" message command and
+ * automatic cards for pastes (lookups.ts), alerts out through the REST client.
  *
  * Sharding: one gateway connection (shard) serves up to 2,500 guilds, and
  * Discord refuses to identify a bigger bot without sharding. Below that, one

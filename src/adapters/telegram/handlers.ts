@@ -77,7 +77,8 @@ async function onCommand(ctx: Context, d: HandlerDeps): Promise<void> {
   if (!ours && msg.chat.type !== 'private' && !cmd.addressed) return;
   // Only admins can post as the group itself ("anonymous admin").
   const caller = callerOf(msg.chat, msg.from, d.admins, msg.sender_chat?.id === msg.chat.id);
-  const replied = msg.reply_to_message;
+  // In a forum topic every message "replies" to the topic's creation: that is no message to read.
+  const replied = msg.reply_to_message?.forum_topic_created ? undefined : msg.reply_to_message;
   const quoted = replied ? (replied.text ?? replied.caption ?? '') : undefined;
   // Ordinary group messages reach the bot with privacy mode off (getMe) or as an admin of the group: /autocard's advice.
   const me = ctx.me;

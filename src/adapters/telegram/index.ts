@@ -1,6 +1,7 @@
 /**
  * The Telegram adapter on grammY: long polling (or a webhook), commands and
- * buttons through the dispatcher, and the paced alert sender.
+ * buttons through the dispatcher, automatic cards for pastes (autocard.ts),
+ * inline mode (inline.ts), and the paced alert sender.
  *
  * Polling uses @grammyjs/runner rather than bot.start(): bot.start() handles
  * one update at a time, so one slow command (the upstream may take seconds)
@@ -13,16 +14,16 @@ import { run, sequentialize, type RunnerHandle } from '@grammyjs/runner';
 import { Api, Bot, BotError } from 'grammy';
 import type { Logger } from 'pino';
 import type { Sender } from '../../alerts/delivery.ts';
+import type { KolClient } from '../../api/index.ts';
+import type { AutoCards } from '../../core/autocard.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
 import type { Store } from '../../store/index.ts';
 import type { ChatAdapter } from '../types.ts';
-import type { AutoCards } from '../../core/autocard.ts';
 import { createAdminCheck } from './admin.ts';
 import { installAutoCards } from './autocard.ts';
-import { installInline } from './inline.ts';
-import type { KolClient } from '../../api/index.ts';
 import { botCommands } from './commands.ts';
 import { installHandlers } from './handlers.ts';
+import { installInline } from './inline.ts';
 import { migrateSubscription } from './migrate.ts';
 import { Pacer, type PacingOptions } from './pacer.ts';
 import { createTelegramSender } from './sender.ts';
