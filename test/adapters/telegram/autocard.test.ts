@@ -173,3 +173,21 @@ test('privacy mode on but the bot is a group admin: /autocard says it can read, 
   const card = await r.fake.waitForMessage(g.id, (m) => m.text!.includes(tok!.address));
   assert.ok(card.text!.includes(`$${tok!.symbol}`));
 });
+
+test('a paste deleted before its card gets the card unthreaded, without an error; an edit that adds an address gets nothing', async (t) => {
+  const r = await rig(t, { fake: { privacyMode: false } });
+  const chat = privateChat(7010);
+  const [a, b] = solTokens(r);
+  r.sb.setFaults({ latencyMs: 300, operations: ['tokenAnalytics'] });
+  const paste = r.fake.sendText({ chat, text: a!.address })!;
+  r.fake.deleteIncoming(chat.id, paste.message!.message_id);
+  const card = await r.fake.waitForMessage(chat.id, undefined, 5_000);
+  r.sb.clearFaults();
+  assert.ok(card.text!.includes(a!.address));
+  assert.equal(card.reply_to_message_id, undefined, 'nothing left to thread under');
+  const plain = r.fake.sendText({ chat, text: 'gm' })!;
+  r.fake.editText({ chat, messageId: plain.message!.message_id, text: `gm ${b!.address}` });
+  await barrier(r, chat);
+  assert.equal(r.fake.messages(chat.id).length, 2, 'the card and the barrier only');
+  assert.ok(!r.logs.some((l) => /automatic card not sent/.test(l)), 'no failed send');
+});

@@ -118,6 +118,25 @@ export class TelegramFake {
     return status === 'administrator' || status === 'creator';
   }
 
+  /** A user deletes their message (bots get no update for that); a later reply to it finds no message. */
+  deleteIncoming(chatId: number, messageId: number): void {
+    this.parts.state.forgetIncoming(chatId, messageId);
+  }
+
+  /**
+   * A user edits their message: an `edited_message` update, delivered only if the bot asked
+   * for it in allowed_updates (Telegram sends it by default otherwise). Privacy mode applies as to new messages.
+   */
+  editText(input: { chat: FakeChat; messageId: number; text: string; from?: FakeUser }): Update | undefined {
+    const { state } = this.parts;
+    const old = state.incomingMessage(input.chat.id, input.messageId);
+    if (!old) throw new Error(`no message ${input.messageId} in chat ${input.chat.id} to edit`);
+    const edited: Message = { ...old, text: input.text, edit_date: unixNow() };
+    state.recordIncoming(edited);
+    if (!this.deliverable(old.chat, edited)) return undefined;
+    return this.parts.updates.push({ edited_message: edited });
+  }
+
   /** BotFather /setprivacy: true (the default) hides ordinary group messages from the bot. */
   setPrivacy(on: boolean): void {
     this.parts.state.privacyMode = on;

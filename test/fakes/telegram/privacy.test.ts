@@ -49,3 +49,27 @@ test('privacy mode off: getMe says so and plain group messages arrive; a bot sen
   fake.setPrivacy(true);
   assert.equal((await call(fake, 'getMe')).can_read_all_group_messages, false);
 });
+
+test('a user deletes a message: a reply to it needs allow_sending_without_reply, and then goes out unthreaded', async (t) => {
+  const fake = await open(t, { privacyMode: false });
+  const chat = { id: 77, type: 'private' as const };
+  const m = fake.sendText({ chat, text: 'paste' })!;
+  fake.deleteIncoming(chat.id, m.message!.message_id);
+  const refused = await fetch(`${fake.apiRoot}/bot${fake.token}/sendMessage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 77, text: 'card', reply_parameters: { message_id: m.message!.message_id } }) });
+  assert.match(((await refused.json()) as { description: string }).description, /message to be replied not found/);
+  await call(fake, 'sendMessage', { chat_id: 77, text: 'card', reply_parameters: { message_id: m.message!.message_id, allow_sending_without_reply: true } });
+  assert.equal(fake.messages(77).at(-1)!.reply_to_message_id, undefined);
+});
+
+test('a user edits a message: edited_message arrives unless allowed_updates leaves it out', async (t) => {
+  const fake = await open(t, { privacyMode: false });
+  const chat = { id: 78, type: 'private' as const };
+  const m = fake.sendText({ chat, text: 'first' })!;
+  fake.editText({ chat, messageId: m.message!.message_id, text: 'second' });
+  const all = (await call(fake, 'getUpdates', { timeout: 0 })) as { update_id: number; edited_message?: { text: string; edit_date: number } }[];
+  assert.equal(all[1]!.edited_message!.text, 'second');
+  assert.ok(all[1]!.edited_message!.edit_date > 0);
+  fake.editText({ chat, messageId: m.message!.message_id, text: 'third' });
+  const some = (await call(fake, 'getUpdates', { timeout: 0, offset: all[1]!.update_id + 1, allowed_updates: ['message'] })) as unknown[];
+  assert.deepEqual(some, []);
+});

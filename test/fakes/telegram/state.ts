@@ -67,6 +67,11 @@ export class FakeState {
     if (message.from) this.speakers.add(`${message.chat.id}:${message.from.id}`);
   }
 
+  /** A user deleted their message: replies to it can no longer quote it. */
+  forgetIncoming(chatId: number, messageId: number): void {
+    this.incoming.delete(`${chatId}:${messageId}`);
+  }
+
   incomingMessage(chatId: number, messageId: number): Message | undefined {
     return this.incoming.get(`${chatId}:${messageId}`);
   }
