@@ -11,6 +11,7 @@ import type { InlineQueryResultArticle } from 'grammy/types';
 import type { Logger } from 'pino';
 import type { KolClient } from '../../api/index.ts';
 import { CHAIN_LABEL } from '../../core/chains.ts';
+import { createRateLimiter } from '../../core/ratelimit.ts';
 import { inlineLookup, type InlineFound } from '../../core/inline.ts';
 import { LOOKUP_TEXT } from '../../core/lookup-text.ts';
 import { ticker } from '../../views/build/common.ts';
@@ -57,9 +58,22 @@ function article(f: InlineFound): InlineQueryResultArticle {
   };
 }
 
-export function installInline(bot: Bot, d: { api: KolClient; log: Logger }): void {
+/**
+ * Inline queries per user per window. Telegram sends one per pause in typing and a
+ * name search asks every chain, so a fast typist is held to this; past it the
+ * answer is empty and personal (not cached for others).
+ */
+export const INLINE_LIMIT = { count: 20, windowMs: 10_000 };
+
+export function installInline(bot: Bot, d: { api: KolClient; log: Logger; now?: () => number }): void {
+  const limiter = createRateLimiter(INLINE_LIMIT.count, INLINE_LIMIT.windowMs);
+  const now = d.now ?? Date.now;
   bot.on('inline_query', async (ctx) => {
     const query = ctx.inlineQuery.query;
+    if (limiter.take(String(ctx.inlineQuery.from.id), now()) > 0) {
+      await ctx.answerInlineQuery([], { cache_time: 0, is_personal: true });
+      return;
+    }
     if (!query.trim()) {
       await ctx.answerInlineQuery([], { cache_time: INLINE_CACHE_S, button: { text: LOOKUP_TEXT.inlineHint, start_parameter: 'inline' } });
       return;

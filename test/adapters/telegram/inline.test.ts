@@ -51,3 +51,14 @@ test('inline queries: an empty query shows a hint, nothing found offers a privat
   assert.deepEqual(down.results, []);
   assert.equal(r.fake.messages(424242).length, 0, 'nothing posted anywhere');
 });
+
+test('inline queries: a user past 20 queries in 10 s gets empty personal answers; others are unaffected', async (t) => {
+  const r = await rig(t, { fake: { inlineMode: true } });
+  const fast = { id: 5001, first_name: 'Fast' };
+  const ids = Array.from({ length: 22 }, (_, i) => r.fake.sendInlineQuery({ query: `zz${i}`, from: fast })!);
+  const answers = await Promise.all(ids.map((id) => r.fake.waitForInlineAnswer(id, 8_000)));
+  const limited = answers.filter((a) => a.is_personal && a.cache_time === 0 && a.button === undefined);
+  assert.equal(limited.length, 2);
+  const other = await r.fake.waitForInlineAnswer(r.fake.sendInlineQuery({ query: 'zzq', from: { id: 5002, first_name: 'Calm' } })!);
+  assert.equal(other.button?.start_parameter, 'inline', 'another user is answered normally');
+});
