@@ -10,11 +10,13 @@ import { benchContention } from './contention.ts';
 import { benchDiscordFanout, benchTelegramFanout } from './fanout.ts';
 import { benchStartup } from './startup.ts';
 import { benchI18n } from './i18n.ts';
+import { benchDetect } from './detect.ts';
 import { printTable, type Row } from './stats.ts';
 
 const only = process.argv.slice(2);
 const sections: [string, () => Promise<Row[]>][] = [
   ['commands', () => benchCommands()],
+  ['detect', () => benchDetect()],
   ['watcher', () => benchWatcher()],
   ['pictures', () => benchPictures()],
   ['contention', () => benchContention()],

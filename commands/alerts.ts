@@ -7,7 +7,8 @@ import { opt } from '../src/core/options.ts';
 import { dateShort } from '../src/views/format.ts';
 import type { View } from '../src/views/model.ts';
 import { testAlert } from './_sample.ts';
-import { parseDuration, requireSubscription } from './_subscription.ts';
+import { parseDuration } from '../src/core/duration.ts';
+import { requireSubscription } from './_subscription.ts';
 
 const options = {
   action: opt.choice(['show', 'pause', 'resume', 'test'], { description: 'show (default), pause, resume or test', positional: true, noun: 'action' }),
@@ -22,6 +23,7 @@ export default {
   name: 'alerts',
   description: 'Show this chat’s alert settings; pause, resume or send a test alert',
   options,
+  chatSettings: true,
   examples: ['/alerts', '/alerts pause 2h', '/alerts resume', '/alerts test'],
   async run({ action = 'show', duration }, ctx): Promise<View> {
     const sub = await requireSubscription(ctx);

@@ -15,6 +15,7 @@ export default {
   name: 'mute',
   description: 'Stop (or with off:yes resume) alerts about one token here (admins)',
   options,
+  chatSettings: true,
   examples: ['/mute solana So11111111111111111111111111111111111111112', '/mute base 0x4200000000000000000000000000000000000006 off:yes'],
   requires: 'manage',
   async run({ chain, address, off }, ctx) {

@@ -26,6 +26,7 @@ export default {
   name: 'subscribe',
   description: 'Turn on alerts here when high-score KOLs shill a token (admins)',
   options,
+  chatSettings: true,
   examples: ['/subscribe', '/subscribe chains:solana,base token_score:80 kol_score:65 followers:20000 cooldown:30'],
   requires: 'manage',
   async run(o, ctx) {

@@ -8,6 +8,7 @@ export default {
   name: 'unsubscribe',
   description: 'Turn off alerts here (admins)',
   options,
+  chatSettings: true,
   examples: ['/unsubscribe'],
   requires: 'manage',
   async run(_o, ctx) {

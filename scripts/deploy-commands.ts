@@ -1,5 +1,5 @@
 /**
- * Registers the bot's slash commands with Discord (`npm run deploy-commands`).
+ * Registers the bot's slash commands and its message command with Discord (`npm run deploy-commands`).
  * Globally by default; to DISCORD_GUILD_ID only when set (instant, for a test
  * server). Run it after adding, removing or changing a command or its options.
  */
@@ -32,7 +32,12 @@ async function main(): Promise<number> {
     ...(apiBase ? { apiBase } : {}),
   });
   const where = r.scope === 'guild' ? `guild ${guildId}` : 'globally (may take up to an hour to show everywhere)';
-  process.stdout.write(`Registered ${r.registered.length} commands ${where}: ${r.registered.map((n) => `/${n}`).join(' ')}\n`);
+  const slash = r.commands.filter((c) => c.type === 1).map((c) => `/${c.name}`);
+  const menus = r.commands.filter((c) => c.type === 3).map((c) => `"${c.name}"`);
+  process.stdout.write(`Registered ${r.registered.length} commands ${where}: ${slash.join(' ')}${menus.length ? ` and the message command ${menus.join(', ')}` : ''}\n`);
+  // Lookups are offered to servers and to users who install the app themselves (user install):
+  // enable "User Install" under Installation in the developer portal for the second.
+  process.stdout.write('Lookups work in servers, DMs and (with User Install enabled in the developer portal) anywhere the user is.\n');
   return 0;
 }
 

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import { createKolClient, type KolClient } from './api/index.ts';
 import type { Config } from './config.ts';
+import { createAutoCards, type AutoCards, type AutoCardsOptions } from './core/autocard.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from './core/dispatch.ts';
 import { loadCommands } from './core/registry.ts';
 import type { Sandbox } from './sandbox/server.ts';
@@ -24,6 +25,8 @@ export interface App {
   readonly api: KolClient;
   readonly store: Store;
   readonly dispatcher: Dispatcher;
+  /** Cards for pasted addresses and links, without a command. */
+  readonly autoCards: AutoCards;
   /** The embedded upstream, when no KOL_API_BASE_URL was configured. */
   readonly sandbox: Sandbox | undefined;
   readonly metrics: Metrics;
@@ -45,6 +48,7 @@ export interface AppOverrides {
   readonly sandboxLiveRate?: number;
   /** How start-up waits for the store: a signal to abort it, and who hears why it waits (see startup.ts). */
   readonly start?: Pick<WaitOptions, 'signal' | 'onWaiting' | 'say'>;
+  readonly autoCards?: Partial<Pick<AutoCardsOptions, 'perMinute' | 'now'>>;
 }
 
 export async function createApp(config: Config, log: Logger, over: AppOverrides = {}): Promise<App> {
@@ -96,12 +100,21 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     },
     ...over.dispatcher,
   });
+  const autoCards = createAutoCards({
+    api,
+    store,
+    log,
+    bind: (view) => dispatcher.bind(view),
+    onOutcome: (command, outcome) => metrics.commands.inc({ command, outcome }),
+    ...over.autoCards,
+  });
   return {
     config,
     log,
     api,
     store,
     dispatcher,
+    autoCards,
     sandbox,
     metrics,
     leaseStatus: () => leaseState(),

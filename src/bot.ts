@@ -36,6 +36,8 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
         ...(config.discord.interactions ? { httpInteractions: config.discord.interactions } : {}),
         ...(config.discord.shards ? { shards: config.discord.shards } : {}),
         claim: (key, ttlMs) => app.store.claim(key, ttlMs),
+        autoCards: app.autoCards,
+        messageContent: config.discord.messageContent,
       }),
     );
   }
@@ -48,6 +50,8 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
         ...(config.telegram.webhook ? { webhook: config.telegram.webhook } : { pollLease: app.lease(`telegram-poller:${config.telegram.token.split(':')[0]}`) }),
         dispatcher: app.dispatcher,
         store: app.store,
+        autoCards: app.autoCards,
+        api: app.api,
         log,
       }),
     );

@@ -105,6 +105,7 @@ const EnvSchema = z
         .optional(),
     ),
     DISCORD_SHARD_IDS: shardIds,
+    DISCORD_MESSAGE_CONTENT: optionalString.pipe(z.enum(['true', 'false'], { error: 'must be true or false' }).optional()),
     TELEGRAM_BOT_TOKEN: optionalString.pipe(
       z.string().regex(/^\d+:[\w-]{10,}$/, 'must look like 123456:ABC-DEF... (from BotFather)').optional(),
     ),
@@ -171,6 +172,8 @@ export interface Config {
         /** Signed HTTP interactions instead of the gateway. */
         readonly interactions?: { readonly publicKey: string; readonly port: number };
         readonly shards?: { readonly count: number | 'auto'; readonly ids?: readonly number[] };
+        /** Ask for the privileged Message Content intent: automatic cards for pastes in servers. */
+        readonly messageContent: boolean;
       }
     | undefined;
   readonly telegram:
@@ -240,6 +243,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
             ...(e.DISCORD_API_BASE ? { apiBase: e.DISCORD_API_BASE } : {}),
             ...(e.DISCORD_PUBLIC_KEY && e.DISCORD_INTERACTIONS_PORT ? { interactions: { publicKey: e.DISCORD_PUBLIC_KEY, port: e.DISCORD_INTERACTIONS_PORT } } : {}),
             ...(e.DISCORD_SHARD_COUNT !== undefined ? { shards: { count: e.DISCORD_SHARD_COUNT, ...(e.DISCORD_SHARD_IDS ? { ids: e.DISCORD_SHARD_IDS } : {}) } } : {}),
+            messageContent: e.DISCORD_MESSAGE_CONTENT === 'true',
           }
         : undefined,
     telegram: e.TELEGRAM_BOT_TOKEN

@@ -41,6 +41,7 @@ test('a full configuration is parsed into typed sections and lists its secrets',
     DISCORD_TOKEN: 'discord-token-xyz',
     DISCORD_APPLICATION_ID: '123456789012345678',
     DISCORD_GUILD_ID: '223456789012345678',
+    DISCORD_MESSAGE_CONTENT: 'true',
     TELEGRAM_BOT_TOKEN: '12345:AAAAAAAAAAAAAAAAAAAAAAAAAAAA',
     TELEGRAM_API_ROOT: 'http://127.0.0.1:8081',
     STORE_URL: 'redis://127.0.0.1:6379',
@@ -49,10 +50,16 @@ test('a full configuration is parsed into typed sections and lists its secrets',
     HTTP_PORT: '9090',
   });
   assert.equal(c.apiBaseUrl, 'https://api.example.com');
-  assert.deepEqual(c.discord, { token: 'discord-token-xyz', applicationId: '123456789012345678', guildId: '223456789012345678' });
+  assert.deepEqual(c.discord, { token: 'discord-token-xyz', applicationId: '123456789012345678', guildId: '223456789012345678', messageContent: true });
   assert.equal(c.telegram?.apiRoot, 'http://127.0.0.1:8081');
   assert.equal(c.httpPort, 9090);
   assert.deepEqual([...c.secrets].sort(), ['12345:AAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'discord-token-xyz', 'k3y-k3y-k3y'].sort());
+});
+
+test('DISCORD_MESSAGE_CONTENT is off by default and must be true or false', () => {
+  const base = { DISCORD_TOKEN: 'discord-token-xyz', DISCORD_APPLICATION_ID: '123456789012345678' };
+  assert.equal(loadConfig(base).discord?.messageContent, false);
+  assert.throws(() => loadConfig({ ...base, DISCORD_MESSAGE_CONTENT: 'yes' }), /DISCORD_MESSAGE_CONTENT.*must be true or false/);
 });
 
 test('an upstream URL without a key is refused', () => {

@@ -33,6 +33,13 @@ export interface Caller {
 export interface Capabilities {
   readonly pictures: boolean;
   readonly buttons: boolean;
+  /**
+   * Does the bot see ordinary messages in group chats here (Telegram privacy
+   * mode off or bot an admin, Discord Message Content intent)? Asked lazily:
+   * it can cost a platform call. Absent where it does not apply. `/autocard`
+   * explains what to change when it does not.
+   */
+  readonly readsAllMessages?: () => Promise<boolean>;
 }
 
 export interface CommandContext {
@@ -71,6 +78,12 @@ export interface Command<O extends OptionsShape = OptionsShape> {
   readonly examples: readonly [string, ...string[]];
   /** Changes chat settings: only channel managers and group admins may run it. */
   readonly requires?: 'manage';
+  /**
+   * Reads or changes this chat's own settings (alerts, automatic cards): it only
+   * makes sense where the bot is a member. Lookups (the default) also run where
+   * it is not: Discord user installs and DMs.
+   */
+  readonly chatSettings?: true;
   /**
    * Rewrites raw text arguments before validation, for conveniences that depend
    * on several options at once (`/token <address>` infers the chain).

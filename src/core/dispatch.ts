@@ -23,6 +23,7 @@ import { suggest } from './chains.ts';
 import type { AnyCommand, Caller, Capabilities, CommandContext, RawArgs } from './command.ts';
 import { PermissionError, UserError } from './errors.ts';
 import { argsFor, splitCommand, validate } from './parse.ts';
+import { argsFromQuote, readsQuote } from './quote.ts';
 import { createRateLimiter } from './ratelimit.ts';
 import { countingUnreadable, withUnreadableNote } from './unreadable.ts';
 import type { Registry } from './registry.ts';
@@ -53,6 +54,8 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   readonly budgetMs?: number;
   readonly capabilities?: Capabilities;
+  /** The text of the message a command replies to: `/token` or `/kol` with no argument reads it. */
+  readonly quoted?: string;
 }
 
 export interface Dispatcher {
@@ -69,6 +72,8 @@ export interface Dispatcher {
    * deferring. Synchronous: `canManage` is what the platform already told us.
    */
   refusesAtOnce(name: string, raw: RawArgs, canManage: boolean): boolean;
+  /** Gives a view built outside a command (automatic cards) its buttons' stored state. */
+  bind(view: View): Promise<View>;
 }
 
 const DEFAULT_CAPS: Capabilities = { pictures: false, buttons: true };
@@ -163,7 +168,8 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       const parsed = splitCommand(text);
       if (!parsed) return undefined;
       const command = o.commands.get(parsed.name);
-      return execute(command, parsed.name, () => argsFor(command!, parsed.args), caller, opts);
+      const words = () => (parsed.args.length === 0 && opts.quoted !== undefined && readsQuote(parsed.name) ? argsFromQuote(parsed.name, opts.quoted) : parsed.args);
+      return execute(command, parsed.name, () => argsFor(command!, words()), caller, opts);
     },
     run(name, raw, caller, opts = {}) {
       return execute(o.commands.get(name), name, () => raw, caller, opts);
@@ -192,6 +198,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         return true;
       }
     },
+    bind: (view) => bindActions(view),
   };
 }
 
@@ -201,7 +208,7 @@ function unknownCommand(name: string, commands: Registry): UserError {
 }
 
 /** Maps any failure to a short, honest answer; logs what the user should not see. */
-function toErrorView(err: unknown, command: string, log: Logger): { view: View; outcome: Outcome } {
+export function toErrorView(err: unknown, command: string, log: Logger): { view: View; outcome: Outcome } {
   if (err instanceof PermissionError) return { view: { kind: 'error', message: err.message }, outcome: 'denied' };
   if (err instanceof UserError) {
     return { view: { kind: 'error', message: err.message, ...(err.example ? { example: err.example } : {}) }, outcome: 'user_error' };

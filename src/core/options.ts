@@ -20,8 +20,8 @@ export interface OptionSpec {
   readonly max?: number;
   /** Several values, comma separated in text (`chains:sol,base`). */
   readonly list?: boolean;
-  /** Suggest values as the user types (Discord autocomplete). */
-  readonly autocomplete?: 'kol';
+  /** Suggest values as the user types (Discord autocomplete): KOL usernames, or tokens by name and symbol. */
+  readonly autocomplete?: 'kol' | 'token';
   /** Taken by position in text commands, in declaration order. */
   readonly positional?: boolean;
   readonly example?: string;
@@ -57,12 +57,12 @@ function finish<T, R extends boolean>(spec: Omit<OptionSpec, 'required'>, schema
 
 const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
 
-function string<R extends boolean = false>(o: Base<R> & { min?: number; max?: number; pattern?: RegExp; hint?: string }) {
+function string<R extends boolean = false>(o: Base<R> & { min?: number; max?: number; pattern?: RegExp; hint?: string; autocomplete?: 'token' }) {
   let s = z.string({ error: 'must be text' });
   if (o.min !== undefined) s = s.min(o.min, `must be at least ${o.min} characters`);
   if (o.max !== undefined) s = s.max(o.max, `must be at most ${o.max} characters`);
   if (o.pattern) s = s.regex(o.pattern, o.hint ?? 'has an invalid format');
-  return finish<string, R>({ type: 'string', ...pick(o) }, z.preprocess(trimmed, s), o.required);
+  return finish<string, R>({ type: 'string', ...pick(o), ...(o.autocomplete ? { autocomplete: o.autocomplete } : {}) }, z.preprocess(trimmed, s), o.required);
 }
 
 function numeric<R extends boolean>(type: 'integer' | 'number', o: Base<R> & { min?: number; max?: number; default?: number }) {

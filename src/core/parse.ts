@@ -70,8 +70,8 @@ export function argsFor(command: AnyCommand, words: readonly string[]): RawArgs 
   const raw: RawArgs = {};
   const loose: string[] = [];
   for (const word of words) {
-    // key:value or key=value; a Move address (0x…::coin::NAME) has '::' right after its first part.
-    const kv = /^([A-Za-z][A-Za-z0-9_]*)[:=](?!:)(.*)$/s.exec(word);
+    // key:value or key=value; a Move address (0x…::coin::NAME) has '::' right after its first part, a link '://'.
+    const kv = /^([A-Za-z][A-Za-z0-9_]*)[:=](?!:|\/\/)(.*)$/s.exec(word);
     if (kv) {
       const key = resolveKey(command, kv[1]!);
       if (key in raw) throw new UserError(`Option '${key}' is given twice.`, command.examples[0]);

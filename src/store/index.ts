@@ -25,6 +25,8 @@ export interface Store {
   readonly languages: ChatLanguages;
   /** Watcher state and cooldowns. */
   readonly watch: Kv;
+  /** Automatic-card settings per chat and their per-token cooldowns. */
+  readonly autocard: Kv;
   /** The Redis client behind a redis:// store, for the watcher lease. */
   readonly redis: RedisClient | undefined;
   /** Test hook: simulate a backend outage (sqlite only). */
@@ -78,6 +80,7 @@ export async function openStore(url: string, o: RedisConnectOptions = {}): Promi
     outbox: createOutbox(strictKv(kv('outbox'))),
     languages: createChatLanguages(strictKv(kv('lang'))),
     watch: strictKv(kv('watch')),
+    autocard: strictKv(kv('autocard')),
     setFailing(failing) {
       if (backend instanceof SqliteKvStore || backend instanceof RedisKvStore) backend.failing = failing;
     },

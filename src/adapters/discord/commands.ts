@@ -12,10 +12,18 @@ import { commandDescription, DISCORD_LOCALES, hasOptionText, LOCALES, optionDesc
 /** Option types as Discord numbers them. */
 const OPTION_TYPES = { string: 3, integer: 4, boolean: 5, number: 10 } as const;
 
-/** Interaction contexts: a guild, the bot's DM. Group DMs need a user install, which this bot is not. */
-const CONTEXTS = [0, 1] as const;
-/** Installed to guilds only. */
-const INTEGRATION_TYPES = [0] as const;
+/**
+ * Where a command is offered. Installation kinds: 0 a server installed the
+ * app, 1 a user did (user install: the app follows the user everywhere).
+ * Contexts: 0 a server, 1 the bot's DM, 2 private channels (group DMs, reached
+ * only by user installs). Lookups go everywhere; commands about a chat's own
+ * settings (alerts, automatic cards) need the bot in that server.
+ */
+const LOOKUP = { integration_types: [0, 1], contexts: [0, 1, 2] } as const;
+const CHAT_SETTINGS = { integration_types: [0], contexts: [0] } as const;
+
+/** Message context-menu commands (type 3): right-click a message → Apps. No options, no description. */
+export const TOKEN_CARD_COMMAND = 'Token card';
 
 const DESCRIPTION_MAX = 100;
 const CHOICES_MAX = 25;
@@ -38,6 +46,16 @@ export interface DiscordCommandOption {
   max_value?: number;
   /** Only for options the catalogue describes; the others stay English until their texts move there. */
   description_localizations?: Record<string, string>;
+}
+
+/** A message context-menu command: Discord sends the message it was used on. */
+export interface DiscordMessageCommand {
+  name: string;
+  type: 3;
+  default_member_permissions: null;
+  contexts: number[];
+  integration_types: number[];
+  nsfw: false;
 }
 
 export interface DiscordCommand {
@@ -110,13 +128,28 @@ export function toDiscordCommand(command: AnyCommand): DiscordCommand {
     type: 1,
     options,
     default_member_permissions: command.requires === 'manage' ? MANAGE_PERMISSIONS : null,
-    contexts: [...CONTEXTS],
-    integration_types: [...INTEGRATION_TYPES],
+    ...placement(command),
     nsfw: false,
   };
 }
 
-/** The body of a bulk overwrite (`PUT /applications/:id/commands`), in the registry's order. */
-export function toDiscordCommands(registry: Registry): DiscordCommand[] {
+function placement(command: AnyCommand): { contexts: number[]; integration_types: number[] } {
+  const p = command.chatSettings ? CHAT_SETTINGS : LOOKUP;
+  return { contexts: [...p.contexts], integration_types: [...p.integration_types] };
+}
+
+/** "Token card" on any message: works without the Message Content intent (the message comes with the interaction). */
+export function messageCommands(registry: Registry): DiscordMessageCommand[] {
+  if (!registry.has('token')) return [];
+  return [{ name: TOKEN_CARD_COMMAND, type: 3, default_member_permissions: null, contexts: [...LOOKUP.contexts], integration_types: [...LOOKUP.integration_types], nsfw: false }];
+}
+
+/** The body of a bulk overwrite (`PUT /applications/:id/commands`): slash commands in the registry's order, then message commands. */
+export function toDiscordCommands(registry: Registry): (DiscordCommand | DiscordMessageCommand)[] {
+  return [...[...registry.values()].map(toDiscordCommand), ...messageCommands(registry)];
+}
+
+/** Only the slash commands (tests and tools that inspect options). */
+export function toSlashCommands(registry: Registry): DiscordCommand[] {
   return [...registry.values()].map(toDiscordCommand);
 }

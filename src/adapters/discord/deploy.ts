@@ -6,7 +6,7 @@
  */
 import { REST, Routes } from 'discord.js';
 import type { Registry } from '../../core/registry.ts';
-import { toDiscordCommands, type DiscordCommand } from './commands.ts';
+import { toDiscordCommands, type DiscordCommand, type DiscordMessageCommand } from './commands.ts';
 
 export interface DeployOptions {
   readonly token: string;
@@ -20,7 +20,7 @@ export interface DeployOptions {
 
 export interface DeployResult {
   readonly scope: 'global' | 'guild';
-  readonly commands: readonly DiscordCommand[];
+  readonly commands: readonly (DiscordCommand | DiscordMessageCommand)[];
   /** Names Discord answered with, to confirm what was stored. */
   readonly registered: readonly string[];
 }

@@ -1,6 +1,7 @@
 /**
- * The Discord adapter on discord.js 14: slash commands, buttons and KOL
- * autocomplete into the dispatcher, alerts out through the REST client.
+ * The Discord adapter on discord.js 14: slash commands, buttons and
+ * autocomplete into the dispatcher, the "Token card" message command and
+ * automatic cards for pastes (lookups.ts), alerts out through the REST client.
  *
  * Interactions arrive either through the gateway (one session per shard; see
  * shards.ts for splitting shards across instances) or, with an Interactions
@@ -10,29 +11,35 @@
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AddressInfo } from 'node:net';
-import { Client, Events, GatewayIntentBits, Status, type ClientOptions, type Interaction } from 'discord.js';
+import { Client, Events, GatewayIntentBits, Partials, Status, type ClientOptions, type Interaction } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Sender } from '../../alerts/delivery.ts';
 import type { KolClient } from '../../api/index.ts';
 import { isAction } from '../../core/actions.ts';
+import type { AutoCards } from '../../core/autocard.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
+import { suggestTokens } from '../../core/lookup.ts';
+import { LOOKUP_TEXT } from '../../core/lookup-text.ts';
 import type { SubscriptionStore } from '../../store/subscriptions.ts';
 import type { ChatAdapter } from '../types.ts';
 import { createKolSuggest } from './autocomplete.ts';
 import { disableChannels, REMOVED_REASON, trackGuildChannels } from './guilds.ts';
 import {
+  CAPABILITIES,
   handleAutocomplete,
   handleButton,
   handleCommand,
   refuseWhileStopping,
   type InteractionDeps,
 } from './interactions.ts';
+import { handleTokenCard, installMessageCards } from './lookups.ts';
 import { NO_MENTIONS } from './payload.ts';
+import { TOKEN_CARD_COMMAND } from './commands.ts';
 import { createDiscordSender } from './sender.ts';
 import { startHttpInteractions, type HttpInteractionsOptions, type HttpInteractionsServer } from './http-interactions.ts';
 import { fleetIdentifyThrottler, planShards, type ShardConfig, type ShardPlan } from './shards.ts';
 
-export { toDiscordCommands, toDiscordCommand, type DiscordCommand } from './commands.ts';
+export { toDiscordCommands, toDiscordCommand, toSlashCommands, messageCommands, TOKEN_CARD_COMMAND, type DiscordCommand, type DiscordMessageCommand } from './commands.ts';
 export { deployCommands, type DeployOptions, type DeployResult } from './deploy.ts';
 export { mapSendError } from './sender.ts';
 export type { HttpInteractionsOptions } from './http-interactions.ts';
@@ -66,6 +73,10 @@ export interface DiscordAdapterOptions {
   readonly shards?: ShardConfig;
   /** The store's claim, to space IDENTIFY across the fleet (see shards.ts). */
   readonly claim?: (key: string, ttlMs: number) => Promise<boolean>;
+  /** Cards for pasted addresses and links (DMs, mentions, and with `messageContent` every server message) and the "Token card" message command. */
+  readonly autoCards?: AutoCards;
+  /** Ask for the privileged Message Content intent (enable it in the developer portal first, or Discord refuses the login). */
+  readonly messageContent?: boolean;
 }
 
 export interface DiscordAdapter extends ChatAdapter {
@@ -77,8 +88,13 @@ export interface DiscordAdapter extends ChatAdapter {
 
 export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
   const log = o.log.child({ adapter: 'discord' });
+  // Pastes arrive as messages: guild messages (content only with the privileged intent), DMs (a partial channel: DMs are not cached).
+  const messageIntents = o.autoCards
+    ? [GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, ...(o.messageContent ? [GatewayIntentBits.MessageContent] : [])]
+    : [];
   const client = new Client({
-    intents: [GatewayIntentBits.Guilds],
+    intents: [GatewayIntentBits.Guilds, ...messageIntents],
+    ...(o.autoCards ? { partials: [Partials.Channel] } : {}),
     allowedMentions: NO_MENTIONS,
     ...o.clientOptions,
     rest: {
@@ -97,6 +113,8 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
   const deps: InteractionDeps = {
     dispatcher: o.dispatcher,
     suggestKols: createKolSuggest({ api: o.api, budgetMs: o.autocompleteBudgetMs ?? 1500 }),
+    ...(o.autoCards ? { capabilities: { ...CAPABILITIES, readsAllMessages: async () => o.messageContent === true } } : {}),
+    suggestTokens: (typed, signal) => suggestTokens(o.api, typed, { signal, budgetMs: o.autocompleteBudgetMs ?? 1500 }),
     log,
     commandBudgetMs: o.commandBudgetMs ?? 10_000,
     shutdown: shutdown.signal,
@@ -106,6 +124,11 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     if (stopping) return refuseWhileStopping(i);
     if (i.isChatInputCommand()) return handleCommand(i, deps);
     if (i.isAutocomplete()) return handleAutocomplete(i, deps);
+    if (i.isMessageContextMenuCommand() && i.commandName === TOKEN_CARD_COMMAND && o.autoCards) {
+      return handleTokenCard(i, { autoCards: o.autoCards, log, signal: AbortSignal.any([shutdown.signal, AbortSignal.timeout(deps.commandBudgetMs + 2000)]) });
+    }
+    // A context-menu command this build does not serve: answer, or Discord shows "This interaction failed".
+    if (i.isContextMenuCommand()) await i.reply({ content: LOOKUP_TEXT.messageCommandUnavailable, flags: 64, allowedMentions: NO_MENTIONS });
     if (i.isButton() && isAction(i.customId)) return handleButton(i, deps);
     // A button we do not know (an older build's): answer, or Discord shows "This interaction failed".
     if (i.isButton()) await i.reply({ content: 'This button is no longer supported. Run the command again.', flags: 64, allowedMentions: NO_MENTIONS });
@@ -130,6 +153,8 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     void run.finally(() => inflight.delete(run));
   };
   client.on(Events.InteractionCreate, (i) => track(guarded(i)));
+
+  if (o.autoCards) installMessageCards(client, { autoCards: o.autoCards, log, contentIntent: o.messageContent === true });
 
   const channelsOf = trackGuildChannels(client);
   client.on(Events.GuildDelete, (guild) => {

@@ -19,6 +19,7 @@ import {
   type ChatInputCommandInteraction,
   type CommandInteractionOption,
   type Interaction,
+  type MessageContextMenuCommandInteraction,
 } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Capabilities, RawArgs } from '../../core/command.ts';
@@ -35,6 +36,10 @@ export const CAPABILITIES: Capabilities = { pictures: true, buttons: true };
 export interface InteractionDeps {
   readonly dispatcher: Dispatcher;
   readonly suggestKols: (typed: string, signal: AbortSignal) => Promise<KolChoice[]>;
+  /** What this bot can show and see here (Message Content intent); CAPABILITIES when absent. */
+  readonly capabilities?: Capabilities;
+  /** Token names and symbols for the token option; absent, it suggests nothing. */
+  readonly suggestTokens?: (typed: string, signal: AbortSignal) => Promise<KolChoice[]>;
   readonly log: Logger;
   /** Upstream budget of a deferred command; the token then lasts 15 min, so it can be generous. */
   readonly commandBudgetMs: number;
@@ -78,7 +83,7 @@ export async function handleCommand(i: ChatInputCommandInteraction, d: Interacti
   const work = d.dispatcher.run(i.commandName, raw, callerFor(i), {
     signal: runSignal(d),
     budgetMs: d.commandBudgetMs,
-    capabilities: CAPABILITIES,
+    capabilities: d.capabilities ?? CAPABILITIES,
   });
   if (deferred) {
     await deferred;
@@ -104,7 +109,7 @@ export async function handleCommand(i: ChatInputCommandInteraction, d: Interacti
  * is not left with "thinking…" for ever. A button has no placeholder: the
  * clicked message stays as it was and only the follow-up is sent.
  */
-async function answerDeferred(i: ChatInputCommandInteraction | ButtonInteraction, view: View, log: Logger): Promise<void> {
+export async function answerDeferred(i: ChatInputCommandInteraction | ButtonInteraction | MessageContextMenuCommandInteraction, view: View, log: Logger): Promise<void> {
   const payload = toDiscordPayload(view);
   if (view.kind !== 'error') {
     await i.editReply(editOptions(payload));
@@ -142,7 +147,9 @@ export async function handleAutocomplete(i: AutocompleteInteraction, d: Interact
   const focused = i.options.getFocused(true);
   const spec = d.dispatcher.commands.get(i.commandName)?.options[focused.name]?.spec;
   const signal = AbortSignal.any([d.shutdown, AbortSignal.timeout(AUTOCOMPLETE_DEADLINE_MS)]);
-  const choices = spec?.autocomplete === 'kol' ? await d.suggestKols(String(focused.value), signal) : [];
+  const typed = String(focused.value);
+  const choices =
+    spec?.autocomplete === 'kol' ? await d.suggestKols(typed, signal) : spec?.autocomplete === 'token' && d.suggestTokens ? await d.suggestTokens(typed, signal) : [];
   await i.respond(choices);
 }
 

@@ -77,17 +77,24 @@ async function onCommand(ctx: Context, d: HandlerDeps): Promise<void> {
   if (!ours && msg.chat.type !== 'private' && !cmd.addressed) return;
   // Only admins can post as the group itself ("anonymous admin").
   const caller = callerOf(msg.chat, msg.from, d.admins, msg.sender_chat?.id === msg.chat.id);
-  const view = await answerFor(cmd, caller, d);
+  // In a forum topic every message "replies" to the topic's creation: that is no message to read.
+  const replied = msg.reply_to_message?.forum_topic_created ? undefined : msg.reply_to_message;
+  const quoted = replied ? (replied.text ?? replied.caption ?? '') : undefined;
+  // Ordinary group messages reach the bot with privacy mode off (getMe) or as an admin of the group: /autocard's advice.
+  const me = ctx.me;
+  const readsAllMessages = async () => me.can_read_all_group_messages || (msg.chat.type !== 'private' && (await d.admins.isAdmin(msg.chat.id, me.id)));
+  const capabilities = { ...RUN.capabilities!, readsAllMessages };
+  const view = await answerFor(cmd, caller, d, { capabilities, ...(quoted === undefined ? {} : { quoted }) });
   if (view) await reply(ctx.api, msg.chat.id, msg.message_id, view, d.log);
 }
 
-async function answerFor(cmd: ParsedCommand, caller: Caller, d: HandlerDeps): Promise<View | undefined> {
+async function answerFor(cmd: ParsedCommand, caller: Caller, d: HandlerDeps, run: RunOptions = RUN): Promise<View | undefined> {
   const registry = d.dispatcher.commands;
   if (cmd.name === 'start' && !registry.has('start')) {
     return greet(registry.has('help') ? ((await d.dispatcher.text('/help', caller, RUN)) ?? fallbackHelp(registry)) : fallbackHelp(registry));
   }
   if (cmd.name === 'help' && !registry.has('help')) return fallbackHelp(registry);
-  return d.dispatcher.text(`/${cmd.name}${cmd.args}`, caller, RUN);
+  return d.dispatcher.text(`/${cmd.name}${cmd.args}`, caller, run);
 }
 
 function render(view: View, log: Logger): TelegramMessage {

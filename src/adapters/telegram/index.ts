@@ -1,6 +1,7 @@
 /**
  * The Telegram adapter on grammY: long polling (or a webhook), commands and
- * buttons through the dispatcher, and the paced alert sender.
+ * buttons through the dispatcher, automatic cards for pastes (autocard.ts),
+ * inline mode (inline.ts), and the paced alert sender.
  *
  * Polling uses @grammyjs/runner rather than bot.start(): bot.start() handles
  * one update at a time, so one slow command (the upstream may take seconds)
@@ -14,14 +15,18 @@ import { Api, Bot, BotError } from 'grammy';
 import type { LanguageCode } from 'grammy/types';
 import type { Logger } from 'pino';
 import type { Sender } from '../../alerts/delivery.ts';
+import type { KolClient } from '../../api/index.ts';
+import type { AutoCards } from '../../core/autocard.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
 import { LOCALES, TELEGRAM_CODES, translator } from '../../i18n/index.ts';
 import type { Store } from '../../store/index.ts';
 import { localLease, type Lease } from '../../store/lease.ts';
 import type { ChatAdapter } from '../types.ts';
 import { createAdminCheck } from './admin.ts';
+import { installAutoCards } from './autocard.ts';
 import { botCommands } from './commands.ts';
 import { installHandlers } from './handlers.ts';
+import { installInline } from './inline.ts';
 import { migrateSubscription } from './migrate.ts';
 import { Pacer, type PacingOptions } from './pacer.ts';
 import { createPoller, isConflict, type Poller } from './poller.ts';
@@ -45,6 +50,10 @@ export interface TelegramAdapterOptions {
   readonly pacing?: PacingOptions;
   /** Polling only: the lease that lets one instance of a fleet poll (app.lease); always held when omitted. */
   readonly pollLease?: Lease;
+  /** Cards for pasted addresses and links; without it pastes are ignored. */
+  readonly autoCards?: AutoCards;
+  /** Answers inline queries (`@bot <query>`); without it they are not asked for. */
+  readonly api?: KolClient;
 }
 
 export interface TelegramAdapter extends ChatAdapter {
@@ -56,6 +65,7 @@ export interface TelegramAdapter extends ChatAdapter {
 
 /** Updates we handle; Telegram then does not send (or queue) the others. */
 const ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const;
+const WITH_INLINE = [...ALLOWED_UPDATES, 'inline_query'] as const;
 /** Longer than the 30 s long poll; a send that hangs this long is given up. */
 const REQUEST_TIMEOUT_S = 60;
 /**
@@ -107,6 +117,9 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
     await handled;
   });
   bot.use(sequentialize((ctx) => (ctx.chat ? String(ctx.chat.id) : undefined)));
+  if (o.autoCards) installAutoCards(bot, { autoCards: o.autoCards, log });
+  if (o.api) installInline(bot, { api: o.api, log });
+  const allowed = o.api ? WITH_INLINE : ALLOWED_UPDATES;
   installHandlers(bot, { dispatcher: o.dispatcher, store: o.store, log, admins: createAdminCheck(bot.api, log) });
   bot.catch(async (err) => {
     log.error({ update: err.ctx.update.update_id, err: err.error }, 'telegram: update failed');
@@ -182,11 +195,11 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
       await registerCommands();
       if (o.webhook) {
         server = await startWebhookServer(bot, o.webhook, track, log);
-        await bot.api.setWebhook(o.webhook.url, { secret_token: o.webhook.secret, allowed_updates: [...ALLOWED_UPDATES] });
+        await bot.api.setWebhook(o.webhook.url, { secret_token: o.webhook.secret, allowed_updates: [...allowed] });
       } else {
         // A webhook left set would make every getUpdates answer 409.
         await bot.api.deleteWebhook();
-        poller = createPoller({ bot, lease: o.pollLease ?? localLease(), log, allowedUpdates: ALLOWED_UPDATES });
+        poller = createPoller({ bot, lease: o.pollLease ?? localLease(), log, allowedUpdates: allowed });
         await poller.start();
       }
       state = 'running';

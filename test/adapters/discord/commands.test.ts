@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PermissionFlagsBits } from 'discord.js';
-import { toDiscordCommands } from '../../../src/adapters/discord/commands.ts';
+import { toDiscordCommands, toSlashCommands, TOKEN_CARD_COMMAND, type DiscordCommand } from '../../../src/adapters/discord/commands.ts';
 import { deployCommands } from '../../../src/adapters/discord/deploy.ts';
 import { CHAINS } from '../../../src/core/chains.ts';
 import type { OptionSpec } from '../../../src/core/options.ts';
@@ -15,7 +15,7 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const TYPES = { string: 3, integer: 4, boolean: 5, number: 10 } as const;
 
 /** What Discord counts toward a command's 4,000-character limit. */
-function size(c: ReturnType<typeof toDiscordCommands>[number]): number {
+function size(c: ReturnType<typeof toSlashCommands>[number]): number {
   return (
     c.name.length +
     c.description.length +
@@ -24,7 +24,7 @@ function size(c: ReturnType<typeof toDiscordCommands>[number]): number {
 }
 
 test('every registry command becomes a Discord definition that follows the neutral option specs', () => {
-  const defs = toDiscordCommands(registry);
+  const defs = toSlashCommands(registry);
   assert.deepEqual(defs.map((d) => d.name), [...registry.keys()]);
   for (const def of defs) {
     const command = registry.get(def.name)!;
@@ -56,12 +56,26 @@ test('every registry command becomes a Discord definition that follows the neutr
     }
     const manage = PermissionFlagsBits.ManageChannels.toString();
     assert.equal(def.default_member_permissions, command.requires === 'manage' ? manage : null, `${def.name} permissions`);
-    assert.deepEqual(def.contexts, [0, 1], 'servers and DMs with the bot');
+    if (command.chatSettings) {
+      assert.deepEqual([def.integration_types, def.contexts], [[0], [0]], `${def.name}: server-installed, in servers only`);
+    } else {
+      assert.deepEqual([def.integration_types, def.contexts], [[0, 1], [0, 1, 2]], `${def.name}: server and user install, servers, DMs and private channels`);
+    }
   }
 });
 
+test('user install: lookups everywhere, alert and admin commands server-only, plus the "Token card" message command', () => {
+  const defs = toDiscordCommands(registry);
+  const byName = new Map(defs.map((d) => [d.name, d]));
+  for (const name of ['subscribe', 'unsubscribe', 'alerts', 'mute', 'autocard']) assert.deepEqual(byName.get(name)!.contexts, [0], name);
+  for (const name of ['token', 'kol', 'tokens', 'help']) assert.deepEqual(byName.get(name)!.integration_types, [0, 1], name);
+  const card = byName.get(TOKEN_CARD_COMMAND)!;
+  assert.deepEqual(card, { name: 'Token card', type: 3, default_member_permissions: null, contexts: [0, 1, 2], integration_types: [0, 1], nsfw: false });
+  assert.equal(defs.at(-1), card, 'message commands after the slash commands');
+});
+
 test('concrete anchors: /token takes an address and an optional chain choice; /kol autocompletes; /subscribe is for managers', () => {
-  const defs = new Map(toDiscordCommands(registry).map((d) => [d.name, d]));
+  const defs = new Map(toSlashCommands(registry).map((d) => [d.name, d]));
   const token = defs.get('token')!;
   assert.deepEqual(
     token.options.map((o) => [o.name, o.type, o.required]),
@@ -76,7 +90,8 @@ test('concrete anchors: /token takes an address and an optional chain choice; /k
 });
 
 test('command descriptions are localised for every mapped Discord locale from the catalogue; names stay English', () => {
-  const defs = toDiscordCommands(registry);
+  // Message commands (type 3) have no description to localise.
+  const defs = toDiscordCommands(registry).filter((d): d is DiscordCommand => !("type" in d && d.type === 3));
   for (const def of defs) {
     const l = def.description_localizations;
     assert.deepEqual(Object.keys(l).sort(), ['en-GB', 'en-US', 'es-419', 'es-ES', 'ko', 'pt-BR', 'ru', 'tr', 'vi', 'zh-CN'], def.name);
@@ -129,9 +144,9 @@ test('npm run deploy-commands registers to DISCORD_GUILD_ID when set, without pr
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   assert.equal(code, 0, out);
-  assert.match(out, new RegExp(`Registered ${registry.size} commands guild ${guild}`));
+  assert.match(out, new RegExp(`Registered ${registry.size + 1} commands guild ${guild}: .*/token.* and the message command "Token card"`));
   assert.ok(!out.includes(fake.token), 'the token is not printed');
-  assert.deepEqual(fake.registeredCommands(guild).map((c) => c.name), [...registry.keys()]);
+  assert.deepEqual(fake.registeredCommands(guild).map((c) => c.name), [...registry.keys(), 'Token card']);
   assert.deepEqual(fake.registeredCommands(), [], 'nothing global');
 });
 

@@ -63,6 +63,7 @@ export async function startHarness(
     api: app.api,
     log: silentLogger(),
     subscriptions: app.store.subscriptions,
+    autoCards: app.autoCards,
     commandBudgetMs: 1500,
     stopGraceMs: 2000,
     ...o.adapter,

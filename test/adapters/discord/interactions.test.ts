@@ -167,7 +167,7 @@ test('an invalid option is refused at once, privately, without deferring', async
 });
 
 test('a mistake found while running (a bad address) is answered privately and leaves no public message', async () => {
-  const i = await h.fake.sendCommand({ name: 'token', channelId: h.channels[0]!, options: [str('chain', 'bsc'), str('address', 'nope')] });
+  const i = await h.fake.sendCommand({ name: 'token', channelId: h.channels[0]!, options: [str('chain', 'bsc'), str('address', '0x1234')] });
   await acknowledgedInTime(i, 5);
   const m = await privateAnswer(i);
   assertNoPings(m);

@@ -22,7 +22,7 @@ test('mistakes and upstream faults get a short reply to the command, and the bot
   const asked = r.fake.sendText({ chat, text: '/tokn' });
   const typo = await r.fake.waitForMessage(chat.id);
   assert.match(typo.text!, /Unknown command \/tokn\. Did you mean \/token\?/);
-  assert.equal(typo.reply_to_message_id, asked.message!.message_id, 'errors quote the command');
+  assert.equal(typo.reply_to_message_id, asked!.message!.message_id, 'errors quote the command');
   const bad = await r.ask(chat, '/token solana not-an-address');
   assert.match(bad.text!, /^⚠️/);
   assert.ok(bad.text!.length < 400);

@@ -26,6 +26,8 @@ export interface RigOptions {
   readonly dispatcher?: (app: App) => Dispatcher;
   /** Leave the adapter unstarted. */
   readonly start?: boolean;
+  /** Automatic cards per chat per minute (default the app's). */
+  readonly autoCardsPerMinute?: number;
 }
 
 export interface Rig {
@@ -45,7 +47,11 @@ export async function rig(t: TestContext, o: RigOptions = {}): Promise<Rig> {
   const app = await createApp(
     loadConfig({ TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot, STORE_URL: 'memory:' }),
     silentLogger(),
-    { sandboxLiveRate: 0, dispatcher: { userLimit: { count: 10_000, windowMs: 1_000 }, ...(o.budgetMs ? { budgetMs: o.budgetMs } : {}) } },
+    {
+      sandboxLiveRate: 0,
+      dispatcher: { userLimit: { count: 10_000, windowMs: 1_000 }, ...(o.budgetMs ? { budgetMs: o.budgetMs } : {}) },
+      ...(o.autoCardsPerMinute ? { autoCards: { perMinute: o.autoCardsPerMinute } } : {}),
+    },
   );
   const logs: string[] = [];
   const log = createLogger({ level: 'debug', secrets: [], destination: { write: (line: string) => logs.push(line) } });
@@ -54,6 +60,8 @@ export async function rig(t: TestContext, o: RigOptions = {}): Promise<Rig> {
     apiRoot: fake.apiRoot,
     dispatcher: o.dispatcher ? o.dispatcher(app) : app.dispatcher,
     store: app.store,
+    autoCards: app.autoCards,
+    api: app.api,
     log,
     pacing: { timeScale: fake.timeScale, ...o.pacing },
     ...(o.webhook ? { webhook: o.webhook } : {}),

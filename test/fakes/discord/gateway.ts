@@ -24,6 +24,8 @@ interface Session {
   invalid: boolean;
   /** [shard_id, num_shards] from IDENTIFY; [0, 1] when not sharded. */
   shard: [number, number];
+  /** Gateway intents from IDENTIFY. */
+  intents: number;
 }
 
 /** Guild events carry guild_id; GUILD_CREATE and GUILD_DELETE are the guild itself. */
@@ -33,6 +35,9 @@ function guildOf(t: string, d: unknown): string | undefined {
   if ((t === 'GUILD_CREATE' || t === 'GUILD_DELETE') && typeof data.id === 'string') return data.id;
   return undefined;
 }
+
+/** The privileged intent the portal must allow. */
+const MESSAGE_CONTENT = 1 << 15;
 
 const REPLAY_LIMIT = 5000;
 /** Discord lets each identify bucket start one session per 5 s. */
@@ -73,6 +78,15 @@ export class Gateway {
   /** The [shard_id, num_shards] of every session Discord knows now (live or resumable). */
   get shards(): [number, number][] {
     return [...this.#sessions.values()].map((s) => s.shard);
+  }
+
+  /** Sends a dispatch shaped per session (by its intents); undefined skips that session. */
+  dispatchWith(t: string, shape: (intents: number) => unknown): void {
+    if (this.#sessions.size === 0) throw new Error(`discord fake: no gateway session to deliver ${t}; log the client in first`);
+    for (const session of this.#sessions.values()) {
+      const d = shape(session.intents);
+      if (d !== undefined) this.#send(session, t, d);
+    }
   }
 
   get connected(): boolean {
@@ -169,13 +183,15 @@ export class Gateway {
           if (!Number.isInteger(shardId) || !Number.isInteger(shardCount) || shardCount < 1 || shardId < 0 || shardId >= shardCount) {
             return socket.close(4010, 'Invalid shard.');
           }
+          const intents = typeof d['intents'] === 'number' ? d['intents'] : 0;
+          if ((intents & MESSAGE_CONTENT) !== 0 && !this.#state.messageContentIntent) return socket.close(4014, 'Disallowed intent(s).');
           this.#record('identify');
           const bucket = shardId % this.#state.maxConcurrency;
           const last = this.#lastIdentify.get(bucket);
           if (last !== undefined && Date.now() - last < IDENTIFY_WINDOW_MS) this.identifyViolations++;
           this.#lastIdentify.set(bucket, Date.now());
           this.#state.sessionStartRemaining = Math.max(0, this.#state.sessionStartRemaining - 1);
-          session = { id: randomBytes(16).toString('hex'), seq: 0, log: [], socket, invalid: false, shard: [shardId, shardCount] };
+          session = { id: randomBytes(16).toString('hex'), seq: 0, log: [], socket, invalid: false, shard: [shardId, shardCount], intents };
           this.#sessions.set(session.id, session);
           this.#send(session, 'READY', readyPayload(this.#state, session.id, session.shard));
           for (const guild of this.#state.activeGuilds()) {

@@ -7,8 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { Gateway } from './gateway.ts';
 import {
   APPLICATION_COMMAND,
+  assertOffered,
   AUTOCOMPLETE,
   buildInteraction,
+  DEFAULT_USER,
   commandId,
   InteractionHandle,
   MESSAGE_COMPONENT,
@@ -30,10 +32,13 @@ import type {
   Force429Options,
   GatewayEvent,
   RequestLogEntry,
+  PostMessageOptions,
   RouteMatcher,
   SendCommandOptions,
+  SendMessageCommandOptions,
   Violation,
 } from './types.ts';
+import { userPayload } from './payloads.ts';
 
 export type * from './types.ts';
 export type { StoredCommand } from './state.ts';
@@ -85,6 +90,52 @@ export class DiscordFake {
   /** A user runs a slash command: the bot receives a ChatInputCommandInteraction. */
   async sendCommand(options: SendCommandOptions): Promise<InteractionHandle> {
     return this.#dispatch(this.#commandInteraction(APPLICATION_COMMAND, options));
+  }
+
+  /**
+   * A user right-clicks a message → Apps → `name` (a message command, type 3). Discord sends
+   * the target message in `data.resolved.messages`, whatever the bot's intents.
+   */
+  async sendMessageCommand(options: SendMessageCommandOptions): Promise<InteractionHandle> {
+    assertOffered(this.#state, options.name, options, 3);
+    const guildId = options.foreignGuildId ?? options.guildId ?? this.#state.channelGuild.get(options.channelId);
+    const command = commandId(this.#state, options.name, options.foreignGuildId ? undefined : guildId, 3);
+    const targetId = options.target.id ?? snowflake();
+    const message = this.#userMessage(options.channelId, guildId, options.target.content, options.target.author ?? DEFAULT_USER, targetId);
+    const data: Record<string, unknown> = { id: command.id, name: options.name, type: 3, target_id: targetId, resolved: { messages: { [targetId]: message } } };
+    if (command.guildCommand && guildId !== undefined) data['guild_id'] = guildId;
+    return this.#dispatch(buildInteraction(this.#state, APPLICATION_COMMAND, options, data, { commandName: options.name }));
+  }
+
+  /**
+   * A user posts a message. The bot receives MESSAGE_CREATE only with the GUILD_MESSAGES
+   * (guild) or DIRECT_MESSAGES (DM) intent; its content, embeds and attachments arrive empty
+   * without MESSAGE_CONTENT, except in DMs and messages that mention the bot. Returns the id.
+   */
+  postMessage(options: PostMessageOptions): string {
+    const guildId = this.#state.channelGuild.get(options.channelId);
+    if (guildId === undefined) this.#state.dmChannels.add(options.channelId);
+    const author = { ...userPayload(options.author ?? DEFAULT_USER), ...(options.authorIsBot ? { bot: true } : {}) };
+    const message = this.#userMessage(options.channelId, guildId, options.content, options.author ?? DEFAULT_USER, snowflake(), author);
+    if (options.mentionsBot) message['mentions'] = [this.#state.botUser()];
+    // Gateway-only field: discord.js builds the (uncached) DM channel from it.
+    message['channel_type'] = guildId === undefined ? 1 : 0;
+    this.#gateway.dispatchWith('MESSAGE_CREATE', (intents) => {
+      if (guildId === undefined ? (intents & DIRECT_MESSAGES) === 0 : (intents & GUILD_MESSAGES) === 0) return undefined;
+      const visible = guildId === undefined || options.mentionsBot === true || (intents & MESSAGE_CONTENT) !== 0;
+      return visible ? message : { ...message, content: '', embeds: [], attachments: [], components: [] };
+    });
+    return String(message['id']);
+  }
+
+  #userMessage(channelId: string, guildId: string | undefined, content: string, user: { id: string; username: string }, id: string, author?: Record<string, unknown>): Record<string, unknown> {
+    const message: Record<string, unknown> = {
+      id, type: 0, channel_id: channelId, author: author ?? userPayload(user), content, timestamp: new Date().toISOString(),
+      edited_timestamp: null, tts: false, mention_everyone: false, mentions: [], mention_roles: [], attachments: [], embeds: [],
+      pinned: false, flags: 0, components: [],
+    };
+    if (guildId !== undefined) message['guild_id'] = guildId;
+    return message;
   }
 
   /** A user types into an autocomplete option (exactly one option marked `focused`). */
@@ -225,7 +276,8 @@ export class DiscordFake {
   }
 
   #commandInteraction(type: number, options: SendCommandOptions): BuiltInteraction {
-    const guildId = options.guildId ?? this.#state.channelGuild.get(options.channelId);
+    assertOffered(this.#state, options.name, options);
+    const guildId = options.foreignGuildId ? undefined : (options.guildId ?? this.#state.channelGuild.get(options.channelId));
     const command = commandId(this.#state, options.name, guildId);
     const data: Record<string, unknown> = { id: command.id, name: options.name, type: 1 };
     if (options.options !== undefined) data['options'] = options.options;
@@ -285,6 +337,11 @@ export class DiscordFake {
     });
   }
 }
+
+/** Gateway intents as Discord numbers them. */
+const GUILD_MESSAGES = 1 << 9;
+const DIRECT_MESSAGES = 1 << 12;
+const MESSAGE_CONTENT = 1 << 15;
 
 /** Starts the fake on a free 127.0.0.1 port. */
 export async function startDiscordFake(options: DiscordFakeOptions = {}): Promise<DiscordFake> {

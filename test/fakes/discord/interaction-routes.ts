@@ -68,8 +68,10 @@ export const interactionCallback: Handler = (ctx) => {
 
   let message: FakeMessage | undefined;
   if (type === 4 || type === 5) {
-    const ephemeral = typeof data?.['flags'] === 'number' ? data['flags'] & EPHEMERAL : 0;
-    const flags = type === 5 ? LOADING | ephemeral : typeof data?.['flags'] === 'number' ? data['flags'] : 0;
+    // Where a server keeps external apps private, Discord turns a user-installed app's reply ephemeral.
+    const forced = record.forceEphemeral ? EPHEMERAL : 0;
+    const ephemeral = (typeof data?.['flags'] === 'number' ? data['flags'] & EPHEMERAL : 0) | forced;
+    const flags = type === 5 ? LOADING | ephemeral : (typeof data?.['flags'] === 'number' ? data['flags'] : 0) | forced;
     message = createReply(ctx, record, type === 4 ? (data ?? {}) : {}, 'interaction', flags);
     record.originalId = message.id;
     record.originalTouched = type === 4;

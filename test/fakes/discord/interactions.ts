@@ -7,7 +7,7 @@ import {
   memberPayload,
   userPayload,
 } from './payloads.ts';
-import type { FakeState } from './state.ts';
+import type { FakeState, StoredCommand } from './state.ts';
 import type { CallbackRecord, FakeMessage, FakeUser, InteractionTarget } from './types.ts';
 
 export const DEFAULT_USER: FakeUser = { id: '1000000000000000042', username: 'tester' };
@@ -35,6 +35,10 @@ export class InteractionRecord {
   originalTouched = false;
   readonly followupIds: string[] = [];
   componentMessageId: string | undefined;
+  /** A user-installed app in a server that keeps external apps private: Discord makes every reply ephemeral. */
+  forceEphemeral = false;
+  /** authorizing_integration_owners as sent. */
+  owners: Record<string, string> = {};
   readonly #listeners = new Set<() => void>();
 
   constructor(type: number, channelId: string, guildId: string | undefined, user: Record<string, unknown>, commandName?: string) {
@@ -59,7 +63,7 @@ export class InteractionRecord {
       id: this.id,
       type: this.type,
       user: this.user,
-      authorizing_integration_owners: { '0': this.guildId ?? '0' },
+      authorizing_integration_owners: this.owners,
     };
     if (this.commandName !== undefined) meta['name'] = this.commandName;
     if (this.componentMessageId !== undefined) meta['interacted_message_id'] = this.componentMessageId;
@@ -140,6 +144,8 @@ export function buildInteraction(
   extra: { commandName?: string; message?: FakeMessage } = {},
 ): BuiltInteraction {
   const user = userPayload(target.user ?? DEFAULT_USER);
+  const install = target.install ?? 'guild';
+  if (target.foreignGuildId !== undefined && install !== 'user') throw new Error('only a user-installed app runs in a guild the bot is not in');
   const found = state.lookupChannel(target.channelId);
   const guild = found.ok ? found.guild : undefined;
   if (!found.ok && state.channelGuild.has(target.channelId)) {
@@ -148,7 +154,12 @@ export function buildInteraction(
   if (target.guildId !== undefined && guild?.id !== target.guildId) {
     throw new Error(`channel ${target.channelId} is not a channel of configured guild ${target.guildId}`);
   }
-  const record = new InteractionRecord(type, target.channelId, guild?.id, user, extra.commandName);
+  const context = target.context ?? (guild || target.foreignGuildId !== undefined ? 0 : 1);
+  if (context === 2 && install !== 'user') throw new Error('private channels (group DMs) are reached by user-installed apps only');
+  const record = new InteractionRecord(type, target.channelId, guild?.id ?? target.foreignGuildId, user, extra.commandName);
+  // Discord names who authorized the app: the guild (0) and/or the user (1).
+  record.owners = install === 'user' ? { '1': String(user['id']) } : { '0': guild?.id ?? '0' };
+  record.forceEphemeral = install === 'user' && context === 0 && target.externalAppsPublic === false;
   const payload: Record<string, unknown> = {
     id: record.id,
     application_id: state.applicationId,
@@ -160,8 +171,8 @@ export function buildInteraction(
     app_permissions: target.appPermissions ?? DEFAULT_APP_PERMISSIONS,
     locale: target.locale ?? 'en-US',
     entitlements: [],
-    authorizing_integration_owners: { '0': guild?.id ?? '0' },
-    context: guild ? 0 : 1,
+    authorizing_integration_owners: record.owners,
+    context,
     attachment_size_limit: 10 * 1024 * 1024,
   };
   if (guild && found.ok) {
@@ -171,6 +182,14 @@ export function buildInteraction(
     payload['guild_locale'] = 'en-US';
     payload['channel'] = channelPayload(guild.id, found.channel, position);
     payload['member'] = memberPayload(user, guild.joinedAt, target.memberPermissions ?? DEFAULT_MEMBER_PERMISSIONS);
+  } else if (target.foreignGuildId !== undefined) {
+    // The bot is not in this guild: no guild object, a partial channel, the member's permissions.
+    payload['guild_id'] = target.foreignGuildId;
+    payload['channel'] = { id: target.channelId, type: 0, guild_id: target.foreignGuildId, name: 'general', position: 0, flags: 0, permissions: '0' };
+    payload['member'] = memberPayload(user, new Date(0).toISOString(), target.memberPermissions ?? DEFAULT_MEMBER_PERMISSIONS);
+  } else if (context === 2) {
+    payload['channel'] = { id: target.channelId, type: 3, flags: 0, last_message_id: null, recipients: [user], name: null, owner_id: user['id'] };
+    payload['user'] = user;
   } else {
     payload['channel'] = { id: target.channelId, type: 1, flags: 0, last_message_id: null, recipients: [user] };
     payload['user'] = user;
@@ -182,9 +201,31 @@ export function buildInteraction(
   return { record, payload };
 }
 
-export function commandId(state: FakeState, name: string, guildId: string | undefined): { id: string; guildCommand: boolean } {
-  const inGuild = guildId === undefined ? undefined : state.commands.get(guildId)?.find((c) => c.name === name);
-  if (inGuild) return { id: inGuild.id, guildCommand: true };
-  const global = state.commands.get('global')?.find((c) => c.name === name);
-  return { id: global?.id ?? snowflake(), guildCommand: false };
+export function commandId(state: FakeState, name: string, guildId: string | undefined, type = 1): { id: string; guildCommand: boolean } {
+  const registered = findCommand(state, name, guildId, type);
+  return registered ? { id: registered.command.id, guildCommand: registered.guild } : { id: snowflake(), guildCommand: false };
+}
+
+function findCommand(state: FakeState, name: string, guildId: string | undefined, type: number) {
+  const match = (c: StoredCommand) => c.name === name && (c['type'] ?? 1) === type;
+  const inGuild = guildId === undefined ? undefined : state.commands.get(guildId)?.find(match);
+  if (inGuild) return { command: inGuild, guild: true };
+  const global = state.commands.get('global')?.find(match);
+  return global ? { command: global, guild: false } : undefined;
+}
+
+/**
+ * Discord only offers a registered command where its `contexts` and `integration_types`
+ * allow: a test asking for it elsewhere is a test of something no user can do.
+ */
+export function assertOffered(state: FakeState, name: string, target: InteractionTarget, type = 1): void {
+  const guildId = target.foreignGuildId ?? target.guildId ?? state.channelGuild.get(target.channelId);
+  const found = findCommand(state, name, target.foreignGuildId ? undefined : guildId, type);
+  if (!found) return;
+  const install = target.install === 'user' ? 1 : 0;
+  const context = target.context ?? (guildId !== undefined ? 0 : 1);
+  const types = found.command['integration_types'];
+  const contexts = found.command['contexts'];
+  if (Array.isArray(types) && !types.includes(install)) throw new Error(`Discord does not offer ${name} to a ${target.install ?? 'guild'} install`);
+  if (Array.isArray(contexts) && !contexts.includes(context)) throw new Error(`Discord does not offer ${name} in context ${context}`);
 }

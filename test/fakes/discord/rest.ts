@@ -45,7 +45,10 @@ function validateCommands(list: unknown[]): FormErrors {
     const command = asRecord(raw);
     const name = command['name'];
     const type = typeof command['type'] === 'number' ? command['type'] : 1;
-    if (typeof name !== 'string' || !COMMAND_NAME.test(name) || (type === 1 && name !== name.toLowerCase())) {
+    if (![1, 2, 3].includes(type)) errors.add([i, 'type'], 'BASE_TYPE_CHOICES', 'Value must be one of {1, 2, 3, 4}.');
+    // User and message commands (types 2, 3) may have spaces and capitals: "Token card".
+    const nameOk = typeof name === 'string' && (type === 1 ? COMMAND_NAME.test(name) && name === name.toLowerCase() : /^.{1,32}$/u.test(name) && name.trim() === name);
+    if (!nameOk) {
       errors.add([i, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
     } else if (seen.has(`${type}:${name}`)) {
       errors.add([i, 'name'], 'APPLICATION_COMMANDS_DUPLICATE_NAME', `Application command names must be unique`);
@@ -57,6 +60,21 @@ function validateCommands(list: unknown[]): FormErrors {
       errors.add([i, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
     }
     validateDescriptionLocalizations(errors, [i, 'description_localizations'], command['description_localizations']);
+    if (type !== 1 && description !== undefined && description !== '') {
+      errors.add([i, 'description'], 'APPLICATION_COMMAND_INVALID_DESCRIPTION', 'Context menu commands cannot have description');
+    }
+    if (type !== 1 && asArray(command['options']).length > 0) {
+      errors.add([i, 'options'], 'APPLICATION_COMMAND_OPTIONS_INVALID', 'Context menu commands cannot have options');
+    }
+    // Installation kinds: 0 guild, 1 user. Contexts: 0 guild, 1 bot DM, 2 private channel.
+    const integrations = command['integration_types'];
+    if (integrations !== undefined && integrations !== null && !(Array.isArray(integrations) && integrations.length > 0 && integrations.every((v) => v === 0 || v === 1))) {
+      errors.add([i, 'integration_types'], 'BASE_TYPE_CHOICES', 'Value must be one of {0, 1}.');
+    }
+    const contexts = command['contexts'];
+    if (contexts !== undefined && contexts !== null && !(Array.isArray(contexts) && contexts.length > 0 && contexts.every((v) => v === 0 || v === 1 || v === 2))) {
+      errors.add([i, 'contexts'], 'BASE_TYPE_CHOICES', 'Value must be one of {0, 1, 2}.');
+    }
     const options = asArray(command['options']);
     if (options.length > 25) errors.add([i, 'options'], 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
     options.forEach((rawOption, j) => {
@@ -145,7 +163,8 @@ export const typing: Handler = (ctx) => {
 
 export const createMessage: Handler = (ctx) => {
   const { state, body } = ctx;
-  const found = channelOrError(ctx);
+  const dm = state.dmChannels.has(ctx.params['channelId'] ?? '');
+  const found = dm ? { ok: true as const, guild: undefined, channel: { id: ctx.params['channelId']! } } : channelOrError(ctx);
   if (!found.ok) return error(found.status, found.code, found.message);
   const invalid = validateMessage(body, ctx.files.length, true);
   if (invalid) return { status: 400, json: invalid };
@@ -156,7 +175,7 @@ export const createMessage: Handler = (ctx) => {
   }
   const message = state.messages.create({
     channelId: found.channel.id,
-    guildId: found.guild.id,
+    ...(found.guild ? { guildId: found.guild.id } : {}),
     body,
     files: ctx.files,
     source: 'channel',

@@ -53,6 +53,10 @@ export class FakeState {
   readonly recommendedShards: number;
   readonly maxConcurrency: number;
   sessionStartRemaining: number;
+  /** The portal's Message Content switch. */
+  readonly messageContentIntent: boolean;
+  /** DM channels a user wrote in, so the bot may answer there. */
+  readonly dmChannels = new Set<string>();
 
   constructor(options: DiscordFakeOptions) {
     this.applicationId = options.applicationId ?? snowflake();
@@ -61,6 +65,7 @@ export class FakeState {
     this.token = options.token ?? botToken(this.botUserId);
     this.channelBucket = options.channelBucket ?? { limit: 5, windowMs: 5000 };
     this.routeBucket = options.routeBucket ?? { limit: 50, windowMs: 1000 };
+    this.messageContentIntent = options.messageContentIntent ?? false;
     this.heartbeatIntervalMs = options.heartbeatIntervalMs ?? 41250;
     this.interactionAckTimeoutMs = options.interactionAckTimeoutMs ?? 3000;
     this.interactionTokenTtlMs = options.interactionTokenTtlMs ?? 15 * 60 * 1000;

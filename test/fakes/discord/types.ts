@@ -39,6 +39,11 @@ export interface DiscordFakeOptions {
   maxConcurrency?: number;
   /** Sessions left today; each IDENTIFY uses one (default 1000). */
   sessionStartRemaining?: number;
+  /**
+   * The developer portal's Message Content switch (default false). Identifying with the
+   * MESSAGE_CONTENT intent (1 << 15) while it is off closes the gateway with 4014, as Discord does.
+   */
+  messageContentIntent?: boolean;
 }
 
 export interface FakeAttachment {
@@ -158,6 +163,32 @@ export interface InteractionTarget {
   /** Bot permission bitfield in that channel as a decimal string. */
   appPermissions?: string;
   locale?: string;
+  /** Who installed the app for this interaction: the guild (default) or the user (user install). */
+  install?: 'guild' | 'user';
+  /** A guild the bot is not a member of (user install only): the interaction names it, the bot knows nothing else. */
+  foreignGuildId?: string;
+  /** Interaction context: 0 guild, 1 the bot's DM, 2 a private channel (group DM); derived when absent. */
+  context?: 0 | 1 | 2;
+  /** The server lets external (user-installed) apps reply publicly (default true); false makes Discord force replies ephemeral. */
+  externalAppsPublic?: boolean;
+}
+
+/** A message a user posted, as the bot would see it. */
+export interface PostMessageOptions {
+  channelId: string;
+  content: string;
+  author?: FakeUser;
+  /** Posted by another bot (author.bot). */
+  authorIsBot?: boolean;
+  /** The message @mentions the bot. */
+  mentionsBot?: boolean;
+}
+
+export interface SendMessageCommandOptions extends InteractionTarget {
+  /** The message command's registered name, e.g. "Token card". */
+  name: string;
+  /** The message right-clicked; any channel message, the bot's or a user's. */
+  target: { id?: string; content: string; author?: FakeUser };
 }
 
 export interface SendCommandOptions extends InteractionTarget {

@@ -3,6 +3,7 @@
 import { ApiError, badRequest } from './errors.ts';
 import { intParam, requireChat, userOf, type Handler } from './context.ts';
 import { validateCommands } from './validate.ts';
+import { answerInlineQuery } from './inline.ts';
 import type { MemberStatus, User } from './types.ts';
 
 /** Telegram forgets an unanswered callback query after about 15 seconds. */
@@ -11,8 +12,8 @@ const CALLBACK_TTL_MS = 15_000;
 const getMe: Handler = ({ state }) => ({
   ...state.bot,
   can_join_groups: true,
-  can_read_all_group_messages: false,
-  supports_inline_queries: false,
+  can_read_all_group_messages: !state.privacyMode,
+  supports_inline_queries: state.inlineMode,
   can_connect_to_business: false,
   has_main_web_app: false,
 });
@@ -143,6 +144,6 @@ const answerCallbackQuery: Handler = ({ state, params, now }) => {
 
 export const botMethods: Record<string, Handler> = {
   getMe, getUpdates, setWebhook, deleteWebhook, getWebhookInfo, getChat, getChatMember,
-  setMyCommands, getMyCommands, deleteMyCommands, answerCallbackQuery,
+  setMyCommands, getMyCommands, deleteMyCommands, answerCallbackQuery, answerInlineQuery,
   setMyDescription, getMyDescription, setMyShortDescription, getMyShortDescription,
 };

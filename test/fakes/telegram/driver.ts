@@ -10,6 +10,7 @@ import type {
   RequestLogEntry, SentMessage, Update, Violation,
 } from './types.ts';
 import type { UpdateQueue } from './updates.ts';
+import type { InlineAnswer } from './inline.ts';
 
 export interface FakeChat {
   id: number;
@@ -80,11 +81,16 @@ export class TelegramFake {
     return this.parts.state.addChat({ ...defaults, ...this.parts.state.chats.get(chat.id), ...chat });
   }
 
-  /** A user writes `text`; commands get their bot_command entity, so `bot.command()` fires as on Telegram. */
-  sendText(input: { chat: FakeChat; from?: FakeUser; text: string; replyToMessageId?: number }): Update {
+  /**
+   * A user (or, with `fromBot`, another bot) writes `text`; commands get their bot_command
+   * entity, so `bot.command()` fires as on Telegram. With privacy mode on, a group message
+   * that is no command, no mention of the bot and no reply to it is not delivered (unless
+   * the bot is an admin there): undefined is returned and the bot never sees it.
+   */
+  sendText(input: { chat: FakeChat; from?: FakeUser; text: string; replyToMessageId?: number; fromBot?: boolean }): Update | undefined {
     const { state } = this.parts;
     const fromInput = input.from ?? (input.chat.type === 'private' ? { id: input.chat.id, first_name: 'Tester' } : DEFAULT_GROUP_USER);
-    const from = state.addUser({ language_code: 'en', ...fromInput, is_bot: false });
+    const from = state.addUser({ language_code: 'en', ...fromInput, is_bot: input.fromBot === true });
     const known = state.chats.get(input.chat.id);
     const chat = input.chat.type === 'private'
       ? state.addChat({ ...known, first_name: from.first_name, ...(from.username ? { username: from.username } : {}), ...input.chat })
@@ -99,7 +105,43 @@ export class TelegramFake {
       message.reply_to_message = replied;
     }
     state.recordIncoming(message);
+    if (!this.deliverable(chat, message)) return undefined;
     return this.parts.updates.push({ message });
+  }
+
+  /** Privacy mode, as Telegram applies it to group messages. */
+  private deliverable(chat: Chat, message: Message): boolean {
+    const { state } = this.parts;
+    if (chat.type === 'private' || !state.privacyMode) return true;
+    if (message.entities?.some((e) => e.type === 'bot_command')) return true;
+    if (message.reply_to_message?.from?.id === state.bot.id) return true;
+    if (new RegExp(`@${state.bot.username}\\b`, 'i').test(message.text ?? '')) return true;
+    const status = state.statusOf(chat.id, state.bot.id);
+    return status === 'administrator' || status === 'creator';
+  }
+
+  /** A user deletes their message (bots get no update for that); a later reply to it finds no message. */
+  deleteIncoming(chatId: number, messageId: number): void {
+    this.parts.state.forgetIncoming(chatId, messageId);
+  }
+
+  /**
+   * A user edits their message: an `edited_message` update, delivered only if the bot asked
+   * for it in allowed_updates (Telegram sends it by default otherwise). Privacy mode applies as to new messages.
+   */
+  editText(input: { chat: FakeChat; messageId: number; text: string; from?: FakeUser }): Update | undefined {
+    const { state } = this.parts;
+    const old = state.incomingMessage(input.chat.id, input.messageId);
+    if (!old) throw new Error(`no message ${input.messageId} in chat ${input.chat.id} to edit`);
+    const edited: Message = { ...old, text: input.text, edit_date: unixNow() };
+    state.recordIncoming(edited);
+    if (!this.deliverable(old.chat, edited)) return undefined;
+    return this.parts.updates.push({ edited_message: edited });
+  }
+
+  /** BotFather /setprivacy: true (the default) hides ordinary group messages from the bot. */
+  setPrivacy(on: boolean): void {
+    this.parts.state.privacyMode = on;
   }
 
   /** A user presses an inline button; throws unless the message currently shows a button with that data. */
@@ -120,6 +162,30 @@ export class TelegramFake {
       callback_query: { id, from, message: toMessage(state, message), chat_instance: `ci${input.chatId}`, data: input.data },
     });
     return id;
+  }
+
+  /**
+   * A user types `@bot <query>` in some chat. Delivered only when inline mode is on
+   * (BotFather /setinline); returns the query id, or undefined when not delivered.
+   */
+  sendInlineQuery(input: { query: string; from?: FakeUser; chatType?: 'sender' | 'private' | 'group' | 'supergroup' }): string | undefined {
+    const { state } = this.parts;
+    if (!state.inlineMode) return undefined;
+    const from = state.addUser({ ...(input.from ?? DEFAULT_GROUP_USER), is_bot: false, language_code: 'en' });
+    const id = String(8_000_000_000_000_000n + BigInt(++this.callbackCounter));
+    state.inline.queries.set(id, { created: this.parts.now(), answered: false });
+    this.parts.updates.push({ inline_query: { id, from, query: input.query, offset: '', chat_type: input.chatType ?? 'sender' } });
+    return id;
+  }
+
+  /** Resolves with the bot's accepted answer to an inline query. */
+  waitForInlineAnswer(id: string, timeoutMs = 3000): Promise<InlineAnswer> {
+    return this.waitFor(() => this.parts.state.inline.answers.find((a) => a.inline_query_id === id), timeoutMs, () => `no answer to inline query ${id} within ${timeoutMs} ms`);
+  }
+
+  /** BotFather /setinline on or off. */
+  setInline(on: boolean): void {
+    this.parts.state.inlineMode = on;
   }
 
   /** Answers the bot gave to one button press (normally exactly one). */

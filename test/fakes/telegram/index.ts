@@ -26,6 +26,10 @@ export interface TelegramFakeOptions {
   timeScale?: number;
   /** Refuse sends to chats no user wrote from and addChat() did not declare, as Telegram does (default true). */
   knownChatsOnly?: boolean;
+  /** Privacy mode (default true, as BotFather leaves it): ordinary group messages are not delivered. */
+  privacyMode?: boolean;
+  /** Inline mode enabled with BotFather /setinline (default false). */
+  inlineMode?: boolean;
 }
 
 export async function startTelegramFake(opts: TelegramFakeOptions = {}): Promise<TelegramFake> {
@@ -41,6 +45,8 @@ export async function startTelegramFake(opts: TelegramFakeOptions = {}): Promise
     skipped += ms;
   };
   const state = new FakeState({ id: botId, is_bot: true, first_name: 'Kolradar Test', username: opts.botUsername ?? 'kolradar_test_bot' });
+  state.privacyMode = opts.privacyMode ?? true;
+  state.inlineMode = opts.inlineMode ?? false;
   const updates = new UpdateQueue();
   const limiter = new RateLimiter(opts.limits, timeScale, now);
   const log: RequestLogEntry[] = [];
@@ -66,3 +72,4 @@ export type {
   RequestLogEntry, SentMessage, Update, Violation,
 } from './types.ts';
 export { tinyPng } from './png.ts';
+export type { InlineAnswer, InlineResult } from './inline.ts';

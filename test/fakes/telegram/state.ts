@@ -1,6 +1,7 @@
 // What the fake Telegram knows: chats, users, memberships, the bot's messages
 // with their edit history, injected failures and callback queries.
 import { badRequest, chatNotFound, forbidden, ApiError } from './errors.ts';
+import { newInlineState, type InlineState } from './inline.ts';
 import type {
   BotCommand, CallbackAnswer, Chat, FailureKind, MemberStatus, Message, PhotoInfo, SentMessage, User,
 } from './types.ts';
@@ -10,7 +11,7 @@ interface Failure {
   remaining: number;
 }
 
-export type ChangeListener = (kind: 'sent' | 'edited', message: SentMessage) => void;
+export type ChangeListener = (kind: 'sent' | 'edited' | 'inline', message: SentMessage | undefined) => void;
 
 export class FakeState {
   readonly chats = new Map<number, Chat>();
@@ -24,6 +25,12 @@ export class FakeState {
   readonly descriptions = new Map<string, string>();
   readonly shortDescriptions = new Map<string, string>();
   webhookUrl = '';
+  /** BotFather /setprivacy: on (Telegram's default), groups deliver only commands, mentions, replies to the bot, or everything when the bot is an admin. */
+  privacyMode = true;
+  /** BotFather /setinline: inline_query updates are delivered only when on. */
+  inlineMode = false;
+  /** Inline queries sent and the answers accepted. */
+  readonly inline: InlineState = newInlineState();
   /** Photos by file_id, so a bot can resend a photo by id as it would on Telegram. */
   readonly photos = new Map<string, PhotoInfo>();
   readonly bot: User;
@@ -63,6 +70,11 @@ export class FakeState {
     if (message.from) this.speakers.add(`${message.chat.id}:${message.from.id}`);
   }
 
+  /** A user deleted their message: replies to it can no longer quote it. */
+  forgetIncoming(chatId: number, messageId: number): void {
+    this.incoming.delete(`${chatId}:${messageId}`);
+  }
+
   incomingMessage(chatId: number, messageId: number): Message | undefined {
     return this.incoming.get(`${chatId}:${messageId}`);
   }
@@ -82,7 +94,7 @@ export class FakeState {
     return this.sentIn(chatId).find((m) => m.message_id === messageId);
   }
 
-  emit(kind: 'sent' | 'edited', message: SentMessage): void {
+  emit(kind: 'sent' | 'edited' | 'inline', message?: SentMessage): void {
     for (const listener of this.listeners) listener(kind, message);
   }
 

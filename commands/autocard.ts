@@ -1,0 +1,50 @@
+import { autoCardSettings, cooldownText, parseCooldown } from '../src/core/autocard.ts';
+import type { Command, CommandContext } from '../src/core/command.ts';
+import { UserError } from '../src/core/errors.ts';
+import { LOOKUP_TEXT } from '../src/core/lookup-text.ts';
+import { opt } from '../src/core/options.ts';
+
+const EXAMPLE = '/autocard on cooldown:10m';
+
+const options = {
+  mode: opt.choice(['on', 'off'] as const, { description: 'Answer pasted addresses and links with a card: on or off', noun: 'mode', positional: true }),
+  cooldown: opt.string({ description: 'Quiet time per token after a card, like 10m or 2h (at most 24h)', max: 10, example: '10m' }),
+};
+
+/** Whether the bot sees pastes here at all, and what to change if not. */
+async function reach(ctx: CommandContext): Promise<string | undefined> {
+  if (ctx.caller.chatType === 'private') return LOOKUP_TEXT.autocardPrivate;
+  const ask = ctx.capabilities.readsAllMessages;
+  if (!ask) return undefined;
+  // Unknown (the platform did not answer) reads as "cannot": the advice is harmless either way.
+  const reads = await ask().catch(() => false);
+  if (ctx.caller.platform === 'telegram') return reads ? LOOKUP_TEXT.telegramPrivacyOff : LOOKUP_TEXT.telegramPrivacyOn;
+  if (ctx.caller.platform === 'discord') return reads ? LOOKUP_TEXT.discordIntentOn : LOOKUP_TEXT.discordIntentOff;
+  return undefined;
+}
+
+export default {
+  name: 'autocard',
+  description: 'Cards for pasted token addresses and links here: on, off, cooldown (admins)',
+  options,
+  chatSettings: true,
+  examples: [EXAMPLE, '/autocard', '/autocard off'],
+  requires: 'manage',
+  async run({ mode, cooldown }, ctx) {
+    const settings = autoCardSettings(ctx.store);
+    const { platform, chatId } = ctx.caller;
+    const current = await settings.get(platform, chatId);
+    let next = current;
+    if (cooldown !== undefined) {
+      const ms = parseCooldown(cooldown);
+      if (ms === undefined) throw new UserError(LOOKUP_TEXT.badCooldown, EXAMPLE);
+      next = { ...next, cooldownMs: ms };
+    }
+    if (mode !== undefined) next = { ...next, enabled: mode === 'on' };
+    const changed = next !== current;
+    if (changed) await settings.put(platform, chatId, next);
+    const head = (changed ? LOOKUP_TEXT.autocardSet : LOOKUP_TEXT.autocardStatus)(next.enabled, cooldownText(next.cooldownMs));
+    const note = next.enabled ? await reach(ctx) : undefined;
+    return { kind: 'text', text: note ? `${head}\n${note}` : head };
+  },
+} satisfies Command<typeof options>;

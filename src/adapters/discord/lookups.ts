@@ -1,0 +1,63 @@
+/**
+ * Cards without a slash command on Discord:
+ * - the "Token card" message command (right-click a message → Apps): Discord
+ *   sends the message with the interaction, so it works without the Message
+ *   Content intent, in servers, DMs and (user install) anywhere;
+ * - automatic cards for pastes: in DMs and in messages that mention the bot
+ *   always, in the rest of a server only with the privileged Message Content
+ *   intent (DISCORD_MESSAGE_CONTENT=true), because without it Discord sends
+ *   guild messages with empty content.
+ */
+import { Events, type Client, type Message, type MessageContextMenuCommandInteraction } from 'discord.js';
+import type { Logger } from 'pino';
+import type { AutoCards } from '../../core/autocard.ts';
+import { findTokenRefs } from '../../core/detect.ts';
+import { LOOKUP_TEXT } from '../../core/lookup-text.ts';
+import { toDiscordPayload } from '../../views/render/discord.ts';
+import { answerDeferred } from './interactions.ts';
+import { NO_MENTIONS, replyOptions } from './payload.ts';
+
+/** The text a message offers: its content and what its embeds say (links unfurled by Discord, other bots' cards). */
+function textOf(m: Message): string {
+  const parts = [m.content];
+  for (const e of m.embeds) parts.push(e.url ?? '', e.title ?? '', e.description ?? '', ...e.fields.map((f) => f.value));
+  return parts.filter(Boolean).join('\n');
+}
+
+export async function handleTokenCard(i: MessageContextMenuCommandInteraction, d: { autoCards: AutoCards; log: Logger; signal: AbortSignal }): Promise<void> {
+  const text = textOf(i.targetMessage);
+  // Nothing to look up: a private hint at once, without a defer or an upstream call.
+  if (!findTokenRefs(text, 1).length) {
+    await i.reply(replyOptions(toDiscordPayload({ kind: 'error', message: LOOKUP_TEXT.messageCommandNothing })));
+    return;
+  }
+  const deferred = i.deferReply();
+  const view = await d.autoCards.explicit(text, d.signal);
+  await deferred;
+  await answerDeferred(i, view, d.log);
+}
+
+export function installMessageCards(client: Client, d: { autoCards: AutoCards; log: Logger; contentIntent: boolean }): void {
+  client.on(Events.MessageCreate, (m) => {
+    void onMessage(client, m, d).catch((err: unknown) => d.log.warn({ err }, 'automatic card failed'));
+  });
+}
+
+async function onMessage(client: Client, m: Message, d: { autoCards: AutoCards; log: Logger; contentIntent: boolean }): Promise<void> {
+  if (m.author.bot || m.webhookId || m.system) return;
+  const me = client.user?.id;
+  // Without the intent a guild message's content is empty unless it mentions the bot: nothing to read.
+  if (m.inGuild() && !d.contentIntent && !(me && m.mentions.users.has(me))) return;
+  const text = textOf(m);
+  if (!text) return;
+  const view = await d.autoCards.forText(text, { platform: 'discord', chatId: m.channelId });
+  if (!view) return;
+  const { flags: _flags, ...payload } = replyOptions(toDiscordPayload(view));
+  try {
+    // Threaded under the paste; a paste deleted meanwhile gets the card unthreaded, not an error.
+    await m.reply({ ...payload, allowedMentions: { ...NO_MENTIONS, repliedUser: false }, failIfNotExists: false });
+  } catch (err) {
+    // Nobody asked: a failed automatic card is logged, never followed by an error message.
+    d.log.warn({ err, channel: m.channelId }, 'automatic card not sent');
+  }
+}

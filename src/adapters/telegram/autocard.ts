@@ -1,0 +1,42 @@
+/**
+ * Automatic cards on Telegram: a message with a token address or link gets one
+ * threaded reply (core/autocard.ts decides what, or silence). Registered before
+ * the command handlers; commands pass through to them.
+ *
+ * With privacy mode on (the default), Telegram delivers only commands, replies
+ * to the bot and mentions in groups, so pastes there arrive only when the bot
+ * is an admin or privacy mode is off (`/autocard` says which to change).
+ */
+import type { Bot, Context } from 'grammy';
+import type { Logger } from 'pino';
+import type { AutoCards } from '../../core/autocard.ts';
+import { toTelegramHtml } from '../../views/render/telegram.ts';
+import { sendRendered } from './send.ts';
+
+export function installAutoCards(bot: Bot, d: { autoCards: AutoCards; log: Logger }): void {
+  bot.on(['message:text', 'message:caption'], async (ctx, next) => {
+    if (isCommand(ctx) || !worthReading(ctx)) return next();
+    const msg = ctx.message!;
+    const view = await d.autoCards.forText(msg.text ?? msg.caption ?? '', { platform: 'telegram', chatId: String(msg.chat.id) });
+    if (!view) return;
+    try {
+      // allow_sending_without_reply: a paste deleted meanwhile still gets its card, unthreaded, not an error.
+      await sendRendered(ctx.api, msg.chat.id, toTelegramHtml(view), d.log, { replyTo: msg.message_id });
+    } catch (err) {
+      // Nobody asked: a failed automatic card is logged, never followed by an error message.
+      d.log.warn({ chat: msg.chat.id, err }, 'telegram: automatic card not sent');
+    }
+  });
+}
+
+function isCommand(ctx: Context): boolean {
+  const m = ctx.message!;
+  const entities = m.entities ?? m.caption_entities ?? [];
+  return entities.some((e) => e.type === 'bot_command' && e.offset === 0);
+}
+
+/** Other bots, and our own inline results (sent "via" us), are not people pasting. Channel posts never arrive (not in allowed_updates). */
+function worthReading(ctx: Context): boolean {
+  const m = ctx.message!;
+  return !m.from?.is_bot && !m.via_bot;
+}

@@ -1,0 +1,163 @@
+/**
+ * Automatic cards: a message with token references gets one answer with a
+ * compact card per token, without any command. Platform-neutral; adapters hand
+ * it a message's text and post what it returns as a threaded reply.
+ *
+ * It never speaks uninvited about a problem: a reference the service does not
+ * know, an upstream fault, a store fault, a token in cooldown or a chat over
+ * its cap all give `undefined` (logged and counted, never posted).
+ */
+import type { Logger } from 'pino';
+import type { KolClient } from '../api/index.ts';
+import type { Store } from '../store/index.ts';
+import type { Kv } from '../store/strict.ts';
+import { compactCards } from '../views/cards/tokenCompact.ts';
+import type { View } from '../views/model.ts';
+import type { Platform } from './command.ts';
+import { parseDuration } from './duration.ts';
+import { findTokenRefs, type TokenRef } from './detect.ts';
+import { toErrorView, type Outcome } from './dispatch.ts';
+import { LOOKUP_TEXT } from './lookup-text.ts';
+import { findOnChains, type FoundToken } from './lookup.ts';
+import { createRateLimiter } from './ratelimit.ts';
+
+export interface AutoCardSettings {
+  readonly enabled: boolean;
+  readonly cooldownMs: number;
+}
+
+export const DEFAULT_COOLDOWN_MS = 10 * 60_000;
+export const MAX_COOLDOWN_MS = 24 * 3_600_000;
+export const DEFAULT_SETTINGS: AutoCardSettings = { enabled: true, cooldownMs: DEFAULT_COOLDOWN_MS };
+/** References looked up per message: each costs one to two upstream calls. */
+export const MAX_LOOKUPS = 5;
+/** Automatic answers per chat per minute: a raid of pastes must not make the bot a spammer. */
+export const DEFAULT_PER_MINUTE = 6;
+
+/** "10m" -> ms within the allowed range; undefined when invalid. */
+export function parseCooldown(text: string): number | undefined {
+  const ms = parseDuration(text);
+  return ms !== undefined && ms <= MAX_COOLDOWN_MS ? ms : undefined;
+}
+
+export function cooldownText(ms: number): string {
+  return ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : `${Math.round(ms / 60_000)}m`;
+}
+
+/** Per-chat settings, kept with the other state (so every instance sees the same). */
+export function autoCardSettings(store: Store) {
+  const kv: Kv = store.autocard;
+  const key = (platform: Platform, chatId: string) => `set:${platform}:${chatId}`;
+  return {
+    async get(platform: Platform, chatId: string): Promise<AutoCardSettings> {
+      const v = await kv.get<Partial<AutoCardSettings>>(key(platform, chatId));
+      return { enabled: v?.enabled ?? DEFAULT_SETTINGS.enabled, cooldownMs: v?.cooldownMs ?? DEFAULT_SETTINGS.cooldownMs };
+    },
+    put: (platform: Platform, chatId: string, s: AutoCardSettings) => kv.set(key(platform, chatId), s),
+  };
+}
+
+export interface Where {
+  readonly platform: Platform;
+  readonly chatId: string;
+}
+
+export interface AutoCardsOptions {
+  readonly api: KolClient;
+  readonly store: Store;
+  readonly log: Logger;
+  readonly now?: () => number;
+  readonly perMinute?: number;
+  /** Upstream budget for one message's lookups. */
+  readonly budgetMs?: number;
+  /** Adds the buttons' stored state (the dispatcher's one way to bind a button). */
+  readonly bind: (view: View) => Promise<View>;
+  readonly onOutcome?: (command: string, outcome: Outcome, ms: number) => void;
+}
+
+export interface AutoCards {
+  /** The answer to a message, or undefined to stay silent. Never rejects. */
+  forText(text: string, where: Where, signal?: AbortSignal): Promise<View | undefined>;
+  /**
+   * Someone asked for the cards of a message (Discord's "Token card"): no
+   * settings, cooldown or cap, and always an answer, a short error included.
+   */
+  explicit(text: string, signal?: AbortSignal): Promise<View>;
+}
+
+/** Name under which outcomes are counted (metrics) and logged. */
+const NAME = 'autocard';
+
+export function createAutoCards(o: AutoCardsOptions): AutoCards {
+  const now = o.now ?? Date.now;
+  const limiter = createRateLimiter(o.perMinute ?? DEFAULT_PER_MINUTE, 60_000);
+  const settings = autoCardSettings(o.store);
+  const cooldowns: Kv = o.store.autocard;
+  const cdKey = (w: Where, address: string) => `cd:${w.platform}:${w.chatId}:${/^0x[0-9a-fA-F]{40}$/.test(address) ? address.toLowerCase() : address}`;
+
+  /** Each reference looked up on its chains at once; a fault is kept (to log or show), not thrown. */
+  async function lookupAll(refs: readonly TokenRef[], signal: AbortSignal): Promise<{ found: FoundToken[]; fault: unknown }> {
+    let fault: unknown;
+    const call = { signal, budgetMs: o.budgetMs ?? 8_000 };
+    const lists = await Promise.all(
+      refs.map((r) =>
+        findOnChains(o.api, r.address, r.chains, call).catch((err: unknown) => {
+          fault = err;
+          return [] as FoundToken[];
+        }),
+      ),
+    );
+    return { found: lists.flat(), fault };
+  }
+
+  /** Tokens being looked up right now per chat: two pastes arriving together must not both pass the cooldown. */
+  const pending = new Set<string>();
+
+  async function answer(text: string, w: Where, signal: AbortSignal): Promise<{ view?: View; outcome: Outcome }> {
+    const refs = findTokenRefs(text, MAX_LOOKUPS);
+    if (!refs.length) return { outcome: 'ok' };
+    const s = await settings.get(w.platform, w.chatId);
+    if (!s.enabled) return { outcome: 'ok' };
+    const cooling = await cooldowns.getMany<number>(refs.map((r) => cdKey(w, r.address)));
+    const fresh = refs.filter((r, i) => cooling[i] === undefined && !pending.has(cdKey(w, r.address)));
+    if (!fresh.length) return { outcome: 'limited' };
+    if (limiter.take(`${w.platform}:${w.chatId}`, now()) > 0) return { outcome: 'limited' };
+    const keys = fresh.map((r) => cdKey(w, r.address));
+    keys.forEach((k) => pending.add(k));
+    try {
+      const { found, fault } = await lookupAll(fresh, signal);
+      if (fault) o.log.warn({ err: fault instanceof Error ? { name: fault.name, message: fault.message } : String(fault) }, 'autocard: lookup failed (silent)');
+      if (!found.length) return { outcome: fault ? 'unavailable' : 'not_found' };
+      // Only what was shown cools down: an unknown paste stays cheap to retry (the client caches misses).
+      await Promise.all(found.map((f) => cooldowns.set(cdKey(w, f.item.token.address), now(), s.cooldownMs)));
+      return { view: await o.bind(compactCards(found)), outcome: 'ok' };
+    } finally {
+      keys.forEach((k) => pending.delete(k));
+    }
+  }
+
+  async function explicit(text: string, signal: AbortSignal): Promise<View> {
+    const refs = findTokenRefs(text, MAX_LOOKUPS);
+    if (!refs.length) return { kind: 'error', message: LOOKUP_TEXT.messageCommandNothing };
+    const { found, fault } = await lookupAll(refs, signal);
+    if (found.length) return o.bind(compactCards(found));
+    return fault ? toErrorView(fault, NAME, o.log).view : { kind: 'error', message: LOOKUP_TEXT.messageCommandUnknown };
+  }
+
+  return {
+    explicit: (text, signal = new AbortController().signal) => explicit(text, signal),
+    async forText(text, w, signal = new AbortController().signal) {
+      const started = now();
+      try {
+        const { view, outcome } = await answer(text, w, signal);
+        if (view || outcome !== 'ok') o.onOutcome?.(NAME, outcome, now() - started);
+        return view;
+      } catch (err) {
+        // The store or a view failed: silence in the chat, the detail in the log.
+        o.log.warn({ err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, 'autocard: failed (silent)');
+        o.onOutcome?.(NAME, 'failed', now() - started);
+        return undefined;
+      }
+    },
+  };
+}
