@@ -104,6 +104,7 @@ export async function run(signal: Promise<string>): Promise<number> {
   if (config.httpPort !== undefined) {
     const ops = await startOpsServer({
       port: config.httpPort,
+      host: config.httpHost,
       metrics: app.metrics,
       checks: {
         store: () => app.store.ping(),
@@ -112,7 +113,7 @@ export async function run(signal: Promise<string>): Promise<number> {
       },
     });
     closeOps = () => ops.close(); // closed last: /healthz answers while the rest stops
-    log.info({ port: ops.port }, 'health and metrics listening');
+    log.info({ host: config.httpHost, port: ops.port }, 'health and metrics listening');
   }
   log.info({ ms: Math.round(performance.now() - started), platforms: adapters.map((a) => a.platform) }, 'ready');
 

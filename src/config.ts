@@ -4,6 +4,7 @@
  * with a message naming every bad variable, never later in the middle of a tick.
  */
 import { validate as validateCron } from 'node-cron';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -36,6 +37,17 @@ const port = (min: number) =>
       .optional(),
   );
 
+/** An interface address to listen on; the default 127.0.0.1 keeps a server off the network until asked. */
+const host = optionalString.pipe(
+  z
+    .string()
+    .refine((s) => isIP(s) !== 0 || s === 'localhost', 'must be an IP address such as 127.0.0.1, ::1 or 0.0.0.0')
+    .optional(),
+);
+
+/** Where a server listens unless told otherwise: this machine only. */
+export const DEFAULT_HOST = '127.0.0.1';
+
 const snowflake = optionalString.pipe(z.string().regex(/^\d{17,20}$/, 'must be a Discord id (17-20 digits)').optional());
 
 const EnvSchema = z
@@ -52,9 +64,11 @@ const EnvSchema = z
     TELEGRAM_API_ROOT: optionalUrl,
     TELEGRAM_WEBHOOK_URL: optionalUrl,
     TELEGRAM_WEBHOOK_SECRET: optionalString.pipe(
-      z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, 'must be 1-256 characters of A-Z a-z 0-9 _ -').optional(),
+      // At least 16: guessing is out of reach, and the log scrubber (which skips values under 6) always meets it.
+      z.string().regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16-256 characters of A-Z a-z 0-9 _ -').optional(),
     ),
     TELEGRAM_WEBHOOK_PORT: port(1),
+    TELEGRAM_WEBHOOK_HOST: host,
     STORE_URL: optionalString.pipe(
       z
         .string()
@@ -66,6 +80,7 @@ const EnvSchema = z
     ),
     LOG_LEVEL: optionalString.pipe(z.enum(LEVELS, { error: `must be one of ${LEVELS.join(', ')}` }).optional()),
     HTTP_PORT: port(0),
+    HTTP_HOST: host,
   });
 
 /** Variables that only make sense together; checked on the raw values so every problem is listed at once. */
@@ -86,13 +101,15 @@ export interface Config {
     | {
         readonly token: string;
         readonly apiRoot?: string;
-        readonly webhook?: { readonly url: string; readonly secret: string; readonly port: number };
+        readonly webhook?: { readonly url: string; readonly secret: string; readonly port: number; readonly host: string };
       }
     | undefined;
   readonly storeUrl: string;
   readonly watchCron: string;
   readonly logLevel: (typeof LEVELS)[number];
   readonly httpPort: number | undefined;
+  /** Interface of the health and metrics server. */
+  readonly httpHost: string;
   /** Every secret value present, for log redaction and leak tests. */
   readonly secrets: readonly string[];
 }
@@ -147,6 +164,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
                   url: e.TELEGRAM_WEBHOOK_URL,
                   secret: e.TELEGRAM_WEBHOOK_SECRET,
                   port: e.TELEGRAM_WEBHOOK_PORT ?? 8443,
+                  host: e.TELEGRAM_WEBHOOK_HOST ?? DEFAULT_HOST,
                 },
               }
             : {}),
@@ -156,6 +174,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     watchCron: e.WATCH_CRON ?? DEFAULT_WATCH_CRON,
     logLevel: e.LOG_LEVEL ?? 'info',
     httpPort: e.HTTP_PORT,
+    httpHost: e.HTTP_HOST ?? DEFAULT_HOST,
     secrets,
   };
 }
