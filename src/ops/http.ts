@@ -26,7 +26,7 @@ export async function startOpsServer(o: {
   metrics: { render(): string };
   checks: ReadyChecks;
 }): Promise<OpsServer> {
-  const { server } = createGuardedServer((req, res) => {
+  const { server, close } = createGuardedServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const send = (status: number, body: string, type = 'text/plain; charset=utf-8') => {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
@@ -52,6 +52,6 @@ export async function startOpsServer(o: {
   });
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close,
   };
 }

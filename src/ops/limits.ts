@@ -38,6 +38,12 @@ export interface GuardedServer {
   readonly server: Server;
   /** Connections closed to make room (or refused when every slot was busy). */
   readonly shed: () => number;
+  /**
+   * Stops listening and closes every connection without a request in progress
+   * (Node's close() would wait for a half-open one forever: it also stops the
+   * timeout checks); requests in progress finish first.
+   */
+  close(): Promise<void>;
 }
 
 export function createGuardedServer(handler: (req: IncomingMessage, res: ServerResponse) => void, limits: Partial<ServerLimits> = {}): GuardedServer {
@@ -83,5 +89,13 @@ export function createGuardedServer(handler: (req: IncomingMessage, res: ServerR
       if (st.busy === 0 && open.delete(req.socket)) open.set(req.socket, st);
     });
   });
-  return { server, shed: () => shed };
+  return {
+    server,
+    shed: () => shed,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const [socket, st] of open) if (st.busy === 0) socket.destroy();
+      }),
+  };
 }

@@ -108,7 +108,7 @@ export async function startWebhookServer(bot: Bot, o: WebhookOptions, track: (p:
     });
     track(done);
   };
-  const { server } = createGuardedServer(onRequest, o.limits);
+  const { server, close } = createGuardedServer(onRequest, o.limits);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host ?? '127.0.0.1', () => {
@@ -118,10 +118,6 @@ export async function startWebhookServer(bot: Bot, o: WebhookOptions, track: (p:
   });
   return {
     address: server.address() as AddressInfo,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
+    close,
   };
 }
