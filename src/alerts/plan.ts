@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { ChainId } from '../api/chains.ts';
 import type { KolClient } from '../api/index.ts';
-import { actionId } from '../core/dispatch.ts';
+import { actionId, chatKey } from '../core/dispatch.ts';
 import type { PageStore } from '../store/pages.ts';
 import type { Kv } from '../store/strict.ts';
 import type { Subscription } from '../store/subscriptions.ts';
@@ -179,9 +179,19 @@ async function marketCapsOf(p: PlanInput, tokens: Map<string, TweetFacts>): Prom
   return out;
 }
 
-/** Token card, KOL card and mute buttons, stored once per (token, KOL) and shared by every destination. */
+/**
+ * Token card, KOL card and mute buttons, stored once per (token, KOL) and
+ * shared by every destination that alert goes to (and bound to those chats only).
+ */
 async function actionsOf(p: PlanInput, groups: readonly Match[][]) {
   const out = new Map<string, AlertContent extends infer C ? (C extends { actions: infer A } ? A : never) : never>();
+  const chats = new Map<string, Set<string>>();
+  for (const g of groups) {
+    const key = `${g[0]!.facts.tokenKey}|${g[0]!.facts.username}`;
+    let set = chats.get(key);
+    if (!set) chats.set(key, (set = new Set()));
+    set.add(chatKey({ platform: g[0]!.sub.platform, chatId: g[0]!.sub.chatId }));
+  }
   for (const g of groups) {
     const f = g[0]!.facts;
     const key = `${f.tokenKey}|${f.username}`;
@@ -195,7 +205,10 @@ async function actionsOf(p: PlanInput, groups: readonly Match[][]) {
     out.set(
       key,
       await Promise.all(
-        specs.map(async (s) => ({ ...s, id: actionId(s.command, await p.pages.put({ command: s.command, options: s.options }, ALERT_ACTION_TTL_MS), { opensNew: true }) })),
+        specs.map(async (s) => ({
+          ...s,
+          id: actionId(s.command, await p.pages.put({ command: s.command, options: s.options, chats: [...chats.get(key)!] }, ALERT_ACTION_TTL_MS), { opensNew: true }),
+        })),
       ),
     );
   }

@@ -18,6 +18,12 @@ export interface Caller {
   /** Where the answer goes: a Discord channel, a Telegram chat, the terminal. */
   readonly chatId: string;
   readonly chatType: 'private' | 'group' | 'channel';
+  /**
+   * The chat a message was posted as (Telegram's anonymous group admins and
+   * posts as a channel all come from one shared user): the rate limit counts it
+   * instead of that user.
+   */
+  readonly senderChatId?: string;
   /** May this caller change the chat's settings? Asked lazily: it can cost a platform call. */
   canManage(): Promise<boolean>;
 }

@@ -43,6 +43,14 @@ export function opensNew(id: string): boolean {
   return id.startsWith(`${ACTION_PREFIX}+`);
 }
 
+/** The chat a button is bound to: its message's chat, on its platform. */
+export function chatKey(c: Pick<Caller, 'platform' | 'chatId'>): string {
+  return `${c.platform}:${c.chatId}`;
+}
+
+/** The metric label of commands nobody defined: users' typos must not grow /metrics. */
+export const UNKNOWN_COMMAND = 'unknown';
+
 function parseActionId(id: string): { command: string | undefined; key: string } | undefined {
   if (!id.startsWith(ACTION_PREFIX)) return undefined;
   const rest = id.slice(ACTION_PREFIX.length).replace(/^\+/, '');
@@ -74,11 +82,19 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   readonly budgetMs?: number;
   readonly capabilities?: Capabilities;
+  /**
+   * For a pressed button: the button ids the pressed message shows, as the
+   * platform delivered it. A forged press naming a button the message lacks is refused.
+   */
+  readonly buttonsOnMessage?: readonly string[];
 }
 
 export interface Dispatcher {
   readonly commands: Registry;
-  /** A typed line. Undefined when the text is not a command at all (chat noise). */
+  /**
+   * A typed line. Undefined when the text is not a command at all (chat noise),
+   * or when its sender is over the limit and has already been told so.
+   */
   text(text: string, caller: Caller, opts?: RunOptions): Promise<View | undefined>;
   /** A command with raw option values (Discord's typed options, parsed text). */
   run(name: string, raw: RawArgs, caller: Caller, opts?: RunOptions): Promise<View>;
@@ -87,6 +103,9 @@ export interface Dispatcher {
   /** The stored command behind a button, for adapters that need its name (deferral choices). */
   isAction(id: string): boolean;
 }
+
+/** The answer to a button pressed where it was not made; short, and nothing is edited. */
+export const FOREIGN_BUTTON = 'This button does not belong to this message.';
 
 const DEFAULT_CAPS: Capabilities = { pictures: false, buttons: true };
 
@@ -97,14 +116,20 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
   const actionTtl = o.actionTtlMs ?? 30 * 60_000;
   const budget = o.budgetMs ?? 8_000;
 
-  async function execute(command: AnyCommand | undefined, name: string, getRaw: () => RawArgs, caller: Caller, opts: RunOptions): Promise<View> {
+  /** With `quiet`, a sender already told about the limit gets undefined: no answer at all. */
+  async function execute(command: AnyCommand | undefined, name: string, getRaw: () => RawArgs, caller: Caller, opts: RunOptions, quiet: true): Promise<View | undefined>;
+  async function execute(command: AnyCommand | undefined, name: string, getRaw: () => RawArgs, caller: Caller, opts: RunOptions, quiet?: false): Promise<View>;
+  async function execute(command: AnyCommand | undefined, name: string, getRaw: () => RawArgs, caller: Caller, opts: RunOptions, quiet = false): Promise<View | undefined> {
     const started = now();
     let outcome: Outcome = 'ok';
     try {
-      const wait = limiter.take(`${caller.platform}:${caller.userId}`, started);
-      if (wait > 0) {
+      // People posting as a chat share one Telegram user; each such chat is its own sender.
+      const sender = caller.senderChatId !== undefined ? `${caller.platform}:chat:${caller.senderChatId}` : `${caller.platform}:${caller.userId}`;
+      const verdict = limiter.take(sender, started);
+      if (verdict.waitMs > 0) {
         outcome = 'limited';
-        return { kind: 'error', message: `You're sending commands quickly. Try again in ${Math.ceil(wait / 1000)} s.` };
+        if (quiet && verdict.toldAlready) return undefined;
+        return { kind: 'error', message: `You're sending commands quickly. Try again in ${Math.ceil(verdict.waitMs / 1000)} s.` };
       }
       if (!command) throw unknownCommand(name, o.commands);
       const input = validate(command, getRaw());
@@ -127,23 +152,27 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         now,
         ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
       };
-      return await bindActions(await command.run(input as never, ctx));
+      return await bindActions(await command.run(input as never, ctx), caller);
     } catch (err) {
       const { view, outcome: oc } = toErrorView(err, name, o.log);
       outcome = oc;
       return view;
     } finally {
-      o.onOutcome?.(name, outcome, now() - started);
+      o.onOutcome?.(o.commands.has(name) ? name : UNKNOWN_COMMAND, outcome, now() - started);
     }
   }
 
-  /** Stores each button's query; if the store is down the answer still goes out, without those buttons. */
-  async function bindActions(view: View): Promise<View> {
+  /**
+   * Stores each button's query, bound to the chat the answer goes to; if the
+   * store is down the answer still goes out, without those buttons.
+   */
+  async function bindActions(view: View, caller: Caller): Promise<View> {
     const actions = (view.actions ?? []) as Action[];
+    const chats = [chatKey(caller)];
     try {
       await Promise.all(
         actions.map(async (a) => {
-          if (!a.id) a.id = actionId(a.command, await o.store.pages.put({ command: a.command, options: a.options }, actionTtl));
+          if (!a.id) a.id = actionId(a.command, await o.store.pages.put({ command: a.command, options: a.options, chats }, actionTtl));
         }),
       );
       return view;
@@ -159,12 +188,14 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       const parsed = splitCommand(text);
       if (!parsed) return undefined;
       const command = o.commands.get(parsed.name);
-      return execute(command, parsed.name, () => argsFor(command!, parsed.args), caller, opts);
+      return execute(command, parsed.name, () => argsFor(command!, parsed.args), caller, opts, true);
     },
     run(name, raw, caller, opts = {}) {
       return execute(o.commands.get(name), name, () => raw, caller, opts);
     },
     async action(id, caller, opts = {}) {
+      // Forged callback data: the pressed message does not show this button.
+      if (opts.buttonsOnMessage && !opts.buttonsOnMessage.includes(id)) return { kind: 'error', message: FOREIGN_BUTTON };
       const parsed = parseActionId(id);
       let stored;
       try {
@@ -179,6 +210,8 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
           ? { kind: 'error', message: `This page has expired. Run /${known} again for fresh results.`, example: `/${known}` }
           : { kind: 'error', message: 'These buttons have expired. Send the command again for fresh results.', example: '/help' };
       }
+      // A key copied from another chat's message: it must not act (or edit a message) here.
+      if (!stored.chats.includes(chatKey(caller))) return { kind: 'error', message: FOREIGN_BUTTON };
       return execute(o.commands.get(stored.command), stored.command, () => ({ ...stored.options }), caller, opts);
     },
     isAction: (id) => id.startsWith(ACTION_PREFIX),
