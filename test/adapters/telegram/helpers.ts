@@ -24,6 +24,8 @@ export interface RigOptions {
   readonly webhook?: WebhookOptions;
   /** Builds the dispatcher from the app (a registry with test commands). */
   readonly dispatcher?: (app: App) => Dispatcher;
+  /** Commands per sender per window; default: practically unlimited. */
+  readonly userLimit?: { readonly count: number; readonly windowMs: number };
   /** Leave the adapter unstarted. */
   readonly start?: boolean;
 }
@@ -45,7 +47,7 @@ export async function rig(t: TestContext, o: RigOptions = {}): Promise<Rig> {
   const app = await createApp(
     loadConfig({ TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot, STORE_URL: 'memory:' }),
     silentLogger(),
-    { sandboxLiveRate: 0, dispatcher: { userLimit: { count: 10_000, windowMs: 1_000 }, ...(o.budgetMs ? { budgetMs: o.budgetMs } : {}) } },
+    { sandboxLiveRate: 0, dispatcher: { userLimit: o.userLimit ?? { count: 10_000, windowMs: 1_000 }, ...(o.budgetMs ? { budgetMs: o.budgetMs } : {}) } },
   );
   const logs: string[] = [];
   const log = createLogger({ level: 'debug', secrets: [], destination: { write: (line: string) => logs.push(line) } });
