@@ -53,7 +53,7 @@ function rememberPhoto(chatId: number | string, textId: number, photoId: number)
 
 /** Visible characters of our renderer's HTML, as Telegram counts them. */
 export function visibleLength(html: string): number {
-  return html.replace(/<[^>]*>/g, '').replace(/&(?:lt|gt|amp|quot|#\d+|#x[0-9a-f]+);/gi, '_').length;
+  return html.replace(/<[^<>]*>/g, '').replace(/&(?:lt|gt|amp|quot|#\d+|#x[0-9a-f]+);/gi, '_').length;
 }
 
 /**

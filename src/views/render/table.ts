@@ -50,7 +50,7 @@ export function layoutTable(
     values
       .map((v, i) => pad(cutWidth(v, widths[i]!), widths[i]!, columns[i]!.align ?? 'left'))
       .join(GAP)
-      .replace(/\s+$/, '');
+      .trimEnd();
   return {
     header: line(labels),
     rule: widths.map((w) => '-'.repeat(w)).join(GAP),
