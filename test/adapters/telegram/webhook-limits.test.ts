@@ -138,23 +138,21 @@ async function halfOpen(port: number, count: number) {
   let closedByServer = 0;
   // In batches: the server shares this event loop, so thousands of connects in one go would
   // overflow the listen backlog before it could accept any (the kernel refusing them, not the bot).
-  for (let i = 0; i < count; i += 32) await Promise.all(
-    Array.from(
-      { length: Math.min(32, count - i) },
-      () =>
-        new Promise<void>((resolve) => {
-          const s = connect({ host: '127.0.0.1', port });
-          sockets.push(s);
-          s.on('error', () => {});
-          s.once('close', () => closedByServer++);
-          s.once('connect', () => {
-            s.write('POST /tg/updates HTTP/1.1\r\nHost: x\r\nX-Slow: ');
-            resolve();
-          });
-          s.once('close', () => resolve());
-        }),
-    ),
-  );
+  const open = () =>
+    new Promise<void>((resolve) => {
+      const s = connect({ host: '127.0.0.1', port });
+      sockets.push(s);
+      s.on('error', () => {});
+      s.once('connect', () => {
+        s.write('POST /tg/updates HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+        resolve();
+      });
+      s.once('close', () => {
+        closedByServer++;
+        resolve();
+      });
+    });
+  for (let i = 0; i < count; i += 32) await Promise.all(Array.from({ length: Math.min(32, count - i) }, open));
   return { sockets, closed: () => closedByServer, stop: () => sockets.forEach((s) => s.destroy()) };
 }
 
