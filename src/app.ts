@@ -104,7 +104,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     api,
     store,
     log,
-    bind: (view) => dispatcher.bind(view),
+    bind: (view, chat) => dispatcher.bind(view, chat),
     onOutcome: (command, outcome) => metrics.commands.inc({ command, outcome }),
     ...over.autoCards,
   });

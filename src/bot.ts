@@ -114,6 +114,7 @@ export async function run(signal: Promise<string>): Promise<number> {
       // First, so that /healthz answers and /readyz says what start-up waits for.
       const ops = await startOpsServer({
         port: config.httpPort,
+        host: config.httpHost,
         metrics: { render: () => app?.metrics.render() ?? '' },
         checks: {
           store: async () => (app ? app.store.ping() : false),
@@ -125,7 +126,7 @@ export async function run(signal: Promise<string>): Promise<number> {
         },
       });
       closeOps = () => ops.close(); // closed last: /healthz answers while the rest stops
-      log.info({ port: ops.port }, 'health and metrics listening');
+      log.info({ host: config.httpHost, port: ops.port }, 'health and metrics listening');
     }
     app = await createApp(config, log, { start: { signal: aborted.signal, say, onWaiting: (why) => (waiting = why ?? 'starting') } });
     adapters = await chatAdapters(config, app, log);

@@ -4,6 +4,7 @@
  * with a message naming every bad variable, never later in the middle of a tick.
  */
 import { validate as validateCron } from 'node-cron';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -87,6 +88,17 @@ const shardIds = optionalString.pipe(
     .optional(),
 );
 
+/** An interface address to listen on; the default 127.0.0.1 keeps a server off the network until asked. */
+const host = optionalString.pipe(
+  z
+    .string()
+    .refine((s) => isIP(s) !== 0 || s === 'localhost', 'must be an IP address such as 127.0.0.1, ::1 or 0.0.0.0')
+    .optional(),
+);
+
+/** Where a server listens unless told otherwise: this machine only. */
+export const DEFAULT_HOST = '127.0.0.1';
+
 const snowflake = optionalString.pipe(z.string().regex(/^\d{17,20}$/, 'must be a Discord id (17-20 digits)').optional());
 
 const EnvSchema = z
@@ -112,9 +124,11 @@ const EnvSchema = z
     TELEGRAM_API_ROOT: optionalUrl,
     TELEGRAM_WEBHOOK_URL: optionalUrl,
     TELEGRAM_WEBHOOK_SECRET: optionalString.pipe(
-      z.string().regex(/^[A-Za-z0-9_-]{1,256}$/, 'must be 1-256 characters of A-Z a-z 0-9 _ -').optional(),
+      // At least 16: guessing is out of reach, and the log scrubber (which skips values under 6) always meets it.
+      z.string().regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16-256 characters of A-Z a-z 0-9 _ -').optional(),
     ),
     TELEGRAM_WEBHOOK_PORT: port(1),
+    TELEGRAM_WEBHOOK_HOST: host,
     STORE_URL: optionalString.pipe(
       z
         .string()
@@ -147,6 +161,7 @@ const EnvSchema = z
     LC_ALL: optionalString,
     LC_MESSAGES: optionalString,
     LANG: optionalString,
+    HTTP_HOST: host,
   });
 
 /** Variables that only make sense together; checked on the raw values so every problem is listed at once. */
@@ -180,7 +195,7 @@ export interface Config {
     | {
         readonly token: string;
         readonly apiRoot?: string;
-        readonly webhook?: { readonly url: string; readonly secret: string; readonly port: number };
+        readonly webhook?: { readonly url: string; readonly secret: string; readonly port: number; readonly host: string };
       }
     | undefined;
   readonly storeUrl: string;
@@ -193,6 +208,8 @@ export interface Config {
   readonly apiMaxBodyBytes: number;
   /** The console's language tag: `--lang`, else LC_ALL / LC_MESSAGES / LANG (e.g. ru_RU.UTF-8). */
   readonly consoleLocale: string | undefined;
+  /** Interface of the health and metrics server. */
+  readonly httpHost: string;
   /** Every secret value present, for log redaction and leak tests. */
   readonly secrets: readonly string[];
 }
@@ -256,6 +273,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
                   url: e.TELEGRAM_WEBHOOK_URL,
                   secret: e.TELEGRAM_WEBHOOK_SECRET,
                   port: e.TELEGRAM_WEBHOOK_PORT ?? 8443,
+                  host: e.TELEGRAM_WEBHOOK_HOST ?? DEFAULT_HOST,
                 },
               }
             : {}),
@@ -268,6 +286,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
     httpPort: e.HTTP_PORT,
     apiMaxBodyBytes: e.KOL_API_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES,
     consoleLocale: langFlag(argv) ?? e.LC_ALL ?? e.LC_MESSAGES ?? e.LANG,
+    httpHost: e.HTTP_HOST ?? DEFAULT_HOST,
     secrets,
   };
 }

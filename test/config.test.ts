@@ -108,3 +108,25 @@ test('several instances: shard plan and HTTP interactions variables, with clear 
   assert.throws(() => loadConfig({ ...base, DISCORD_SHARD_IDS: '0' }), /DISCORD_SHARD_COUNT is required when DISCORD_SHARD_IDS is set/);
   assert.throws(() => loadConfig({ ...base, DISCORD_INTERACTIONS_PORT: '8081' }), /DISCORD_PUBLIC_KEY is required/);
 });
+
+test('a webhook secret shorter than 16 characters is a configuration error, without echoing it', () => {
+  const env = { TELEGRAM_BOT_TOKEN: '12345:AAAAAAAAAAAAAAAAAAAAAAAAAAAA', TELEGRAM_WEBHOOK_URL: 'https://bot.example.com/hook' };
+  for (const short of ['abc', 'fifteen-chars15']) {
+    try {
+      loadConfig({ ...env, TELEGRAM_WEBHOOK_SECRET: short });
+      assert.fail(`${short} should be refused`);
+    } catch (err) {
+      assert.ok(err instanceof ConfigError);
+      assert.match(err.message, /TELEGRAM_WEBHOOK_SECRET must be 16-256 characters/);
+      assert.ok(!err.message.includes(short));
+    }
+  }
+  assert.equal(loadConfig({ ...env, TELEGRAM_WEBHOOK_SECRET: 'sixteen-chars-16' }).telegram?.webhook?.secret, 'sixteen-chars-16');
+});
+
+test('servers listen on 127.0.0.1 unless a host variable says otherwise; a host that is not an address is refused', () => {
+  assert.equal(loadConfig({}).httpHost, '127.0.0.1');
+  assert.equal(loadConfig({ HTTP_HOST: '0.0.0.0' }).httpHost, '0.0.0.0');
+  assert.throws(() => loadConfig({ HTTP_HOST: 'every interface' }), /HTTP_HOST must be an IP address/);
+  assert.throws(() => loadConfig({ TELEGRAM_WEBHOOK_HOST: 'example.com' }), /TELEGRAM_WEBHOOK_HOST must be an IP address/);
+});

@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { ChainId } from '../api/chains.ts';
 import type { KolClient } from '../api/index.ts';
-import { bindAction } from '../core/actions.ts';
+import { bindAction, chatKey } from '../core/actions.ts';
 import type { PageStore } from '../store/pages.ts';
 import type { Kv } from '../store/strict.ts';
 import type { Subscription } from '../store/subscriptions.ts';
@@ -167,9 +167,19 @@ export function alertToken(f: TweetFacts, market: MarketAtTime | null): AlertTok
   };
 }
 
-/** Token card, KOL card and mute buttons, stored once per (token, KOL) and shared by every destination. */
+/**
+ * Token card, KOL card and mute buttons, stored once per (token, KOL) and
+ * shared by every destination that alert goes to (and bound to those chats only).
+ */
 async function actionsOf(p: PlanInput, groups: readonly Match[][]) {
   const out = new Map<string, AlertButton[]>();
+  const chats = new Map<string, Set<string>>();
+  for (const g of groups) {
+    const key = `${g[0]!.facts.tokenKey}|${g[0]!.facts.username}`;
+    let set = chats.get(key);
+    if (!set) chats.set(key, (set = new Set()));
+    set.add(chatKey({ platform: g[0]!.sub.platform, chatId: g[0]!.sub.chatId }));
+  }
   for (const g of groups) {
     const f = g[0]!.facts;
     const key = `${f.tokenKey}|${f.username}`;
@@ -183,7 +193,7 @@ async function actionsOf(p: PlanInput, groups: readonly Match[][]) {
     out.set(
       key,
       await Promise.all(
-        specs.map(async (s) => ({ ...s, id: await bindAction(p.pages, s, ALERT_ACTION_TTL_MS, { opensNew: true }) })),
+        specs.map(async (s) => ({ ...s, id: await bindAction(p.pages, { ...s, chats: [...chats.get(key)!] }, ALERT_ACTION_TTL_MS, { opensNew: true }) })),
       ),
     );
   }

@@ -6,6 +6,7 @@
  * an alert is planned) both come through here.
  */
 import type { PageStore, StoredAction } from '../store/pages.ts';
+import type { Caller } from './command.ts';
 
 /** Prefix of action ids, so adapters can tell our buttons from anything else. */
 const ACTION_PREFIX = 'a:';
@@ -32,8 +33,14 @@ export function parseActionId(id: string): { command: string | undefined; key: s
   return colon < 0 ? { command: undefined, key: rest } : { command: rest.slice(0, colon), key: rest.slice(colon + 1) };
 }
 
+/** The chat a button is bound to: its message's chat, on its platform. */
+export function chatKey(c: Pick<Caller, 'platform' | 'chatId'>): string {
+  return `${c.platform}:${c.chatId}`;
+}
+
 /**
- * Stores the query behind a button and returns its id: `a:<command>:<key>`, at
+ * Stores the query behind a button, with the chats whose messages carry it
+ * (callback data can be forged, so a press anywhere else is refused), and returns its id: `a:<command>:<key>`, at
  * most 2 + 1 + 32 + 1 + 12 = 48 bytes (Telegram allows 64). The command name in
  * clear lets an expired button say what to run again.
  */
@@ -43,6 +50,6 @@ export async function bindAction(
   ttlMs: number,
   o: { opensNew?: boolean } = {},
 ): Promise<string> {
-  const key = await pages.put({ command: a.command, options: a.options }, ttlMs);
+  const key = await pages.put({ command: a.command, options: a.options, chats: a.chats }, ttlMs);
   return `${ACTION_PREFIX}${o.opensNew ? '+' : ''}${a.command}:${key}`;
 }

@@ -71,7 +71,7 @@ export interface AutoCardsOptions {
   /** Upstream budget for one message's lookups. */
   readonly budgetMs?: number;
   /** Adds the buttons' stored state (the dispatcher's one way to bind a button). */
-  readonly bind: (view: View) => Promise<View>;
+  readonly bind: (view: View, chat: Where) => Promise<View>;
   readonly onOutcome?: (command: string, outcome: Outcome, ms: number) => void;
 }
 
@@ -82,7 +82,7 @@ export interface AutoCards {
    * Someone asked for the cards of a message (Discord's "Token card"): no
    * settings, cooldown or cap, and always an answer, a short error included.
    */
-  explicit(text: string, signal?: AbortSignal): Promise<View>;
+  explicit(text: string, where: Where, signal?: AbortSignal): Promise<View>;
 }
 
 /** Name under which outcomes are counted (metrics) and logged. */
@@ -121,7 +121,7 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
     const cooling = await cooldowns.getMany<number>(refs.map((r) => cdKey(w, r.address)));
     const fresh = refs.filter((r, i) => cooling[i] === undefined && !pending.has(cdKey(w, r.address)));
     if (!fresh.length) return { outcome: 'limited' };
-    if (limiter.take(`${w.platform}:${w.chatId}`, now()) > 0) return { outcome: 'limited' };
+    if (limiter.take(`${w.platform}:${w.chatId}`, now()).waitMs > 0) return { outcome: 'limited' };
     const keys = fresh.map((r) => cdKey(w, r.address));
     keys.forEach((k) => pending.add(k));
     try {
@@ -130,22 +130,22 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
       if (!found.length) return { outcome: fault ? 'unavailable' : 'not_found' };
       // Only what was shown cools down: an unknown paste stays cheap to retry (the client caches misses).
       await Promise.all(found.map((f) => cooldowns.set(cdKey(w, f.item.token.address), now(), s.cooldownMs)));
-      return { view: await o.bind(compactCards(found)), outcome: 'ok' };
+      return { view: await o.bind(compactCards(found), w), outcome: 'ok' };
     } finally {
       keys.forEach((k) => pending.delete(k));
     }
   }
 
-  async function explicit(text: string, signal: AbortSignal): Promise<View> {
+  async function explicit(text: string, w: Where, signal: AbortSignal): Promise<View> {
     const refs = findTokenRefs(text, MAX_LOOKUPS);
     if (!refs.length) return { kind: 'error', message: LOOKUP_TEXT.messageCommandNothing };
     const { found, fault } = await lookupAll(refs, signal);
-    if (found.length) return o.bind(compactCards(found));
+    if (found.length) return o.bind(compactCards(found), w);
     return fault ? toErrorView(fault, NAME, o.log).view : { kind: 'error', message: LOOKUP_TEXT.messageCommandUnknown };
   }
 
   return {
-    explicit: (text, signal = new AbortController().signal) => explicit(text, signal),
+    explicit: (text, w, signal = new AbortController().signal) => explicit(text, w, signal),
     async forText(text, w, signal = new AbortController().signal) {
       const started = now();
       try {

@@ -25,6 +25,12 @@ export interface Caller {
    * Telegram `language_code`, the terminal's LANG or --lang); absent when unknown.
    */
   readonly locale?: string;
+  /**
+   * The chat a message was posted as (Telegram's anonymous group admins and
+   * posts as a channel all come from one shared user): the rate limit counts it
+   * instead of that user.
+   */
+  readonly senderChatId?: string;
   /** May this caller change the chat's settings? Asked lazily: it can cost a platform call. */
   canManage(): Promise<boolean>;
 }

@@ -18,7 +18,7 @@ import { pickLocale, translator, type Locale } from '../i18n/index.ts';
 import type { Store } from '../store/index.ts';
 import { type ChartPool, sharedChartPool } from '../views/charts/pool.ts';
 import type { Action, View } from '../views/model.ts';
-import { bindAction, parseActionId } from './actions.ts';
+import { bindAction, chatKey, parseActionId } from './actions.ts';
 import { suggest } from './chains.ts';
 import type { AnyCommand, Caller, Capabilities, CommandContext, RawArgs } from './command.ts';
 import { PermissionError, UserError } from './errors.ts';
@@ -27,6 +27,9 @@ import { argsFromQuote, readsQuote } from './quote.ts';
 import { createRateLimiter } from './ratelimit.ts';
 import { countingUnreadable, withUnreadableNote } from './unreadable.ts';
 import type { Registry } from './registry.ts';
+
+/** The metric label of commands nobody defined: users' typos must not grow /metrics. */
+export const UNKNOWN_COMMAND = 'unknown';
 
 export interface DispatcherOptions {
   readonly commands: Registry;
@@ -56,11 +59,19 @@ export interface RunOptions {
   readonly capabilities?: Capabilities;
   /** The text of the message a command replies to: `/token` or `/kol` with no argument reads it. */
   readonly quoted?: string;
+  /**
+   * For a pressed button: the button ids the pressed message shows, as the
+   * platform delivered it. A forged press naming a button the message lacks is refused.
+   */
+  readonly buttonsOnMessage?: readonly string[];
 }
 
 export interface Dispatcher {
   readonly commands: Registry;
-  /** A typed line. Undefined when the text is not a command at all (chat noise). */
+  /**
+   * A typed line. Undefined when the text is not a command at all (chat noise),
+   * or when its sender is over the limit and has already been told so.
+   */
   text(text: string, caller: Caller, opts?: RunOptions): Promise<View | undefined>;
   /** A command with raw option values (Discord's typed options, parsed text). */
   run(name: string, raw: RawArgs, caller: Caller, opts?: RunOptions): Promise<View>;
@@ -72,9 +83,12 @@ export interface Dispatcher {
    * deferring. Synchronous: `canManage` is what the platform already told us.
    */
   refusesAtOnce(name: string, raw: RawArgs, canManage: boolean): boolean;
-  /** Gives a view built outside a command (automatic cards) its buttons' stored state. */
-  bind(view: View): Promise<View>;
+  /** Gives a view built outside a command (automatic cards) its buttons' stored state, bound to the chat it goes to. */
+  bind(view: View, chat: Pick<Caller, 'platform' | 'chatId'>): Promise<View>;
 }
+
+/** The answer to a button pressed where it was not made; short, and nothing is edited. */
+export const FOREIGN_BUTTON = 'This button does not belong to this message.';
 
 const DEFAULT_CAPS: Capabilities = { pictures: false, buttons: true };
 
@@ -85,14 +99,20 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
   const actionTtl = o.actionTtlMs ?? 30 * 60_000;
   const budget = o.budgetMs ?? 8_000;
 
-  async function execute(command: AnyCommand | undefined, name: string, getRaw: () => RawArgs, caller: Caller, opts: RunOptions): Promise<View> {
+  /** With `quiet`, a sender already told about the limit gets undefined: no answer at all. */
+  async function execute(command: AnyCommand | undefined, name: string, getRaw: () => RawArgs, caller: Caller, opts: RunOptions, quiet: true): Promise<View | undefined>;
+  async function execute(command: AnyCommand | undefined, name: string, getRaw: () => RawArgs, caller: Caller, opts: RunOptions, quiet?: false): Promise<View>;
+  async function execute(command: AnyCommand | undefined, name: string, getRaw: () => RawArgs, caller: Caller, opts: RunOptions, quiet = false): Promise<View | undefined> {
     const started = now();
     let outcome: Outcome = 'ok';
     try {
-      const wait = limiter.take(`${caller.platform}:${caller.userId}`, started);
-      if (wait > 0) {
+      // People posting as a chat share one Telegram user; each such chat is its own sender.
+      const sender = caller.senderChatId !== undefined ? `${caller.platform}:chat:${caller.senderChatId}` : `${caller.platform}:${caller.userId}`;
+      const verdict = limiter.take(sender, started);
+      if (verdict.waitMs > 0) {
         outcome = 'limited';
-        return { kind: 'error', message: `You're sending commands quickly. Try again in ${Math.ceil(wait / 1000)} s.` };
+        if (quiet && verdict.toldAlready) return undefined;
+        return { kind: 'error', message: `You're sending commands quickly. Try again in ${Math.ceil(verdict.waitMs / 1000)} s.` };
       }
       const checked = precheck(command, name, getRaw);
       if (checked.needsManager && !(await caller.canManage())) {
@@ -119,13 +139,13 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         charts: o.charts ?? sharedChartPool(),
         ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
       };
-      return await bindActions(withUnreadableNote(await checked.command.run(checked.input as never, ctx), counted.count()));
+      return await bindActions(withUnreadableNote(await checked.command.run(checked.input as never, ctx), counted.count()), caller);
     } catch (err) {
       const { view, outcome: oc } = toErrorView(err, name, o.log);
       outcome = oc;
       return view;
     } finally {
-      o.onOutcome?.(name, outcome, now() - started);
+      o.onOutcome?.(o.commands.has(name) ? name : UNKNOWN_COMMAND, outcome, now() - started);
     }
   }
 
@@ -146,13 +166,17 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     return pickLocale(chosen, caller.locale);
   }
 
-  /** Stores each button's query; if the store is down the answer still goes out, without those buttons. */
-  async function bindActions(view: View): Promise<View> {
+  /**
+   * Stores each button's query, bound to the chat the answer goes to; if the
+   * store is down the answer still goes out, without those buttons.
+   */
+  async function bindActions(view: View, chat: Pick<Caller, 'platform' | 'chatId'>): Promise<View> {
     const actions = (view.actions ?? []) as Action[];
+    const chats = [chatKey(chat)];
     try {
       await Promise.all(
         actions.map(async (a) => {
-          if (!a.id) a.id = await bindAction(o.store.pages, a, actionTtl);
+          if (!a.id) a.id = await bindAction(o.store.pages, { command: a.command, options: a.options, chats }, actionTtl);
         }),
       );
       return view;
@@ -169,12 +193,14 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       if (!parsed) return undefined;
       const command = o.commands.get(parsed.name);
       const words = () => (parsed.args.length === 0 && opts.quoted !== undefined && readsQuote(parsed.name) ? argsFromQuote(parsed.name, opts.quoted) : parsed.args);
-      return execute(command, parsed.name, () => argsFor(command!, words()), caller, opts);
+      return execute(command, parsed.name, () => argsFor(command!, words()), caller, opts, true);
     },
     run(name, raw, caller, opts = {}) {
       return execute(o.commands.get(name), name, () => raw, caller, opts);
     },
     async action(id, caller, opts = {}) {
+      // Forged callback data: the pressed message does not show this button.
+      if (opts.buttonsOnMessage && !opts.buttonsOnMessage.includes(id)) return { kind: 'error', message: FOREIGN_BUTTON };
       const parsed = parseActionId(id);
       let stored;
       try {
@@ -189,6 +215,8 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
           ? { kind: 'error', message: `This page has expired. Run /${known} again for fresh results.`, example: `/${known}` }
           : { kind: 'error', message: 'These buttons have expired. Send the command again for fresh results.', example: '/help' };
       }
+      // A key copied from another chat's message: it must not act (or edit a message) here.
+      if (!stored.chats.includes(chatKey(caller))) return { kind: 'error', message: FOREIGN_BUTTON };
       return execute(o.commands.get(stored.command), stored.command, () => ({ ...stored.options }), caller, opts);
     },
     refusesAtOnce(name, raw, canManage) {
@@ -198,7 +226,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         return true;
       }
     },
-    bind: (view) => bindActions(view),
+    bind: (view, chat) => bindActions(view, chat),
   };
 }
 

@@ -37,25 +37,30 @@ export function splitCommand(text: string): ParsedText | undefined {
 export function tokenize(s: string): string[] {
   const out: string[] = [];
   let word = '';
+  // The word's last character, kept aside: reading it from `word` (a string still being
+  // built) would copy the whole word for every character, quadratic on one long word.
+  let last = '';
   let started = false;
   let close: string | undefined;
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
     if (close) {
       if (c === close) close = undefined;
-      else word += c;
+      else (word += c), (last = c);
       continue;
     }
-    const atValueStart = word === '' || /[:=]$/.test(word);
+    const atValueStart = word === '' || last === ':' || last === '=';
     if (c === '"' || c === '“' || (c === "'" && atValueStart)) {
       close = c === '“' ? '”' : c;
       started = true;
     } else if (/\s/.test(c)) {
       if (started || word) out.push(word);
       word = '';
+      last = '';
       started = false;
     } else {
       word += c;
+      last = c;
       started = true;
     }
   }

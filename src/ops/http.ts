@@ -5,8 +5,8 @@
  * the Prometheus series. The server starts before anything else, so that while
  * start-up waits (for the store) /readyz says what it waits for.
  */
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createGuardedServer, type ServerLimits } from './limits.ts';
 
 export interface ReadyChecks {
   store(): Promise<boolean>;
@@ -25,8 +25,15 @@ export interface OpsServer {
   close(): Promise<void>;
 }
 
-export async function startOpsServer(o: { port: number; host?: string; metrics: { render(): string }; checks: ReadyChecks }): Promise<OpsServer> {
-  const server: Server = createServer((req, res) => {
+export async function startOpsServer(o: {
+  port: number;
+  /** Default 127.0.0.1: a scraper on another machine needs HTTP_HOST set on purpose. */
+  host?: string;
+  limits?: Partial<ServerLimits>;
+  metrics: { render(): string };
+  checks: ReadyChecks;
+}): Promise<OpsServer> {
+  const { server, close } = createGuardedServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const send = (status: number, body: string, type = 'text/plain; charset=utf-8') => {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
@@ -48,13 +55,13 @@ export async function startOpsServer(o: { port: number; host?: string; metrics: 
       return;
     }
     send(404, 'not found\n');
-  });
+  }, { maxConnections: 64, ...o.limits });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port, o.host ?? '0.0.0.0', () => resolve());
+    server.listen(o.port, o.host ?? '127.0.0.1', () => resolve());
   });
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close,
   };
 }

@@ -21,7 +21,7 @@ import type { DestinationPlatform } from './subscriptions.ts';
  */
 
 /** A button on an alert, bound once for every destination (core/actions.ts); a View's Action in shape. */
-export interface AlertButton extends StoredAction {
+export interface AlertButton extends Omit<StoredAction, 'chats'> {
   readonly label: string;
   readonly style?: 'primary' | 'secondary' | 'danger';
   readonly id?: string;

@@ -9,6 +9,11 @@ import type { Kv } from './strict.ts';
 export interface StoredAction {
   readonly command: string;
   readonly options: Readonly<Record<string, unknown>>;
+  /**
+   * The chats (`platform:chatId`) whose messages carry this button. Callback
+   * data can be forged, so a key pressed anywhere else is refused.
+   */
+  readonly chats: readonly string[];
 }
 
 export interface PageStore {
@@ -31,9 +36,11 @@ export function createPageStore(kv: Kv): PageStore {
       if (!ACTION_KEY_PATTERN.test(key)) return undefined;
       const value: unknown = await kv.get(key);
       if (!value || typeof value !== 'object') return undefined;
-      const { command, options } = value as Record<string, unknown>;
+      const { command, options, chats } = value as Record<string, unknown>;
       if (typeof command !== 'string' || !options || typeof options !== 'object') return undefined;
-      return { command, options: options as Record<string, unknown> };
+      // Stored before buttons were bound to their chats: treated as expired.
+      if (!Array.isArray(chats) || !chats.every((c) => typeof c === 'string')) return undefined;
+      return { command, options: options as Record<string, unknown>, chats };
     },
   };
 }

@@ -72,8 +72,18 @@ const THOUSAND: Dec = { neg: false, m: 1000n, e: 0 };
 const shift = (x: Dec, k: number): Dec => ({ ...x, e: x.e + k });
 const abs = (x: Dec): Dec => ({ ...x, neg: false });
 
+/** Thousands separators. A loop: the usual lookahead regex rescans the rest of the digits at each one. */
 function group(int: string): string {
-  return int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  let out = int.slice(0, ((int.length - 1) % 3) + 1);
+  for (let i = out.length; i < int.length; i += 3) out += ',' + int.slice(i, i + 3);
+  return out;
+}
+
+/** Without trailing zeros; `/0+$/` would be retried from every zero of a long run. */
+function dropTrailingZeros(s: string): string {
+  let end = s.length;
+  while (end > 0 && s[end - 1] === '0') end--;
+  return s.slice(0, end);
 }
 
 /** Unsigned text with exactly `d` decimals (d >= 0), grouped thousands; optionally trailing zeros trimmed. */
@@ -82,7 +92,7 @@ function fixed(x: Dec, d: number, trim = false): string {
   let digits = (r.m * pow10(r.e + d)).toString().padStart(d + 1, '0');
   let int = digits.slice(0, digits.length - d);
   let frac = digits.slice(digits.length - d);
-  if (trim) frac = frac.replace(/0+$/, '');
+  if (trim) frac = dropTrailingZeros(frac);
   return group(int) + (frac ? '.' + frac : '');
 }
 
@@ -112,7 +122,7 @@ function smallUsd(a: Dec): string {
   const zeros = -magnitude(r) - 1;
   // Cents at least, as for dollar amounts: $0.30 rather than $0.3.
   if (zeros < 4) return fixed(r, Math.max(-r.e, 0), true).replace(/^0\.(\d)$/, '0.$10').replace(/^0$/, '0.00');
-  const sig = r.m.toString().replace(/0+$/, '');
+  const sig = dropTrailingZeros(r.m.toString());
   return `0.0${subscript(zeros)}${sig}`;
 }
 

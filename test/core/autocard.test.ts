@@ -25,10 +25,13 @@ function counted(): { api: KolClient; calls: () => number } {
   return { api, calls: () => n };
 }
 
+/** Where a message-command answer goes in these tests. */
+const HERE = { platform: 'telegram' as const, chatId: '-100' };
+
 function cards(o: { perMinute?: number; now?: () => number } = {}) {
   const c = counted();
   const outcomes: string[] = [];
-  const auto = createAutoCards({ api: c.api, store: h.store, log: silentLogger(), bind: (v) => h.dispatcher.bind(v), onOutcome: (_, oc) => outcomes.push(oc), ...o });
+  const auto = createAutoCards({ api: c.api, store: h.store, log: silentLogger(), bind: (v, chat) => h.dispatcher.bind(v, chat), onOutcome: (_, oc) => outcomes.push(oc), ...o });
   return { auto, calls: c.calls, outcomes };
 }
 
@@ -81,9 +84,9 @@ test('off in a chat: silence and no lookup; unknown tokens and faults: silence, 
 
 test('explicit: always an answer', async () => {
   const { auto } = cards();
-  assert.equal((await auto.explicit('nothing here')).kind, 'error');
-  assert.match(((await auto.explicit('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')) as { message: string }).message, /does not know/);
-  const v = await auto.explicit(`${sol[5]!.address} and ${sol[5]!.address}`);
+  assert.equal((await auto.explicit('nothing here', HERE)).kind, 'error');
+  assert.match(((await auto.explicit('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', HERE)) as { message: string }).message, /does not know/);
+  const v = await auto.explicit(`${sol[5]!.address} and ${sol[5]!.address}`, HERE);
   assert.equal(v.kind, 'text');
   assert.equal(v.actions?.length, 1);
   assert.ok(v.actions?.[0]?.id, 'the button is bound');

@@ -88,3 +88,55 @@ test('with the store down an answer still goes out, without buttons; a pressed b
   store.setFailing(false);
   assert.equal((await d.action(ok!.actions![0]!.id!, caller)).kind, 'text', 'works again once the store is back');
 });
+
+test('a button works only in the chat it was made for, and only on a message that shows it', async () => {
+  const { d, close } = await setup();
+  const first = await d.text('/pages', caller);
+  const id = first!.actions![0]!.id!;
+  const elsewhere: Caller = { ...caller, chatId: '-100777', chatType: 'group' };
+  const foreign = await d.action(id, elsewhere);
+  assert.equal(foreign.kind === 'error' && foreign.message, 'This button does not belong to this message.');
+  const otherPlatform = await d.action(id, { ...caller, platform: 'discord' });
+  assert.equal(otherPlatform.kind, 'error', 'the same chat id on another platform is another chat');
+  const notOnMessage = await d.action(id, caller, { buttonsOnMessage: ['a:pages:AAAAAAAAAAAA'] });
+  assert.equal(notOnMessage.kind === 'error' && notOnMessage.message, 'This button does not belong to this message.');
+  const ok = await d.action(id, caller, { buttonsOnMessage: [id] });
+  assert.equal(ok.kind === 'text' ? ok.text : '', 'rows from 10');
+  await close();
+});
+
+test('a limited sender is told once per wait: typed commands then get no answer, buttons and Discord commands still a notice', async () => {
+  let now = 1_000_000;
+  const { d, close } = await setup({ now: () => now });
+  for (let i = 0; i < 10; i++) await d.text('/pages', caller);
+  const told = await d.text('/pages', caller);
+  assert.equal(told?.kind, 'error');
+  assert.equal(await d.text('/pages', caller), undefined, 'silent the second time');
+  assert.equal(await d.text('/pages', caller), undefined, 'and after');
+  assert.equal((await d.run('pages', {}, caller)).kind, 'error', 'an interaction must still be answered');
+  now += 30_001;
+  assert.equal((await d.text('/pages', caller))?.kind, 'text', 'served again after the window');
+  for (let i = 0; i < 9; i++) await d.text('/pages', caller);
+  assert.equal((await d.text('/pages', caller))?.kind, 'error', 'a new wait is told again');
+  await close();
+});
+
+test('people posting as a chat are limited per sending chat, not as the one placeholder user they share', async () => {
+  const { d, close } = await setup();
+  const anon = (chat: string): Caller => ({ ...caller, userId: '1087968824', chatId: chat, chatType: 'group', senderChatId: chat });
+  for (let g = 0; g < 3; g++) for (let i = 0; i < 10; i++) assert.equal((await d.text('/pages', anon(`-100${g}`)))?.kind, 'text', `group ${g} command ${i}`);
+  assert.equal((await d.text('/pages', anon('-1000')))?.kind, 'error', 'each chat still has its own limit');
+  await close();
+});
+
+test('unknown command names share one metric label, whatever users type', async () => {
+  const store = await openStore('memory:');
+  const api = createKolClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' });
+  const labels = new Set<string>();
+  const d = createDispatcher({ commands: buildRegistry([pages]), api, store, log: silentLogger(), userLimit: { count: 1_000, windowMs: 1_000 }, onOutcome: (c) => labels.add(c) });
+  for (let i = 0; i < 300; i++) await d.text(`/made_up_${i}`, { ...caller, userId: String(i % 3) });
+  await d.text('/pages', caller);
+  assert.deepEqual([...labels].sort(), ['pages', 'unknown']);
+  await api.close();
+  await store.close();
+});

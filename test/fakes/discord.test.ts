@@ -173,6 +173,25 @@ test('button click arrives as ButtonInteraction and update() rewrites the clicke
   await assert.rejects(fake.clickButton({ customId: 'kol:more:42', message: posted }), /no button/);
 });
 
+test('a forged click (modified client) delivers a custom id the message does not show, with the message as it is', async (t) => {
+  const { fake, client } = await boot(t);
+  const row = new ActionRowBuilder<ButtonBuilder>().addComponents(new ButtonBuilder().setCustomId('real').setLabel('Real').setStyle(ButtonStyle.Primary));
+  await textChannel(client, ALERTS).send({ content: 'one button', components: [row] });
+  const seen: { customId: string; shown: string[] }[] = [];
+  const runs = onInteraction(client, async (interaction) => {
+    if (!interaction.isButton()) throw new Error('expected a button');
+    const rows = interaction.message.components.map((r) => r.toJSON() as { components?: { custom_id?: string }[] });
+    seen.push({ customId: interaction.customId, shown: rows.flatMap((r) => (r.components ?? []).map((c) => c.custom_id ?? '')) });
+    await interaction.deferUpdate();
+  });
+  const [posted] = fake.channelMessages(ALERTS);
+  await assert.rejects(fake.clickButton({ customId: 'forged', message: posted! }), /no button/);
+  const handle = await fake.clickButton({ customId: 'forged', message: posted!, forged: true });
+  await handle.waitFor('callback');
+  await Promise.all(runs);
+  assert.deepEqual(seen, [{ customId: 'forged', shown: ['real'] }]);
+});
+
 test('autocomplete respond() lands as callback 8 with the choices', async (t) => {
   const { fake, client } = await boot(t);
   const runs = onInteraction(client, async (interaction) => {

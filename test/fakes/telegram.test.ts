@@ -326,3 +326,21 @@ test('getChatMember reports the status set for each user', async (t) => {
   assert.ok(err instanceof GrammyError);
   assert.equal(err.description, 'Bad Request: chat not found');
 });
+
+test('a message sent on behalf of a chat carries sender_chat and Telegram\'s placeholder user in from', async (t) => {
+  const seen: { from?: { id: number; username?: string; is_bot: boolean }; sender?: { id: number; type: string } }[] = [];
+  const { fake } = await setup(t, { limits: false }, (bot) => bot.on('message', (ctx) => void seen.push({ from: ctx.from, sender: ctx.message.sender_chat })));
+  const grp = { id: -1009001, type: 'supergroup' as const, title: 'G' };
+  fake.sendText({ chat: grp, text: '/a', senderChat: grp });
+  fake.sendText({ chat: grp, text: '/b', senderChat: { id: -1009002, type: 'channel', title: 'C' } });
+  fake.sendText({ chat: grp, text: '/c' });
+  for (let i = 0; i < 300 && seen.length < 3; i++) await sleep(10);
+  assert.deepEqual(
+    seen.map((s) => [s.from?.username, s.from?.is_bot, s.sender?.id, s.sender?.type]),
+    [
+      ['GroupAnonymousBot', true, -1009001, 'supergroup'],
+      ['Channel_Bot', true, -1009002, 'channel'],
+      ['tester', false, undefined, undefined],
+    ],
+  );
+});

@@ -55,3 +55,19 @@ test('/healthz, /readyz and /metrics report what operators need', async (t) => {
   assert.ok(stall >= 0.28, `event-loop stall ${stall}`);
   assert.match(after, /kolradar_event_loop_delay_seconds\{quantile="0.99"\} [\d.e-]+/);
 });
+
+test('/metrics does not grow with what users type: 300 distinct unknown commands add one series', async (t) => {
+  const app = await createApp(loadConfig({ STORE_URL: 'memory:' }), silentLogger(), { sandboxLiveRate: 0, dispatcher: { userLimit: { count: 1_000, windowMs: 60_000 } } });
+  const ops = await startOpsServer({ port: 0, metrics: app.metrics, checks: { store: () => app.store.ping(), storeName: 'memory', platforms: () => ({}), lease: () => app.leaseStatus() } });
+  t.after(async () => {
+    await ops.close();
+    await app.close();
+  });
+  const series = async () => (await (await fetch(`http://127.0.0.1:${ops.port}/metrics`)).text()).split('\n').filter((l) => l.startsWith('kolradar_commands_total{'));
+  await app.dispatcher.text('/help', caller);
+  const before = await series();
+  for (let i = 0; i < 300; i++) await app.dispatcher.text(`/cmd_${i}_${'x'.repeat(i % 7)}`, { ...caller, userId: `u${i % 3}` });
+  const after = await series();
+  assert.equal(after.length, before.length + 1, after.join('\n'));
+  assert.ok(after.includes('kolradar_commands_total{command="unknown",outcome="user_error"} 300'), after.join('\n'));
+});

@@ -12,15 +12,15 @@ test('sqlite store keeps button state across a restart and forgets it after its 
   // Expiry reads the clock: a mocked Date moves past the TTL without waiting for it.
   t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
   const a = await openStore(url);
-  const key = await a.pages.put({ command: 'kols', options: { offset: 20, id: '1234567890123456789' } }, 60_000);
-  const short = await a.pages.put({ command: 'kols', options: {} }, 30);
+  const key = await a.pages.put({ command: 'kols', options: { offset: 20, id: '1234567890123456789' }, chats: ['telegram:-1001'] }, 60_000);
+  const short = await a.pages.put({ command: 'kols', options: {}, chats: ['telegram:-1001'] }, 30);
   assert.match(key, /^[A-Za-z0-9_-]{12}$/);
   assert.equal(await a.ping(), true);
   await a.close();
 
   const b = await openStore(url);
   t.after(() => b.close());
-  assert.deepEqual(await b.pages.get(key), { command: 'kols', options: { offset: 20, id: '1234567890123456789' } });
+  assert.deepEqual(await b.pages.get(key), { command: 'kols', options: { offset: 20, id: '1234567890123456789' }, chats: ['telegram:-1001'] });
   assert.ok(await b.pages.get(short), 'still there before its TTL');
   t.mock.timers.tick(31);
   assert.equal(await b.pages.get(short), undefined, 'expired');
@@ -30,8 +30,8 @@ test('sqlite store keeps button state across a restart and forgets it after its 
 
 test('memory store serves the same interface', async () => {
   const s = await openStore('memory:');
-  const key = await s.pages.put({ command: 'help', options: {} }, 1000);
-  assert.deepEqual(await s.pages.get(key), { command: 'help', options: {} });
+  const key = await s.pages.put({ command: 'help', options: {}, chats: ['discord:123456789012345678'] }, 1000);
+  assert.deepEqual(await s.pages.get(key), { command: 'help', options: {}, chats: ['discord:123456789012345678'] });
   await s.close();
 });
 

@@ -129,6 +129,14 @@ export async function answerDeferred(i: ChatInputCommandInteraction | ButtonInte
   await i.followUp(ephemeralOptions(payload));
 }
 
+/** Custom ids of every button on a message, at any depth of its component tree (as Discord sent it). */
+function customIdsOf(components: readonly unknown[]): string[] {
+  return components.flatMap((c) => {
+    const o = c as { custom_id?: unknown; components?: unknown };
+    return [...(typeof o.custom_id === 'string' ? [o.custom_id] : []), ...(Array.isArray(o.components) ? customIdsOf(o.components) : [])];
+  });
+}
+
 /** Paging, "more tweets" and the like: the clicked message is edited in place; errors go to the clicker only. */
 export async function handleButton(i: ButtonInteraction, d: InteractionDeps): Promise<void> {
   // A button on an alert answers the clicker privately; the alert stays for everyone.
@@ -138,6 +146,8 @@ export async function handleButton(i: ButtonInteraction, d: InteractionDeps): Pr
     signal: runSignal(d),
     budgetMs: d.commandBudgetMs,
     capabilities: CAPABILITIES,
+    // A modified client can name any custom id; only the clicked message's own buttons count.
+    buttonsOnMessage: customIdsOf(i.message.components.map((c) => c.toJSON())),
   });
   await deferred;
   await answerDeferred(i, await work, d.log);

@@ -32,7 +32,7 @@ export async function handleTokenCard(i: MessageContextMenuCommandInteraction, d
     return;
   }
   const deferred = i.deferReply();
-  const view = await d.autoCards.explicit(text, d.signal);
+  const view = await d.autoCards.explicit(text, { platform: 'discord', chatId: i.channelId }, d.signal);
   await deferred;
   await answerDeferred(i, view, d.log);
 }

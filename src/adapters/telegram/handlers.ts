@@ -53,7 +53,7 @@ export function installHandlers(bot: Bot, d: HandlerDeps): void {
 }
 
 /** Who is asking, for the dispatcher; admin status is looked up only when a command needs it. */
-function callerOf(chat: Chat, from: User | undefined, admins: AdminCheck, anonymousAdmin = false): Caller {
+export function callerOf(chat: Chat, from: User | undefined, admins: AdminCheck, anonymousAdmin = false, senderChat?: Chat): Caller {
   const isPrivate = chat.type === 'private';
   const userId = from?.id;
   return {
@@ -62,6 +62,7 @@ function callerOf(chat: Chat, from: User | undefined, admins: AdminCheck, anonym
     chatId: String(chat.id),
     chatType: isPrivate ? 'private' : 'group',
     ...(from?.language_code ? { locale: from.language_code } : {}),
+    ...(senderChat ? { senderChatId: String(senderChat.id) } : {}),
     canManage: async () => isPrivate || anonymousAdmin || (userId !== undefined && (await admins.isAdmin(chat.id, userId))),
   };
 }
@@ -76,7 +77,7 @@ async function onCommand(ctx: Context, d: HandlerDeps): Promise<void> {
   // In a group an unknown bare /name is most likely another bot's command.
   if (!ours && msg.chat.type !== 'private' && !cmd.addressed) return;
   // Only admins can post as the group itself ("anonymous admin").
-  const caller = callerOf(msg.chat, msg.from, d.admins, msg.sender_chat?.id === msg.chat.id);
+  const caller = callerOf(msg.chat, msg.from, d.admins, msg.sender_chat?.id === msg.chat.id, msg.sender_chat);
   // In a forum topic every message "replies" to the topic's creation: that is no message to read.
   const replied = msg.reply_to_message?.forum_topic_created ? undefined : msg.reply_to_message;
   const quoted = replied ? (replied.text ?? replied.caption ?? '') : undefined;
@@ -119,6 +120,12 @@ async function reply(api: Api, chatId: number, messageId: number, view: View, lo
   }
 }
 
+/** The callback data of the buttons the pressed message shows (none when Telegram withholds the message). */
+function callbackDataOf(msg: NonNullable<NonNullable<Context['callbackQuery']>['message']>): string[] {
+  const rows = 'reply_markup' in msg ? (msg.reply_markup?.inline_keyboard ?? []) : [];
+  return rows.flat().flatMap((b) => ('callback_data' in b && b.callback_data ? [b.callback_data] : []));
+}
+
 async function onButton(ctx: Context, d: HandlerDeps): Promise<void> {
   const q = ctx.callbackQuery!;
   let answered = false;
@@ -132,7 +139,8 @@ async function onButton(ctx: Context, d: HandlerDeps): Promise<void> {
   try {
     const msg = q.message;
     if (!q.data || !isAction(q.data) || !msg) return await answer(UNSUPPORTED_BUTTON);
-    const view = await d.dispatcher.action(q.data, callerOf(msg.chat, q.from, d.admins), RUN);
+    // Telegram does not check callback data against the message: a modified client can send any.
+    const view = await d.dispatcher.action(q.data, callerOf(msg.chat, q.from, d.admins), { ...RUN, buttonsOnMessage: callbackDataOf(msg) });
     // A refusal or an expired button is a notice on the button; the message keeps what it showed.
     if (view.kind === 'error') return await answer(view.message);
     await answer();

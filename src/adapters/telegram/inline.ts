@@ -69,7 +69,7 @@ export function installInline(bot: Bot, d: { api: KolClient; log: Logger; now?: 
   const now = d.now ?? Date.now;
   bot.on('inline_query', async (ctx) => {
     const query = ctx.inlineQuery.query;
-    if (limiter.take(String(ctx.inlineQuery.from.id), now()) > 0) {
+    if (limiter.take(String(ctx.inlineQuery.from.id), now()).waitMs > 0) {
       await ctx.answerInlineQuery([], { cache_time: 0, is_personal: true });
       return;
     }

@@ -52,8 +52,8 @@ function rememberPhoto(chatId: number | string, textId: number, photoId: number)
 }
 
 /** Visible characters of our renderer's HTML, as Telegram counts them. */
-function visibleLength(html: string): number {
-  return html.replace(/<[^>]*>/g, '').replace(/&(?:lt|gt|amp|quot|#\d+|#x[0-9a-f]+);/gi, '_').length;
+export function visibleLength(html: string): number {
+  return html.replace(/<[^<>]*>/g, '').replace(/&(?:lt|gt|amp|quot|#\d+|#x[0-9a-f]+);/gi, '_').length;
 }
 
 /**

@@ -16,9 +16,10 @@ function escapeSegment(text: string): string {
   return (
     text
       .replace(INLINE_RE, '\\$&')
-      // Line-start markup: headings, lists, subtext "-#", numbered lists.
-      .replace(/^(\s*)([-+#])/gm, '$1\\$2')
-      .replace(/^(\s*\d+)\./gm, '$1\\.')
+      // Line-start markup: headings, lists, subtext "-#", numbered lists. Only spaces within the
+      // line may come first: a `\s*` would span lines and be retried from every one (quadratic).
+      .replace(/^([^\S\n]*)([-+#])/gm, '$1\\$2')
+      .replace(/^([^\S\n]*\d+)\./gm, '$1\\.')
       // A span starting with "." may follow another span's digits at a line start.
       .replace(/^\./, '\\.')
   );
@@ -39,9 +40,11 @@ export function escapeMarkdown(text: string): string {
 
 /** Wraps in a delimiter, keeping edge whitespace outside (Discord ignores "** x **"). */
 function wrap(text: string, delim: string): string {
-  const m = /^(\s*)([\s\S]*?)(\s*)$/.exec(text)!;
-  const [, lead = '', body = '', trail = ''] = m;
-  return body ? `${lead}${delim}${body}${delim}${trail}` : text;
+  // trim() rather than a regex: a lazy body before `\s*$` is quadratic on inner runs of spaces.
+  const body = text.trim();
+  if (!body) return text;
+  const start = text.length - text.trimStart().length;
+  return `${text.slice(0, start)}${delim}${body}${delim}${text.slice(start + body.length)}`;
 }
 
 /** Inline code that stays inline code whatever backticks the content holds. */

@@ -50,7 +50,7 @@ export function layoutTable(
         g
           .map((i) => pad(cutWidth(values[i]!, natural[i]!), natural[i]!, columns[i]!.align ?? 'left'))
           .join(GAP)
-          .replace(/\s+$/, ''),
+          .trimEnd(),
       )
       .join('\n');
   const header = lines(labels);

@@ -190,7 +190,7 @@ export function toTelegramHtml(view: View): TelegramMessage {
   const full = render(view, TEXT_MAX);
   const message: TelegramMessage = {
     // Telegram rejects a message that is empty once trimmed (entities stand for non-space characters).
-    text: /\S/.test(full.html.replace(/<[^>]*>/g, '')) ? full.html : '-',
+    text: /\S/.test(full.html.replace(/<[^<>]*>/g, '')) ? full.html : '-',
     parse_mode: 'HTML',
     link_preview_options: { is_disabled: true },
   };

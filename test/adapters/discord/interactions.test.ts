@@ -126,6 +126,23 @@ test('an expired button answers privately and leaves the message as it was', asy
   assert.equal(embedOf(h.fake.message(page.id)!).title, 'Old page');
 });
 
+test('a button replayed from another channel answers privately with a short notice and edits nothing', async () => {
+  const list = await publicAnswer(await h.fake.sendCommand({ name: 'kols', channelId: h.channels[2]!, options: [] }));
+  const next = (list.components[0] as { components: { label: string; custom_id?: string }[] }).components.find((b) => b.label.startsWith('Next'))!;
+  const token = h.app.sandbox!.data.tokens.find((t) => t.chain_id === 'solana')!;
+  const card = await publicAnswer(await h.fake.sendCommand({ name: 'token', channelId: h.channels[3]!, options: [str('chain', 'solana'), str('address', token.address)] }));
+  const editsBefore = h.fake.message(card.id)!.edits;
+  const listEdits = h.fake.message(list.id)!.edits;
+  const click = await h.fake.clickButton({ customId: next.custom_id!, message: card, forged: true });
+  await acknowledgedInTime(click, 6);
+  await click.waitFor((x) => x.followups.length > 0);
+  const m = click.followups[0]!;
+  assert.equal(m.flags & 64, 64, 'only the clicker sees it');
+  assert.equal(embedOf(m).description, 'This button does not belong to this message.');
+  assert.equal(h.fake.message(card.id)!.edits, editsBefore, 'the card is untouched');
+  assert.equal(h.fake.message(list.id)!.edits, listEdits, 'the list is untouched');
+});
+
 test('KOL autocomplete answers within Discord\'s window with sandbox usernames matching what was typed', async () => {
   const kol = h.app.sandbox!.data.kols[7]!;
   const typed = kol.username.slice(0, 4);

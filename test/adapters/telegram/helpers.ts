@@ -24,6 +24,8 @@ export interface RigOptions {
   readonly webhook?: WebhookOptions;
   /** Builds the dispatcher from the app (a registry with test commands). */
   readonly dispatcher?: (app: App) => Dispatcher;
+  /** Commands per sender per window; default: practically unlimited. */
+  readonly userLimit?: { readonly count: number; readonly windowMs: number };
   /** Leave the adapter unstarted. */
   readonly start?: boolean;
   /** Automatic cards per chat per minute (default the app's). */
@@ -49,7 +51,7 @@ export async function rig(t: TestContext, o: RigOptions = {}): Promise<Rig> {
     silentLogger(),
     {
       sandboxLiveRate: 0,
-      dispatcher: { userLimit: { count: 10_000, windowMs: 1_000 }, ...(o.budgetMs ? { budgetMs: o.budgetMs } : {}) },
+      dispatcher: { userLimit: o.userLimit ?? { count: 10_000, windowMs: 1_000 }, ...(o.budgetMs ? { budgetMs: o.budgetMs } : {}) },
       ...(o.autoCardsPerMinute ? { autoCards: { perMinute: o.autoCardsPerMinute } } : {}),
     },
   );

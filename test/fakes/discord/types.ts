@@ -201,6 +201,8 @@ export interface ClickButtonOptions extends Omit<InteractionTarget, 'channelId'>
   /** A message the bot produced (a FakeMessage or anything with its id). */
   message: { id: string };
   channelId?: string;
+  /** A modified client: sends the custom id even though the message has no such button. */
+  forged?: boolean;
 }
 
 export interface GatewayEvent {

@@ -19,6 +19,13 @@ export interface FakeChat {
   username?: string;
 }
 
+/** A channel a message can be posted as (channels never send commands themselves here). */
+export interface SenderChannel {
+  id: number;
+  type: 'channel';
+  title?: string;
+}
+
 export interface FakeUser {
   id: number;
   first_name: string;
@@ -42,6 +49,9 @@ export interface DriverParts {
 }
 
 const DEFAULT_GROUP_USER: FakeUser = { id: 424242, first_name: 'Tester', username: 'tester' };
+/** The placeholder users Telegram puts in `from` when a message is sent on behalf of a chat. */
+export const GROUP_ANONYMOUS_BOT: FakeUser = { id: 1087968824, first_name: 'Group', username: 'GroupAnonymousBot' };
+export const CHANNEL_BOT: FakeUser = { id: 136817688, first_name: 'Channel', username: 'Channel_Bot' };
 
 /** bot_command entities as Telegram marks them: "/name" or "/name@bot" at the start of a word. */
 function commandEntities(text: string): MessageEntity[] {
@@ -86,16 +96,23 @@ export class TelegramFake {
    * entity, so `bot.command()` fires as on Telegram. With privacy mode on, a group message
    * that is no command, no mention of the bot and no reply to it is not delivered (unless
    * the bot is an admin there): undefined is returned and the bot never sees it.
+   * `senderChat` posts on behalf of a chat, as Telegram sends it: `sender_chat` set, and `from` the shared
+   * placeholder user (@GroupAnonymousBot for the group's own anonymous admins, @Channel_Bot for a channel).
    */
-  sendText(input: { chat: FakeChat; from?: FakeUser; text: string; replyToMessageId?: number; fromBot?: boolean }): Update | undefined {
+  sendText(input: { chat: FakeChat; from?: FakeUser; text: string; replyToMessageId?: number; fromBot?: boolean; senderChat?: FakeChat | SenderChannel }): Update | undefined {
     const { state } = this.parts;
-    const fromInput = input.from ?? (input.chat.type === 'private' ? { id: input.chat.id, first_name: 'Tester' } : DEFAULT_GROUP_USER);
-    const from = state.addUser({ language_code: 'en', ...fromInput, is_bot: input.fromBot === true });
+    const placeholder = input.senderChat ? (input.senderChat.id === input.chat.id ? GROUP_ANONYMOUS_BOT : CHANNEL_BOT) : undefined;
+    const fromInput = placeholder ?? input.from ?? (input.chat.type === 'private' ? { id: input.chat.id, first_name: 'Tester' } : DEFAULT_GROUP_USER);
+    const from = state.addUser({ language_code: 'en', ...fromInput, is_bot: placeholder !== undefined || input.fromBot === true });
     const known = state.chats.get(input.chat.id);
     const chat = input.chat.type === 'private'
       ? state.addChat({ ...known, first_name: from.first_name, ...(from.username ? { username: from.username } : {}), ...input.chat })
       : state.addChat({ title: `Group ${input.chat.id}`, ...known, ...input.chat });
     const message: Message = { message_id: state.nextMessageId(chat.id), from, chat, date: unixNow(), text: input.text };
+    if (input.senderChat) {
+      const { id, type } = input.senderChat;
+      message.sender_chat = id === chat.id ? { ...chat } : { id, type, title: input.senderChat.title ?? `Channel ${id}` };
+    }
     const entities = commandEntities(input.text);
     if (entities.length > 0) message.entities = entities;
     if (input.replyToMessageId !== undefined) {

@@ -64,7 +64,7 @@ export async function startTelegramFake(opts: TelegramFakeOptions = {}): Promise
   });
 }
 
-export { TelegramFake, type FakeChat, type FakeUser } from './driver.ts';
+export { CHANNEL_BOT, GROUP_ANONYMOUS_BOT, TelegramFake, type FakeChat, type FakeUser, type SenderChannel } from './driver.ts';
 export { DEFAULT_LIMITS } from './rate-limit.ts';
 export { parseHtml } from './html.ts';
 export type {
