@@ -43,6 +43,7 @@ export default {
   /** One line per command, at most 100 characters (Discord's limit). */
   commands: {
     alerts: 'Show this chat’s alert settings; pause, resume or send a test alert',
+    autocard: 'Cards for pasted token addresses and links here: on, off, cooldown (admins)',
     help: 'Every command with an example, or the options of one command',
     kol: 'KOL card: rank, smart followers, scores and win rate after a shill',
     kolmap: 'The tokens a KOL has mentioned, most mentioned first',
@@ -54,7 +55,7 @@ export default {
     projects: 'Accounts that smart KOLs follow, most smart followers first',
     start: 'Welcome, and what the bot can do',
     subscribe: 'Turn on alerts here when high-score KOLs shill a token (admins)',
-    token: 'Token card: market cap, liquidity, price changes, mentions, scores and latest tweets',
+    token: 'Token card by address, link, $SYMBOL or name: market cap, liquidity, mentions, scores, tweets',
     tokens: 'Token list: price changes, market cap, mentions and scores; sort, filter and page',
     tweets: 'Latest tweets: the feed with filters, or the tweets about one token',
     unsubscribe: 'Turn off alerts here (admins)',

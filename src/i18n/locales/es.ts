@@ -38,6 +38,7 @@ export default {
   },
   commands: {
     alerts: 'Ver las alertas de este chat; pausarlas, reanudarlas o enviar una alerta de prueba',
+    autocard: 'Fichas al pegar direcciones (CA) y enlaces de tokens aquí: on, off, cooldown (admins)',
     help: 'Todos los comandos con un ejemplo, o las opciones de un comando',
     kol: 'Ficha del KOL: ranking, smart followers, puntuaciones y win rate tras un shill',
     kolmap: 'Los tokens que ha mencionado un KOL, los más mencionados primero',
@@ -49,7 +50,7 @@ export default {
     projects: 'Cuentas que siguen los smart KOLs, primero las de más smart followers',
     start: 'Bienvenida y qué puede hacer el bot',
     subscribe: 'Activar alertas aquí cuando KOLs con buena puntuación shilleen un token (admins)',
-    token: 'Ficha del token: market cap, liquidez, precio, menciones, puntuaciones y últimos tweets',
+    token: 'Ficha del token por dirección, enlace, $SÍMBOLO o nombre: market cap, liquidez, menciones, tweets',
     tokens: 'Lista de tokens: precio, market cap, menciones y puntuaciones; ordena, filtra y pagina',
     tweets: 'Últimos tweets: el feed con filtros, o los tweets sobre un token',
     unsubscribe: 'Desactivar las alertas aquí (admins)',

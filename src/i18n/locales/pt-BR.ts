@@ -38,6 +38,7 @@ export default {
   },
   commands: {
     alerts: 'Ver os alertas deste chat; pausar, retomar ou enviar um alerta de teste',
+    autocard: 'Cards ao colar endereços (CA) e links de tokens aqui: on, off, cooldown (admins)',
     help: 'Todos os comandos com um exemplo, ou as opções de um comando',
     kol: 'Card do KOL: ranking, smart followers, scores e win rate depois de um shill',
     kolmap: 'Os tokens que um KOL mencionou, os mais mencionados primeiro',
@@ -49,7 +50,7 @@ export default {
     projects: 'Contas que os smart KOLs seguem, as com mais smart followers primeiro',
     start: 'Boas-vindas e o que o bot faz',
     subscribe: 'Ativar alertas aqui quando KOLs com score alto derem shill num token (admins)',
-    token: 'Card do token: market cap, liquidez, preço, menções, scores e últimos tweets',
+    token: 'Card do token por endereço, link, $SÍMBOLO ou nome: market cap, liquidez, menções, scores, tweets',
     tokens: 'Lista de tokens: preço, market cap, menções e scores; ordene, filtre e pagine',
     tweets: 'Últimos tweets: o feed com filtros, ou os tweets sobre um token',
     unsubscribe: 'Desativar os alertas aqui (admins)',

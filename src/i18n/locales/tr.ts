@@ -37,6 +37,7 @@ export default {
   },
   commands: {
     alerts: 'Bu sohbetin alarm ayarları; duraklat, sürdür ya da test alarmı gönder',
+    autocard: 'Buraya yapıştırılan token adresleri (CA) ve linkleri için kart: aç, kapat, bekleme (adminler)',
     help: 'Örnekleriyle tüm komutlar ya da bir komutun seçenekleri',
     kol: 'KOL kartı: sıralama, smart takipçiler, skorlar ve shill sonrası kazanma oranı',
     kolmap: 'Bir KOL’ün bahsettiği tokenlar, en çok bahsedilen önce',
@@ -48,7 +49,7 @@ export default {
     projects: 'Smart KOL’lerin takip ettiği hesaplar, en çok smart takipçisi olan önce',
     start: 'Hoş geldin mesajı ve botun neler yapabildiği',
     subscribe: 'Yüksek skorlu KOL’ler bir token shill’lediğinde burada alarmı aç (adminler)',
-    token: 'Token kartı: piyasa değeri, likidite, fiyat, bahsedilmeler, skorlar ve son tweetler',
+    token: 'Adres, link, $SEMBOL veya adla token kartı: piyasa değeri, likidite, bahsedilme, skor, tweetler',
     tokens: 'Token listesi: fiyat, piyasa değeri, bahsedilmeler ve skorlar; sırala, filtrele, sayfala',
     tweets: 'Son tweetler: filtreli akış ya da bir tokenle ilgili tweetler',
     unsubscribe: 'Buradaki alarmları kapat (adminler)',

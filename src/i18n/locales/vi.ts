@@ -36,6 +36,7 @@ export default {
   },
   commands: {
     alerts: 'Xem cài đặt cảnh báo của chat này; tạm dừng, tiếp tục hoặc gửi cảnh báo thử',
+    autocard: 'Thẻ cho địa chỉ (CA) và link token được dán ở đây: bật, tắt, thời gian chờ (admin)',
     help: 'Tất cả lệnh kèm ví dụ, hoặc các tùy chọn của một lệnh',
     kol: 'Thẻ KOL: thứ hạng, smart follower, điểm số và win rate sau khi shill',
     kolmap: 'Các token một KOL đã nhắc đến, nhắc nhiều nhất trước',
@@ -47,7 +48,7 @@ export default {
     projects: 'Các tài khoản smart KOL theo dõi, nhiều smart follower nhất trước',
     start: 'Lời chào và những gì bot làm được',
     subscribe: 'Bật cảnh báo ở đây khi KOL điểm cao shill một token (admin)',
-    token: 'Thẻ token: vốn hóa, thanh khoản, biến động giá, lượt nhắc, điểm số và tweet mới nhất',
+    token: 'Thẻ token theo địa chỉ, link, $MÃ hoặc tên: vốn hóa, thanh khoản, lượt nhắc, điểm số, tweet',
     tokens: 'Danh sách token: biến động giá, vốn hóa, lượt nhắc và điểm số; sắp xếp, lọc, phân trang',
     tweets: 'Tweet mới nhất: bảng tin có bộ lọc, hoặc các tweet về một token',
     unsubscribe: 'Tắt cảnh báo ở đây (admin)',
