@@ -111,6 +111,7 @@ const EnvSchema = z
     DISCORD_API_BASE: optionalUrl,
     DISCORD_PUBLIC_KEY: optionalString.pipe(z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be the 64 hex characters of the application public key').optional()),
     DISCORD_INTERACTIONS_PORT: port(1),
+    DISCORD_INTERACTIONS_HOST: host,
     DISCORD_SHARD_COUNT: optionalString.pipe(
       z
         .union([z.literal('auto'), z.string().regex(/^\d{1,5}$/).transform(Number).pipe(z.number().int().min(1))], { error: 'must be auto or a number of shards (1 or more)' })
@@ -185,7 +186,7 @@ export interface Config {
         readonly guildId?: string;
         readonly apiBase?: string;
         /** Signed HTTP interactions instead of the gateway. */
-        readonly interactions?: { readonly publicKey: string; readonly port: number };
+        readonly interactions?: { readonly publicKey: string; readonly port: number; readonly host: string };
         readonly shards?: { readonly count: number | 'auto'; readonly ids?: readonly number[] };
         /** Ask for the privileged Message Content intent: automatic cards for pastes in servers. */
         readonly messageContent: boolean;
@@ -258,7 +259,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
             applicationId: e.DISCORD_APPLICATION_ID,
             ...(e.DISCORD_GUILD_ID ? { guildId: e.DISCORD_GUILD_ID } : {}),
             ...(e.DISCORD_API_BASE ? { apiBase: e.DISCORD_API_BASE } : {}),
-            ...(e.DISCORD_PUBLIC_KEY && e.DISCORD_INTERACTIONS_PORT ? { interactions: { publicKey: e.DISCORD_PUBLIC_KEY, port: e.DISCORD_INTERACTIONS_PORT } } : {}),
+            ...(e.DISCORD_PUBLIC_KEY && e.DISCORD_INTERACTIONS_PORT ? { interactions: { publicKey: e.DISCORD_PUBLIC_KEY, port: e.DISCORD_INTERACTIONS_PORT, host: e.DISCORD_INTERACTIONS_HOST ?? DEFAULT_HOST } } : {}),
             ...(e.DISCORD_SHARD_COUNT !== undefined ? { shards: { count: e.DISCORD_SHARD_COUNT, ...(e.DISCORD_SHARD_IDS ? { ids: e.DISCORD_SHARD_IDS } : {}) } } : {}),
             messageContent: e.DISCORD_MESSAGE_CONTENT === 'true',
           }

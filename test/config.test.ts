@@ -94,7 +94,7 @@ test('several instances: shard plan and HTTP interactions variables, with clear 
   const base = { DISCORD_TOKEN: 'x.y.z', DISCORD_APPLICATION_ID: '123456789012345678' };
   const c = loadConfig({ ...base, DISCORD_SHARD_COUNT: 'auto', DISCORD_SHARD_IDS: '0-2,5', DISCORD_PUBLIC_KEY: 'ab'.repeat(32), DISCORD_INTERACTIONS_PORT: '8081' });
   assert.deepEqual(c.discord?.shards, { count: 'auto', ids: [0, 1, 2, 5] });
-  assert.deepEqual(c.discord?.interactions, { publicKey: 'ab'.repeat(32), port: 8081 });
+  assert.deepEqual(c.discord?.interactions, { publicKey: 'ab'.repeat(32), port: 8081, host: '127.0.0.1' });
   assert.deepEqual(loadConfig({ ...base, DISCORD_SHARD_COUNT: '4' }).discord?.shards, { count: 4 });
   try {
     loadConfig({ ...base, DISCORD_SHARD_COUNT: 'many', DISCORD_PUBLIC_KEY: 'nothex', DISCORD_INTERACTIONS_PORT: '8081' });
@@ -129,4 +129,8 @@ test('servers listen on 127.0.0.1 unless a host variable says otherwise; a host 
   assert.equal(loadConfig({ HTTP_HOST: '0.0.0.0' }).httpHost, '0.0.0.0');
   assert.throws(() => loadConfig({ HTTP_HOST: 'every interface' }), /HTTP_HOST must be an IP address/);
   assert.throws(() => loadConfig({ TELEGRAM_WEBHOOK_HOST: 'example.com' }), /TELEGRAM_WEBHOOK_HOST must be an IP address/);
+  const discord = { DISCORD_TOKEN: 'x.y.z', DISCORD_APPLICATION_ID: '123456789012345678', DISCORD_PUBLIC_KEY: 'ab'.repeat(32), DISCORD_INTERACTIONS_PORT: '8081' };
+  assert.equal(loadConfig(discord).discord?.interactions?.host, '127.0.0.1', 'the interactions endpoint too');
+  assert.equal(loadConfig({ ...discord, DISCORD_INTERACTIONS_HOST: '0.0.0.0' }).discord?.interactions?.host, '0.0.0.0');
+  assert.throws(() => loadConfig({ ...discord, DISCORD_INTERACTIONS_HOST: 'lb.example.com' }), /DISCORD_INTERACTIONS_HOST must be an IP address/);
 });

@@ -12,7 +12,9 @@
  * dispatcher and the renderers are the gateway's.
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEFAULT_HOST } from '../../config.ts';
+import { createGuardedServer } from '../../ops/limits.ts';
 import type { AddressInfo } from 'node:net';
 import type { Client } from 'discord.js';
 import type { Logger } from 'pino';
@@ -21,7 +23,7 @@ export interface HttpInteractionsOptions {
   /** The application's public key (hex, from the Developer Portal's General Information tab). */
   readonly publicKey: string;
   readonly port: number;
-  /** Interface to listen on; default all (a load balancer sits in front). */
+  /** Interface to listen on; default 127.0.0.1 (a TLS proxy or load balancer in front opens it deliberately). */
   readonly host?: string;
 }
 
@@ -150,28 +152,23 @@ export async function startHttpInteractions(
     json(res, 200, response);
   }
 
-  const server: Server = createServer((req, res) => {
+  // The same connection cap, timeouts and keep-alive limits as the other servers (see ops/limits.ts).
+  const { server, close } = createGuardedServer((req, res) => {
     const done = onRequest(req, res).catch((err: unknown) => {
-      log.error({ err: (err as Error).message }, 'discord: interaction request failed');
+      log.error({ err }, 'discord: interaction request failed');
       json(res, 500, { message: 'internal error' });
     });
     hooks.track(done);
   });
-  server.requestTimeout = 10_000;
-  server.headersTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port, o.host ?? '0.0.0.0', () => {
+    server.listen(o.port, o.host ?? DEFAULT_HOST, () => {
       server.off('error', reject);
       resolve();
     });
   });
   return {
     address: server.address() as AddressInfo,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      }),
+    close,
   };
 }
