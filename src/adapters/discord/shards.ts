@@ -11,6 +11,7 @@
  * that cannot start says why, and IDENTIFY is spaced across the whole fleet:
  * one per `shard_id % max_concurrency` bucket per 5 s, through the store.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Routes, type Client } from 'discord.js';
 
 /** GET /gateway/bot, as far as a plan needs it. */
@@ -33,6 +34,8 @@ export interface ShardPlan {
 
 /** Discord's window per identify bucket. */
 export const IDENTIFY_WINDOW_MS = 5000;
+/** Slack for the time between claiming a window and the IDENTIFY actually leaving. */
+const IDENTIFY_MARGIN_MS = 750;
 
 export class ShardPlanError extends Error {
   override name = 'ShardPlanError';
@@ -65,9 +68,11 @@ export function fleetIdentifyThrottler(claim: (key: string, ttlMs: number) => Pr
   return {
     async waitForIdentify(shardId: number, signal: AbortSignal): Promise<void> {
       const key = `discord:${appId}:identify:${shardId % maxConcurrency}`;
-      while (!(await claim(key, IDENTIFY_WINDOW_MS))) {
+      // The window is claimed before IDENTIFY leaves, and the next holder's IDENTIFY may leave sooner
+      // after its claim than ours did: hold it a little longer than Discord's 5 s so the gap stays 5 s.
+      while (!(await claim(key, IDENTIFY_WINDOW_MS + IDENTIFY_MARGIN_MS))) {
         signal.throwIfAborted();
-        await new Promise((r) => setTimeout(r, 250));
+        await sleep(250, undefined, { signal });
       }
     },
   };
