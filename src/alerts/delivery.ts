@@ -177,7 +177,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
    */
   async function addKols(e: OutboxEntry, more: Extract<OutboxEntry['content'], { kind: 'more' }>, sender: Sender): Promise<Step | undefined> {
     const orig = await o.outbox.get(more.of);
-    if (!orig || orig.content.kind !== 'alert' || orig.state === 'dead') {
+    if (orig?.content.kind !== 'alert' || orig.state === 'dead') {
       await finish(e, 'dead', 'the alert to add to is gone');
       return 'next';
     }

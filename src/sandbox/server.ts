@@ -116,7 +116,6 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   let inFlight = 0;
   let maxInFlight = 0;
   let tick = 0;
-  const timers = new Set<NodeJS.Timeout>();
   const hanging = new Set<ServerResponse>();
   let closed = false;
 
