@@ -284,7 +284,10 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     for (const e of pending) {
       const k = `${e.platform}:${e.chatId}`;
       let q = byDest.get(k);
-      if (!q) byDest.set(k, (q = []));
+      if (!q) {
+        q = [];
+        byDest.set(k, q);
+      }
       q.push(e);
     }
     const queues = [...byDest.values()];
