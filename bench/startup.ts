@@ -19,7 +19,10 @@ function timeToReady(env: Record<string, string>): Promise<number> {
       stdio: ['pipe', 'ignore', 'pipe'],
     });
     let buf = '';
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`not ready in 30 s: ${buf.slice(-500)}`))), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`not ready in 30 s: ${buf.slice(-500)}`));
+    }, 30_000);
     child.stderr.on('data', (d: Buffer) => {
       buf += d.toString();
       if (/"msg":"ready"/.test(buf)) {

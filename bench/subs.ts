@@ -5,7 +5,10 @@ import type { Subscription } from '../src/store/subscriptions.ts';
 
 export function randomSubs(n: number): Subscription[] {
   let seed = 42;
-  const r = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const r = () => {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    return seed / 2 ** 32;
+  };
   const subs: Subscription[] = [];
   for (let i = 0; i < n; i++) {
     const chains = r() < 0.5 ? [] : [CHAINS[Math.floor(r() * CHAINS.length)]!];

@@ -1,6 +1,6 @@
 import type { Command } from '../src/core/command.ts';
 import { opt } from '../src/core/options.ts';
-import { budgetFrom, knownKolId, kolNotFound, resolveKol } from '../src/core/resolve.ts';
+import { budgetFrom, knownKolId, kolNotFound, resolveKol, type ResolvedKol } from '../src/core/resolve.ts';
 import { kolCard } from '../src/views/cards/kolCard.ts';
 import { winRatePicture, withPicture } from '../src/views/cards/pictures.ts';
 
@@ -19,14 +19,14 @@ export default {
       kolNotFound(input, Promise.all([ctx.api.getKolScore({ xUserId }, call()), ctx.api.getKolTokens({ xUserId }, call())]));
     // A KOL looked up recently has a known id: its table row and its scores are fetched at once.
     const known = knownKolId(input);
-    let kol;
-    let score;
-    let momentum;
-    if (known) [kol, [score, momentum]] = await Promise.all([resolveKol(ctx, input, call, { names: true }), data(known)]);
+    let kol: ResolvedKol;
+    let scores: Awaited<ReturnType<typeof data>>;
+    if (known) [kol, scores] = await Promise.all([resolveKol(ctx, input, call, { names: true }), data(known)]);
     else {
       kol = await resolveKol(ctx, input, call, { names: true });
-      [score, momentum] = await data(kol.xUserId);
+      scores = await data(kol.xUserId);
     }
+    const [score, momentum] = scores;
     const card = kolCard({ kol, score, momentum });
     return withPicture(card, await winRatePicture(ctx, { kol, score, momentum }));
   },

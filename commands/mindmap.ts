@@ -1,4 +1,4 @@
-import { ApiNotFoundError } from '../src/api/index.ts';
+import { ApiNotFoundError, type MindmapGraph } from '../src/api/index.ts';
 import type { Command } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
@@ -35,7 +35,7 @@ export default {
     checkBounds(input, EXAMPLE);
     const hours = input.hours ?? 12;
     const limit = input.limit ?? 10;
-    let graph;
+    let graph: MindmapGraph;
     try {
       graph = await ctx.api.getTokenMindmap(
         {

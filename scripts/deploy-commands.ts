@@ -4,11 +4,11 @@
  * server). Run it after adding, removing or changing a command or its options.
  */
 import { deployCommands } from '../src/adapters/discord/deploy.ts';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { type Config, ConfigError, loadConfig } from '../src/config.ts';
 import { loadCommands } from '../src/core/registry.ts';
 
 async function main(): Promise<number> {
-  let config;
+  let config: Config;
   try {
     config = loadConfig(process.env);
   } catch (err) {

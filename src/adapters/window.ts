@@ -73,7 +73,10 @@ export class SlidingWindow {
     }
     while (this.#waiters.length > 0) {
       const t = this.#now();
-      if (t < this.pausedUntil) return this.#arm(this.pausedUntil - t);
+      if (t < this.pausedUntil) {
+        this.#arm(this.pausedUntil - t);
+        return;
+      }
       let expired = 0;
       while (expired < this.#done.length && this.#done[expired]! <= t - this.windowMs) expired++;
       if (expired) this.#done.splice(0, expired);

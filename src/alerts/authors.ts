@@ -125,7 +125,10 @@ export function createAuthorLookup(o: { api: KolClient; log: Logger; ttlMs?: num
         facts.set(t.id, own);
         const key = `${t.token.chain_id}:${t.token.token_address}`;
         let g = byToken.get(key);
-        if (!g) byToken.set(key, (g = { chain: t.token.chain_id as ChainId, address: t.token.token_address, tweets: [] }));
+        if (!g) {
+          g = { chain: t.token.chain_id as ChainId, address: t.token.token_address, tweets: [] };
+          byToken.set(key, g);
+        }
         g.tweets.push(t);
       }
       const groups = [...byToken.values()];

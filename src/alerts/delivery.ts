@@ -177,7 +177,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
    */
   async function addKols(e: OutboxEntry, more: Extract<OutboxEntry['content'], { kind: 'more' }>, sender: Sender): Promise<Step | undefined> {
     const orig = await o.outbox.get(more.of);
-    if (!orig || orig.content.kind !== 'alert' || orig.state === 'dead') {
+    if (orig?.content.kind !== 'alert' || orig.state === 'dead') {
       await finish(e, 'dead', 'the alert to add to is gone');
       return 'next';
     }
@@ -284,7 +284,10 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     for (const e of pending) {
       const k = `${e.platform}:${e.chatId}`;
       let q = byDest.get(k);
-      if (!q) byDest.set(k, (q = []));
+      if (!q) {
+        q = [];
+        byDest.set(k, q);
+      }
       q.push(e);
     }
     const queues = [...byDest.values()];

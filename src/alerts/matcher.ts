@@ -199,7 +199,10 @@ export function compile(subs: readonly Subscription[]): CompiledSubscriptions {
     const chains = s.filters.chains.length ? s.filters.chains : ['*'];
     for (const c of chains) {
       let g = groups.get(c);
-      if (!g) groups.set(c, (g = []));
+      if (!g) {
+        g = [];
+        groups.set(c, g);
+      }
       g.push(s);
     }
   }

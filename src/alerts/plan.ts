@@ -54,7 +54,10 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
     // With no cooldown nothing is "within the cooldown": every tweet is its own alert.
     const k = m.sub.filters.cooldownMinutes > 0 ? `${m.sub.id}|${m.facts.tokenKey}` : `${m.sub.id}|${m.facts.tokenKey}|${m.facts.tweet.id}`;
     let g = groups.get(k);
-    if (!g) groups.set(k, (g = []));
+    if (!g) {
+      g = [];
+      groups.set(k, g);
+    }
     g.push(m);
   }
   const all = [...groups.values()];
@@ -177,7 +180,10 @@ async function actionsOf(p: PlanInput, groups: readonly Match[][]) {
   for (const g of groups) {
     const key = `${g[0]!.facts.tokenKey}|${g[0]!.facts.username}`;
     let set = chats.get(key);
-    if (!set) chats.set(key, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      chats.set(key, set);
+    }
     set.add(chatKey({ platform: g[0]!.sub.platform, chatId: g[0]!.sub.chatId }));
   }
   for (const g of groups) {

@@ -176,7 +176,9 @@ export function createKolClient(o: KolClientOptions): KolClient {
     getTweets: bind(OPERATIONS.tweets),
     getKolTable: bind(OPERATIONS.kolTable),
     getKolMindmap: bind(OPERATIONS.kolMindmap),
-    clearCache: () => clearers.forEach((c) => c()),
+    clearCache: () => {
+      for (const c of clearers) c();
+    },
     close: () => transport.close(),
   };
 }

@@ -123,7 +123,7 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
     if (!fresh.length) return { outcome: 'limited' };
     if (limiter.take(`${w.platform}:${w.chatId}`, now()).waitMs > 0) return { outcome: 'limited' };
     const keys = fresh.map((r) => cdKey(w, r.address));
-    keys.forEach((k) => pending.add(k));
+    for (const k of keys) pending.add(k);
     try {
       const { found, fault } = await lookupAll(fresh, signal);
       if (fault) o.log.warn({ err: fault instanceof Error ? { name: fault.name, message: fault.message } : String(fault) }, 'autocard: lookup failed (silent)');
@@ -132,7 +132,7 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
       await Promise.all(found.map((f) => cooldowns.set(cdKey(w, f.item.token.address), now(), s.cooldownMs)));
       return { view: await o.bind(compactCards(found), w), outcome: 'ok' };
     } finally {
-      keys.forEach((k) => pending.delete(k));
+      for (const k of keys) pending.delete(k);
     }
   }
 

@@ -122,7 +122,9 @@ export function isBase58Key(s: string): boolean {
 
 const B58_INDEX: number[] = (() => {
   const t = new Array<number>(128).fill(-1);
-  [...'123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'].forEach((c, i) => (t[c.charCodeAt(0)] = i));
+  [...'123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'].forEach((c, i) => {
+    t[c.charCodeAt(0)] = i;
+  });
   return t;
 })();
 

@@ -202,7 +202,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       // Forged callback data: the pressed message does not show this button.
       if (opts.buttonsOnMessage && !opts.buttonsOnMessage.includes(id)) return { kind: 'error', message: FOREIGN_BUTTON };
       const parsed = parseActionId(id);
-      let stored;
+      let stored: Awaited<ReturnType<Store['pages']['get']>>;
       try {
         stored = parsed ? await o.store.pages.get(parsed.key) : undefined;
       } catch (err) {

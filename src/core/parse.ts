@@ -46,7 +46,10 @@ export function tokenize(s: string): string[] {
     const c = s[i]!;
     if (close) {
       if (c === close) close = undefined;
-      else (word += c), (last = c);
+      else {
+        word += c;
+        last = c;
+      }
       continue;
     }
     const atValueStart = word === '' || last === ':' || last === '=';
@@ -96,7 +99,9 @@ export function argsFor(command: AnyCommand, words: readonly string[]): RawArgs 
       command.examples[0],
     );
   }
-  loose.forEach((word, i) => (raw[free[i]!] = word));
+  loose.forEach((word, i) => {
+    raw[free[i]!] = word;
+  });
   return raw;
 }
 

@@ -116,6 +116,9 @@ const cache = new Map<Locale, Formats>([['en', ENGLISH]]);
 /** The formats of one locale (built once per locale). */
 export function formats(locale: Locale): Formats {
   let f = cache.get(locale);
-  if (!f) cache.set(locale, (f = localised(locale)));
+  if (!f) {
+    f = localised(locale);
+    cache.set(locale, f);
+  }
   return f;
 }

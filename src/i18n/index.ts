@@ -61,7 +61,8 @@ const localeOfT = new WeakMap<T, Locale>();
 export function translator(locale: Locale): T {
   let t = bound.get(locale);
   if (!t) {
-    bound.set(locale, (t = i18n.getFixedT(locale) as T));
+    t = i18n.getFixedT(locale) as T;
+    bound.set(locale, t);
     localeOfT.set(t, locale);
   }
   return t;

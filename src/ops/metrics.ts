@@ -76,7 +76,10 @@ export class Histogram implements Series {
   observe(value: number, labels: Labels = {}): void {
     const k = key(labels);
     let s = this.#series.get(k);
-    if (!s) this.#series.set(k, (s = { counts: this.buckets.map(() => 0), sum: 0, count: 0 }));
+    if (!s) {
+      s = { counts: this.buckets.map(() => 0), sum: 0, count: 0 };
+      this.#series.set(k, s);
+    }
     for (let i = 0; i < this.buckets.length; i++) if (value <= this.buckets[i]!) s.counts[i]!++;
     s.sum += value;
     s.count++;
@@ -88,7 +91,9 @@ export class Histogram implements Series {
     const out = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
     for (const [k, s] of this.#series) {
       const sep = k ? `${k},` : '';
-      this.buckets.forEach((b, i) => out.push(`${this.name}_bucket{${sep}le="${b}"} ${s.counts[i]}`));
+      this.buckets.forEach((b, i) => {
+        out.push(`${this.name}_bucket{${sep}le="${b}"} ${s.counts[i]}`);
+      });
       out.push(`${this.name}_bucket{${sep}le="+Inf"} ${s.count}`);
       out.push(`${this.name}_sum${k ? `{${k}}` : ''} ${s.sum}`);
       out.push(`${this.name}_count${k ? `{${k}}` : ''} ${s.count}`);
@@ -114,7 +119,10 @@ export function createMetrics() {
     stall = Math.max(stall, now - due);
     due = now + BEAT_MS;
   }, BEAT_MS).unref();
-  const add = <T extends Series>(s: T): T => (series.push(s), s);
+  const add = <T extends Series>(s: T): T => {
+    series.push(s);
+    return s;
+  };
   let roleSource: () => Record<string, number> = () => ({});
   return {
     commands: add(new Counter('kolradar_commands_total', 'Commands handled, by command and outcome.')),

@@ -142,5 +142,9 @@ export function generateKols(r: Rng, count: number, now: number): { kols: Sandbo
 }
 
 function rank(kols: SandboxKol[], key: (k: SandboxKol) => number, set: (k: SandboxKol, i: number) => void): void {
-  [...kols].sort((a, b) => key(b) - key(a) || a.id - b.id).forEach((k, i) => set(k, i + 1));
+  [...kols]
+    .sort((a, b) => key(b) - key(a) || a.id - b.id)
+    .forEach((k, i) => {
+      set(k, i + 1);
+    });
 }

@@ -20,7 +20,7 @@ function chainAddress(r: Rng, chain: ChainId, symbol: string): string {
     case 'solana': {
       // Most mint addresses are 43-44 chars; pump.fun mints end in "pump"; a few are short.
       const len = chance(r, 0.05) ? int(r, 32, 42) : int(r, 43, 44);
-      if (chance(r, 0.3)) return base58(r, len - 4) + 'pump';
+      if (chance(r, 0.3)) return `${base58(r, len - 4)}pump`;
       return base58(r, len);
     }
     case 'bsc':

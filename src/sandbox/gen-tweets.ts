@@ -126,7 +126,7 @@ export function generateTweets(store: Store, r: Rng, count: number, edges: { cjk
   const pickToken = zipfSampler(tokenOrder.length, 1.05);
   const pickKol = zipfSampler(kolOrder.length, 0.75);
   const oldest = [...tokens].sort((a, b) => a.createdMs - b.createdMs).slice(0, 20);
-  const times = Array.from({ length: count }, () => now - 1000 - Math.floor(30 * DAY * Math.pow(r(), 2.2))).sort((a, b) => a - b);
+  const times = Array.from({ length: count }, () => now - 1000 - Math.floor(30 * DAY * r() ** 2.2)).sort((a, b) => a - b);
   const longIndex = Math.floor(count * 0.7);
   let longTweet: SandboxTweet | undefined;
 

@@ -13,7 +13,11 @@ export type QueryMap = Record<string, string[]>;
 
 export function parseQuery(raw: string): QueryMap {
   const out: QueryMap = {};
-  for (const [k, v] of new URLSearchParams(raw)) (out[k] ??= []).push(v);
+  for (const [k, v] of new URLSearchParams(raw)) {
+    const values = out[k] ?? [];
+    out[k] = values;
+    values.push(v);
+  }
   return out;
 }
 

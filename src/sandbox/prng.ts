@@ -34,7 +34,7 @@ export function chance(r: Rng, p: number): boolean {
 
 /** Long-tailed value between min and max (uniform in log space, skewed low by `skew` > 1). */
 export function logUniform(r: Rng, min: number, max: number, skew = 1): number {
-  const u = Math.pow(r(), skew);
+  const u = r() ** skew;
   return Math.exp(Math.log(min) + u * (Math.log(max) - Math.log(min)));
 }
 
@@ -98,7 +98,7 @@ export function zipfSampler(n: number, exponent: number): (r: Rng) => number {
   const cum: number[] = [];
   let total = 0;
   for (let i = 0; i < n; i++) {
-    total += 1 / Math.pow(i + 1, exponent);
+    total += 1 / (i + 1) ** exponent;
     cum.push(total);
   }
   return (r) => {

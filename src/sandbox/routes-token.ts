@@ -108,7 +108,10 @@ export function tokenMindmap(ctx: Ctx, p: Params, chainRaw: string, address: str
       for (const tokenId of tw.tokenIds) {
         if (tokenId === center.id) continue;
         let s = shared.get(tokenId);
-        if (!s) shared.set(tokenId, (s = new Set()));
+        if (!s) {
+          s = new Set();
+          shared.set(tokenId, s);
+        }
         s.add(kolId);
       }
     }

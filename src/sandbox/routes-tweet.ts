@@ -24,7 +24,10 @@ const sortedCache = new WeakMap<Store, Map<string, SandboxTweet[]>>();
 /** A token's tweets in another order; the list only grows, so its length tells a stale copy. */
 function sortedCopy(store: Store, tokenId: number, field: string, list: SandboxTweet[], key: TweetKey): SandboxTweet[] {
   let m = sortedCache.get(store);
-  if (!m) sortedCache.set(store, (m = new Map()));
+  if (!m) {
+    m = new Map();
+    sortedCache.set(store, m);
+  }
   const k = `${tokenId}:${field}`;
   const hit = m.get(k);
   if (hit && hit.length === list.length) return hit;

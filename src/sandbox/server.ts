@@ -116,7 +116,6 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   let inFlight = 0;
   let maxInFlight = 0;
   let tick = 0;
-  const timers = new Set<NodeJS.Timeout>();
   const hanging = new Set<ServerResponse>();
   let closed = false;
 
@@ -223,7 +222,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     clearFaults: () => faults.clear(),
     addTweets: (n, overrides) => live.add(n, overrides),
     setLive: (l) => (l ? live.start(l.tweetsPerSecond) : live.stop()),
-    setAuthors: (shape) => void (authors = shape),
+    setAuthors: (shape) => {
+      authors = shape;
+    },
     requests,
     count: (operation) => (operation === undefined ? total : (counters.get(operationName(operation) ?? operation) ?? 0)),
     get inFlight() {

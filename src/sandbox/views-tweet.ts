@@ -53,7 +53,10 @@ export function tweetByTokenView(t: SandboxTweet, store: Store, nowMs: number, u
   // so the two operations agree even when a test fixed a tweet's KOL score.
   const key = `${kol.id}:${t.kolScore}`;
   let user = users.get(key);
-  if (!user) users.set(key, (user = authorRecord(t, store, nowMs)));
+  if (!user) {
+    user = authorRecord(t, store, nowMs);
+    users.set(key, user);
+  }
   return {
     ...common(t),
     highlights: highlights(t, store, true),
@@ -93,7 +96,10 @@ export function isLeanAuthor(t: SandboxTweet, shape: AuthorShape): boolean {
 /** List view; everything in it is fixed when the tweet is stored, so it is built once. */
 export function tweetListView(t: SandboxTweet, store: Store, shape: AuthorShape = 'full', nowMs = Date.now()): object {
   let cached = listCache.get(t);
-  if (!cached) listCache.set(t, (cached = buildListView(t, store, nowMs)));
+  if (!cached) {
+    cached = buildListView(t, store, nowMs);
+    listCache.set(t, cached);
+  }
   return isLeanAuthor(t, shape) ? cached.lean : cached.full;
 }
 

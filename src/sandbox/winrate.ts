@@ -55,7 +55,10 @@ const CACHE_SIZE = 64;
 export function winRateRows(store: Store, chain: string | undefined, fromMs?: number, toMs?: number): WinRateRow[] {
   const key = `${chain ?? '*'}|${fromMs ?? ''}|${toMs ?? ''}`;
   let byKey = cache.get(store);
-  if (!byKey) cache.set(store, (byKey = new Map()));
+  if (!byKey) {
+    byKey = new Map();
+    cache.set(store, byKey);
+  }
   const hit = byKey.get(key);
   if (hit) return hit;
   const rows: WinRateRow[] = [];

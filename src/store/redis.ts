@@ -10,6 +10,7 @@ import { waitFor, type WaitOptions } from '../startup.ts';
 import { DEFAULT_STORE_WAIT_MS } from '../config.ts';
 import { silentLogger } from '../log.ts';
 
+// biome-ignore lint/complexity/noBannedTypes: `{}` is node-redis's own spelling of "no modules, functions, scripts or type mapping".
 export type RedisClient = ReturnType<typeof createClient<{}, {}, {}, 3, {}>>;
 
 const PREFIX = 'kolradar:';

@@ -75,7 +75,7 @@ const abs = (x: Dec): Dec => ({ ...x, neg: false });
 /** Thousands separators. A loop: the usual lookahead regex rescans the rest of the digits at each one. */
 function group(int: string): string {
   let out = int.slice(0, ((int.length - 1) % 3) + 1);
-  for (let i = out.length; i < int.length; i += 3) out += ',' + int.slice(i, i + 3);
+  for (let i = out.length; i < int.length; i += 3) out += `,${int.slice(i, i + 3)}`;
   return out;
 }
 
@@ -89,11 +89,11 @@ function dropTrailingZeros(s: string): string {
 /** Unsigned text with exactly `d` decimals (d >= 0), grouped thousands; optionally trailing zeros trimmed. */
 function fixed(x: Dec, d: number, trim = false): string {
   const r = round(x, d);
-  let digits = (r.m * pow10(r.e + d)).toString().padStart(d + 1, '0');
-  let int = digits.slice(0, digits.length - d);
+  const digits = (r.m * pow10(r.e + d)).toString().padStart(d + 1, '0');
+  const int = digits.slice(0, digits.length - d);
   let frac = digits.slice(digits.length - d);
   if (trim) frac = dropTrailingZeros(frac);
-  return group(int) + (frac ? '.' + frac : '');
+  return group(int) + (frac ? `.${frac}` : '');
 }
 
 const SUFFIXES = ['', 'K', 'M', 'B', 'T'] as const;
@@ -210,7 +210,7 @@ const PARTS = [
 
 export function toNumber(value: Num): number | null {
   const x = parse(value);
-  return x ? Number((x.neg ? '-' : '') + x.m.toString() + 'e' + x.e) : null;
+  return x ? Number(`${x.neg ? '-' : ''}${x.m.toString()}e${x.e}`) : null;
 }
 
 export type DurationUnit = 'years' | 'months' | 'days' | 'hours' | 'minutes' | 'seconds';

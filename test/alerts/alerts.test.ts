@@ -229,7 +229,10 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
     await h.dispatcher.run('subscribe', OPEN, caller('alive'));
     await h.cycle();
     let attempts = 0;
-    h.behaviour.set('dead', () => (attempts++, { kind: 'gone', reason: 'bot was kicked' }));
+    h.behaviour.set('dead', () => {
+      attempts++;
+      return { kind: 'gone', reason: 'bot was kicked' };
+    });
     const kol = h.sb.data.kols[0]!;
     for (const tok of h.sb.data.tokens.slice(0, 3)) h.sb.addTweets(1, { token: tok.id, kol: kol.id, tokenScore: 90, kolScore: 90 });
     await h.cycle();

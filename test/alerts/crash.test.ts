@@ -112,7 +112,10 @@ test('SIGKILL at random points of a fan-out, 20 times: nothing lost, no Discord 
     }
   };
   let rng = 7;
-  const random = () => ((rng = (rng * 48271) % 2147483647) / 2147483647);
+  const random = () => {
+    rng = (rng * 48271) % 2147483647;
+    return rng / 2147483647;
+  };
   for (let k = 0; k < KILLS; k++) {
     if (k % 4 === 3) {
       await sleep(Math.floor(random() * 500)); // during start-up

@@ -76,7 +76,11 @@ test('a store blip after the platform accepted an alert does not send it again',
       return ob.update(e);
     },
   });
-  const h = await scripted(t, { feed, outbox, send: async (c) => (c === 'b' ? (await sleep(30), undefined) : undefined) });
+  const h = await scripted(t, { feed, outbox, send: async (c) => {
+      if (c === 'b') await sleep(30);
+      return undefined;
+    },
+  });
   await h.store.subscriptions.put(sub('a'));
   await h.store.subscriptions.put(sub('b'));
   await h.watcher.tick();
@@ -94,7 +98,12 @@ test('a store blip after the platform accepted an alert does not send it again',
 test('a destination waiting out a 429 does not hold up the others', async (t) => {
   const feed: FeedTweet[] = [{ id: '100', at: at(0) }];
   let slowOnce = true;
-  const h = await scripted(t, { feed, send: async (c) => (c === 'slow' && slowOnce ? ((slowOnce = false), { kind: 'retry', afterMs: 3000, reason: '429: retry after 3' }) : undefined) });
+  const h = await scripted(t, { feed, send: async (c) => {
+      if (c !== 'slow' || !slowOnce) return undefined;
+      slowOnce = false;
+      return { kind: 'retry', afterMs: 3000, reason: '429: retry after 3' };
+    },
+  });
   await h.store.subscriptions.put(sub('slow'));
   await h.store.subscriptions.put(sub('fast'));
   await h.watcher.tick();
@@ -112,7 +121,11 @@ test('a destination waiting out a 429 does not hold up the others', async (t) =>
 test('alerts queued for a destination that unsubscribes, pauses or mutes meanwhile are not sent', async (t) => {
   const feed: FeedTweet[] = [{ id: '100', at: at(0) }];
   let gate: (() => void) | undefined;
-  const h = await scripted(t, { feed, send: async () => (gate === undefined ? await new Promise<void>((r) => (gate = r)) : undefined, undefined) });
+  const h = await scripted(t, { feed, send: async () => {
+      if (gate === undefined) await new Promise<void>((r) => (gate = r));
+      return undefined;
+    },
+  });
   await h.store.subscriptions.put(sub('a'));
   await h.watcher.tick();
   feed.unshift({ id: '102', at: at(12) }, { id: '101', at: at(11) });

@@ -38,6 +38,7 @@ const cases: Case[] = [
   // @ts-expect-error: misspelled parameter
   ['unknown parameter', (c) => c.getTokenAnalytics({ limt: 5 }), 'limt', /not a parameter/],
   // @ts-expect-error: a JS number cannot hold every Twitter id
+  // biome-ignore lint/correctness/noPrecisionLoss: the rounded number is the caller's mistake under test.
   ['numeric xUserId', (c) => c.getKolScore({ xUserId: 1379438138962740322 }), 'xUserId', /digit string/],
   ['non-digit xUserId', (c) => c.getKolTokens({ xUserId: '@alice' }), 'xUserId', /digit string/],
   // @ts-expect-error: address is required

@@ -155,6 +155,7 @@ test('the tweet list author objects accept partial shapes', () => {
   const body = fx.tweets();
   const item = body.items[0];
   assert.ok(item);
+  // biome-ignore lint/correctness/noPrecisionLoss: the number is rounded on purpose, then its digits are restored in the JSON text.
   const text = JSON.stringify({ ...body, items: [{ ...item, x_user: [{ username: 'bob' }, { id: 12345678901234567890 }] }] }).replace(
     '12345678901234567000',
     '12345678901234567890',

@@ -18,7 +18,10 @@ function counted(): { api: KolClient; calls: () => number } {
   const api = new Proxy(h.api, {
     get(target, key, receiver) {
       const v = Reflect.get(target, key, receiver) as unknown;
-      if (key === 'getTokenAnalytics' && typeof v === 'function') return (...args: unknown[]) => (n++, (v as (...a: unknown[]) => unknown).apply(target, args));
+      if (key === 'getTokenAnalytics' && typeof v === 'function') return (...args: unknown[]) => {
+          n++;
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
       return v;
     },
   });

@@ -114,7 +114,7 @@ test('detector: 4,096-character messages', () => {
   const pad = (s: string) => (s + filler.repeat(200)).slice(0, 4096);
   assert.deepEqual(findTokenRefs(pad('')), []);
   const tail = filler.repeat(120).slice(0, 4096 - USDC.length - 1);
-  assert.equal((tail + ' ' + USDC).length, 4096);
+  assert.equal(`${tail} ${USDC}`.length, 4096);
   assert.deepEqual(findTokenRefs(`${tail} ${USDC}`).map((r) => r.address), [USDC], 'an address at the very end');
   const many = Array.from({ length: 40 }, () => `https://dexscreener.com/solana/${USDC} ${USDT_BSC}`).join(' ').slice(0, 4096);
   assert.deepEqual(findTokenRefs(many).map((r) => r.address), [USDC, USDT_BSC], 'repeats collapse');

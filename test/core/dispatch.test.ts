@@ -27,7 +27,13 @@ async function setup(over: { now?: () => number; actionTtlMs?: number } = {}) {
   const store = await openStore('memory:');
   const api = createKolClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' });
   const d = createDispatcher({ commands: buildRegistry([pages, admin, boom]), api, store, log: silentLogger(), ...over });
-  return { d, close: async () => (await api.close(), await store.close()) };
+  return {
+    d,
+    close: async () => {
+      await api.close();
+      await store.close();
+    },
+  };
 }
 
 test('buttons carry a short id that runs the stored query; an expired one names the command to run again', async () => {
@@ -76,7 +82,11 @@ test('with the store down an answer still goes out, without buttons; a pressed b
   const dir = await mkdtemp(join(tmpdir(), 'kolradar-dispatch-'));
   const store = await openStore(`sqlite:${join(dir, 's.sqlite')}`);
   const api = createKolClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' });
-  t.after(async () => (await api.close(), await store.close(), await rm(dir, { recursive: true, force: true })));
+  t.after(async () => {
+    await api.close();
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
   const d = createDispatcher({ commands: buildRegistry([pages]), api, store, log: silentLogger() });
   const ok = await d.text('/pages', caller);
   store.setFailing(true);

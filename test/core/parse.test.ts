@@ -86,7 +86,7 @@ test('every user mistake gets a short message that says what was wrong', () => {
 
 test('addresses are recognised per chain and a chain is inferred only when unambiguous', () => {
   const sol = 'So11111111111111111111111111111111111111112';
-  const evm = '0x' + 'ab'.repeat(20);
+  const evm = `0x${'ab'.repeat(20)}`;
   const sui = `0x${'1'.repeat(64)}::pepe::PEPE`;
   assert.deepEqual(chainsForAddress(sol), ['solana']);
   assert.deepEqual(chainsForAddress(evm), ['bsc', 'base']);

@@ -15,14 +15,24 @@ const count = {
   description: 'Counts',
   examples: ['/count 2'],
   options: countOptions,
-  run: async ({ n }) => (ran++, { kind: 'text', text: `n=${n}` }),
+  run: async ({ n }) => {
+    ran++;
+    return { kind: 'text', text: `n=${n}` };
+  },
 } satisfies Command<typeof countOptions>;
-const admin = { name: 'admin', description: 'Admins only', examples: ['/admin'], options: {}, requires: 'manage', run: async () => (ran++, { kind: 'text', text: 'done' }) } satisfies AnyCommand;
+const admin = { name: 'admin', description: 'Admins only', examples: ['/admin'], options: {}, requires: 'manage', run: async () => {
+    ran++;
+    return { kind: 'text', text: 'done' };
+  },
+} satisfies AnyCommand;
 
 test('the pre-check an adapter asks before deferring refuses exactly what run() refuses without running', async (t) => {
   const store = await openStore('memory:');
   const api = createKolClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' });
-  t.after(async () => (await api.close(), await store.close()));
+  t.after(async () => {
+    await api.close();
+    await store.close();
+  });
   const d = createDispatcher({ commands: buildRegistry([count, admin]), api, store, log: silentLogger() });
   const cases: [string, Record<string, unknown>, boolean][] = [
     ['count', { n: 2 }, true],

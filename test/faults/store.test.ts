@@ -46,7 +46,9 @@ function startBot(env: Record<string, string>): Bot {
   let code: number | null | undefined;
   const events: string[] = [];
   const waiters = new Set<() => void>();
-  const wake = () => waiters.forEach((w) => w());
+  const wake = () => {
+    for (const w of waiters) w();
+  };
   child.stdout.on('data', (d: Buffer) => {
     out += d.toString();
     stdout += d.toString();

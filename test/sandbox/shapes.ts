@@ -10,7 +10,10 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const CHAINS = ['solana', 'aptos', 'bsc', 'base', 'sui'];
 
 export function check(v: unknown, kind: Kind, path = '$'): void {
-  if (typeof kind === 'function') return kind(v, path);
+  if (typeof kind === 'function') {
+    kind(v, path);
+    return;
+  }
   if (typeof kind === 'object') {
     assert.ok(v && typeof v === 'object' && !Array.isArray(v), `${path} should be an object`);
     const o = v as Record<string, unknown>;
@@ -20,24 +23,26 @@ export function check(v: unknown, kind: Kind, path = '$'): void {
   }
   const fail = `${path} should be ${kind}, got ${JSON.stringify(v)}`;
   switch (kind) {
-    case 'int': return assert.ok(Number.isSafeInteger(v), fail);
-    case 'num': return assert.ok(typeof v === 'number' && Number.isFinite(v), fail);
-    case 'str': return assert.equal(typeof v, 'string', fail);
-    case 'dec': return assert.ok(typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v), fail);
-    case 'iso': return assert.ok(typeof v === 'string' && ISO.test(v), fail);
-    case 'bool': return assert.equal(typeof v, 'boolean', fail);
-    case 'null': return assert.equal(v, null, fail);
-    case 'isoOrNull': return assert.ok(v === null || (typeof v === 'string' && ISO.test(v)), fail);
-    case 'strArr': return assert.ok(Array.isArray(v) && v.every((x) => typeof x === 'string'), fail);
-    case 'arr': return assert.ok(Array.isArray(v), fail);
-    case 'tid': return assert.ok(typeof v === 'string' && /^\d{19}$/.test(v) && BigInt(v) > 2n ** 53n, fail);
-    case 'chain': return assert.ok(typeof v === 'string' && CHAINS.includes(v), fail);
+    case 'int': assert.ok(Number.isSafeInteger(v), fail); break;
+    case 'num': assert.ok(typeof v === 'number' && Number.isFinite(v), fail); break;
+    case 'str': assert.equal(typeof v, 'string', fail); break;
+    case 'dec': assert.ok(typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v), fail); break;
+    case 'iso': assert.ok(typeof v === 'string' && ISO.test(v), fail); break;
+    case 'bool': assert.equal(typeof v, 'boolean', fail); break;
+    case 'null': assert.equal(v, null, fail); break;
+    case 'isoOrNull': assert.ok(v === null || (typeof v === 'string' && ISO.test(v)), fail); break;
+    case 'strArr': assert.ok(Array.isArray(v) && v.every((x) => typeof x === 'string'), fail); break;
+    case 'arr': assert.ok(Array.isArray(v), fail); break;
+    case 'tid': assert.ok(typeof v === 'string' && /^\d{19}$/.test(v) && BigInt(v) > 2n ** 53n, fail); break;
+    case 'chain': assert.ok(typeof v === 'string' && CHAINS.includes(v), fail); break;
   }
 }
 
 export const arrayOf = (kind: Kind) => (v: unknown, path: string) => {
   assert.ok(Array.isArray(v), `${path} should be an array`);
-  v.forEach((x, i) => check(x, kind, `${path}[${i}]`));
+  v.forEach((x, i) => {
+    check(x, kind, `${path}[${i}]`);
+  });
 };
 
 export const TOKEN_SUMMARY: Shape = { id: 'int', name: 'str', symbol: 'str', address: 'str', chain_id: 'chain', icon_url: 'str' };

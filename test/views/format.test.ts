@@ -100,7 +100,7 @@ test('any decimal string formats without float noise or exponent notation', () =
       fc.integer({ min: 0, max: 20 }),
       (m, decimals) => {
         const digits = (m < 0n ? -m : m).toString().padStart(decimals + 1, '0');
-        const text = `${m < 0n ? '-' : ''}${digits.slice(0, digits.length - decimals)}${decimals ? '.' + digits.slice(-decimals) : ''}`;
+        const text = `${m < 0n ? '-' : ''}${digits.slice(0, digits.length - decimals)}${decimals ? `.${digits.slice(-decimals)}` : ''}`;
         for (const out of [usd(text), compact(text), int(text), score(text), pct(text, 'percent', { sign: true })]) {
           assert.match(out, /^[-+]?\$?[0-9,.₀-₉]+[KMBT%]?$/, `${text} -> ${out}`);
           assert.doesNotMatch(out, /0000000000|9999999999|e/i, `${text} -> ${out}`);

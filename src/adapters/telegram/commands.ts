@@ -32,7 +32,7 @@ const COMMAND_WORD = /^\/([A-Za-z0-9_]{1,64})(?:@([A-Za-z0-9_]{1,64}))?$/;
  */
 export function parseCommand(text: string, entities: readonly Entity[] | undefined, botUsername: string): ParsedCommand | undefined {
   const e = entities?.[0];
-  if (!e || e.type !== 'bot_command' || e.offset !== 0) return undefined;
+  if (e?.type !== 'bot_command' || e.offset !== 0) return undefined;
   const m = COMMAND_WORD.exec(text.slice(0, e.length));
   if (!m) return undefined;
   const to = m[2];

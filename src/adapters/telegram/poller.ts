@@ -129,7 +129,7 @@ export function createPoller(o: PollerOptions): Poller {
       held = false;
       await o.lease.release().catch(() => {});
     },
-    polling: () => runner !== undefined && runner.isRunning(),
+    polling: () => runner?.isRunning() ?? false,
     role: () => (!held ? 'standby' : runner ? 'poller' : 'backoff'),
     answered(ok) {
       if (!ok) return;

@@ -9,7 +9,7 @@ import { GrammyError, HttpError, type Api } from 'grammy';
 import type { Logger } from 'pino';
 import type { Sender, SendResult } from '../../alerts/delivery.ts';
 import type { View } from '../../views/model.ts';
-import { toTelegramHtml } from '../../views/render/telegram.ts';
+import { type TelegramMessage, toTelegramHtml } from '../../views/render/telegram.ts';
 import { sendRendered } from './send.ts';
 import { chatParam, isChatGone, isConnectionRefused, isNotModified, migrateToOf, retryAfterOf } from './transport.ts';
 
@@ -25,7 +25,7 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
   return {
     platform: 'telegram',
     async send(chatId: string, view: View): Promise<SendResult> {
-      let message;
+      let message: TelegramMessage;
       try {
         message = toTelegramHtml(view);
       } catch (err) {

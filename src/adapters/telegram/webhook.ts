@@ -97,7 +97,10 @@ export async function startWebhookServer(bot: Bot, o: WebhookOptions, track: (p:
     const reqPath = (req.url ?? '/').split('?')[0];
     if (reqPath !== path) return void res.writeHead(404).end();
     if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
-    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return refuseTooLarge(res);
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) {
+      refuseTooLarge(res);
+      return;
+    }
     const done = Promise.resolve(handle(req, res)).catch(async (err: unknown) => {
       if (err instanceof BodyTooLarge) return refuseTooLarge(res);
       // The same error boundary as polling; Telegram gets a 200 so it does not resend the update.

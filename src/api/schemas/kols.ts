@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { dec, id, int, num, str, strArray, timestamp } from '../json.ts';
 import { arr, chain, listNote, obj } from './common.ts';
 

@@ -33,7 +33,9 @@ export function mindmapText(graph: MindmapGraph, centre: TokenSummary | undefine
     out.push(`\n${i + 1}. `);
     // An edge from the centre names only the other end; any other edge names both.
     const ends = l.source === centre?.id ? [l.target] : l.target === centre?.id ? [l.source] : [l.source, l.target];
-    ends.forEach((id, j) => out.push(...(j ? [' ↔ '] : []), ...tokenSpans(graph.tokens[id], id)));
+    ends.forEach((id, j) => {
+      out.push(...(j ? [' ↔ '] : []), ...tokenSpans(graph.tokens[id], id));
+    });
     out.push(` — weight ${int(l.weight)}`);
   });
   return out;

@@ -8,11 +8,11 @@ import { TtlCache } from '../../api/cache.ts';
 import type { KolScore, KolTokenItem, KolTokensResult, MindmapGraph, TokenAnalyticsItem, TokenSummary } from '../../api/index.ts';
 import type { CommandContext } from '../../core/command.ts';
 import { type ResolvedKol, kolRef } from '../../core/resolve.ts';
-import {
-  type MindmapInput,
-  type MomentumInput,
-  type PriceStripInput,
-  type WinRateInput,
+import type {
+  MindmapInput,
+  MomentumInput,
+  PriceStripInput,
+  WinRateInput,
 } from '../charts/index.ts';
 import type { ChartInputs, ChartKind } from '../charts/draw.ts';
 import { ChartPoolBusy } from '../charts/pool.ts';

@@ -172,7 +172,9 @@ function fonts(): { regular: Face; bold: Face } {
 }
 
 function fallback(i: number): Face {
-  return (fallbacks[i] ??= parseFont(readFileSync(FALLBACK_FILES[i]!)));
+  const face = fallbacks[i] ?? parseFont(readFileSync(FALLBACK_FILES[i]!));
+  fallbacks[i] = face;
+  return face;
 }
 
 /** The parsed regular or bold face (read once, on first use). */

@@ -94,7 +94,9 @@ export function momentumSvg(input: MomentumInput): string {
     body.push(line(plot.left, y, plot.right, y, t === 1 ? THEME.axis : THEME.grid, t === 1 ? 1.5 : 1, t === 1 ? 'stroke-dasharray="6 5"' : ''));
     body.push(textEl(plot.left - 10, y + 4, escapeXml(tickLabel(t)), { size: FONT_SIZE.axis, fill: THEME.muted, anchor: 'end' }));
   }
-  cols.forEach((c, i) => body.push(textEl(xOf(i), plot.bottom + 24, c, { size: FONT_SIZE.axis, fill: THEME.muted, anchor: 'middle' })));
+  cols.forEach((c, i) => {
+    body.push(textEl(xOf(i), plot.bottom + 24, c, { size: FONT_SIZE.axis, fill: THEME.muted, anchor: 'middle' }));
+  });
 
   series.forEach((s, k) => {
     const colour = SERIES_COLOURS[k]!;

@@ -198,7 +198,10 @@ const cache = new WeakMap<Face, Map<number, GlyphPath>>();
 /** Path data for a glyph drawn with its origin at x font units; '' for blank glyphs (space). */
 export function glyphPath(f: Face, glyph: number, x: number): string {
   let perFace = cache.get(f);
-  if (!perFace) cache.set(f, (perFace = new Map()));
+  if (!perFace) {
+    perFace = new Map();
+    cache.set(f, perFace);
+  }
   let g = perFace.get(glyph);
   if (!g) {
     g = toGlyphPath(contoursOf(f, glyph));

@@ -113,5 +113,6 @@ let shared: ChartPool | undefined;
 
 /** The process's pool, started on first use; its idle workers never hold the process open. */
 export function sharedChartPool(): ChartPool {
-  return (shared ??= createChartPool());
+  shared ??= createChartPool();
+  return shared;
 }

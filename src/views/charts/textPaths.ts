@@ -44,7 +44,10 @@ function toPath(attrText: string, content: string): string | null {
   for (const ch of text) {
     const { face, glyph } = glyphFor(ch.codePointAt(0)!, bold);
     let run = runs[runs.length - 1];
-    if (run?.face !== face) runs.push((run = { face, d: '', pen: 0 }));
+    if (run?.face !== face) {
+      run = { face, d: '', pen: 0 };
+      runs.push(run);
+    }
     run.d += glyphPath(face, glyph, run.pen);
     run.pen += face.advanceOf(glyph);
   }

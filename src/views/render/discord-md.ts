@@ -59,7 +59,7 @@ export function inlineCode(text: string): string {
 
 /** Percent-encodes what would end a markdown link target or break it over lines. */
 function linkTarget(url: string): string {
-  return url.replace(/[()\s<>\\]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0'));
+  return url.replace(/[()\s<>\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
 export function spanMarkdown(span: Span): string {

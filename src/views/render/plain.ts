@@ -68,7 +68,7 @@ export function toPlainText(view: View, opts: PlainOptions = {}): PlainText {
       const colour = view.colour === 'neutral' ? undefined : view.colour;
       blocks.push(paint(oneLine(view.title), 'bold', colour));
       const url = safeUrl(view.url);
-      if (url) blocks[0] += '\n' + url;
+      if (url) blocks[0] += `\n${url}`;
       if (view.description !== undefined) blocks.push(rich(view.description));
       const fields = view.fields ?? [];
       if (fields.length) {
@@ -78,7 +78,7 @@ export function toPlainText(view: View, opts: PlainOptions = {}): PlainText {
         blocks.push(
           fields
             .map((f, i) => {
-              const value = rich(f.value).split('\n').join('\n' + indent);
+              const value = rich(f.value).split('\n').join(`\n${indent}`);
               return `${paint(pad(names[i]!, nameWidth), 'bold')}  ${value}`;
             })
             .join('\n'),

@@ -8,7 +8,11 @@ test('admin answers are kept: a yes for a minute, a no for seconds, so a new adm
   let now = 0;
   let asked = 0;
   const status: Record<number, string> = { 1: 'administrator', 2: 'member' };
-  const api = { getChatMember: async (_chat: number, user: number) => (asked++, { status: status[user] }) } as unknown as Api;
+  const api = { getChatMember: async (_chat: number, user: number) => {
+      asked++;
+      return { status: status[user] };
+    },
+  } as unknown as Api;
   const admins = createAdminCheck(api, silentLogger(), { yesTtlMs: 60_000, noTtlMs: 5_000, now: () => now });
   assert.equal(await admins.isAdmin(-100, 1), true);
   assert.equal(await admins.isAdmin(-100, 2), false);

@@ -153,7 +153,10 @@ async function halfOpen(port: number, count: number) {
       });
     });
   for (let i = 0; i < count; i += 32) await Promise.all(Array.from({ length: Math.min(32, count - i) }, open));
-  return { sockets, closed: () => closedByServer, stop: () => sockets.forEach((s) => s.destroy()) };
+  return { sockets, closed: () => closedByServer, stop: () => {
+      for (const s of sockets) s.destroy();
+    },
+  };
 }
 
 test('during a flood of half-open connections the bot still answers a genuine update and /healthz, and keeps its sockets bounded', { timeout: 60_000 }, async (t) => {

@@ -2,7 +2,6 @@
 // polling, flood control and request encodings.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseHtml, startTelegramFake, tinyPng, type TelegramFake, type TelegramFakeOptions } from './index.ts';
 

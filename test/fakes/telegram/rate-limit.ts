@@ -70,7 +70,10 @@ export class RateLimiter {
       const windowMs = group ? 60 * this.secondMs : this.secondMs;
       const max = group ? this.limits.perGroupPerMinute : this.limits.perChatPerSecond;
       let sends = this.chatSends.get(chatId);
-      if (!sends) this.chatSends.set(chatId, (sends = []));
+      if (!sends) {
+        sends = [];
+        this.chatSends.set(chatId, sends);
+      }
       const chat = this.slide(sends, t, windowMs, max);
       if (chat !== undefined) return this.limited(chatId, t, chat);
       sends.push(t);

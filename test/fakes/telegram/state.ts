@@ -81,7 +81,10 @@ export class FakeState {
 
   recordSent(message: SentMessage): void {
     let list = this.sent.get(message.chat_id);
-    if (!list) this.sent.set(message.chat_id, (list = []));
+    if (!list) {
+      list = [];
+      this.sent.set(message.chat_id, list);
+    }
     list.push(message);
     this.emit('sent', message);
   }

@@ -21,7 +21,9 @@ function overlappingPairs(layout: MindmapLayout): string[] {
 
 function withSymbols(input: MindmapInput, symbol: (i: number) => string): MindmapInput {
   const tokens: Record<string, { symbol: string; name: string }> = {};
-  Object.keys(input.tokens).forEach((id, i) => (tokens[id] = { symbol: symbol(i), name: `Name ${i}` }));
+  Object.keys(input.tokens).forEach((id, i) => {
+    tokens[id] = { symbol: symbol(i), name: `Name ${i}` };
+  });
   return { ...input, tokens };
 }
 

@@ -189,7 +189,7 @@ test('200 table rows: whole rows in a closed code block, with a count of the res
   const shown = lines.length - 2;
   assert.ok(shown > 10 && shown < 200, String(shown));
   assert.equal(lines[0], '  #  Name         Score');
-  assert.match(lines[2]!, /^ {2}1  kol_0 ˋxˋ +0\.5$/);
+  assert.match(lines[2]!, /^ {2}1 {2}kol_0 ˋxˋ +0\.5$/);
   assert.match(lines.at(-1)!, new RegExp(`^ *${shown}  kol_${shown - 1} `), 'the last row shown is whole');
   assert.equal(d.split('```').length, 3, 'code block opened and closed once');
   assert.ok(d.includes(`… ${200 - shown} more rows`));
@@ -208,7 +208,7 @@ test('buttons: links and actions with ids, rows of 5, at most 5 rows', () => {
   assertLimits(p);
   const buttons = p.components.flatMap((r) => r.components);
   assert.equal(buttons.length, 25);
-  assert.deepEqual(buttons[0], { type: 2, style: 4, label: 'x'.repeat(79) + '…', custom_id: 'long' });
+  assert.deepEqual(buttons[0], { type: 2, style: 4, label: `${'x'.repeat(79)}…`, custom_id: 'long' });
   assert.ok(!buttons.some((b) => b.label === 'no id yet'));
   assert.throws(
     () => toDiscordPayload(card({ actions: [{ label: 'x', command: 'c', options: {}, id: 'i'.repeat(101) }] })),

@@ -155,7 +155,9 @@ export function telegramVisible(html: string): string {
   let out = '';
   let m: RegExpExecArray | null;
   let pos = 0;
-  while (pos < html.length && (m = token.exec(html))) {
+  while (pos < html.length) {
+    m = token.exec(html);
+    if (!m) break;
     pos = token.lastIndex;
     const [, close, tag, attr, entity, raw, text] = m;
     if (raw) throw new Error(`raw ${raw} in ${JSON.stringify(html.slice(Math.max(0, m.index - 40), m.index + 40))}`);

@@ -85,7 +85,9 @@ test('no output ever carries a control character unless colour was asked for', (
       const out = toPlainText(view);
       assert.doesNotMatch(out.text, /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/);
       assert.ok(out.text.isWellFormed());
-      out.actions.forEach((a, i) => assert.equal(a.n, i + 1));
+      out.actions.forEach((a, i) => {
+        assert.equal(a.n, i + 1);
+      });
       const coloured = toPlainText(view, { colour: true }).text;
       // Colour adds only SGR sequences.
       assert.doesNotMatch(coloured.replace(/\u001b\[[0-9;]*m/g, ''), /\u001b/);

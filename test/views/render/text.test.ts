@@ -26,8 +26,8 @@ test('cut never splits a grapheme: the kept part is whole graphemes of the origi
 });
 
 test('cut keeps emoji ZWJ sequences and surrogate pairs whole, and prefers a word break', () => {
-  const text = 'gm ' + FAMILY.repeat(3);
-  assert.equal(cut(text, 15), 'gm ' + FAMILY + '…');
+  const text = `gm ${FAMILY.repeat(3)}`;
+  assert.equal(cut(text, 15), `gm ${FAMILY}…`);
   assert.equal(cut(text, 14), 'gm…');
   assert.equal(cut('😀😀😀', 4), '😀…');
   // An astral combining mark right after the cut point still belongs to the letter before it.
