@@ -14,6 +14,11 @@ import type { View } from '../views/model.ts';
 import { fnv1a } from './hash.ts';
 import type { Lease } from '../store/lease.ts';
 import { disable, migrate } from './subscriptions.ts';
+import { burstChunks, isAlert, mergedEntry, RecentSends } from './merge.ts';
+import { quietUntil } from './quiet.ts';
+import { mergedView } from '../views/cards/merged.ts';
+import type { ChatLanguages } from '../store/languages.ts';
+import { DEFAULT_LOCALE, translator } from '../i18n/index.ts';
 
 export type SendResult =
   | { readonly kind: 'sent'; readonly messageId: string }
@@ -30,6 +35,11 @@ export interface Sender {
   readonly platform: DestinationPlatform;
   /** Sends one alert; never throws. `nonce` is stable per entry (Discord dedupes with it). */
   send(chatId: string, view: View, nonce: string): Promise<SendResult>;
+  /**
+   * Messages this destination may take in a minute (Telegram groups 20, Discord the
+   * channel's bucket). Without it, bursts are not merged.
+   */
+  perMinute?(chatId: string, isGroup: boolean): number;
   /** Replaces an alert already sent (more KOLs within the cooldown); never throws. Without it, a new message goes out. */
   edit?(chatId: string, messageId: string, view: View): Promise<SendResult>;
 }
@@ -49,6 +59,8 @@ export interface DeliveryOptions {
    */
   readonly retryForMs?: number;
   readonly now?: () => number;
+  /** The chat's chosen language, for messages delivery writes itself (merged alerts). */
+  readonly languages?: ChatLanguages;
   readonly onResult?: (entry: OutboxEntry, result: SendResult) => void;
   /** After each drain: entries still waiting (outbox depth). */
   readonly onDrained?: (pending: number) => void;
@@ -91,6 +103,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
   const unrecorded = new Map<string, string>();
   let wakeAt = Infinity;
   let wakeTimer: NodeJS.Timeout | undefined;
+  const recent = new RecentSends(now);
 
   /**
    * A destination that must wait (429, retry) does not hold a worker: it is
@@ -134,11 +147,12 @@ export function createDelivery(o: DeliveryOptions): Delivery {
       e.state = 'inflight';
       e.attempts++;
       await o.outbox.update(e);
-      r = await sender.send(e.chatId, alertView(e.content), nonceFor(e.id));
+      r = await sender.send(e.chatId, await viewOf(e), nonceFor(e.id));
     }
     o.onResult?.(e, r);
     switch (r.kind) {
       case 'sent':
+        recent.record(`${e.platform}:${e.chatId}`);
         try {
           await finish(e, 'sent', r.messageId);
         } catch (err) {
@@ -202,6 +216,76 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     return undefined;
   }
 
+  async function viewOf(e: OutboxEntry): Promise<View> {
+    if (e.content.kind !== 'merged') return alertView(e.content);
+    const [locale, sub] = await Promise.all([o.languages?.get(e.platform, e.chatId), o.subscriptions.get(e.subId)]);
+    return mergedView(e.content, translator(locale ?? DEFAULT_LOCALE), sub?.quiet ? { tz: sub.quiet.tz } : {});
+  }
+
+  /** Stores a merged entry for these members, then marks them merged; returns it unless it was already sent. */
+  async function merge(why: 'burst' | 'quiet', members: readonly OutboxEntry[]): Promise<OutboxEntry | undefined> {
+    const fresh = mergedEntry(why, members, now());
+    await o.outbox.enqueue(`merge-${fresh.id}`, [fresh]);
+    const stored = (await o.outbox.get(fresh.id)) ?? fresh;
+    for (const m of members) await markMerged(m, stored.id);
+    return stored.state === 'pending' || stored.state === 'inflight' ? stored : undefined;
+  }
+
+  async function markMerged(e: OutboxEntry, into: string): Promise<void> {
+    e.state = 'merged';
+    e.mergedInto = into;
+    await o.outbox.update(e);
+  }
+
+  /**
+   * Before a destination's queue is sent: members of a merged entry already stored
+   * are marked again (after a crash between the two writes); during quiet hours
+   * alerts are held; after them, what was held becomes one summary; and a burst
+   * larger than the destination takes in the next minute is merged.
+   */
+  async function regroup(q: OutboxEntry[], sub: Subscription | undefined, sender: Sender): Promise<OutboxEntry[]> {
+    const t = now();
+    const into = new Map<string, string>();
+    for (const e of q) if (e.content.kind === 'merged') for (const id of e.content.members) into.set(id, e.id);
+    for (const e of q) if (into.has(e.id)) await markMerged(e, into.get(e.id)!);
+    let out = q.filter((e) => !into.has(e.id));
+    // Paused, gone or unsubscribed: the send loop drops these as it always did (pause keeps nothing).
+    if (!sub || sub.disabled || (sub.pausedUntil !== null && sub.pausedUntil > t)) return out;
+    const until = sub.quiet ? quietUntil(sub.quiet, t) : undefined;
+    const kept: OutboxEntry[] = [];
+    const held: OutboxEntry[] = [];
+    for (const e of out) {
+      if (e.quietUntil !== undefined) {
+        if (until !== undefined && e.quietUntil > t) wake(e.quietUntil);
+        else held.push(e);
+      } else if (until !== undefined && isAlert(e) && e.state === 'pending') {
+        e.quietUntil = until;
+        e.notBefore = until;
+        await o.outbox.update(e);
+        wake(until);
+      } else kept.push(e);
+    }
+    out = kept;
+    if (held.length) {
+      const summary = await merge('quiet', held);
+      if (summary) out.unshift(summary);
+    }
+    const ready = out.filter((e) => isAlert(e) && e.state === 'pending' && e.notBefore <= t);
+    if (ready.length < 2 || !sender.perMinute) return out;
+    const budget = sender.perMinute(sub.chatId, sub.isGroup) - recent.inLastMinute(`${sub.platform}:${sub.chatId}`);
+    if (ready.length <= budget) return out;
+    const replaced = new Map<string, OutboxEntry | null>();
+    for (const chunk of burstChunks(ready, budget)) {
+      if (chunk.length < 2) continue;
+      const m = await merge('burst', chunk);
+      chunk.forEach((e, i) => replaced.set(e.id, i === 0 ? (m ?? null) : null));
+    }
+    return out.flatMap((e) => {
+      const r = replaced.get(e.id);
+      return r === undefined ? [e] : r ? [r] : [];
+    });
+  }
+
   async function destinationGone(e: OutboxEntry, reason: string, migrateTo: string | undefined): Promise<Step> {
     if (migrateTo) {
       // The group became a supergroup: the settings move to the new id (the adapter may
@@ -249,6 +333,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
       again = true;
       return;
     }
+    q = await regroup(q, sub, sender);
     for (let i = 0; i < q.length; i++) {
       if (stopping || failed || !leading()) return;
       const e = q[i]!;
@@ -279,6 +364,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
   async function runOnce(): Promise<void> {
     failed = undefined;
     moved.clear();
+    recent.sweep();
     const pending = await o.outbox.pending();
     const byDest = new Map<string, OutboxEntry[]>();
     for (const e of pending) {

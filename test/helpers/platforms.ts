@@ -14,9 +14,9 @@ import { startTelegramFake } from '../fakes/telegram/index.ts';
 
 export async function bothPlatforms(
   t: TestContext,
-  o: { channels: readonly string[]; guildId: string; telegramToken: string; storeUrl?: string; watchCron?: string; timeScale?: number },
+  o: { channels: readonly string[]; guildId: string; telegramToken: string; storeUrl?: string; watchCron?: string; timeScale?: number; channelBucket?: { limit: number; windowMs: number } },
 ) {
-  const discord = await startDiscordFake({ guilds: [{ id: o.guildId, channels: o.channels.map((id) => ({ id })) }] });
+  const discord = await startDiscordFake({ guilds: [{ id: o.guildId, channels: o.channels.map((id) => ({ id })) }], ...(o.channelBucket ? { channelBucket: o.channelBucket } : {}) });
   const telegram = await startTelegramFake({ token: o.telegramToken, knownChatsOnly: false, ...(o.timeScale ? { timeScale: o.timeScale } : {}) });
   const app = await createApp(loadConfig({ STORE_URL: o.storeUrl ?? 'memory:', WATCH_CRON: o.watchCron ?? '0 0 1 1 *' }), silentLogger(), { sandboxLiveRate: 0 });
   const log = silentLogger();

@@ -6,12 +6,16 @@
 import { CHAIN_LABEL, explorerTokenUrl } from '../../core/chains.ts';
 import type { AlertContent } from '../../store/outbox.ts';
 import { compact, pct, score, usd } from '../format.ts';
+import { DEFAULT_LOCALE, translator } from '../../i18n/index.ts';
+import { mergedView } from './merged.ts';
 import type { CardView, Field, LinkButton, View } from '../model.ts';
 
 const TWEET_TEXT_MAX = 600;
 
 export function alertView(c: AlertContent): View {
   if (c.kind === 'notice') return { kind: 'text', text: c.text };
+  // Delivery renders merged entries in the chat's language itself; this is the fallback.
+  if (c.kind === 'merged') return mergedView(c, translator(DEFAULT_LOCALE));
   if (c.kind === 'more') return { kind: 'text', text: `Also shilled by ${c.kols.map((k) => `@${k.username}`).join(', ')}` };
   const t = c.token;
   const first = c.kols[0]!;
