@@ -29,7 +29,7 @@ export function caller(chatId: string, admin = true, chatType: Caller['chatType'
   return { platform: 'console', userId: `u-${chatId}`, chatId, chatType, canManage: async () => admin };
 }
 
-export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pageSize?: number; maxBacklog?: number; budgetMs?: number; authors?: AuthorShape } = {}) {
+export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pageSize?: number; maxBacklog?: number; budgetMs?: number; authors?: AuthorShape; now?: () => number } = {}) {
   const dir = opts.storeUrl ? undefined : await mkdtemp(join(tmpdir(), 'kolradar-alerts-'));
   const storeUrl = opts.storeUrl ?? `sqlite:${join(dir!, 'state.sqlite')}`;
   const sb = await startSandbox(opts.authors ? { authors: opts.authors } : {});
@@ -59,7 +59,7 @@ export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pa
   let store: Store = await openStore(storeUrl);
   const build = () => {
     const dispatcher = createDispatcher({ commands, api, store, log, userLimit: { count: 10_000, windowMs: 1000 } });
-    const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [sender], log });
+    const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [sender], log, languages: store.languages, ...(opts.now ? { now: opts.now } : {}) });
     const watcher = createWatcher({
       onTick: (r) => ticks.push(r),
       api,
@@ -73,6 +73,7 @@ export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pa
       pageSize: opts.pageSize ?? 30,
       maxBacklog: opts.maxBacklog ?? 1000,
       budgetMs: opts.budgetMs ?? 10_000,
+      ...(opts.now ? { now: opts.now } : {}),
     });
     return { dispatcher, delivery, watcher };
   };
