@@ -75,7 +75,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
   });
   let store: Store;
   try {
-    store = await openStore(config.storeUrl, { ...over.start, log, timeoutMs: config.storeConnectTimeoutMs });
+    store = await openStore(config.storeUrl, { ...over.start, log, timeoutMs: config.storeConnectTimeoutMs, callsRetentionDays: config.callsRetentionDays });
   } catch (err) {
     await api.close();
     await sandbox?.close();

@@ -68,7 +68,12 @@ export type AlertContent =
    * More KOLs shilled a token already alerted to this destination within its
    * cooldown: the earlier alert (entry `of`) is edited to name them all.
    */
-  | { readonly kind: 'more'; readonly of: string; readonly kols: readonly AlertKol[] };
+  | { readonly kind: 'more'; readonly of: string; readonly kols: readonly AlertKol[] }
+  /**
+   * A follow-up is due for a call (store/calls.ts): its alert is edited in place
+   * with the call's latest figures. Sent after every new alert of the run.
+   */
+  | { readonly kind: 'followup'; readonly call: string; readonly point: number };
 
 export type EntryState = 'pending' | 'inflight' | 'sent' | 'dead';
 
