@@ -51,7 +51,9 @@ export interface Call {
   content: Extract<AlertContent, { kind: 'alert' }>;
 }
 
-export const callTokenKey = (c: Pick<Call, 'token'>): string => `${c.token.chain}:${c.token.address}`;
+/** The token's key, as core/chains.ts tokenKeyOf writes it (EVM addresses are case-insensitive). */
+export const callTokenKey = ({ token: { chain, address } }: Pick<Call, 'token'>): string =>
+  `${chain}:${chain === 'bsc' || chain === 'base' ? address.toLowerCase() : address}`;
 
 /** When the call's next follow-up is due; undefined when none is. */
 export function nextDue(c: Call): number | undefined {

@@ -42,6 +42,7 @@ export default {
   },
   /** One line per command, at most 100 characters (Discord's limit). */
   commands: {
+    calls: 'Calls here: how the alerted tokens did since, by call or by KOL',
     alerts: 'Show this chat’s alert settings; pause, resume or send a test alert',
     help: 'Every command with an example, or the options of one command',
     kol: 'KOL card: rank, smart followers, scores and win rate after a shill',
@@ -62,6 +63,8 @@ export default {
   },
   /** Option descriptions by command and option, at most 100 characters (Discord's limit). */
   options: {
+    calls: { period: 'Period: 24h, 7d, 30d or all (default 7d)', sort: 'Sort: best, recent or worst (default best)', kol: 'Only the calls of this KOL (X username)', by: 'kol: rank the KOLs instead of the calls', action: 'clear: forget this chat’s call history (admins)' },
+    subscribe: { followups: 'Follow-up times after an alert, e.g. 1h,6h,24h, or off' },
     help: { command: 'A command to explain, e.g. token' },
     language: { code: 'Language code (en, zh, ru, es, pt-BR, tr, vi, ko) or auto' },
   },
@@ -70,5 +73,38 @@ export default {
     description:
       'kolradar looks up crypto tokens and the KOLs who shill them: token and KOL cards, tables, latest tweets, win rates after a shill, and alerts in your group when high-score KOLs shill a token. Send /help to see every command.',
     shortDescription: 'Crypto tokens and the KOLs who shill them: cards, win rates and shill alerts.',
+  },
+  /** Call tracking: follow-up lines edited into alerts, /calls and its picture. */
+  calls: {
+    sinceAlert: 'Since alert ({{point}}): {{multiple}} · mcap {{from}} → {{to}} · peak {{peak}}',
+    sinceAlertLate: 'Since alert ({{point}}, checked late): {{multiple}} · mcap {{from}} → {{to}} · peak {{peak}}',
+    title: 'Calls here · {{period}}',
+    titleByKol: 'KOLs by their calls here · {{period}}',
+    periodAll: 'all time',
+    periodLast: 'last {{period}}',
+    count_one: '{{count}} call',
+    count_other: '{{count}} calls',
+    hitRate: 'hit rate {{rate}} (peak reached {{threshold}})',
+    median: 'median now {{multiple}}',
+    best: 'best: {{symbol}} by @{{kol}}, peak {{peak}}',
+    none: 'No calls here in this period yet: every alert sent here becomes one, followed up in place.',
+    noneKol: 'No calls by @{{kol}} here in this period.',
+    colToken: 'Token',
+    colKol: 'KOL',
+    colWhen: 'When',
+    colNow: 'Now',
+    colPeak: 'Peak',
+    colCalls: 'Calls',
+    colHitRate: 'Hit rate',
+    colMedian: 'Median',
+    cleared_one: 'Forgot {{count}} call of this chat.',
+    cleared_other: 'Forgot {{count}} calls of this chat.',
+    adminsOnly: 'Only admins may clear this chat’s call history.',
+    followupsOn: 'Follow-ups: {{points}} after each alert, edited into it',
+    followupsOff: 'Follow-ups: off',
+    badFollowups: 'Can’t read the follow-ups “{{value}}”: use times like 1h,6h,24h (up to 30d), or off.',
+    chartTitle: 'Calls here · {{period}}: peak and now (log scale), best first',
+    legendPeak: 'peak',
+    legendNow: 'now',
   },
 };
