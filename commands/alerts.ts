@@ -10,6 +10,9 @@ import { testAlert } from './_sample.ts';
 import { parseDuration } from '../src/core/duration.ts';
 import { requireSubscription } from './_subscription.ts';
 import { quietHours } from './_quiet.ts';
+import { followupsOf } from '../src/alerts/calls/record.ts';
+import { formats } from '../src/i18n/format.ts';
+import { followupsSetting } from '../src/views/cards/calls.ts';
 
 const options = {
   action: opt.choice(['show', 'pause', 'resume', 'test', 'quiet'], { description: 'show (default), pause, resume, test or quiet', positional: true, noun: 'action' }),
@@ -43,7 +46,7 @@ export default {
       return {
         kind: 'card',
         title: 'Alerts here',
-        description: [status, '\n', describeFilters(sub.filters).join('\n'), '\n', heldLine, '\n\nSame settings as a command:\n', { code: toSubscribeLine(sub.filters) }],
+        description: [status, '\n', describeFilters(sub.filters).join('\n'), '\n', followupsSetting(followupsOf(sub), ctx.t, formats(ctx.locale)), '\n', heldLine, '\n\nSame settings as a command:\n', { code: toSubscribeLine(sub.filters) }],
         fields: sub.mutedTokens.length ? [{ name: 'Muted tokens', value: sub.mutedTokens.join('\n') }] : [],
         colour: sub.disabled ? 'error' : paused ? 'warn' : 'up',
       };

@@ -16,6 +16,7 @@ import { localLease, redisLease, type Lease } from './store/lease.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createWatcher, type Watcher, type WatcherOptions } from './alerts/watcher.ts';
+import { createFollowups } from './alerts/calls/followups.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import type { WaitOptions } from './startup.ts';
 
@@ -35,7 +36,13 @@ export interface App {
   /** A lease on a named role (the same mechanism as the watcher's): in the store on Redis, always held otherwise. */
   lease(name: string): Lease;
   /** Starts the alert watcher and delivery through the given platform senders. */
-  startAlerts(senders: readonly Sender[], opts?: Partial<Pick<WatcherOptions, 'cron' | 'pageSize' | 'maxBacklog' | 'onTick'>>): Watcher;
+  startAlerts(
+    senders: readonly Sender[],
+    opts?: Partial<Pick<WatcherOptions, 'cron' | 'pageSize' | 'maxBacklog' | 'onTick' | 'onFollowups'>> & {
+      /** The follow-up clock (tests move it by hours); default the wall clock. */
+      readonly followupNow?: () => number;
+    },
+  ): Watcher;
   /** Stops the watcher and lets in-flight sends finish; before the adapters whose senders it uses stop. */
   stopAlerts(): Promise<void>;
   /** Stops the watcher (if started), then closes the client, the store and the sandbox. */
@@ -75,7 +82,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
   });
   let store: Store;
   try {
-    store = await openStore(config.storeUrl, { ...over.start, log, timeoutMs: config.storeConnectTimeoutMs });
+    store = await openStore(config.storeUrl, { ...over.start, log, timeoutMs: config.storeConnectTimeoutMs, callsRetentionDays: config.callsRetentionDays });
   } catch (err) {
     await api.close();
     await sandbox?.close();
@@ -119,9 +126,18 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     metrics,
     leaseStatus: () => leaseState(),
     lease,
-    startAlerts(senders, opts = {}) {
+    startAlerts(senders, { followupNow, ...opts } = {}) {
       if (watcher) return watcher;
       const watcherLease = lease('watcher');
+      const followups = createFollowups({
+        calls: store.calls,
+        outbox: store.outbox,
+        api,
+        lease: watcherLease,
+        log,
+        perMinute: config.followupRequestsPerMinute,
+        ...(followupNow ? { now: followupNow } : {}),
+      });
       const delivery = createDelivery({
         outbox: store.outbox,
         subscriptions: store.subscriptions,
@@ -135,6 +151,9 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
           if (r.kind === 'retry' && r.reason.startsWith('429')) metrics.rateLimitWaits.inc({ platform: e.platform });
         },
         onDrained: (n) => metrics.outboxDepth.set(n),
+        calls: store.calls,
+        languageOf: (platform, chatId) => store.languages.get(platform, chatId),
+        ...(followupNow ? { now: followupNow } : {}),
       });
       const w = createWatcher({
         api,
@@ -146,6 +165,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         lease: watcherLease,
         log,
         cron: config.watchCron,
+        followups,
         onTick: (r) => {
           metrics.watcherTicks.inc({ result: r.leader ? 'leader' : 'follower' });
           metrics.alertsMatched.inc({}, r.matched);

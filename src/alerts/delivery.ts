@@ -18,7 +18,11 @@ import { burstChunks, isAlert, mergedEntry, RecentSends } from './merge.ts';
 import { quietUntil } from './quiet.ts';
 import { mergedView } from '../views/cards/merged.ts';
 import type { ChatLanguages } from '../store/languages.ts';
-import { DEFAULT_LOCALE, translator } from '../i18n/index.ts';
+import type { CallStore } from '../store/calls.ts';
+import { callOf, followupsOf } from './calls/record.ts';
+import { followupLine } from '../views/cards/calls.ts';
+import { DEFAULT_LOCALE, translator, type Locale } from '../i18n/index.ts';
+import { formats } from '../i18n/format.ts';
 
 export type SendResult =
   | { readonly kind: 'sent'; readonly messageId: string }
@@ -64,6 +68,12 @@ export interface DeliveryOptions {
   readonly onResult?: (entry: OutboxEntry, result: SendResult) => void;
   /** After each drain: entries still waiting (outbox depth). */
   readonly onDrained?: (pending: number) => void;
+  /** Where accepted alerts are recorded as calls and follow-ups read them; absent: no call tracking. */
+  readonly calls?: CallStore;
+  /** The language a destination chose (follow-up lines are written in it); default English. */
+  readonly languageOf?: (platform: string, chatId: string) => Promise<Locale | undefined>;
+  /** Follow-up edits at once, across destinations; default 8. Few: a new alert never queues behind many edits in a sender's pacer. */
+  readonly followupConcurrency?: number;
 }
 
 export interface Delivery {
@@ -88,6 +98,9 @@ function mergeKols(a: readonly AlertKol[], b: readonly AlertKol[]): AlertKol[] {
 /** Entries exempt from pause and mutes: an admin's `/alerts test`. */
 const isTest = (e: OutboxEntry) => e.id.startsWith('test-');
 
+/** Follow-up edits wait behind every new alert. */
+const isFollowup = (e: OutboxEntry) => e.content.kind === 'followup';
+
 type Step = 'next' | 'later' | 'stop';
 
 export function createDelivery(o: DeliveryOptions): Delivery {
@@ -95,8 +108,11 @@ export function createDelivery(o: DeliveryOptions): Delivery {
   const senders = new Map(o.senders.map((s) => [s.platform, s]));
   const retryForMs = o.retryForMs ?? 3_600_000;
   const concurrency = o.concurrency ?? 256;
+  const followupConcurrency = o.followupConcurrency ?? 8;
   let running: Promise<void> | undefined;
   let again = false;
+  /** A drain was asked for while follow-ups were being edited: they yield, so new alerts go first. */
+  let yieldFollowups = false;
   let stopping = false;
   const leading = () => !o.lease || o.lease.status() === 'leader';
   /** Accepted by the platform, but the store did not take the "sent": never send these again. */
@@ -127,17 +143,34 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     await o.outbox.update(e);
   }
 
-  async function sendOne(e: OutboxEntry, sender: Sender): Promise<Step> {
+  /** An accepted alert becomes a call of its destination (once: a repeat changes nothing). */
+  async function track(e: OutboxEntry, messageId: string, sub: Subscription | undefined): Promise<void> {
+    if (o.calls && e.content.kind === 'merged' && messageId) {
+      // Each alert of a merged message is a call of its own, scored like any other; it gets no
+      // follow-up edits, which would replace the whole list with one alert.
+      for (const id of e.content.members) {
+        const m = await o.outbox.get(id);
+        if (m?.content.kind === 'alert') await o.calls.record(callOf(m, m.content, messageId, [], now()));
+      }
+      return;
+    }
+    if (!o.calls || e.content.kind !== 'alert' || e.content.test || isTest(e) || !messageId) return;
+    await o.calls.record(callOf(e, e.content, messageId, followupsOf(sub), now()));
+  }
+
+  async function sendOne(e: OutboxEntry, sender: Sender, sub: Subscription | undefined): Promise<Step> {
     const accepted = unrecorded.get(e.id);
     if (accepted !== undefined) {
       await finish(e, 'sent', accepted);
       unrecorded.delete(e.id);
+      await track(e, accepted, sub);
       return 'next';
     }
     if (e.notBefore > now()) {
       wake(e.notBefore);
       return 'later';
     }
+    if (e.content.kind === 'followup') return followUp(e, e.content, sender, sub);
     let r: SendResult;
     if (e.content.kind === 'more') {
       const step = await addKols(e, e.content, sender);
@@ -159,6 +192,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
           unrecorded.set(e.id, r.messageId);
           throw err;
         }
+        await track(e, r.messageId, sub);
         return 'next';
       case 'retry':
         if (now() - e.createdAt > retryForMs && !r.reason.startsWith('429')) {
@@ -213,6 +247,13 @@ export function createDelivery(o: DeliveryOptions): Delivery {
       }
     }
     await o.outbox.update({ ...orig, content: merged });
+    // A merged alert is one call with all its KOLs.
+    const call = await o.calls?.get(orig.id);
+    if (call) {
+      const kols = [...new Set([...call.kols, ...merged.kols.map((k) => k.username.toLowerCase())])];
+      const tweetIds = [...new Set([...call.tweetIds, ...more.kols.map((k) => k.tweetUrl.slice(k.tweetUrl.lastIndexOf('/') + 1))])];
+      await o.calls!.save([{ ...call, kols, tweetIds, content: merged }]);
+    }
     return undefined;
   }
 
@@ -286,6 +327,54 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     });
   }
 
+  /**
+   * A follow-up: the alert is edited in place with the call's latest line. A
+   * message users deleted (or a chat the bot left) ends the call's follow-ups
+   * quietly; an edit is idempotent, so anything transient is simply retried.
+   */
+  async function followUp(e: OutboxEntry, fu: Extract<OutboxEntry['content'], { kind: 'followup' }>, sender: Sender, sub: Subscription | undefined): Promise<Step> {
+    const call = await o.calls?.get(fu.call);
+    if (!call || call.ended) {
+      await finish(e, 'dead', call ? `follow-ups ended: ${call.ended}` : 'call forgotten');
+      return 'next';
+    }
+    if (!followupsOf(sub).length) {
+      await finish(e, 'dead', 'follow-ups turned off here');
+      return 'next';
+    }
+    if (!sender.edit) {
+      await finish(e, 'dead', `${sender.platform} cannot edit`);
+      return 'next';
+    }
+    const locale = (await o.languageOf?.(call.platform, call.chatId)) ?? DEFAULT_LOCALE;
+    const line = followupLine(call, translator(locale), formats(locale));
+    e.attempts++;
+    const r = await sender.edit(call.chatId, call.messageId, alertView(call.content, line));
+    o.onResult?.(e, r);
+    switch (r.kind) {
+      case 'sent':
+        await finish(e, 'sent', call.messageId);
+        return 'next';
+      case 'rejected':
+      case 'gone':
+        await o.calls!.save([{ ...call, ended: r.reason }]);
+        await finish(e, 'dead', `follow-ups ended: ${r.reason}`);
+        o.log.info({ call: call.id, reason: r.reason }, 'alert message gone; its follow-ups end');
+        return 'next';
+      case 'retry':
+      case 'uncertain':
+        if (now() - e.createdAt > retryForMs && !(r.kind === 'retry' && r.reason.startsWith('429'))) {
+          await finish(e, 'dead', `gave up after ${e.attempts} attempts: ${r.reason}`);
+          return 'next';
+        }
+        e.state = 'pending';
+        e.notBefore = now() + (r.kind === 'retry' ? r.afterMs : 5_000);
+        await o.outbox.update(e);
+        wake(e.notBefore);
+        return 'later';
+    }
+  }
+
   async function destinationGone(e: OutboxEntry, reason: string, migrateTo: string | undefined): Promise<Step> {
     if (migrateTo) {
       // The group became a supergroup: the settings move to the new id (the adapter may
@@ -310,6 +399,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     if (sub.disabled) return `destination disabled: ${sub.disabled.reason}`;
     if (isTest(e)) return undefined;
     if (sub.pausedUntil !== null && sub.pausedUntil > now()) return 'alerts paused';
+    if (e.content.kind === 'followup') return undefined;
     if (e.content.kind === 'alert' && sub.mutedTokens.includes(tokenKeyOf(e.content.token.chain, e.content.token.address))) return 'token muted';
     return undefined;
   }
@@ -343,7 +433,8 @@ export function createDelivery(o: DeliveryOptions): Delivery {
         await finish(e, 'dead', why);
         continue;
       }
-      const step = await sendOne(e, sender);
+      if (isFollowup(e) && yieldFollowups) return;
+      const step = await sendOne(e, sender, i === 0 ? sub : await o.subscriptions.get(e.subId));
       if (step === 'later') return;
       if (step === 'stop') {
         const to = moved.get(`${e.platform}:${e.chatId}`);
@@ -365,28 +456,35 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     failed = undefined;
     moved.clear();
     recent.sweep();
+    yieldFollowups = false;
     const pending = await o.outbox.pending();
+    // New alerts first, then follow-up edits: a destination's edits are a queue of their own.
     const byDest = new Map<string, OutboxEntry[]>();
+    const edits = new Map<string, OutboxEntry[]>();
     for (const e of pending) {
       const k = `${e.platform}:${e.chatId}`;
-      let q = byDest.get(k);
-      if (!q) byDest.set(k, (q = []));
+      const m = isFollowup(e) ? edits : byDest;
+      let q = m.get(k);
+      if (!q) m.set(k, (q = []));
       q.push(e);
     }
-    const queues = [...byDest.values()];
-    let next = 0;
-    // A store failure stops every worker before the run ends: no second run may start
-    // while sends of this one are still going out.
-    const worker = async () => {
-      while (next < queues.length && !stopping && !failed) {
-        try {
-          await runQueue(queues[next++]!);
-        } catch (err) {
-          failed ??= err;
+    const run = async (queues: OutboxEntry[][], width: number, yields: boolean) => {
+      let next = 0;
+      // A store failure stops every worker before the run ends: no second run may start
+      // while sends of this one are still going out.
+      const worker = async () => {
+        while (next < queues.length && !stopping && !failed && !(yields && yieldFollowups)) {
+          try {
+            await runQueue(queues[next++]!);
+          } catch (err) {
+            failed ??= err;
+          }
         }
-      }
+      };
+      await Promise.all(Array.from({ length: Math.min(width, queues.length) }, worker));
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, queues.length) }, worker));
+    await run([...byDest.values()], concurrency, false);
+    if (!failed) await run([...edits.values()], followupConcurrency, true);
     if (failed) throw failed;
     o.onDrained?.(await o.outbox.compact());
   }
@@ -395,6 +493,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     if (stopping || !leading()) return Promise.resolve();
     if (running) {
       again = true;
+      yieldFollowups = true;
       return running;
     }
     running = (async () => {

@@ -79,7 +79,12 @@ export type AlertContent =
       readonly why: 'burst' | 'quiet';
       readonly members: readonly string[];
       readonly items: readonly MergedItem[];
-    };
+    }
+  /**
+   * A follow-up is due for a call (store/calls.ts): its alert is edited in place
+   * with the call's latest figures. Sent after every new alert of the run.
+   */
+  | { readonly kind: 'followup'; readonly call: string; readonly point: number };
 
 /** One alert as a line of a merged message. */
 export interface MergedItem {

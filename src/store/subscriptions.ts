@@ -27,6 +27,8 @@ export interface AlertFilters {
   readonly denyKols: readonly string[];
   /** One alert per token per channel per this many minutes. */
   readonly cooldownMinutes: number;
+  /** Follow-up points in minutes after each alert, ascending; empty: off. Absent: the defaults (alerts/calls/record.ts). */
+  readonly followups?: readonly number[];
 }
 
 export type DestinationPlatform = 'discord' | 'telegram' | 'console';
