@@ -17,6 +17,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createWatcher, type Watcher, type WatcherOptions } from './alerts/watcher.ts';
 import { createFollowups } from './alerts/calls/followups.ts';
+import { createDigests, type Digests } from './alerts/digest/runner.ts';
+import { sharedChartPool } from './views/charts/pool.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import type { WaitOptions } from './startup.ts';
 
@@ -41,8 +43,14 @@ export interface App {
     opts?: Partial<Pick<WatcherOptions, 'cron' | 'pageSize' | 'maxBacklog' | 'onTick' | 'onFollowups'>> & {
       /** The follow-up clock (tests move it by hours); default the wall clock. */
       readonly followupNow?: () => number;
+      /** The digest clock (tests move it by days); default the wall clock. */
+      readonly digestNow?: () => number;
+      /** false: no node-cron schedule, checks only when a test calls them. */
+      readonly digestSchedule?: boolean;
     },
   ): Watcher;
+  /** Scheduled digests, once alerts run. */
+  readonly digests: Digests | undefined;
   /** Stops the watcher and lets in-flight sends finish; before the adapters whose senders it uses stop. */
   stopAlerts(): Promise<void>;
   /** Stops the watcher (if started), then closes the client, the store and the sandbox. */
@@ -95,6 +103,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
   let kick = () => {};
   let leaseState = () => 'not running';
   let watcher: Watcher | undefined;
+  let digests: Digests | undefined;
   const dispatcher = createDispatcher({
     commands,
     api,
@@ -126,7 +135,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     metrics,
     leaseStatus: () => leaseState(),
     lease,
-    startAlerts(senders, { followupNow, ...opts } = {}) {
+    startAlerts(senders, { followupNow, digestNow, digestSchedule, ...opts } = {}) {
       if (watcher) return watcher;
       const watcherLease = lease('watcher');
       const followups = createFollowups({
@@ -143,7 +152,6 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         subscriptions: store.subscriptions,
         senders,
         log,
-        languages: store.languages,
         lease: watcherLease,
         onResult: (e, r) => {
           if (r.kind === 'sent') metrics.alertsSent.inc({ platform: e.platform });
@@ -179,16 +187,35 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         onTickError: () => metrics.watcherTicks.inc({ result: 'error' }),
         ...opts,
       });
+      digests = createDigests({
+        api,
+        calls: store.calls,
+        charts: sharedChartPool(),
+        log,
+        subscriptions: store.subscriptions,
+        outbox: store.outbox,
+        state: store.watch,
+        languages: store.languages,
+        lease: watcherLease,
+        kick: () => w.kick(),
+        ...(digestNow ? { now: digestNow } : {}),
+      });
+      if (digestSchedule !== false) digests.start();
       watcher = w;
       leaseState = () => watcherLease.status();
       kick = () => w.kick();
       w.start();
       return w;
     },
+    get digests() {
+      return digests;
+    },
     async stopAlerts() {
+      await digests?.stop();
       await watcher?.stop();
     },
     async close() {
+      await digests?.stop();
       await watcher?.stop();
       await api.close();
       await store.close();

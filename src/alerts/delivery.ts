@@ -17,7 +17,6 @@ import { disable, migrate } from './subscriptions.ts';
 import { burstChunks, isAlert, mergedEntry, RecentSends } from './merge.ts';
 import { quietUntil } from './quiet.ts';
 import { mergedView } from '../views/cards/merged.ts';
-import type { ChatLanguages } from '../store/languages.ts';
 import type { CallStore } from '../store/calls.ts';
 import { callOf, followupsOf } from './calls/record.ts';
 import { followupLine } from '../views/cards/calls.ts';
@@ -63,8 +62,6 @@ export interface DeliveryOptions {
    */
   readonly retryForMs?: number;
   readonly now?: () => number;
-  /** The chat's chosen language, for messages delivery writes itself (merged alerts). */
-  readonly languages?: ChatLanguages;
   readonly onResult?: (entry: OutboxEntry, result: SendResult) => void;
   /** After each drain: entries still waiting (outbox depth). */
   readonly onDrained?: (pending: number) => void;
@@ -259,7 +256,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
 
   async function viewOf(e: OutboxEntry): Promise<View> {
     if (e.content.kind !== 'merged') return alertView(e.content);
-    const [locale, sub] = await Promise.all([o.languages?.get(e.platform, e.chatId), o.subscriptions.get(e.subId)]);
+    const [locale, sub] = await Promise.all([o.languageOf?.(e.platform, e.chatId), o.subscriptions.get(e.subId)]);
     return mergedView(e.content, translator(locale ?? DEFAULT_LOCALE), sub?.quiet ? { tz: sub.quiet.tz } : {});
   }
 

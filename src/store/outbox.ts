@@ -84,7 +84,22 @@ export type AlertContent =
    * A follow-up is due for a call (store/calls.ts): its alert is edited in place
    * with the call's latest figures. Sent after every new alert of the run.
    */
-  | { readonly kind: 'followup'; readonly call: string; readonly point: number };
+  | { readonly kind: 'followup'; readonly call: string; readonly point: number }
+  /** A scheduled digest (alerts/digest), built when due and stored whole, its picture as base64. */
+  | { readonly kind: 'digest'; readonly key: string; readonly view: StoredCard; readonly picture?: StoredPicture };
+
+/** A views/model.ts CardView without its picture, as JSON (the store knows no views). */
+export interface StoredCard {
+  readonly kind: 'card';
+  readonly title: string;
+  readonly [field: string]: unknown;
+}
+
+export interface StoredPicture {
+  readonly png64: string;
+  readonly name: string;
+  readonly alt: string;
+}
 
 /** One alert as a line of a merged message. */
 export interface MergedItem {

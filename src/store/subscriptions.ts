@@ -76,6 +76,8 @@ export interface DigestSettings {
   readonly tz: string;
   /** Weekly digests: 0 Sunday ... 6 Saturday. */
   readonly day: number;
+  /** When it was set: periods scheduled before are not owed. */
+  readonly since?: number;
 }
 
 /** A place in the tweet feed: newest-first order is (tweetedAt desc, id desc). */

@@ -18,6 +18,7 @@ export function alertView(c: AlertContent, followup?: string): View {
   // Delivery renders merged entries in the chat's language itself; this is the fallback.
   if (c.kind === 'merged') return mergedView(c, translator(DEFAULT_LOCALE));
   if (c.kind === 'followup') return { kind: 'text', text: followup ?? '' };
+  if (c.kind === 'digest') return { ...(c.view as unknown as CardView), ...(c.picture ? { picture: { png: Buffer.from(c.picture.png64, 'base64'), name: c.picture.name, alt: c.picture.alt } } : {}) };
   if (c.kind === 'more') return { kind: 'text', text: `Also shilled by ${c.kols.map((k) => `@${k.username}`).join(', ')}` };
   const t = c.token;
   const first = c.kols[0]!;
