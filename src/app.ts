@@ -213,6 +213,9 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     async stopAlerts() {
       await digests?.stop();
       await watcher?.stop();
+      // Started again later, alerts run as a new process would: a new lease, delivery and schedule.
+      watcher = undefined;
+      digests = undefined;
     },
     async close() {
       await digests?.stop();
