@@ -13,6 +13,7 @@ import { bothPlatforms } from '../helpers/platforms.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 import { REDIS_SKIP, redisAvailable, startRedis, type RedisServer } from '../helpers/redis.ts';
 import type { Caller } from '../../src/core/command.ts';
+import type { Call } from '../../src/store/calls.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const CHANNEL = '830000000000000171';
@@ -98,10 +99,24 @@ function suite(kind: string, storeUrl: (t: TestContext) => Promise<string>, skip
     assert.match(await say('/digest daily', false), /Only admins/);
     assert.match(await say('/digest weekly day:fri at:18:30 tz:America/New_York'), /Friday at 18:30 \(America\/New_York\)/);
     assert.equal((await bot.app.store.subscriptions.get(`telegram:${CHAT}`))!.digest!.day, 5);
+    // Two calls alerted here in the last week: one tripled at its peak, one halved.
+    const now = Date.now();
+    const call = (id: string, symbol: string, peak: number, last: number): Call => ({
+      id, subId: `telegram:${CHAT}`, platform: 'telegram', chatId: String(CHAT), messageId: '1',
+      token: { chain: 'solana', address: `${symbol}addr`, symbol, name: symbol }, kols: ['alpha_kol'], tweetIds: ['1'],
+      at: now - 3_600_000, marketCap: 1_000_000, liquidity: null, points: [], next: 0,
+      samples: [{ at: now - 60_000, marketCap: last }], peak, content: {} as Call['content'],
+    });
+    await bot.app.store.calls.record(call('c1', 'PUMPA', 3_000_000, 2_000_000));
+    await bot.app.store.calls.record(call('c2', 'RUGGB', 1_000_000, 500_000));
     assert.match(await say('/digest now'), /on its way/);
     for (let i = 0; i < 200 && bot.telegram.messages(CHAT).length < 1; i++) await sleep(50);
     assert.equal(bot.telegram.messages(CHAT).length, 1);
-    assert.match(bot.telegram.messages(CHAT)[0]!.text ?? '', /Weekly digest/);
+    const m = bot.telegram.messages(CHAT)[0]!;
+    assert.match(m.text ?? '', /Weekly digest/);
+    // Figures computed here from the two calls: 1 of 2 reached 2x, the best peaked at 3x.
+    assert.match(m.text ?? '', /2 calls · hit rate 50(\.0)?% · best PUMPA 3\.00x/);
+    assert.equal(m.isCaption, true, 'with one picture: the calls chart');
     assert.match(await say('/digest off'), /off/);
     assert.equal((await bot.app.store.subscriptions.get(`telegram:${CHAT}`))!.digest, null);
   });
