@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createWatcher, type Watcher, type WatcherOptions } from './alerts/watcher.ts';
 import { createFollowups } from './alerts/calls/followups.ts';
+import { marketNow } from './alerts/market.ts';
 import { createDigests, type Digests } from './alerts/digest/runner.ts';
 import { sharedChartPool } from './views/charts/pool.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
@@ -153,6 +154,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         senders,
         log,
         lease: watcherLease,
+        marketNow: (tokens) => marketNow(api, tokens, { budgetMs: 10_000, log }),
         onResult: (e, r) => {
           if (r.kind === 'sent') metrics.alertsSent.inc({ platform: e.platform });
           else metrics.alertsFailed.inc({ platform: e.platform, kind: r.kind });

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { SubscriptionStore } from '../store/subscriptions.ts';
 import { subscriptionId, type DestinationPlatform, type Subscription } from '../store/subscriptions.ts';
 import { tokenKeyOf } from '../core/chains.ts';
-import type { AlertKol, Outbox, OutboxEntry } from '../store/outbox.ts';
+import type { AlertKol, MergedItem, Outbox, OutboxEntry } from '../store/outbox.ts';
 import { alertView } from '../views/cards/alert.ts';
 import type { View } from '../views/model.ts';
 import { fnv1a } from './hash.ts';
@@ -16,6 +16,7 @@ import type { Lease } from '../store/lease.ts';
 import { disable, migrate } from './subscriptions.ts';
 import { burstChunks, isAlert, mergedEntry, RecentSends } from './merge.ts';
 import { quietUntil } from './quiet.ts';
+import type { MarketAtTime, TokenRef } from './market.ts';
 import { mergedView } from '../views/cards/merged.ts';
 import type { CallStore } from '../store/calls.ts';
 import { callOf, followupsOf } from './calls/record.ts';
@@ -62,6 +63,11 @@ export interface DeliveryOptions {
    */
   readonly retryForMs?: number;
   readonly now?: () => number;
+  /**
+   * Market caps now (operation 2, as call tracking reads them), for the multiple since each
+   * alert in a quiet-hours summary; without it the summary shows none.
+   */
+  readonly marketNow?: (tokens: readonly TokenRef[]) => Promise<ReadonlyMap<string, MarketAtTime>>;
   readonly onResult?: (entry: OutboxEntry, result: SendResult) => void;
   /** After each drain: entries still waiting (outbox depth). */
   readonly onDrained?: (pending: number) => void;
@@ -257,7 +263,25 @@ export function createDelivery(o: DeliveryOptions): Delivery {
   async function viewOf(e: OutboxEntry): Promise<View> {
     if (e.content.kind !== 'merged') return alertView(e.content);
     const [locale, sub] = await Promise.all([o.languageOf?.(e.platform, e.chatId), o.subscriptions.get(e.subId)]);
-    return mergedView(e.content, translator(locale ?? DEFAULT_LOCALE), sub?.quiet ? { tz: sub.quiet.tz } : {});
+    const c = e.content;
+    return mergedView(c, translator(locale ?? DEFAULT_LOCALE), { ...(sub?.quiet ? { tz: sub.quiet.tz } : {}), ...(c.why === 'quiet' ? { multiples: await multiples(c.items) } : {}) });
+  }
+
+  /** How far each held alert's token moved since its alert: market cap now over then. Best effort. */
+  async function multiples(items: readonly MergedItem[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (!o.marketNow) return out;
+    try {
+      const caps = await o.marketNow(items.map((i) => ({ chain: i.token.chain, address: i.token.address })));
+      for (const i of items) {
+        const k = tokenKeyOf(i.token.chain, i.token.address);
+        const nowCap = caps.get(k)?.marketCap;
+        if (nowCap != null && i.token.marketCap != null && i.token.marketCap > 0 && !out.has(k)) out.set(k, nowCap / i.token.marketCap);
+      }
+    } catch (err) {
+      o.log.debug({ err }, 'market caps for a quiet-hours summary not read');
+    }
+    return out;
   }
 
   /** Stores a merged entry for these members, then marks them merged; returns it unless it was already sent. */

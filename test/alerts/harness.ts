@@ -10,6 +10,7 @@ import type { TestContext } from 'node:test';
 import { createKolClient } from '../../src/api/index.ts';
 import { createDelivery, type Sender, type SendResult } from '../../src/alerts/delivery.ts';
 import { localLease } from '../../src/store/lease.ts';
+import { marketNow } from '../../src/alerts/market.ts';
 import { createWatcher, type TickResult } from '../../src/alerts/watcher.ts';
 import type { Caller } from '../../src/core/command.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
@@ -59,7 +60,7 @@ export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pa
   let store: Store = await openStore(storeUrl);
   const build = () => {
     const dispatcher = createDispatcher({ commands, api, store, log, userLimit: { count: 10_000, windowMs: 1000 } });
-    const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [sender], log, languageOf: (p, c) => store.languages.get(p, c), ...(opts.now ? { now: opts.now } : {}) });
+    const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [sender], log, languageOf: (p, c) => store.languages.get(p, c), marketNow: (tokens) => marketNow(api, tokens, { budgetMs: 10_000, log }), ...(opts.now ? { now: opts.now } : {}) });
     const watcher = createWatcher({
       onTick: (r) => ticks.push(r),
       api,

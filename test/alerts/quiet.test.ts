@@ -53,6 +53,8 @@ function suite(storeUrl: () => string | undefined, skip: string | false) {
     for (const k of [k1, k2, k3]) assert.ok(summary.includes(`@${k!.username}`), `@${k!.username} named`);
     assert.match(summary, /23:30/, 'the time, in the quiet hours’ zone');
     assert.match(summary, /03:00/);
+    // With the market caps now (operation 2): how far each token moved since its alert.
+    assert.equal(summary.match(/\d+\.\d\dx since then/g)?.length, 3, summary);
     await h.cycle();
     assert.equal(h.sent.length, 2, 'exactly one summary');
     assert.equal((await h.store.outbox.pending()).length, 0);
