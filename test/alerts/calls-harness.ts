@@ -30,7 +30,7 @@ export async function callsHarness(t: TestContext, o: { storeUrl?: string; desti
   const app = await createApp(
     loadConfig({ STORE_URL: o.storeUrl ?? 'memory:', WATCH_CRON: '0 0 1 1 *', FOLLOWUP_REQUESTS_PER_MINUTE: String(o.perMinute ?? 100) }),
     silentLogger(),
-    { sandboxLiveRate: 0, sandboxMarket: { clock: now } },
+    { sandboxLiveRate: 0, sandboxMarket: { clock: now }, dispatcher: { now, userLimit: { count: 10_000, windowMs: 1000 } } },
   );
   const sent: { chatId: string; view: View; messageId: string }[] = [];
   const edits: Edit[] = [];
