@@ -62,6 +62,8 @@ export interface AppOverrides {
   readonly dispatcher?: Partial<Pick<DispatcherOptions, 'userLimit' | 'actionTtlMs' | 'budgetMs' | 'now' | 'onOutcome'>>;
   /** Live feed rate of the embedded sandbox (tweets per second); 0 for a still feed. */
   readonly sandboxLiveRate?: number;
+  /** The embedded sandbox's market caps walk on this clock (tests move it by hours); default: with a live feed, on the wall clock. */
+  readonly sandboxMarket?: { readonly clock: () => number; readonly stepMs?: number };
   /** How start-up waits for the store: a signal to abort it, and who hears why it waits (see startup.ts). */
   readonly start?: Pick<WaitOptions, 'signal' | 'onWaiting' | 'say'>;
   readonly autoCards?: Partial<Pick<AutoCardsOptions, 'perMinute' | 'now'>>;
@@ -74,7 +76,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
   if (!baseUrl) {
     const { startSandbox } = await import('./sandbox/server.ts');
     const rate = over.sandboxLiveRate ?? 0.2;
-    sandbox = await startSandbox(rate > 0 ? { live: { tweetsPerSecond: rate } } : {});
+    sandbox = await startSandbox({ ...(rate > 0 ? { live: { tweetsPerSecond: rate } } : {}), ...(over.sandboxMarket ? { market: over.sandboxMarket } : {}) });
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;
   }
