@@ -9,7 +9,7 @@ import type { View } from '../src/views/model.ts';
 import { testAlert } from './_sample.ts';
 import { parseDuration } from '../src/core/duration.ts';
 import { requireSubscription } from './_subscription.ts';
-import { quietHours } from './_quiet.ts';
+import { quietHours, scheduleFields } from './_quiet.ts';
 import { followupsOf } from '../src/alerts/calls/record.ts';
 import { formats } from '../src/i18n/format.ts';
 import { followupsSetting } from '../src/views/cards/calls.ts';
@@ -47,7 +47,7 @@ export default {
         kind: 'card',
         title: 'Alerts here',
         description: [status, '\n', describeFilters(sub.filters).join('\n'), '\n', followupsSetting(followupsOf(sub), ctx.t, formats(ctx.locale)), '\n', heldLine, '\n\nSame settings as a command:\n', { code: toSubscribeLine(sub.filters) }],
-        fields: sub.mutedTokens.length ? [{ name: 'Muted tokens', value: sub.mutedTokens.join('\n') }] : [],
+        fields: [...(sub.mutedTokens.length ? [{ name: 'Muted tokens', value: sub.mutedTokens.join('\n') }] : []), ...scheduleFields(ctx, sub)],
         colour: sub.disabled ? 'error' : paused ? 'warn' : 'up',
       };
     }

@@ -25,6 +25,7 @@ function suite(storeUrl: () => string | undefined, skip: string | false) {
     await h.dispatcher.run('subscribe', OPEN, caller('q'));
     const set = await h.dispatcher.text('/alerts quiet 23:00-07:00 tz:Europe/Berlin', caller('q'));
     assert.match(text(set), /23:00-07:00 \(Europe\/Berlin\)/);
+    assert.match(text(await h.dispatcher.text('/alerts', caller('q'))), /"name":"Quiet hours","value":"23:00-07:00 \(Europe\/Berlin\)"/, '/alerts shows them');
     await h.cycle();
     const [k1, k2, k3] = h.sb.data.kols;
     const tokens = h.sb.data.tokens.filter((x) => /^[A-Z0-9]+$/.test(x.symbol)).slice(0, 4);

@@ -91,11 +91,19 @@ export function createDigests(o: DigestOptions): Digests {
   let minute: ReturnType<typeof cron.schedule> | undefined;
   let running: Promise<OutboxEntry[]> | undefined;
   let stopped = false;
+  /** Subscriptions with a digest, reread only when the store's version changed (a check runs every minute). */
+  let cache: { version: string; subs: Subscription[] } | undefined;
+
+  async function withDigest(): Promise<Subscription[]> {
+    const version = await o.subscriptions.version();
+    if (cache?.version !== version) cache = { version, subs: (await o.subscriptions.all()).filter((s) => s.digest && !s.disabled && !s.movedTo) };
+    return cache.subs;
+  }
 
   async function runCheck(): Promise<OutboxEntry[]> {
     if (o.lease.status() !== 'leader') return [];
     const t = now();
-    const subs = (await o.subscriptions.all()).filter((s) => s.digest && !s.disabled && !s.movedTo);
+    const subs = await withDigest();
     const queued: OutboxEntry[] = [];
     for (const sub of subs) {
       const settings = sub.digest!;

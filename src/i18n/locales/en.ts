@@ -89,6 +89,7 @@ export default {
     more_other: '…and {{count}} more',
   },
   quiet: {
+    field: 'Quiet hours',
     set: 'Quiet hours: {{from}}-{{to}} ({{tz}}). Alerts in that time are held and listed in one message when they end.',
     off: 'Quiet hours are off: alerts go out as they come.',
     badRange: 'I can’t read “{{range}}” as quiet hours. Give a start and an end, e.g. {{example}}.',
@@ -98,6 +99,7 @@ export default {
     bad: '“{{tz}}” is not a time zone I know. Use an IANA name, e.g. {{example}}.',
   },
   digest: {
+    field: 'Digest',
     titleDaily: 'Daily digest',
     titleWeekly: 'Weekly digest',
     late: 'Posted late: the bot was offline at the scheduled time ({{time}}).',

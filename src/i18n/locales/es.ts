@@ -85,6 +85,7 @@ export default {
     more_other: '…y {{count}} más',
   },
   quiet: {
+    field: 'Horas de silencio',
     set: 'Horas de silencio: {{from}}-{{to}} ({{tz}}). Las alertas de ese horario se retienen y se envían en un solo mensaje al terminar.',
     off: 'Horas de silencio desactivadas: las alertas salen en cuanto llegan.',
     badRange: 'No entiendo “{{range}}” como horas de silencio. Indica un inicio y un fin, p. ej. {{example}}.',
@@ -94,6 +95,7 @@ export default {
     bad: '“{{tz}}” no es una zona horaria que conozca. Usa un nombre IANA, p. ej. {{example}}.',
   },
   digest: {
+    field: 'Resumen',
     titleDaily: 'Resumen diario',
     titleWeekly: 'Resumen semanal',
     late: 'Publicado con retraso: el bot estaba desconectado a la hora programada ({{time}}).',

@@ -77,6 +77,7 @@ export default {
     more_other: '…외 {{count}}개',
   },
   quiet: {
+    field: '방해 금지 시간',
     set: '방해 금지 시간: {{from}}-{{to}} ({{tz}}). 이 시간의 알림은 보류했다가 끝날 때 한 메시지로 보냅니다.',
     off: '방해 금지 시간이 꺼졌습니다. 알림은 오는 대로 보냅니다.',
     badRange: '“{{range}}”을(를) 방해 금지 시간으로 읽을 수 없습니다. 시작과 끝을 적어 주세요. 예: {{example}}',
@@ -86,6 +87,7 @@ export default {
     bad: '“{{tz}}”은(는) 제가 아는 시간대가 아닙니다. IANA 이름을 쓰세요. 예: {{example}}',
   },
   digest: {
+    field: '요약',
     titleDaily: '일간 요약',
     titleWeekly: '주간 요약',
     late: '늦게 게시됨: 예정 시간({{time}})에 봇이 오프라인이었습니다.',

@@ -85,6 +85,7 @@ export default {
     more_other: '…e mais {{count}}',
   },
   quiet: {
+    field: 'Horário de silêncio',
     set: 'Horário de silêncio: {{from}}-{{to}} ({{tz}}). Os alertas desse período ficam retidos e vêm em uma só mensagem no fim.',
     off: 'Horário de silêncio desligado: os alertas saem assim que chegam.',
     badRange: 'Não entendi “{{range}}” como horário de silêncio. Informe um início e um fim, ex.: {{example}}.',
@@ -94,6 +95,7 @@ export default {
     bad: '“{{tz}}” não é um fuso horário que eu conheça. Use um nome IANA, ex.: {{example}}.',
   },
   digest: {
+    field: 'Resumo',
     titleDaily: 'Resumo diário',
     titleWeekly: 'Resumo semanal',
     late: 'Publicado com atraso: o bot estava offline no horário agendado ({{time}}).',

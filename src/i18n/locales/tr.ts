@@ -81,6 +81,7 @@ export default {
     more_other: '…ve {{count}} tane daha',
   },
   quiet: {
+    field: 'Sessiz saatler',
     set: 'Sessiz saatler: {{from}}-{{to}} ({{tz}}). Bu sürede gelen alarmlar bekletilir ve bitince tek mesajda listelenir.',
     off: 'Sessiz saatler kapalı: alarmlar geldikçe gönderilir.',
     badRange: '“{{range}}” ifadesini sessiz saat olarak okuyamadım. Bir başlangıç ve bitiş ver, ör. {{example}}.',
@@ -90,6 +91,7 @@ export default {
     bad: '“{{tz}}” tanıdığım bir saat dilimi değil. Bir IANA adı kullan, ör. {{example}}.',
   },
   digest: {
+    field: 'Özet',
     titleDaily: 'Günlük özet',
     titleWeekly: 'Haftalık özet',
     late: 'Geç gönderildi: planlanan saatte ({{time}}) bot çevrimdışıydı.',

@@ -77,6 +77,7 @@ export default {
     more_other: '…và {{count}} cái nữa',
   },
   quiet: {
+    field: 'Giờ yên lặng',
     set: 'Giờ yên lặng: {{from}}-{{to}} ({{tz}}). Cảnh báo trong khoảng này được giữ lại và gửi trong một tin nhắn khi kết thúc.',
     off: 'Đã tắt giờ yên lặng: cảnh báo được gửi ngay khi có.',
     badRange: 'Mình không hiểu “{{range}}” là giờ yên lặng. Hãy cho giờ bắt đầu và kết thúc, ví dụ {{example}}.',
@@ -86,6 +87,7 @@ export default {
     bad: '“{{tz}}” không phải múi giờ mình biết. Hãy dùng tên IANA, ví dụ {{example}}.',
   },
   digest: {
+    field: 'Tóm tắt',
     titleDaily: 'Tóm tắt hằng ngày',
     titleWeekly: 'Tóm tắt hằng tuần',
     late: 'Đăng muộn: bot ngoại tuyến vào giờ đã hẹn ({{time}}).',

@@ -77,6 +77,7 @@ export default {
     more_other: '…还有 {{count}} 条',
   },
   quiet: {
+    field: '免打扰时段',
     set: '免打扰时段：{{from}}-{{to}}（{{tz}}）。该时段内的提醒会被暂存，结束时合并为一条消息发送。',
     off: '免打扰时段已关闭：提醒即时发送。',
     badRange: '无法把“{{range}}”识别为免打扰时段。请给出开始和结束时间，例如 {{example}}。',
@@ -86,6 +87,7 @@ export default {
     bad: '“{{tz}}”不是我认识的时区。请使用 IANA 名称，例如 {{example}}。',
   },
   digest: {
+    field: '摘要',
     titleDaily: '每日摘要',
     titleWeekly: '每周摘要',
     late: '延迟发布：预定时间（{{time}}）机器人处于离线状态。',
