@@ -264,7 +264,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     if (e.content.kind !== 'merged') return alertView(e.content);
     const [locale, sub] = await Promise.all([o.languageOf?.(e.platform, e.chatId), o.subscriptions.get(e.subId)]);
     const c = e.content;
-    return mergedView(c, translator(locale ?? DEFAULT_LOCALE), { ...(sub?.quiet ? { tz: sub.quiet.tz } : {}), ...(c.why === 'quiet' ? { multiples: await multiples(c.items) } : {}) });
+    return mergedView(c, translator(locale ?? DEFAULT_LOCALE), { fmt: formats(locale ?? DEFAULT_LOCALE), ...(sub?.quiet ? { tz: sub.quiet.tz } : {}), ...(c.why === 'quiet' ? { multiples: await multiples(c.items) } : {}) });
   }
 
   /** How far each held alert's token moved since its alert: market cap now over then. Best effort. */

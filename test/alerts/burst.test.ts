@@ -16,6 +16,8 @@ const CHANNEL = '830000000000000161';
 test('60 alerts for one Telegram group arrive as a handful of merged messages within 20/min, none lost; a single alert goes alone', { timeout: 90_000 }, async (t) => {
   const { telegram, discord, app, dc, tg } = await bothPlatforms(t, { channels: [CHANNEL], guildId: '930000000000000161', telegramToken: '7000000016:AAFakeTokenForTheBurstTest_01234567' });
   await app.store.subscriptions.put({ ...openSubscription('telegram', String(GROUP)), isGroup: true });
+  // The group chose Russian: the merged messages are written in it.
+  await app.store.languages.set('telegram', String(GROUP), 'ru');
   const watcher = app.startAlerts([dc.sender, tg.sender]);
   await watcher.tick();
   const sb = app.sandbox!;
@@ -32,7 +34,8 @@ test('60 alerts for one Telegram group arrive as a handful of merged messages wi
   assert.equal(listed(tgTexts()), 60, 'every alert is listed');
   assert.ok(group.length >= 2 && group.length <= 10, `a handful of messages, not 60: ${group.length}`);
   for (const tok of tokens) assert.ok(tgTexts().some((s) => s.includes(tok.symbol)), `${tok.symbol} listed`);
-  assert.match(tgTexts()[0]!, /alerts at once/);
+  assert.match(tgTexts()[0]!, /^10 алертов сразу/);
+  assert.match(tgTexts()[0]!, /кап\. \$/);
   assert.equal(telegram.violations.length, 0, 'within the group limit: no flood violation');
 
   // Every entry for the group is merged into one that was sent: none lost, none twice.

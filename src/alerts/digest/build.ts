@@ -10,6 +10,7 @@ import type { ChainId } from '../../api/chains.ts';
 
 import { clockText, localTime } from '../../core/zoned.ts';
 import type { T } from '../../i18n/index.ts';
+import type { Formats } from '../../i18n/format.ts';
 import type { CallStore } from '../../store/calls.ts';
 import type { Subscription } from '../../store/subscriptions.ts';
 import type { ChartPool } from '../../views/charts/pool.ts';
@@ -31,7 +32,7 @@ export interface DigestDeps {
 
 const x = (m: number) => `${m >= 10 ? m.toFixed(0) : m.toFixed(2)}x`;
 
-export async function buildDigest(d: DigestDeps, sub: Subscription, period: DigestPeriod, t: T, late: boolean): Promise<CardView> {
+export async function buildDigest(d: DigestDeps, sub: Subscription, period: DigestPeriod, t: T, late: boolean, f: Pick<Formats, 'usd' | 'pct'> = { usd, pct }): Promise<CardView> {
   const tz = sub.digest?.tz ?? 'UTC';
   const chain = sub.filters.chains.length === 1 ? (sub.filters.chains[0] as ChainId) : undefined;
   const hours = Math.max(1, Math.min(168, Math.round((period.at - period.from) / 3_600_000)));
@@ -53,7 +54,7 @@ export async function buildDigest(d: DigestDeps, sub: Subscription, period: Dige
     const items = [...top.value.items, ...(fresh.status === 'fulfilled' ? fresh.value.items.filter((i) => !top.value.items.some((j) => j.token.id === i.token.id)) : [])];
     for (const i of items) {
       const mentions = Number(i.mention) || 0;
-      tokenLines.push(`${i.token.symbol}${newIds.has(i.token.id) ? ` (${t('digest.newToken')})` : ''} · ${t('digest.mentions', { count: mentions })} · ${usd(i.marketcap)}`);
+      tokenLines.push(`${i.token.symbol}${newIds.has(i.token.id) ? ` (${t('digest.newToken')})` : ''} · ${t('digest.mentions', { count: mentions })} · ${f.usd(i.marketcap)}`);
     }
   }
   fields.push({ name: t('digest.tokens'), value: top.status === 'fulfilled' ? tokenLines.join('\n') || t('digest.none') : t('digest.unavailable') });
@@ -62,10 +63,10 @@ export async function buildDigest(d: DigestDeps, sub: Subscription, period: Dige
     name: t('digest.kols'),
     value:
       kols.status === 'fulfilled'
-        ? kols.value.items.map((k) => `@${k.x_user.username} · ${t('digest.winRate', { rate: pct((k as unknown as Record<string, string | null>)[window] ?? null, 'fraction') })}`).join('\n') || t('digest.none')
+        ? kols.value.items.map((k) => `@${k.x_user.username} · ${t('digest.winRate', { rate: f.pct((k as unknown as Record<string, string | null>)[window] ?? null, 'fraction') })}`).join('\n') || t('digest.none')
         : t('digest.unavailable'),
   });
-  const scorecard = await callsSection(d, sub, period, t);
+  const scorecard = await callsSection(d, sub, period, t, f);
   fields.push(scorecard.field);
   const l = localTime(period.at, tz);
   const from = localTime(period.from, tz);
@@ -86,14 +87,14 @@ export async function buildDigest(d: DigestDeps, sub: Subscription, period: Dige
  * `/calls` scores them, and their picture. A section of its own: the digest
  * stands without it when no call store is running.
  */
-async function callsSection(d: DigestDeps, sub: Subscription, period: DigestPeriod, t: T): Promise<{ field: Field; picture?: Picture }> {
+async function callsSection(d: DigestDeps, sub: Subscription, period: DigestPeriod, t: T, f: Pick<Formats, 'pct'>): Promise<{ field: Field; picture?: Picture }> {
   if (!d.calls) return { field: { name: t('digest.calls'), value: t('digest.unavailable') } };
   const calls = (await d.calls.list(sub.id, period.from)).filter((c) => c.at < period.at);
   const scored = calls.map(scoreCall);
   const s = summarise(scored);
   if (!s.calls) return { field: { name: t('digest.calls'), value: t('digest.callsNone') } };
   const best = s.best ? `${s.best.call.token.symbol} ${x(s.best.peak!)}` : '-';
-  const field = { name: t('digest.calls'), value: t('digest.callsLine', { calls: s.calls, hit: s.hitRate === null ? '-' : pct(s.hitRate, 'fraction'), best }) };
+  const field = { name: t('digest.calls'), value: t('digest.callsLine', { calls: s.calls, hit: s.hitRate === null ? '-' : f.pct(s.hitRate, 'fraction'), best }) };
   const rows = sortCalls(scored, 'best')
     .filter((r) => r.peak !== null && r.now !== null)
     .slice(0, CALLS_CHART_MAX_ROWS)

@@ -15,6 +15,7 @@
 import cron from 'node-cron';
 import type { Logger } from 'pino';
 import { DEFAULT_LOCALE, translator } from '../../i18n/index.ts';
+import { formats } from '../../i18n/format.ts';
 import type { Lease } from '../../store/lease.ts';
 import type { ChatLanguages } from '../../store/languages.ts';
 import type { Outbox, OutboxEntry } from '../../store/outbox.ts';
@@ -59,8 +60,8 @@ export async function queueDigest(o: DigestDeps & { outbox: Outbox; languages?: 
   const id = digestEntryId(sub.id, period.key);
   const existing = await o.outbox.get(id);
   if (existing) return existing;
-  const t = translator((await o.languages?.get(sub.platform, sub.chatId)) ?? DEFAULT_LOCALE);
-  const { picture, ...view } = await buildDigest(o, sub, period, t, late);
+  const locale = (await o.languages?.get(sub.platform, sub.chatId)) ?? DEFAULT_LOCALE;
+  const { picture, ...view } = await buildDigest(o, sub, period, translator(locale), late, formats(locale));
   const entry: OutboxEntry = {
     id,
     subId: sub.id,

@@ -7,6 +7,7 @@ import { clockText, localTime } from '../../core/zoned.ts';
 import type { T } from '../../i18n/index.ts';
 import type { AlertContent, MergedItem } from '../../store/outbox.ts';
 import { usd } from '../format.ts';
+import type { Formats } from '../../i18n/format.ts';
 import type { Action, CardView, Span } from '../model.ts';
 
 /** Lines listed; the rest are counted (the renderers cut longer text anyway). */
@@ -19,6 +20,8 @@ export interface MergedExtras {
   readonly tz?: string;
   /** Multiple of the market cap since the alert, by token key (call tracking), when known. */
   readonly multiples?: ReadonlyMap<string, number>;
+  /** Number formats of the chat's language; English otherwise. */
+  readonly fmt?: Pick<Formats, 'usd'>;
 }
 
 type Merged = Extract<AlertContent, { kind: 'merged' }>;
@@ -27,7 +30,7 @@ export function mergedView(c: Merged, t: T, x: MergedExtras = {}): CardView {
   const count = c.items.length;
   const tz = x.tz ?? 'UTC';
   const lines: Span[] = [];
-  c.items.slice(0, LINES_MAX).forEach((it, i) => lines.push(...line(it, t, tz, c.why === 'quiet', x.multiples), i < Math.min(count, LINES_MAX) - 1 ? '\n' : ''));
+  c.items.slice(0, LINES_MAX).forEach((it, i) => lines.push(...line(it, t, tz, c.why === 'quiet', x.multiples, x.fmt?.usd ?? usd), i < Math.min(count, LINES_MAX) - 1 ? '\n' : ''));
   if (count > LINES_MAX) lines.push('\n', t('merged.more', { count: count - LINES_MAX }));
   const actions: Action[] = c.items
     .flatMap((it) => (it.card ? [{ ...it.card, label: it.token.symbol }] : []))
@@ -42,14 +45,14 @@ export function mergedView(c: Merged, t: T, x: MergedExtras = {}): CardView {
   };
 }
 
-function line(it: MergedItem, t: T, tz: string, withTime: boolean, multiples: ReadonlyMap<string, number> | undefined): Span[] {
+function line(it: MergedItem, t: T, tz: string, withTime: boolean, multiples: ReadonlyMap<string, number> | undefined, money: (n: number | null) => string): Span[] {
   const kols = it.kols.map((k) => `@${k}`).join(', ');
   const l = localTime(it.at, tz);
   const multiple = multiples?.get(tokenKeyOf(it.token.chain, it.token.address));
   return [
     '• ',
     { b: it.token.symbol },
-    ` ${CHAIN_LABEL[it.token.chain]} · ${t('merged.by', { kols })} · ${t('merged.mcap', { value: usd(it.token.marketCap) })}`,
+    ` ${CHAIN_LABEL[it.token.chain]} · ${t('merged.by', { kols })} · ${t('merged.mcap', { value: money(it.token.marketCap) })}`,
     ...(withTime ? [` · ${clockText(l.hour * 60 + l.minute)}`] : []),
     ...(multiple !== undefined ? [` · ${t('merged.since', { multiple: `${multiple.toFixed(2)}x` })}`] : []),
   ];
