@@ -9,10 +9,15 @@ import type { View } from '../src/views/model.ts';
 import { testAlert } from './_sample.ts';
 import { parseDuration } from '../src/core/duration.ts';
 import { requireSubscription } from './_subscription.ts';
+import { quietHours, scheduleFields } from './_quiet.ts';
+import { followupsOf } from '../src/alerts/calls/record.ts';
+import { formats } from '../src/i18n/format.ts';
+import { followupsSetting } from '../src/views/cards/calls.ts';
 
 const options = {
-  action: opt.choice(['show', 'pause', 'resume', 'test'], { description: 'show (default), pause, resume or test', positional: true, noun: 'action' }),
-  duration: opt.string({ description: 'How long to pause: 30m, 2h, 1d (default until resumed)', positional: true, example: '2h' }),
+  action: opt.choice(['show', 'pause', 'resume', 'test', 'quiet'], { description: 'show (default), pause, resume, test or quiet', positional: true, noun: 'action' }),
+  duration: opt.string({ description: 'How long to pause: 30m, 2h, 1d; quiet hours: 23:00-07:00 or off', positional: true, example: '2h' }),
+  tz: opt.string({ description: 'Time zone of quiet hours (IANA name)', example: 'Europe/Berlin', max: 64 }),
 };
 
 async function mustManage(ctx: CommandContext): Promise<void> {
@@ -24,8 +29,8 @@ export default {
   description: 'Show this chat’s alert settings; pause, resume or send a test alert',
   options,
   chatSettings: true,
-  examples: ['/alerts', '/alerts pause 2h', '/alerts resume', '/alerts test'],
-  async run({ action = 'show', duration }, ctx): Promise<View> {
+  examples: ['/alerts', '/alerts pause 2h', '/alerts resume', '/alerts test', '/alerts quiet 23:00-07:00 tz:Europe/Berlin'],
+  async run({ action = 'show', duration, tz }, ctx): Promise<View> {
     const sub = await requireSubscription(ctx);
     const now = ctx.now();
     if (action === 'show') {
@@ -41,10 +46,14 @@ export default {
       return {
         kind: 'card',
         title: 'Alerts here',
-        description: [status, '\n', describeFilters(sub.filters).join('\n'), '\n', heldLine, '\n\nSame settings as a command:\n', { code: toSubscribeLine(sub.filters) }],
-        fields: sub.mutedTokens.length ? [{ name: 'Muted tokens', value: sub.mutedTokens.join('\n') }] : [],
+        description: [status, '\n', describeFilters(sub.filters).join('\n'), '\n', followupsSetting(followupsOf(sub), ctx.t, formats(ctx.locale)), '\n', heldLine, '\n\nSame settings as a command:\n', { code: toSubscribeLine(sub.filters) }],
+        fields: [...(sub.mutedTokens.length ? [{ name: 'Muted tokens', value: sub.mutedTokens.join('\n') }] : []), ...scheduleFields(ctx, sub)],
         colour: sub.disabled ? 'error' : paused ? 'warn' : 'up',
       };
+    }
+    if (action === 'quiet') {
+      if (!(await ctx.caller.canManage())) throw new PermissionError(ctx.t('quiet.adminsOnly'));
+      return quietHours(ctx, sub, duration, tz);
     }
     await mustManage(ctx);
     if (action === 'pause') {

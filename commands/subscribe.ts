@@ -5,6 +5,11 @@ import type { Command } from '../src/core/command.ts';
 import { opt } from '../src/core/options.ts';
 import type { AlertFilters } from '../src/store/subscriptions.ts';
 import { destinationOf, feedHead } from './_subscription.ts';
+import { followupsOf, parseFollowups } from '../src/alerts/calls/record.ts';
+import { parseDuration } from '../src/core/duration.ts';
+import { UserError } from '../src/core/errors.ts';
+import { formats } from '../src/i18n/format.ts';
+import { followupsSetting } from '../src/views/cards/calls.ts';
 
 const username = opt.string({ description: 'X username', pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'must be X usernames like @cobie' });
 
@@ -18,6 +23,7 @@ const options = {
   only: opt.list(username, { description: 'Only these KOLs (usernames)', max: 100, example: '@cobie,@ansem' }),
   except: opt.list(username, { description: 'Never these KOLs (usernames)', max: 100, example: '@cobie,@ansem' }),
   cooldown: opt.integer({ description: `Minutes between alerts for one token (default ${DEFAULT_FILTERS.cooldownMinutes})`, min: 0, max: 10_080 }),
+  followups: opt.string({ description: 'Follow-up times after an alert, e.g. 1h,6h,24h, or off', example: '1h,24h' }),
 };
 
 const lower = (xs: readonly string[]) => [...new Set(xs.map((x) => x.replace(/^@/, '').toLowerCase()))];
@@ -27,9 +33,11 @@ export default {
   description: 'Turn on alerts here when high-score KOLs shill a token (admins)',
   options,
   chatSettings: true,
-  examples: ['/subscribe', '/subscribe chains:solana,base token_score:80 kol_score:65 followers:20000 cooldown:30'],
+  examples: ['/subscribe', '/subscribe chains:solana,base token_score:80 kol_score:65 followers:20000 cooldown:30', '/subscribe followups:1h,24h'],
   requires: 'manage',
   async run(o, ctx) {
+    const followups = o.followups === undefined ? undefined : parseFollowups(o.followups, parseDuration);
+    if (o.followups !== undefined && followups === undefined) throw new UserError(ctx.t('calls.badFollowups', { value: o.followups }), '/subscribe followups:1h,6h,24h');
     const filtersFrom = (base: AlertFilters): AlertFilters => ({
       chains: o.chains ? [...new Set(o.chains)] : base.chains,
       minTokenScore: o.token_score ?? base.minTokenScore,
@@ -40,13 +48,14 @@ export default {
       allowKols: o.only ? lower(o.only) : base.allowKols,
       denyKols: o.except ? lower(o.except) : base.denyKols,
       cooldownMinutes: o.cooldown ?? base.cooldownMinutes,
+      ...(followups ? { followups } : base.followups ? { followups: base.followups } : {}),
     });
     const { sub, updated } = await subscribe(ctx.store.subscriptions, destinationOf(ctx), ctx.caller.userId, filtersFrom, () => feedHead(ctx), ctx.now());
     const filters = sub.filters;
     return {
       kind: 'card',
       title: updated ? 'Alerts updated' : 'Alerts on',
-      description: [describeFilters(filters).join('\n'), '\n\nTo recreate these settings elsewhere:\n', { code: toSubscribeLine(filters) }],
+      description: [describeFilters(filters).join('\n'), '\n', followupsSetting(followupsOf(sub), ctx.t, formats(ctx.locale)), '\n\nTo recreate these settings elsewhere:\n', { code: toSubscribeLine(filters) }],
       footer: 'Only tweets from now on are alerted. /alerts shows the settings, /alerts test sends a sample.',
       colour: 'up',
     };

@@ -16,6 +16,10 @@ import { localLease, redisLease, type Lease } from './store/lease.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { createWatcher, type Watcher, type WatcherOptions } from './alerts/watcher.ts';
+import { createFollowups } from './alerts/calls/followups.ts';
+import { marketNow } from './alerts/market.ts';
+import { createDigests, type Digests } from './alerts/digest/runner.ts';
+import { sharedChartPool } from './views/charts/pool.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import type { WaitOptions } from './startup.ts';
 
@@ -35,7 +39,19 @@ export interface App {
   /** A lease on a named role (the same mechanism as the watcher's): in the store on Redis, always held otherwise. */
   lease(name: string): Lease;
   /** Starts the alert watcher and delivery through the given platform senders. */
-  startAlerts(senders: readonly Sender[], opts?: Partial<Pick<WatcherOptions, 'cron' | 'pageSize' | 'maxBacklog' | 'onTick'>>): Watcher;
+  startAlerts(
+    senders: readonly Sender[],
+    opts?: Partial<Pick<WatcherOptions, 'cron' | 'pageSize' | 'maxBacklog' | 'onTick' | 'onFollowups'>> & {
+      /** The follow-up clock (tests move it by hours); default the wall clock. */
+      readonly followupNow?: () => number;
+      /** The digest clock (tests move it by days); default the wall clock. */
+      readonly digestNow?: () => number;
+      /** false: no node-cron schedule, checks only when a test calls them. */
+      readonly digestSchedule?: boolean;
+    },
+  ): Watcher;
+  /** Scheduled digests, once alerts run. */
+  readonly digests: Digests | undefined;
   /** Stops the watcher and lets in-flight sends finish; before the adapters whose senders it uses stop. */
   stopAlerts(): Promise<void>;
   /** Stops the watcher (if started), then closes the client, the store and the sandbox. */
@@ -46,6 +62,8 @@ export interface AppOverrides {
   readonly dispatcher?: Partial<Pick<DispatcherOptions, 'userLimit' | 'actionTtlMs' | 'budgetMs' | 'now' | 'onOutcome'>>;
   /** Live feed rate of the embedded sandbox (tweets per second); 0 for a still feed. */
   readonly sandboxLiveRate?: number;
+  /** The embedded sandbox's market caps walk on this clock (tests move it by hours); default: with a live feed, on the wall clock. */
+  readonly sandboxMarket?: { readonly clock: () => number; readonly stepMs?: number };
   /** How start-up waits for the store: a signal to abort it, and who hears why it waits (see startup.ts). */
   readonly start?: Pick<WaitOptions, 'signal' | 'onWaiting' | 'say'>;
   readonly autoCards?: Partial<Pick<AutoCardsOptions, 'perMinute' | 'now'>>;
@@ -58,7 +76,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
   if (!baseUrl) {
     const { startSandbox } = await import('./sandbox/server.ts');
     const rate = over.sandboxLiveRate ?? 0.2;
-    sandbox = await startSandbox(rate > 0 ? { live: { tweetsPerSecond: rate } } : {});
+    sandbox = await startSandbox({ ...(rate > 0 ? { live: { tweetsPerSecond: rate } } : {}), ...(over.sandboxMarket ? { market: over.sandboxMarket } : {}) });
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;
   }
@@ -75,7 +93,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
   });
   let store: Store;
   try {
-    store = await openStore(config.storeUrl, { ...over.start, log, timeoutMs: config.storeConnectTimeoutMs });
+    store = await openStore(config.storeUrl, { ...over.start, log, timeoutMs: config.storeConnectTimeoutMs, callsRetentionDays: config.callsRetentionDays });
   } catch (err) {
     await api.close();
     await sandbox?.close();
@@ -88,6 +106,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
   let kick = () => {};
   let leaseState = () => 'not running';
   let watcher: Watcher | undefined;
+  let digests: Digests | undefined;
   const dispatcher = createDispatcher({
     commands,
     api,
@@ -119,21 +138,34 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     metrics,
     leaseStatus: () => leaseState(),
     lease,
-    startAlerts(senders, opts = {}) {
+    startAlerts(senders, { followupNow, digestNow, digestSchedule, ...opts } = {}) {
       if (watcher) return watcher;
       const watcherLease = lease('watcher');
+      const followups = createFollowups({
+        calls: store.calls,
+        outbox: store.outbox,
+        api,
+        lease: watcherLease,
+        log,
+        perMinute: config.followupRequestsPerMinute,
+        ...(followupNow ? { now: followupNow } : {}),
+      });
       const delivery = createDelivery({
         outbox: store.outbox,
         subscriptions: store.subscriptions,
         senders,
         log,
         lease: watcherLease,
+        marketNow: (tokens) => marketNow(api, tokens, { budgetMs: 10_000, log }),
         onResult: (e, r) => {
           if (r.kind === 'sent') metrics.alertsSent.inc({ platform: e.platform });
           else metrics.alertsFailed.inc({ platform: e.platform, kind: r.kind });
           if (r.kind === 'retry' && r.reason.startsWith('429')) metrics.rateLimitWaits.inc({ platform: e.platform });
         },
         onDrained: (n) => metrics.outboxDepth.set(n),
+        calls: store.calls,
+        languageOf: (platform, chatId) => store.languages.get(platform, chatId),
+        ...(followupNow ? { now: followupNow } : {}),
       });
       const w = createWatcher({
         api,
@@ -145,6 +177,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         lease: watcherLease,
         log,
         cron: config.watchCron,
+        followups,
         onTick: (r) => {
           metrics.watcherTicks.inc({ result: r.leader ? 'leader' : 'follower' });
           metrics.alertsMatched.inc({}, r.matched);
@@ -158,16 +191,38 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         onTickError: () => metrics.watcherTicks.inc({ result: 'error' }),
         ...opts,
       });
+      digests = createDigests({
+        api,
+        calls: store.calls,
+        charts: sharedChartPool(),
+        log,
+        subscriptions: store.subscriptions,
+        outbox: store.outbox,
+        state: store.watch,
+        languages: store.languages,
+        lease: watcherLease,
+        kick: () => w.kick(),
+        ...(digestNow ? { now: digestNow } : {}),
+      });
+      if (digestSchedule !== false) digests.start();
       watcher = w;
       leaseState = () => watcherLease.status();
       kick = () => w.kick();
       w.start();
       return w;
     },
+    get digests() {
+      return digests;
+    },
     async stopAlerts() {
+      await digests?.stop();
       await watcher?.stop();
+      // Started again later, alerts run as a new process would: a new lease, delivery and schedule.
+      watcher = undefined;
+      digests = undefined;
     },
     async close() {
+      await digests?.stop();
       await watcher?.stop();
       await api.close();
       await store.close();

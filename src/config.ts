@@ -147,6 +147,12 @@ const EnvSchema = z
     WATCH_CRON: optionalString.pipe(
       z.string().refine((s) => validateCron(s), 'must be a cron expression such as */30 * * * * *').optional(),
     ),
+    CALLS_RETENTION_DAYS: optionalString.pipe(
+      z.string().regex(/^\d+$/, 'must be a whole number of days').transform(Number).pipe(z.number().int().min(1, 'must be at least 1').max(3650, 'must be at most 3650')).optional(),
+    ),
+    FOLLOWUP_REQUESTS_PER_MINUTE: optionalString.pipe(
+      z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1, 'must be at least 1').max(6000, 'must be at most 6000')).optional(),
+    ),
     LOG_LEVEL: optionalString.pipe(z.enum(LEVELS, { error: `must be one of ${LEVELS.join(', ')}` }).optional()),
     HTTP_PORT: port(0),
     KOL_API_MAX_BODY_BYTES: optionalString.pipe(
@@ -203,6 +209,8 @@ export interface Config {
   /** How long start-up waits for the store before it exits non-zero. */
   readonly storeConnectTimeoutMs: number;
   readonly watchCron: string;
+  readonly callsRetentionDays: number;
+  readonly followupRequestsPerMinute: number;
   readonly logLevel: (typeof LEVELS)[number];
   readonly httpPort: number | undefined;
   /** Largest upstream response body read, in bytes; a bigger one is answered as unavailable. */
@@ -221,6 +229,13 @@ export const DEFAULT_STORE_URL = 'sqlite:./data/kolradar.sqlite';
 export const DEFAULT_STORE_WAIT_MS = 30_000;
 /** Every 30 seconds (node-cron accepts a seconds field). */
 const DEFAULT_WATCH_CRON = '*/30 * * * * *';
+/** Call history kept (days). */
+export const DEFAULT_CALLS_RETENTION_DAYS = 30;
+/**
+ * Follow-up requests (operation 2) per minute: a small share of the upstream next to
+ * the watcher's feed reads, so a large round is spread over minutes, not a burst.
+ */
+export const DEFAULT_FOLLOWUP_REQUESTS_PER_MINUTE = 20;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -283,6 +298,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
     storeUrl: e.STORE_URL ?? DEFAULT_STORE_URL,
     storeConnectTimeoutMs: e.STORE_CONNECT_TIMEOUT ?? DEFAULT_STORE_WAIT_MS,
     watchCron: e.WATCH_CRON ?? DEFAULT_WATCH_CRON,
+    callsRetentionDays: e.CALLS_RETENTION_DAYS ?? DEFAULT_CALLS_RETENTION_DAYS,
+    followupRequestsPerMinute: e.FOLLOWUP_REQUESTS_PER_MINUTE ?? DEFAULT_FOLLOWUP_REQUESTS_PER_MINUTE,
     logLevel: e.LOG_LEVEL ?? 'info',
     httpPort: e.HTTP_PORT,
     apiMaxBodyBytes: e.KOL_API_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES,

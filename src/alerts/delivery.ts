@@ -8,12 +8,21 @@ import type { Logger } from 'pino';
 import type { SubscriptionStore } from '../store/subscriptions.ts';
 import { subscriptionId, type DestinationPlatform, type Subscription } from '../store/subscriptions.ts';
 import { tokenKeyOf } from '../core/chains.ts';
-import type { AlertKol, Outbox, OutboxEntry } from '../store/outbox.ts';
+import type { AlertKol, MergedItem, Outbox, OutboxEntry } from '../store/outbox.ts';
 import { alertView } from '../views/cards/alert.ts';
 import type { View } from '../views/model.ts';
 import { fnv1a } from './hash.ts';
 import type { Lease } from '../store/lease.ts';
 import { disable, migrate } from './subscriptions.ts';
+import { burstChunks, isAlert, mergedEntry, RecentSends } from './merge.ts';
+import { quietUntil } from './quiet.ts';
+import type { MarketAtTime, TokenRef } from './market.ts';
+import { mergedView } from '../views/cards/merged.ts';
+import type { CallStore } from '../store/calls.ts';
+import { callOf, followupsOf } from './calls/record.ts';
+import { followupLine } from '../views/cards/calls.ts';
+import { DEFAULT_LOCALE, translator, type Locale } from '../i18n/index.ts';
+import { formats } from '../i18n/format.ts';
 
 export type SendResult =
   | { readonly kind: 'sent'; readonly messageId: string }
@@ -30,6 +39,11 @@ export interface Sender {
   readonly platform: DestinationPlatform;
   /** Sends one alert; never throws. `nonce` is stable per entry (Discord dedupes with it). */
   send(chatId: string, view: View, nonce: string): Promise<SendResult>;
+  /**
+   * Messages this destination may take in a minute (Telegram groups 20, Discord the
+   * channel's bucket). Without it, bursts are not merged.
+   */
+  perMinute?(chatId: string, isGroup: boolean): number;
   /** Replaces an alert already sent (more KOLs within the cooldown); never throws. Without it, a new message goes out. */
   edit?(chatId: string, messageId: string, view: View): Promise<SendResult>;
 }
@@ -49,9 +63,20 @@ export interface DeliveryOptions {
    */
   readonly retryForMs?: number;
   readonly now?: () => number;
+  /**
+   * Market caps now (operation 2, as call tracking reads them), for the multiple since each
+   * alert in a quiet-hours summary; without it the summary shows none.
+   */
+  readonly marketNow?: (tokens: readonly TokenRef[]) => Promise<ReadonlyMap<string, MarketAtTime>>;
   readonly onResult?: (entry: OutboxEntry, result: SendResult) => void;
   /** After each drain: entries still waiting (outbox depth). */
   readonly onDrained?: (pending: number) => void;
+  /** Where accepted alerts are recorded as calls and follow-ups read them; absent: no call tracking. */
+  readonly calls?: CallStore;
+  /** The language a destination chose (follow-up lines are written in it); default English. */
+  readonly languageOf?: (platform: string, chatId: string) => Promise<Locale | undefined>;
+  /** Follow-up edits at once, across destinations; default 8. Few: a new alert never queues behind many edits in a sender's pacer. */
+  readonly followupConcurrency?: number;
 }
 
 export interface Delivery {
@@ -76,6 +101,9 @@ function mergeKols(a: readonly AlertKol[], b: readonly AlertKol[]): AlertKol[] {
 /** Entries exempt from pause and mutes: an admin's `/alerts test`. */
 const isTest = (e: OutboxEntry) => e.id.startsWith('test-');
 
+/** Follow-up edits wait behind every new alert. */
+const isFollowup = (e: OutboxEntry) => e.content.kind === 'followup';
+
 type Step = 'next' | 'later' | 'stop';
 
 export function createDelivery(o: DeliveryOptions): Delivery {
@@ -83,14 +111,18 @@ export function createDelivery(o: DeliveryOptions): Delivery {
   const senders = new Map(o.senders.map((s) => [s.platform, s]));
   const retryForMs = o.retryForMs ?? 3_600_000;
   const concurrency = o.concurrency ?? 256;
+  const followupConcurrency = o.followupConcurrency ?? 8;
   let running: Promise<void> | undefined;
   let again = false;
+  /** A drain was asked for while follow-ups were being edited: they yield, so new alerts go first. */
+  let yieldFollowups = false;
   let stopping = false;
   const leading = () => !o.lease || o.lease.status() === 'leader';
   /** Accepted by the platform, but the store did not take the "sent": never send these again. */
   const unrecorded = new Map<string, string>();
   let wakeAt = Infinity;
   let wakeTimer: NodeJS.Timeout | undefined;
+  const recent = new RecentSends(now);
 
   /**
    * A destination that must wait (429, retry) does not hold a worker: it is
@@ -114,17 +146,34 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     await o.outbox.update(e);
   }
 
-  async function sendOne(e: OutboxEntry, sender: Sender): Promise<Step> {
+  /** An accepted alert becomes a call of its destination (once: a repeat changes nothing). */
+  async function track(e: OutboxEntry, messageId: string, sub: Subscription | undefined): Promise<void> {
+    if (o.calls && e.content.kind === 'merged' && messageId) {
+      // Each alert of a merged message is a call of its own, scored like any other; it gets no
+      // follow-up edits, which would replace the whole list with one alert.
+      for (const id of e.content.members) {
+        const m = await o.outbox.get(id);
+        if (m?.content.kind === 'alert') await o.calls.record(callOf(m, m.content, messageId, [], now()));
+      }
+      return;
+    }
+    if (!o.calls || e.content.kind !== 'alert' || e.content.test || isTest(e) || !messageId) return;
+    await o.calls.record(callOf(e, e.content, messageId, followupsOf(sub), now()));
+  }
+
+  async function sendOne(e: OutboxEntry, sender: Sender, sub: Subscription | undefined): Promise<Step> {
     const accepted = unrecorded.get(e.id);
     if (accepted !== undefined) {
       await finish(e, 'sent', accepted);
       unrecorded.delete(e.id);
+      await track(e, accepted, sub);
       return 'next';
     }
     if (e.notBefore > now()) {
       wake(e.notBefore);
       return 'later';
     }
+    if (e.content.kind === 'followup') return followUp(e, e.content, sender, sub);
     let r: SendResult;
     if (e.content.kind === 'more') {
       const step = await addKols(e, e.content, sender);
@@ -134,17 +183,19 @@ export function createDelivery(o: DeliveryOptions): Delivery {
       e.state = 'inflight';
       e.attempts++;
       await o.outbox.update(e);
-      r = await sender.send(e.chatId, alertView(e.content), nonceFor(e.id));
+      r = await sender.send(e.chatId, await viewOf(e), nonceFor(e.id));
     }
     o.onResult?.(e, r);
     switch (r.kind) {
       case 'sent':
+        recent.record(`${e.platform}:${e.chatId}`);
         try {
           await finish(e, 'sent', r.messageId);
         } catch (err) {
           unrecorded.set(e.id, r.messageId);
           throw err;
         }
+        await track(e, r.messageId, sub);
         return 'next';
       case 'retry':
         if (now() - e.createdAt > retryForMs && !r.reason.startsWith('429')) {
@@ -199,7 +250,150 @@ export function createDelivery(o: DeliveryOptions): Delivery {
       }
     }
     await o.outbox.update({ ...orig, content: merged });
+    // A merged alert is one call with all its KOLs.
+    const call = await o.calls?.get(orig.id);
+    if (call) {
+      const kols = [...new Set([...call.kols, ...merged.kols.map((k) => k.username.toLowerCase())])];
+      const tweetIds = [...new Set([...call.tweetIds, ...more.kols.map((k) => k.tweetUrl.slice(k.tweetUrl.lastIndexOf('/') + 1))])];
+      await o.calls!.save([{ ...call, kols, tweetIds, content: merged }]);
+    }
     return undefined;
+  }
+
+  async function viewOf(e: OutboxEntry): Promise<View> {
+    if (e.content.kind !== 'merged') return alertView(e.content);
+    const [locale, sub] = await Promise.all([o.languageOf?.(e.platform, e.chatId), o.subscriptions.get(e.subId)]);
+    const c = e.content;
+    return mergedView(c, translator(locale ?? DEFAULT_LOCALE), { fmt: formats(locale ?? DEFAULT_LOCALE), ...(sub?.quiet ? { tz: sub.quiet.tz } : {}), ...(c.why === 'quiet' ? { multiples: await multiples(c.items) } : {}) });
+  }
+
+  /** How far each held alert's token moved since its alert: market cap now over then. Best effort. */
+  async function multiples(items: readonly MergedItem[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (!o.marketNow) return out;
+    try {
+      const caps = await o.marketNow(items.map((i) => ({ chain: i.token.chain, address: i.token.address })));
+      for (const i of items) {
+        const k = tokenKeyOf(i.token.chain, i.token.address);
+        const nowCap = caps.get(k)?.marketCap;
+        if (nowCap != null && i.token.marketCap != null && i.token.marketCap > 0 && !out.has(k)) out.set(k, nowCap / i.token.marketCap);
+      }
+    } catch (err) {
+      o.log.debug({ err }, 'market caps for a quiet-hours summary not read');
+    }
+    return out;
+  }
+
+  /** Stores a merged entry for these members, then marks them merged; returns it unless it was already sent. */
+  async function merge(why: 'burst' | 'quiet', members: readonly OutboxEntry[]): Promise<OutboxEntry | undefined> {
+    const fresh = mergedEntry(why, members, now());
+    await o.outbox.enqueue(`merge-${fresh.id}`, [fresh]);
+    const stored = (await o.outbox.get(fresh.id)) ?? fresh;
+    for (const m of members) await markMerged(m, stored.id);
+    return stored.state === 'pending' || stored.state === 'inflight' ? stored : undefined;
+  }
+
+  async function markMerged(e: OutboxEntry, into: string): Promise<void> {
+    e.state = 'merged';
+    e.mergedInto = into;
+    await o.outbox.update(e);
+  }
+
+  /**
+   * Before a destination's queue is sent: members of a merged entry already stored
+   * are marked again (after a crash between the two writes); during quiet hours
+   * alerts are held; after them, what was held becomes one summary; and a burst
+   * larger than the destination takes in the next minute is merged.
+   */
+  async function regroup(q: OutboxEntry[], sub: Subscription | undefined, sender: Sender): Promise<OutboxEntry[]> {
+    const t = now();
+    const into = new Map<string, string>();
+    for (const e of q) if (e.content.kind === 'merged') for (const id of e.content.members) into.set(id, e.id);
+    for (const e of q) if (into.has(e.id)) await markMerged(e, into.get(e.id)!);
+    let out = q.filter((e) => !into.has(e.id));
+    // Paused, gone or unsubscribed: the send loop drops these as it always did (pause keeps nothing).
+    if (!sub || sub.disabled || (sub.pausedUntil !== null && sub.pausedUntil > t)) return out;
+    const until = sub.quiet ? quietUntil(sub.quiet, t) : undefined;
+    const kept: OutboxEntry[] = [];
+    const held: OutboxEntry[] = [];
+    for (const e of out) {
+      if (e.quietUntil !== undefined) {
+        if (until !== undefined && e.quietUntil > t) wake(e.quietUntil);
+        else held.push(e);
+      } else if (until !== undefined && isAlert(e) && e.state === 'pending') {
+        e.quietUntil = until;
+        e.notBefore = until;
+        await o.outbox.update(e);
+        wake(until);
+      } else kept.push(e);
+    }
+    out = kept;
+    if (held.length) {
+      const summary = await merge('quiet', held);
+      if (summary) out.unshift(summary);
+    }
+    const ready = out.filter((e) => isAlert(e) && e.state === 'pending' && e.notBefore <= t);
+    if (ready.length < 2 || !sender.perMinute) return out;
+    const budget = sender.perMinute(sub.chatId, sub.isGroup) - recent.inLastMinute(`${sub.platform}:${sub.chatId}`);
+    if (ready.length <= budget) return out;
+    const replaced = new Map<string, OutboxEntry | null>();
+    for (const chunk of burstChunks(ready, budget)) {
+      if (chunk.length < 2) continue;
+      const m = await merge('burst', chunk);
+      chunk.forEach((e, i) => replaced.set(e.id, i === 0 ? (m ?? null) : null));
+    }
+    return out.flatMap((e) => {
+      const r = replaced.get(e.id);
+      return r === undefined ? [e] : r ? [r] : [];
+    });
+  }
+
+  /**
+   * A follow-up: the alert is edited in place with the call's latest line. A
+   * message users deleted (or a chat the bot left) ends the call's follow-ups
+   * quietly; an edit is idempotent, so anything transient is simply retried.
+   */
+  async function followUp(e: OutboxEntry, fu: Extract<OutboxEntry['content'], { kind: 'followup' }>, sender: Sender, sub: Subscription | undefined): Promise<Step> {
+    const call = await o.calls?.get(fu.call);
+    if (!call || call.ended) {
+      await finish(e, 'dead', call ? `follow-ups ended: ${call.ended}` : 'call forgotten');
+      return 'next';
+    }
+    if (!followupsOf(sub).length) {
+      await finish(e, 'dead', 'follow-ups turned off here');
+      return 'next';
+    }
+    if (!sender.edit) {
+      await finish(e, 'dead', `${sender.platform} cannot edit`);
+      return 'next';
+    }
+    const locale = (await o.languageOf?.(call.platform, call.chatId)) ?? DEFAULT_LOCALE;
+    const line = followupLine(call, translator(locale), formats(locale));
+    e.attempts++;
+    const r = await sender.edit(call.chatId, call.messageId, alertView(call.content, line));
+    o.onResult?.(e, r);
+    switch (r.kind) {
+      case 'sent':
+        await finish(e, 'sent', call.messageId);
+        return 'next';
+      case 'rejected':
+      case 'gone':
+        await o.calls!.save([{ ...call, ended: r.reason }]);
+        await finish(e, 'dead', `follow-ups ended: ${r.reason}`);
+        o.log.info({ call: call.id, reason: r.reason }, 'alert message gone; its follow-ups end');
+        return 'next';
+      case 'retry':
+      case 'uncertain':
+        if (now() - e.createdAt > retryForMs && !(r.kind === 'retry' && r.reason.startsWith('429'))) {
+          await finish(e, 'dead', `gave up after ${e.attempts} attempts: ${r.reason}`);
+          return 'next';
+        }
+        e.state = 'pending';
+        e.notBefore = now() + (r.kind === 'retry' ? r.afterMs : 5_000);
+        await o.outbox.update(e);
+        wake(e.notBefore);
+        return 'later';
+    }
   }
 
   async function destinationGone(e: OutboxEntry, reason: string, migrateTo: string | undefined): Promise<Step> {
@@ -226,6 +420,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     if (sub.disabled) return `destination disabled: ${sub.disabled.reason}`;
     if (isTest(e)) return undefined;
     if (sub.pausedUntil !== null && sub.pausedUntil > now()) return 'alerts paused';
+    if (e.content.kind === 'followup') return undefined;
     if (e.content.kind === 'alert' && sub.mutedTokens.includes(tokenKeyOf(e.content.token.chain, e.content.token.address))) return 'token muted';
     return undefined;
   }
@@ -249,6 +444,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
       again = true;
       return;
     }
+    q = await regroup(q, sub, sender);
     for (let i = 0; i < q.length; i++) {
       if (stopping || failed || !leading()) return;
       const e = q[i]!;
@@ -258,7 +454,8 @@ export function createDelivery(o: DeliveryOptions): Delivery {
         await finish(e, 'dead', why);
         continue;
       }
-      const step = await sendOne(e, sender);
+      if (isFollowup(e) && yieldFollowups) return;
+      const step = await sendOne(e, sender, i === 0 ? sub : await o.subscriptions.get(e.subId));
       if (step === 'later') return;
       if (step === 'stop') {
         const to = moved.get(`${e.platform}:${e.chatId}`);
@@ -279,31 +476,39 @@ export function createDelivery(o: DeliveryOptions): Delivery {
   async function runOnce(): Promise<void> {
     failed = undefined;
     moved.clear();
+    recent.sweep();
+    yieldFollowups = false;
     const pending = await o.outbox.pending();
+    // New alerts first, then follow-up edits: a destination's edits are a queue of their own.
     const byDest = new Map<string, OutboxEntry[]>();
+    const edits = new Map<string, OutboxEntry[]>();
     for (const e of pending) {
       const k = `${e.platform}:${e.chatId}`;
-      let q = byDest.get(k);
+      const m = isFollowup(e) ? edits : byDest;
+      let q = m.get(k);
       if (!q) {
         q = [];
-        byDest.set(k, q);
+        m.set(k, q);
       }
       q.push(e);
     }
-    const queues = [...byDest.values()];
-    let next = 0;
-    // A store failure stops every worker before the run ends: no second run may start
-    // while sends of this one are still going out.
-    const worker = async () => {
-      while (next < queues.length && !stopping && !failed) {
-        try {
-          await runQueue(queues[next++]!);
-        } catch (err) {
-          failed ??= err;
+    const run = async (queues: OutboxEntry[][], width: number, yields: boolean) => {
+      let next = 0;
+      // A store failure stops every worker before the run ends: no second run may start
+      // while sends of this one are still going out.
+      const worker = async () => {
+        while (next < queues.length && !stopping && !failed && !(yields && yieldFollowups)) {
+          try {
+            await runQueue(queues[next++]!);
+          } catch (err) {
+            failed ??= err;
+          }
         }
-      }
+      };
+      await Promise.all(Array.from({ length: Math.min(width, queues.length) }, worker));
     };
-    await Promise.all(Array.from({ length: Math.min(concurrency, queues.length) }, worker));
+    await run([...byDest.values()], concurrency, false);
+    if (!failed) await run([...edits.values()], followupConcurrency, true);
     if (failed) throw failed;
     o.onDrained?.(await o.outbox.compact());
   }
@@ -312,6 +517,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     if (stopping || !leading()) return Promise.resolve();
     if (running) {
       again = true;
+      yieldFollowups = true;
       return running;
     }
     running = (async () => {

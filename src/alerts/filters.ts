@@ -5,6 +5,7 @@
  * recreates it, so settings can be copied between channels.
  */
 import type { AlertFilters } from '../store/subscriptions.ts';
+import { DEFAULT_FOLLOWUPS, followupValue } from './calls/record.ts';
 
 export const DEFAULT_FILTERS: AlertFilters = Object.freeze({
   chains: [],
@@ -29,6 +30,7 @@ const FILTER_OPTION = {
   allowKols: 'only',
   denyKols: 'except',
   cooldownMinutes: 'cooldown',
+  followups: 'followups',
 } as const satisfies Record<keyof AlertFilters, string>;
 
 /** The `/subscribe` line that recreates these filters (defaults omitted). */
@@ -44,6 +46,7 @@ export function toSubscribeLine(f: AlertFilters): string {
   if (f.allowKols.length) put('allowKols', f.allowKols.join(','));
   if (f.denyKols.length) put('denyKols', f.denyKols.join(','));
   if (f.cooldownMinutes !== DEFAULT_FILTERS.cooldownMinutes) put('cooldownMinutes', String(f.cooldownMinutes));
+  if (f.followups && followupValue(f.followups) !== followupValue(DEFAULT_FOLLOWUPS)) put('followups', followupValue(f.followups));
   return parts.join(' ');
 }
 

@@ -33,6 +33,8 @@ export interface PlanInput {
 
 export interface Plan {
   readonly entries: OutboxEntry[];
+  /** Market caps read for the alerted tokens (operation 2), by token key: later sightings for calls' peaks. */
+  readonly markets: ReadonlyMap<string, MarketAtTime>;
   /** Records the cooldowns of the planned alerts; call after the entries are stored. */
   commitCooldowns(): Promise<void>;
 }
@@ -102,6 +104,7 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
   }
   return {
     entries,
+    markets,
     async commitCooldowns() {
       const cooling = live.filter((g) => g[0]!.sub.filters.cooldownMinutes > 0);
       for (let i = 0; i < cooling.length; i += 500) {

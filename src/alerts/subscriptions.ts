@@ -10,6 +10,8 @@ import {
   subscriptionId,
   type AlertFilters,
   type DestinationPlatform,
+  type DigestSettings,
+  type QuietHours,
   type FeedPosition,
   type Subscription,
   type SubscriptionStore,
@@ -73,6 +75,16 @@ export function setPaused(subs: SubscriptionStore, sub: Subscription, until: num
 export function setMuted(subs: SubscriptionStore, sub: Subscription, tokenKey: string, muted: boolean, now: number): Promise<void> {
   const mutedTokens = muted ? [...new Set([...sub.mutedTokens, tokenKey])] : sub.mutedTokens.filter((t) => t !== tokenKey);
   return subs.put({ ...sub, mutedTokens, updatedAt: now });
+}
+
+/** Sets quiet hours (null: none). Alerts already held are summarised when the current quiet hours end, or at once without them. */
+export function setQuiet(subs: SubscriptionStore, sub: Subscription, quiet: QuietHours | null, now: number): Promise<void> {
+  return subs.put({ ...sub, quiet, updatedAt: now });
+}
+
+/** Sets the scheduled digest (null: none). */
+export function setDigest(subs: SubscriptionStore, sub: Subscription, digest: DigestSettings | null, now: number): Promise<void> {
+  return subs.put({ ...sub, digest, updatedAt: now });
 }
 
 /** Stops alerts to a destination that is gone (kicked, blocked, deleted); true when they were on. */

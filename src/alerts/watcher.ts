@@ -26,6 +26,7 @@ import { recordHeld } from './held.ts';
 import type { Outbox } from '../store/outbox.ts';
 import { planAlerts } from './plan.ts';
 import type { Lease } from '../store/lease.ts';
+import type { Followups, RoundResult } from './calls/followups.ts';
 
 export interface WatcherOptions {
   readonly api: KolClient;
@@ -50,6 +51,9 @@ export interface WatcherOptions {
   /** How long author facts looked up from operation 7 are reused; default 10 min. */
   readonly authorTtlMs?: number;
   readonly now?: () => number;
+  /** Call follow-ups, run by the leader after each tick; absent: none. */
+  readonly followups?: Followups;
+  readonly onFollowups?: (r: RoundResult) => void;
   readonly onTick?: (r: TickResult) => void;
   /** A scheduled tick failed (upstream or store); the next tick retries. */
   readonly onTickError?: (err: unknown) => void;
@@ -251,6 +255,7 @@ export function createWatcher(o: WatcherOptions): Watcher {
     await o.outbox.enqueue(batchId, plan.entries);
     await plan.commitCooldowns();
     if (heldBy.size) await recordHeld(o.state, heldBy, batchId, t);
+    if (o.followups && plan.markets.size) await o.followups.sighted(plan.markets).catch((err: unknown) => o.log.warn({ err }, 'call peaks not updated'));
     await Promise.all(tweets.map((x) => o.state.set(`seen:${x.id}`, 1, lookbackMs * 3)));
     await o.lease.fenced(() => o.state.set(STATE_KEY, { ...state, hwm: newHwm } satisfies State));
     mark = newHwm;
@@ -258,9 +263,24 @@ export function createWatcher(o: WatcherOptions): Watcher {
     return result(tweets.length, matches.length, plan.entries.length, skipped);
   }
 
+  /** After the feed: due follow-ups, on the leader only. Their failure never fails the tick. */
+  async function tickAndFollowUp(): Promise<TickResult> {
+    const r = await runTick();
+    if (r.leader && o.followups && !stopped) {
+      try {
+        const f = await o.followups.round();
+        o.onFollowups?.(f);
+        if (f.queued) kick();
+      } catch (err) {
+        o.log.warn({ err }, 'follow-up round failed; will retry');
+      }
+    }
+    return r;
+  }
+
   function tick(): Promise<TickResult> {
     if (inflight) return inflight;
-    inflight = runTick().finally(() => (inflight = undefined));
+    inflight = tickAndFollowUp().finally(() => (inflight = undefined));
     return inflight;
   }
 

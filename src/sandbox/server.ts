@@ -6,6 +6,7 @@ import type { Ctx } from './ctx.ts';
 import { DEFAULT_SEED, generateStore } from './data.ts';
 import { type FaultKind, FaultState, type Faults } from './faults.ts';
 import { LiveFeed } from './live.ts';
+import { MarketWalk } from './market.ts';
 import { HttpError, Params, type QueryMap, parseQuery } from './params.ts';
 import { type Operation, matchRoute, operationName } from './router.ts';
 import type { Store } from './store.ts';
@@ -35,6 +36,12 @@ export interface SandboxOptions {
    * allows) or `mix` (every other tweet minimal).
    */
   authors?: AuthorShape;
+  /**
+   * Market caps move over time (a seeded random walk with pumps and rugs); on by
+   * default with a live feed. `clock` drives the walk (tests move it by hours);
+   * default the wall clock.
+   */
+  market?: { stepMs?: number; clock?: () => number } | false;
 }
 
 export interface RequestRecord {
@@ -108,6 +115,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const faults = new FaultState(seed);
   if (opts.faults) faults.set(opts.faults);
   const live = new LiveFeed(store, seed, ctx.now);
+  const marketOpts = opts.market ?? (opts.live ? {} : false);
+  const marketClock = (marketOpts && marketOpts.clock) || Date.now;
+  const walk = marketOpts ? new MarketWalk(store.data.tokens, seed, marketClock(), marketOpts.stepMs !== undefined ? { stepMs: marketOpts.stepMs } : {}) : undefined;
   const requests: RequestRecord[] = [];
   const counters = new Map<string, number>();
   let total = 0;
@@ -184,6 +194,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     if (key !== apiKey) return reply(401, errorBody(401));
     let body: string;
     try {
+      walk?.advance(marketClock());
       body = JSON.stringify(route.run(ctx, new Params(rec.query)));
     } catch (e) {
       if (e instanceof HttpError) return reply(e.status, errorBody(e.status), { 'x-sandbox-reason': e.message });

@@ -12,6 +12,7 @@ import { createOutbox, type Outbox } from './outbox.ts';
 import { strictKv, type Kv } from './strict.ts';
 import { createSubscriptionStore, type SubscriptionStore } from './subscriptions.ts';
 import { createChatLanguages, type ChatLanguages } from './languages.ts';
+import { createCallStore, type CallStore } from './calls.ts';
 
 export type { PageStore } from './pages.ts';
 export type { Kv } from './strict.ts';
@@ -23,6 +24,8 @@ export interface Store {
   readonly outbox: Outbox;
   /** Per-chat language chosen with /language. */
   readonly languages: ChatLanguages;
+  /** Alerts as tracked calls, and their due follow-ups. */
+  readonly calls: CallStore;
   /** Watcher state and cooldowns. */
   readonly watch: Kv;
   /** Automatic-card settings per chat and their per-token cooldowns. */
@@ -56,7 +59,7 @@ export function describeStore(url: string): string {
  * Opens the store. Redis is waited for within `o.timeoutMs` (see startup.ts);
  * SQLite opens or fails at once. Either failure is a StartupError worded the same way.
  */
-export async function openStore(url: string, o: RedisConnectOptions = {}): Promise<Store> {
+export async function openStore(url: string, o: RedisConnectOptions & { callsRetentionDays?: number } = {}): Promise<Store> {
   const kind = kindOf(url);
   const backend = kind === 'redis' ? await RedisKvStore.connect(url, o) : kind === 'sqlite' ? openSqlite(url) : new Map<string, unknown>();
   // No 'error' listener on these: see strict.ts for why each call must throw its own failure.
@@ -79,6 +82,7 @@ export async function openStore(url: string, o: RedisConnectOptions = {}): Promi
     subscriptions: createSubscriptionStore(strictKv(kv('sub'))),
     outbox: createOutbox(strictKv(kv('outbox'))),
     languages: createChatLanguages(strictKv(kv('lang'))),
+    calls: createCallStore(strictKv(kv('calls')), { retentionMs: (o.callsRetentionDays ?? 30) * 86_400_000 }),
     watch: strictKv(kv('watch')),
     autocard: strictKv(kv('autocard')),
     setFailing(failing) {

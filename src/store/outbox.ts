@@ -68,9 +68,51 @@ export type AlertContent =
    * More KOLs shilled a token already alerted to this destination within its
    * cooldown: the earlier alert (entry `of`) is edited to name them all.
    */
-  | { readonly kind: 'more'; readonly of: string; readonly kols: readonly AlertKol[] };
+  | { readonly kind: 'more'; readonly of: string; readonly kols: readonly AlertKol[] }
+  /**
+   * Several alerts for one destination in one message: a burst larger than the
+   * platform lets the destination take in the next minute, or what quiet hours held.
+   * The members are marked 'merged' (pointing here) once this entry is stored.
+   */
+  | {
+      readonly kind: 'merged';
+      readonly why: 'burst' | 'quiet';
+      readonly members: readonly string[];
+      readonly items: readonly MergedItem[];
+    }
+  /**
+   * A follow-up is due for a call (store/calls.ts): its alert is edited in place
+   * with the call's latest figures. Sent after every new alert of the run.
+   */
+  | { readonly kind: 'followup'; readonly call: string; readonly point: number }
+  /** A scheduled digest (alerts/digest), built when due and stored whole, its picture as base64. */
+  | { readonly kind: 'digest'; readonly key: string; readonly view: StoredCard; readonly picture?: StoredPicture };
 
-export type EntryState = 'pending' | 'inflight' | 'sent' | 'dead';
+/** A views/model.ts CardView without its picture, as JSON (the store knows no views). */
+export interface StoredCard {
+  readonly kind: 'card';
+  readonly title: string;
+  readonly [field: string]: unknown;
+}
+
+export interface StoredPicture {
+  readonly png64: string;
+  readonly name: string;
+  readonly alt: string;
+}
+
+/** One alert as a line of a merged message. */
+export interface MergedItem {
+  readonly token: AlertToken;
+  readonly kols: readonly string[];
+  /** When the alert was due (its entry's creation). */
+  readonly at: number;
+  /** The alert's token card button, if it had one. */
+  readonly card?: AlertButton;
+}
+
+/** 'merged': sent as a line of another entry's message (`mergedInto`). */
+export type EntryState = 'pending' | 'inflight' | 'sent' | 'dead' | 'merged';
 
 export interface OutboxEntry {
   /** `${first tweet id}:${subscription id}`: the same tweet and destination always give the same id. */
@@ -88,6 +130,10 @@ export interface OutboxEntry {
   /** Platform message id once sent; why it died otherwise. */
   messageId?: string;
   error?: string;
+  /** Held by quiet hours until this time; then summarised with the others held. */
+  quietUntil?: number;
+  /** The merged entry this one was sent in (state 'merged'). */
+  mergedInto?: string;
 }
 
 interface Batch {
@@ -159,7 +205,7 @@ export function createOutbox(kv: Kv): Outbox {
       return (await entriesOf(await batches())).filter((e) => e.state === 'pending' || e.state === 'inflight');
     },
     async update(entry) {
-      const done = entry.state === 'sent' || entry.state === 'dead';
+      const done = entry.state === 'sent' || entry.state === 'dead' || entry.state === 'merged';
       await kv.set(`e:${entry.id}`, entry, done ? DONE_TTL_MS : undefined);
     },
     compact() {

@@ -27,6 +27,8 @@ export interface AlertFilters {
   readonly denyKols: readonly string[];
   /** One alert per token per channel per this many minutes. */
   readonly cooldownMinutes: number;
+  /** Follow-up points in minutes after each alert, ascending; empty: off. Absent: the defaults (alerts/calls/record.ts). */
+  readonly followups?: readonly number[];
 }
 
 export type DestinationPlatform = 'discord' | 'telegram' | 'console';
@@ -49,9 +51,33 @@ export interface Subscription {
   readonly disabled: { readonly reason: string; readonly at: number } | null;
   /** Set (with `disabled`) when the chat got a new id (a group upgraded to a supergroup): alerts still queued follow it. */
   readonly movedTo?: string;
+  /** Quiet hours: alerts are held and summarised when they end. Absent: none. */
+  readonly quiet?: QuietHours | null;
+  /** A scheduled summary of the period posted here. Absent: none. */
+  readonly digest?: DigestSettings | null;
   readonly createdBy: string;
   readonly createdAt: number;
   readonly updatedAt: number;
+}
+
+export interface QuietHours {
+  /** Minutes since local midnight; the window may wrap past midnight (23:00-07:00). */
+  readonly from: number;
+  readonly to: number;
+  /** IANA time zone. */
+  readonly tz: string;
+}
+
+export interface DigestSettings {
+  readonly period: 'daily' | 'weekly';
+  /** Local time of day, minutes since midnight. */
+  readonly at: number;
+  /** IANA time zone. */
+  readonly tz: string;
+  /** Weekly digests: 0 Sunday ... 6 Saturday. */
+  readonly day: number;
+  /** When it was set: periods scheduled before are not owed. */
+  readonly since?: number;
 }
 
 /** A place in the tweet feed: newest-first order is (tweetedAt desc, id desc). */

@@ -10,6 +10,7 @@ import type { TestContext } from 'node:test';
 import { createKolClient } from '../../src/api/index.ts';
 import { createDelivery, type Sender, type SendResult } from '../../src/alerts/delivery.ts';
 import { localLease } from '../../src/store/lease.ts';
+import { marketNow } from '../../src/alerts/market.ts';
 import { createWatcher, type TickResult } from '../../src/alerts/watcher.ts';
 import type { Caller } from '../../src/core/command.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
@@ -29,7 +30,7 @@ export function caller(chatId: string, admin = true, chatType: Caller['chatType'
   return { platform: 'console', userId: `u-${chatId}`, chatId, chatType, canManage: async () => admin };
 }
 
-export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pageSize?: number; maxBacklog?: number; budgetMs?: number; authors?: AuthorShape } = {}) {
+export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pageSize?: number; maxBacklog?: number; budgetMs?: number; authors?: AuthorShape; now?: () => number } = {}) {
   const dir = opts.storeUrl ? undefined : await mkdtemp(join(tmpdir(), 'kolradar-alerts-'));
   const storeUrl = opts.storeUrl ?? `sqlite:${join(dir!, 'state.sqlite')}`;
   const sb = await startSandbox(opts.authors ? { authors: opts.authors } : {});
@@ -59,7 +60,7 @@ export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pa
   let store: Store = await openStore(storeUrl);
   const build = () => {
     const dispatcher = createDispatcher({ commands, api, store, log, userLimit: { count: 10_000, windowMs: 1000 } });
-    const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [sender], log });
+    const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [sender], log, languageOf: (p, c) => store.languages.get(p, c), marketNow: (tokens) => marketNow(api, tokens, { budgetMs: 10_000, log }), ...(opts.now ? { now: opts.now } : {}) });
     const watcher = createWatcher({
       onTick: (r) => ticks.push(r),
       api,
@@ -73,6 +74,7 @@ export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pa
       pageSize: opts.pageSize ?? 30,
       maxBacklog: opts.maxBacklog ?? 1000,
       budgetMs: opts.budgetMs ?? 10_000,
+      ...(opts.now ? { now: opts.now } : {}),
     });
     return { dispatcher, delivery, watcher };
   };

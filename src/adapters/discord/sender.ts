@@ -62,8 +62,22 @@ const ALERTS_PER_SECOND = 48;
  * of Discord's, and every request inside a 429 window counts against the bot.
  */
 export function createDiscordSender(rest: REST, log: Logger, window: SlidingWindow = new SlidingWindow(ALERTS_PER_SECOND, 1000)): Sender {
+  // Each channel's message bucket as Discord last announced it (limit per reset period),
+  // so delivery can merge a burst the channel would only take over minutes.
+  const buckets = new Map<string, number>();
+  rest.on('response', (req, res) => {
+    const m = /^\/channels\/(\d+)\/messages$/.exec(String(req.path));
+    const limit = Number(res.headers.get('x-ratelimit-limit'));
+    const resetAfter = Number(res.headers.get('x-ratelimit-reset-after'));
+    if (!m || req.method !== 'POST' || !(limit > 0) || !(resetAfter > 0)) return;
+    if (buckets.size > 10_000 && !buckets.has(m[1]!)) buckets.clear();
+    // Reset-after counts down as the bucket is used: the longest one seen is closest to the full period.
+    buckets.set(m[1]!, Math.min(buckets.get(m[1]!) ?? Infinity, Math.floor((limit * 60) / Math.max(resetAfter, 1))));
+  });
   return {
     platform: 'discord',
+    // Before Discord said otherwise: 5 messages per 5 s per channel, as commonly seen.
+    perMinute: (chatId) => buckets.get(chatId) ?? 60,
     async send(chatId: string, view: View, nonce: string): Promise<SendResult> {
       let message: ReturnType<typeof channelMessage>;
       try {

@@ -96,7 +96,7 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
   // Alerts get their own transport: paced the same (one Pacer), but a 429 goes back to delivery, which reschedules.
   const senderApi = new Api(o.token, { ...client, timeoutSeconds: 30 });
   senderApi.config.use(pacingTransformer(pacer, { retries: 0, maxWaitMs: 0 }));
-  const sender: Sender = createTelegramSender({ api: senderApi, log, secondMs: pacer.secondMs });
+  const sender: Sender = createTelegramSender({ api: senderApi, log, secondMs: pacer.secondMs, limits: pacer.limits });
 
   const inflight = new Set<Promise<unknown>>();
   const track = (p: Promise<unknown>): void => {

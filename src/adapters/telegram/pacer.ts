@@ -107,6 +107,11 @@ export class Pacer {
     return 'global';
   }
 
+  /** Sends per minute the pacer allows one group and one other chat (for merging bursts). */
+  get limits(): { perGroupPerMinute: number; perChatPerMinute: number } {
+    return { perGroupPerMinute: this.groupMax, perChatPerMinute: Math.floor((60 * this.secondMs) / this.chatIntervalMs) };
+  }
+
   /** Chats with state kept (for tests of memory use at scale). */
   get trackedChats(): number {
     return this.chats.size;

@@ -19,11 +19,15 @@ export interface TelegramSenderOptions {
   readonly log: Logger;
   /** Real milliseconds per Telegram second (1000 unless the clock is scaled in tests). */
   readonly secondMs: number;
+  /** The pacer's limits, so delivery can merge a burst a chat cannot take in time. */
+  readonly limits?: { readonly perGroupPerMinute: number; readonly perChatPerMinute: number };
 }
 
 export function createTelegramSender(o: TelegramSenderOptions): Sender {
   return {
     platform: 'telegram',
+    // Groups have negative ids (Telegram's rule, as the pacer applies it).
+    perMinute: (chatId) => (chatId.startsWith('-') ? (o.limits?.perGroupPerMinute ?? 20) : (o.limits?.perChatPerMinute ?? 60)),
     async send(chatId: string, view: View): Promise<SendResult> {
       let message: TelegramMessage;
       try {

@@ -6,12 +6,19 @@
 import { CHAIN_LABEL, explorerTokenUrl } from '../../core/chains.ts';
 import type { AlertContent } from '../../store/outbox.ts';
 import { compact, pct, score, usd } from '../format.ts';
+import { DEFAULT_LOCALE, translator } from '../../i18n/index.ts';
+import { mergedView } from './merged.ts';
 import type { CardView, Field, LinkButton, View } from '../model.ts';
 
 const TWEET_TEXT_MAX = 600;
 
-export function alertView(c: AlertContent): View {
+/** `followup`: the call's latest line (views/cards/calls.ts), shown under the alert when it is edited. */
+export function alertView(c: AlertContent, followup?: string): View {
   if (c.kind === 'notice') return { kind: 'text', text: c.text };
+  // Delivery renders merged entries in the chat's language itself; this is the fallback.
+  if (c.kind === 'merged') return mergedView(c, translator(DEFAULT_LOCALE));
+  if (c.kind === 'followup') return { kind: 'text', text: followup ?? '' };
+  if (c.kind === 'digest') return { ...(c.view as unknown as CardView), ...(c.picture ? { picture: { png: Buffer.from(c.picture.png64, 'base64'), name: c.picture.name, alt: c.picture.alt } } : {}) };
   if (c.kind === 'more') return { kind: 'text', text: `Also shilled by ${c.kols.map((k) => `@${k.username}`).join(', ')}` };
   const t = c.token;
   const first = c.kols[0]!;
@@ -39,7 +46,13 @@ export function alertView(c: AlertContent): View {
     kind: 'card',
     title: `${c.test ? '[TEST] ' : ''}${t.symbol} shilled by ${who}`,
     url: first.tweetUrl,
-    description: [{ b: `${t.name} (${t.symbol})` }, ` on ${CHAIN_LABEL[t.chain]}\n`, { code: t.address }, `\n${c.test ? '' : 'Why: '}${c.reason}`],
+    description: [
+      ...(followup ? [{ b: followup }, '\n\n'] : []),
+      { b: `${t.name} (${t.symbol})` },
+      ` on ${CHAIN_LABEL[t.chain]}\n`,
+      { code: t.address },
+      `\n${c.test ? '' : 'Why: '}${c.reason}`,
+    ],
     fields,
     footer: c.test ? 'Test alert with a sample tweet: this is how alerts will look here.' : 'kolradar alert',
     colour: 'brand',

@@ -8,12 +8,14 @@ import { momentumSvg, type MomentumInput } from './momentum.ts';
 import { priceStripSvg, type PriceStripInput } from './priceStrip.ts';
 import { renderPng } from './render.ts';
 import { winRateSvg, type WinRateInput } from './winRate.ts';
+import { callsSvg, type CallsChartInput } from './calls.ts';
 
 export interface ChartInputs {
   readonly mindmap: MindmapInput;
   readonly winrate: WinRateInput;
   readonly momentum: MomentumInput;
   readonly 'price-strip': PriceStripInput;
+  readonly calls: CallsChartInput;
 }
 
 export type ChartKind = keyof ChartInputs;
@@ -23,6 +25,7 @@ const SVG: { readonly [K in ChartKind]: (input: ChartInputs[K]) => string } = {
   winrate: winRateSvg,
   momentum: momentumSvg,
   'price-strip': priceStripSvg,
+  calls: callsSvg,
 };
 
 export function drawChart<K extends ChartKind>(kind: K, input: ChartInputs[K]): Uint8Array {

@@ -11,6 +11,8 @@ export { momentumSvg, momentumSeries } from './momentum.ts';
 export type { MomentumInput, MomentumToken, MomentumSeries } from './momentum.ts';
 export { priceStripSvg } from './priceStrip.ts';
 export type { PriceStripInput } from './priceStrip.ts';
+export { callsSvg, CALLS_CHART_MAX_ROWS } from './calls.ts';
+export type { CallsChartInput, CallsChartRow } from './calls.ts';
 export { renderPng } from './render.ts';
 export type { RenderOptions } from './render.ts';
 export { decimalRatio } from './decimal.ts';

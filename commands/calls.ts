@@ -1,0 +1,83 @@
+import { byKol, scoreCall, sortCalls, summarise } from '../src/alerts/calls/score.ts';
+import type { Command, CommandContext } from '../src/core/command.ts';
+import { PermissionError } from '../src/core/errors.ts';
+import { opt } from '../src/core/options.ts';
+import { formats } from '../src/i18n/format.ts';
+import { subscriptionId } from '../src/store/subscriptions.ts';
+import { callColumns, callRows, callsChart, callsPicture, kolColumns, kolRows, summaryLine } from '../src/views/cards/calls.ts';
+import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
+import { withPicture } from '../src/views/cards/pictures.ts';
+import type { View } from '../src/views/model.ts';
+
+const PERIOD_MS = { '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, all: Infinity } as const;
+const PAGE = 10;
+
+const options = {
+  action: opt.choice(['show', 'clear'], { description: 'clear: forget this chat’s call history (admins)', positional: true, noun: 'action' }),
+  period: opt.choice(['24h', '7d', '30d', 'all'], { description: 'Period: 24h, 7d, 30d or all (default 7d)', noun: 'period', default: '7d', aliases: { day: '24h', '1d': '24h', week: '7d', month: '30d' } }),
+  sort: opt.choice(['best', 'recent', 'worst'], { description: 'Sort: best, recent or worst (default best)', noun: 'sort', default: 'best' }),
+  kol: opt.string({ description: 'Only the calls of this KOL (X username)', pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'must be an X username like @cobie', example: '@cobie' }),
+  by: opt.choice(['call', 'kol'], { description: 'kol: rank the KOLs instead of the calls', noun: 'ranking', aliases: { calls: 'call', kols: 'kol' } }),
+  offset: opt.integer({ description: 'Rows to skip (the Next button sets it)', min: 0, default: 0, internal: true }),
+};
+
+async function clear(ctx: CommandContext, subId: string): Promise<View> {
+  if (!(await ctx.caller.canManage())) throw new PermissionError(ctx.t('calls.adminsOnly'));
+  const n = await ctx.store.calls.clear(subId);
+  return { kind: 'text', text: ctx.t('calls.cleared', { count: n }) };
+}
+
+export default {
+  name: 'calls',
+  description: 'Calls here: how the alerted tokens did since, by call or by KOL',
+  options,
+  chatSettings: true,
+  examples: ['/calls', '/calls period:30d sort:worst', '/calls by:kol', '/calls kol:@cobie', '/calls clear'],
+  async run(input, ctx): Promise<View> {
+    const subId = subscriptionId(ctx.caller.platform, ctx.caller.chatId);
+    if (input.action === 'clear') return clear(ctx, subId);
+    const now = ctx.now();
+    const t = ctx.t;
+    const f = formats(ctx.locale);
+    const period = input.period ?? '7d';
+    const kol = input.kol?.replace(/^@/, '').toLowerCase();
+    const calls = (await ctx.store.calls.list(subId, now - PERIOD_MS[period])).filter((c) => !kol || c.kols.includes(kol));
+    const scored = calls.map(scoreCall);
+    const summary = summarise(scored);
+    const periodText = period === 'all' ? t('calls.periodAll') : t('calls.periodLast', { period });
+    const offset = input.offset ?? 0;
+    const request = { ...input, offset: undefined };
+    if (!calls.length) return { kind: 'text', text: kol ? t('calls.noneKol', { kol }) : t('calls.none') };
+    if (input.by === 'kol') {
+      const ranked = byKol(scored);
+      const rows = ranked.slice(offset, offset + PAGE);
+      const page = { offset, limit: PAGE, shown: rows.length, total: ranked.length };
+      return {
+        kind: 'table',
+        title: t('calls.titleByKol', { period: periodText }),
+        description: summaryLine(summary, t, f),
+        columns: kolColumns(t),
+        rows: kolRows(rows, offset, f),
+        footer: rangeText(page),
+        actions: offsetActions('calls', input, page),
+      };
+    }
+    const sorted = sortCalls(scored, input.sort ?? 'best');
+    const rows = sorted.slice(offset, offset + PAGE);
+    const page = { offset, limit: PAGE, shown: rows.length, total: sorted.length };
+    const title = `${t('calls.title', { period: periodText })}${kol ? ` · @${kol}` : ''}`;
+    const table: View = {
+      kind: 'table',
+      title,
+      description: summaryLine(summary, t, f),
+      columns: callColumns(t),
+      rows: callRows(rows, offset, f, now),
+      footer: rangeText(page),
+      actions: offsetActions('calls', input, page),
+    };
+    // The picture shows the whole period, so it is drawn with the first page only.
+    if (offset > 0) return table;
+    const chartTitle = `${t('calls.chartTitle', { period: periodText })}${kol ? ` · @${kol}` : ''}`;
+    return withPicture(table, await callsPicture(ctx, callsChart(scored, summary, chartTitle, t, f), { subId, ...request, now: Math.floor(now / 60_000) }));
+  },
+} satisfies Command<typeof options>;

@@ -1,0 +1,139 @@
+/**
+ * Follow-up rounds, run by the watcher's lease holder after each tick. A round
+ * takes the tokens whose follow-ups are due (the queue lives in the store),
+ * asks the upstream once per token (operation 2, however many destinations
+ * follow it), stays within a per-minute request budget, and queues one edit per
+ * call in the outbox, where delivery sends it after every new alert.
+ *
+ * Crash safety: the edit's entry id is `fu:<call>:<point>`, so a round repeated
+ * after a crash between "queued" and "call saved" finds the entry already there
+ * and queues nothing twice; an edit itself is idempotent.
+ */
+import type { Logger } from 'pino';
+import type { KolClient } from '../../api/index.ts';
+import { tokenKeyOf } from '../../core/chains.ts';
+import { nextDue, type Call, type CallStore } from '../../store/calls.ts';
+import type { Lease } from '../../store/lease.ts';
+import type { Outbox, OutboxEntry } from '../../store/outbox.ts';
+import { marketNow, type MarketAtTime } from '../market.ts';
+
+export interface FollowupsOptions {
+  readonly calls: CallStore;
+  readonly outbox: Outbox;
+  readonly api: KolClient;
+  readonly lease: Pick<Lease, 'fenced'>;
+  readonly log: Logger;
+  /** Operation-2 requests per minute at most (FOLLOWUP_REQUESTS_PER_MINUTE). */
+  readonly perMinute: number;
+  readonly budgetMs?: number;
+  /** The follow-up clock: injectable so tests do not wait hours. */
+  readonly now?: () => number;
+}
+
+export interface RoundResult {
+  /** Tokens asked about (upstream requests). */
+  readonly requests: number;
+  /** Edits queued. */
+  readonly queued: number;
+  /** Tokens due but left for a later round by the budget. */
+  readonly deferred: number;
+}
+
+export interface Followups {
+  round(): Promise<RoundResult>;
+  /** The watcher saw these tokens' market caps (new alerts): open calls keep the highest as their peak. */
+  sighted(markets: ReadonlyMap<string, MarketAtTime>): Promise<void>;
+}
+
+/** A point taken this much after it was due (downtime) is marked late. */
+export function lateAfterMs(pointMinutes: number): number {
+  return Math.max(5 * 60_000, pointMinutes * 60_000 * 0.1);
+}
+
+/** A token the upstream cannot answer for this long after its point is skipped, not asked forever. */
+const GIVE_UP_MS = 6 * 3600_000;
+
+const MINUTE = 60_000;
+
+export function createFollowups(o: FollowupsOptions): Followups {
+  const now = o.now ?? Date.now;
+  const budgetMs = o.budgetMs ?? 10_000;
+  /** Times of this minute's requests (a sliding window on the follow-up clock). */
+  const sent: number[] = [];
+
+  /** The call after a sample at `t`: every point passed is answered by this one sample. */
+  function advance(c: Call, t: number, cap: number | null): { call: Call; point: number } | undefined {
+    let i = c.next;
+    while (i < c.points.length && c.at + c.points[i]! * MINUTE <= t) i++;
+    if (i === c.next) return undefined;
+    const point = i - 1;
+    const dueAt = c.at + c.points[point]! * MINUTE;
+    if (cap === null) return { call: { ...c, next: i }, point: -1 };
+    const late = t - dueAt > lateAfterMs(c.points[point]!);
+    return {
+      call: {
+        ...c,
+        next: i,
+        samples: [...c.samples, { at: t, marketCap: cap, point: c.points[point]!, ...(late ? { late: true } : {}) }],
+        peak: Math.max(c.peak ?? 0, cap),
+      },
+      point,
+    };
+  }
+
+  return {
+    async round() {
+      const t = now();
+      while (sent.length && sent[0]! <= t - MINUTE) sent.shift();
+      const due = await o.calls.dueTokens(t);
+      const room = Math.max(0, o.perMinute - sent.length);
+      const take = due.slice(0, room);
+      if (!take.length) return { requests: 0, queued: 0, deferred: due.length };
+      const open = new Map<string, Call[]>();
+      for (const d of take) open.set(d.tokenKey, await o.calls.openCalls(d.tokenKey));
+      const refs = [...open.values()].flatMap((cs) => (cs[0] ? [cs[0].token] : []));
+      for (let i = 0; i < refs.length; i++) sent.push(t);
+      const markets = await marketNow(o.api, refs, { budgetMs, log: o.log });
+      let queued = 0;
+      for (const [key, calls] of open) {
+        const entries: OutboxEntry[] = [];
+        const changed: Call[] = [];
+        for (const c of calls) {
+          const m = markets.get(tokenKeyOf(c.token.chain, c.token.address));
+          const cap = m?.marketCap ?? null;
+          // Unanswered: try again next round, unless it has been failing for hours.
+          if (cap === null && t - nextDue(c)! < GIVE_UP_MS) continue;
+          const step = advance(c, t, cap);
+          if (!step) continue;
+          changed.push(step.call);
+          if (step.point < 0) continue;
+          entries.push({
+            id: `fu:${c.id}:${step.point}`,
+            subId: c.subId,
+            platform: c.platform,
+            chatId: c.chatId,
+            isGroup: false,
+            content: { kind: 'followup', call: c.id, point: step.point },
+            createdAt: t,
+            state: 'pending',
+            attempts: 0,
+            notBefore: 0,
+          });
+        }
+        // Entries first, then the calls: a crash in between repeats the round, and the
+        // entries (same ids) are not queued again.
+        if (entries.length) queued += await o.outbox.enqueue(`fu-${key}-${t}`, entries);
+        if (changed.length) await o.lease.fenced(() => o.calls.save(changed));
+      }
+      return { requests: refs.length, queued, deferred: due.length - take.length };
+    },
+    async sighted(markets) {
+      for (const [key, m] of markets) {
+        if (m.marketCap === null) continue;
+        const calls = (await o.calls.openCalls(key)).filter((c) => c.peak === null || m.marketCap! > c.peak);
+        if (calls.length) await o.lease.fenced(() => o.calls.save(calls.map((c) => ({ ...c, peak: m.marketCap }))));
+      }
+    },
+  };
+}
+

@@ -1,0 +1,83 @@
+/**
+ * The figures of a scorecard, from recorded calls alone: a call's multiple is
+ * its latest market cap over the one at alert time (market cap stands in for
+ * price: supply does not change), its peak the highest seen at any sample.
+ */
+import type { Call } from '../../store/calls.ts';
+
+/** A call "hit" when its peak reached this multiple of the market cap at alert time. */
+export const HIT_MULTIPLE = 2;
+
+export interface Scored {
+  readonly call: Call;
+  /** Latest market cap / market cap at alert time; null when either is unknown. */
+  readonly now: number | null;
+  readonly peak: number | null;
+  readonly latestCap: number | null;
+}
+
+export interface Summary {
+  readonly calls: number;
+  /** Calls with a known multiple: the base of the hit rate and the median. */
+  readonly scored: number;
+  /** 0-1; null with no scored call. */
+  readonly hitRate: number | null;
+  readonly median: number | null;
+  readonly best: Scored | null;
+}
+
+export function scoreCall(call: Call): Scored {
+  const base = call.marketCap;
+  const latest = call.samples.at(-1)?.marketCap ?? base;
+  if (base === null || !(base > 0) || latest === null) return { call, now: null, peak: null, latestCap: latest };
+  const peak = Math.max(call.peak ?? base, base, latest);
+  return { call, now: latest / base, peak: peak / base, latestCap: latest };
+}
+
+export function median(xs: readonly number[]): number | null {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+export function summarise(scored: readonly Scored[]): Summary {
+  const known = scored.filter((s) => s.now !== null);
+  const hits = known.filter((s) => s.peak! >= HIT_MULTIPLE).length;
+  const best = known.reduce<Scored | null>((b, s) => (b === null || s.peak! > b.peak! ? s : b), null);
+  return {
+    calls: scored.length,
+    scored: known.length,
+    hitRate: known.length ? hits / known.length : null,
+    median: median(known.map((s) => s.now!)),
+    best,
+  };
+}
+
+export type CallSort = 'best' | 'recent' | 'worst';
+
+export function sortCalls(scored: readonly Scored[], sort: CallSort): Scored[] {
+  const byPeak = (a: Scored, b: Scored) => (b.peak ?? -1) - (a.peak ?? -1) || b.call.at - a.call.at;
+  const byNow = (a: Scored, b: Scored) => (a.now ?? Infinity) - (b.now ?? Infinity) || b.call.at - a.call.at;
+  return [...scored].sort(sort === 'best' ? byPeak : sort === 'worst' ? byNow : (a, b) => b.call.at - a.call.at);
+}
+
+export interface KolRow {
+  readonly kol: string;
+  readonly summary: Summary;
+}
+
+/** KOLs ranked by how their shills did here: hit rate, then median, then calls. A merged call counts for each of its KOLs. */
+export function byKol(scored: readonly Scored[]): KolRow[] {
+  const groups = new Map<string, Scored[]>();
+  for (const s of scored) for (const k of s.call.kols) (groups.get(k) ?? groups.set(k, []).get(k)!).push(s);
+  return [...groups]
+    .map(([kol, xs]) => ({ kol, summary: summarise(xs) }))
+    .sort(
+      (a, b) =>
+        (b.summary.hitRate ?? -1) - (a.summary.hitRate ?? -1) ||
+        (b.summary.median ?? -1) - (a.summary.median ?? -1) ||
+        b.summary.calls - a.summary.calls ||
+        a.kol.localeCompare(b.kol),
+    );
+}

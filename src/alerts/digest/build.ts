@@ -1,0 +1,118 @@
+/**
+ * What a digest says: the period's most-shilled tokens by KOL mentions
+ * (operation 2, new tokens through `newToken`), the KOLs with the best win
+ * rates of the period (operation 5), and this destination's calls scorecard
+ * (call tracking), with the calls as one picture.
+ */
+import type { Logger } from 'pino';
+import type { KolClient } from '../../api/index.ts';
+import type { ChainId } from '../../api/chains.ts';
+
+import { clockText, localTime } from '../../core/zoned.ts';
+import type { T } from '../../i18n/index.ts';
+import type { Formats } from '../../i18n/format.ts';
+import type { CallStore } from '../../store/calls.ts';
+import type { Subscription } from '../../store/subscriptions.ts';
+import type { ChartPool } from '../../views/charts/pool.ts';
+import { CALLS_CHART_MAX_ROWS } from '../../views/charts/index.ts';
+import { pct, usd } from '../../views/format.ts';
+import type { CardView, Field, Picture } from '../../views/model.ts';
+import { HIT_MULTIPLE, scoreCall, sortCalls, summarise } from '../calls/score.ts';
+import type { DigestPeriod } from './schedule.ts';
+
+const TOP = 5;
+
+export interface DigestDeps {
+  readonly api: KolClient;
+  readonly calls?: CallStore;
+  readonly charts?: ChartPool;
+  readonly log: Logger;
+  readonly budgetMs?: number;
+}
+
+const x = (m: number) => `${m >= 10 ? m.toFixed(0) : m.toFixed(2)}x`;
+
+export async function buildDigest(d: DigestDeps, sub: Subscription, period: DigestPeriod, t: T, late: boolean, f: Pick<Formats, 'usd' | 'pct'> = { usd, pct }): Promise<CardView> {
+  const tz = sub.digest?.tz ?? 'UTC';
+  const chain = sub.filters.chains.length === 1 ? (sub.filters.chains[0] as ChainId) : undefined;
+  const hours = Math.max(1, Math.min(168, Math.round((period.at - period.from) / 3_600_000)));
+  const opts = { budgetMs: d.budgetMs ?? 10_000, cache: 'bypass' as const };
+  const [top, fresh, kols] = await Promise.allSettled([
+    d.api.getTokenAnalytics({ sortField: 'mention', sortOrder: 'DESC', limit: TOP, ...(chain ? { chainId: chain } : {}) }, opts),
+    d.api.getTokenAnalytics({ sortField: 'mention', sortOrder: 'DESC', limit: 3, newToken: hours, ...(chain ? { chainId: chain } : {}) }, opts),
+    d.api.getKolWinRates(
+      { sortField: period.key.startsWith('weekly') ? 'winRateAfter7d' : 'winRateAfter1d', sortOrder: 'DESC', limit: TOP, startDate: new Date(period.from).toISOString(), endDate: new Date(period.at).toISOString(), ...(chain ? { chainId: chain } : {}) },
+      opts,
+    ),
+  ]);
+  // Nothing from the upstream at all: not posted now; the next check tries again (and says late).
+  if (top.status === 'rejected' && kols.status === 'rejected') throw top.reason;
+  const fields: Field[] = [];
+  const tokenLines: string[] = [];
+  if (top.status === 'fulfilled') {
+    const newIds = new Set(fresh.status === 'fulfilled' ? fresh.value.items.map((i) => i.token.id) : []);
+    const items = [...top.value.items, ...(fresh.status === 'fulfilled' ? fresh.value.items.filter((i) => !top.value.items.some((j) => j.token.id === i.token.id)) : [])];
+    for (const i of items) {
+      const mentions = Number(i.mention) || 0;
+      tokenLines.push(`${i.token.symbol}${newIds.has(i.token.id) ? ` (${t('digest.newToken')})` : ''} · ${t('digest.mentions', { count: mentions })} · ${f.usd(i.marketcap)}`);
+    }
+  }
+  fields.push({ name: t('digest.tokens'), value: top.status === 'fulfilled' ? tokenLines.join('\n') || t('digest.none') : t('digest.unavailable') });
+  const window = period.key.startsWith('weekly') ? 'win_rate_after7d' : 'win_rate_after1d';
+  fields.push({
+    name: t('digest.kols'),
+    value:
+      kols.status === 'fulfilled'
+        ? kols.value.items.map((k) => `@${k.x_user.username} · ${t('digest.winRate', { rate: f.pct((k as unknown as Record<string, string | null>)[window] ?? null, 'fraction') })}`).join('\n') || t('digest.none')
+        : t('digest.unavailable'),
+  });
+  const scorecard = await callsSection(d, sub, period, t, f);
+  fields.push(scorecard.field);
+  const l = localTime(period.at, tz);
+  const from = localTime(period.from, tz);
+  const date = (p: typeof l) => `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')} ${clockText(p.hour * 60 + p.minute)}`;
+  return {
+    kind: 'card',
+    title: t(period.key.startsWith('weekly') ? 'digest.titleWeekly' : 'digest.titleDaily'),
+    ...(late ? { description: t('digest.late', { time: `${date(l)} ${tz}` }) } : {}),
+    fields,
+    footer: t('digest.footer', { from: date(from), to: date(l), tz }),
+    colour: late ? 'warn' : 'brand',
+    ...(scorecard.picture ? { picture: scorecard.picture } : {}),
+  };
+}
+
+/**
+ * The calls scorecard: this destination's calls alerted in the period, scored as
+ * `/calls` scores them, and their picture. A section of its own: the digest
+ * stands without it when no call store is running.
+ */
+async function callsSection(d: DigestDeps, sub: Subscription, period: DigestPeriod, t: T, f: Pick<Formats, 'pct'>): Promise<{ field: Field; picture?: Picture }> {
+  if (!d.calls) return { field: { name: t('digest.calls'), value: t('digest.unavailable') } };
+  const calls = (await d.calls.list(sub.id, period.from)).filter((c) => c.at < period.at);
+  const scored = calls.map(scoreCall);
+  const s = summarise(scored);
+  if (!s.calls) return { field: { name: t('digest.calls'), value: t('digest.callsNone') } };
+  const best = s.best ? `${s.best.call.token.symbol} ${x(s.best.peak!)}` : '-';
+  const field = { name: t('digest.calls'), value: t('digest.callsLine', { calls: s.calls, hit: s.hitRate === null ? '-' : f.pct(s.hitRate, 'fraction'), best }) };
+  const rows = sortCalls(scored, 'best')
+    .filter((r) => r.peak !== null && r.now !== null)
+    .slice(0, CALLS_CHART_MAX_ROWS)
+    .map((r) => ({ label: `${r.call.token.symbol} · @${r.call.kols[0] ?? '?'}`, peak: r.peak!, now: r.now!, figures: `${x(r.peak!)} · ${x(r.now!)}` }));
+  if (!rows.length || !d.charts) return { field };
+  try {
+    const png = await d.charts.draw('calls', {
+      title: t('digest.calls'),
+      subtitle: String(field.value),
+      rows,
+      threshold: HIT_MULTIPLE,
+      legend: { peak: t('calls.legendPeak'), now: t('calls.legendNow') },
+    });
+    return { field, picture: { png, name: 'digest.png', alt: t('digest.calls') } };
+  } catch (err) {
+    // A picture is decoration: the digest goes without it.
+    d.log.warn({ err }, 'digest picture not drawn');
+    return { field };
+  }
+}
+

@@ -1,0 +1,168 @@
+/**
+ * Calls: every alert a platform accepted, per destination, with the token's
+ * market cap at alert time and what it did since. Follow-ups are due in a queue
+ * kept here (not in memory), so they survive restarts and leader changes.
+ *
+ * Layout on the key-value store (written by the watcher's lease holder only):
+ *   c:<callId>    one call (its id is the alert's outbox entry id), expires after the retention
+ *   d:<subId>     the ids of a destination's calls, oldest first (pruned as they expire)
+ *   t:<tokenKey>  the ids of the token's calls that still have follow-ups due
+ *   due           tokenKey -> earliest due time of those calls: one small map, one key
+ */
+import type { ChainId } from '../api/chains.ts';
+import type { AlertContent } from './outbox.ts';
+import type { Kv } from './strict.ts';
+import type { DestinationPlatform } from './subscriptions.ts';
+
+export interface CallSample {
+  readonly at: number;
+  readonly marketCap: number;
+  /** The follow-up point (minutes after the alert) this sample answered, if any. */
+  readonly point?: number;
+  /** Taken later than its point (the bot was down): the edit says so. */
+  readonly late?: boolean;
+}
+
+export interface Call {
+  /** The alert's outbox entry id: one call per (alert, destination). */
+  readonly id: string;
+  readonly subId: string;
+  readonly platform: DestinationPlatform;
+  readonly chatId: string;
+  readonly messageId: string;
+  readonly token: { readonly chain: ChainId; readonly address: string; readonly symbol: string; readonly name: string };
+  /** Lower-case usernames of every KOL the alert names (a merged alert is one call). */
+  kols: string[];
+  tweetIds: string[];
+  readonly at: number;
+  /** At alert time (operation 2); null when it could not be read: then no multiple is shown. */
+  readonly marketCap: number | null;
+  readonly liquidity: number | null;
+  /** Follow-up points in minutes after the alert, ascending; empty: none. */
+  readonly points: readonly number[];
+  /** Index into points of the next follow-up. */
+  next: number;
+  samples: CallSample[];
+  /** Highest market cap seen at any sample, including later sightings by the watcher. */
+  peak: number | null;
+  /** Why follow-ups stopped early (the message was deleted). */
+  ended?: string;
+  /** The alert as sent, so a follow-up edit shows it unchanged with its new line. */
+  content: Extract<AlertContent, { kind: 'alert' }>;
+}
+
+/** The token's key, as core/chains.ts tokenKeyOf writes it (EVM addresses are case-insensitive). */
+export const callTokenKey = ({ token: { chain, address } }: Pick<Call, 'token'>): string =>
+  `${chain}:${chain === 'bsc' || chain === 'base' ? address.toLowerCase() : address}`;
+
+/** When the call's next follow-up is due; undefined when none is. */
+export function nextDue(c: Call): number | undefined {
+  if (c.ended || c.marketCap === null || c.next >= c.points.length) return undefined;
+  return c.at + c.points[c.next]! * 60_000;
+}
+
+export interface CallStore {
+  /** Records a call once (a repeat of the same id changes nothing); queues its follow-ups. */
+  record(call: Call): Promise<boolean>;
+  get(id: string): Promise<Call | undefined>;
+  getMany(ids: readonly string[]): Promise<(Call | undefined)[]>;
+  /** Writes a changed call and moves its token in the due queue. */
+  save(calls: readonly Call[]): Promise<void>;
+  /** A destination's calls since `from` (epoch ms), oldest first. */
+  list(subId: string, from: number): Promise<Call[]>;
+  /** Forgets a destination's history (/calls clear). */
+  clear(subId: string): Promise<number>;
+  /** Tokens with a follow-up due at or before `now`, earliest first. */
+  dueTokens(now: number): Promise<{ tokenKey: string; dueAt: number }[]>;
+  /** The token's calls that still have follow-ups. */
+  openCalls(tokenKey: string): Promise<Call[]>;
+}
+
+export function createCallStore(kv: Kv, o: { retentionMs: number; now?: () => number }): CallStore {
+  const now = o.now ?? Date.now;
+  // One writer (the lease holder), but many tasks in it: read-modify-write of a list key is serialized per key.
+  const locks = new Map<string, Promise<unknown>>();
+  const locked = <T>(key: string, fn: () => Promise<T>): Promise<T> => {
+    const run = (locks.get(key) ?? Promise.resolve()).then(fn, fn);
+    const tail = run.catch(() => undefined);
+    locks.set(key, tail);
+    void tail.then(() => locks.get(key) === tail && locks.delete(key));
+    return run;
+  };
+  const ttl = (c: Call) => Math.max(1, c.at + o.retentionMs - now());
+
+  async function addTo(key: string, id: string, ttlMs?: number): Promise<void> {
+    await locked(key, async () => {
+      const ids = (await kv.get<string[]>(key)) ?? [];
+      if (!ids.includes(id)) await kv.set(key, [...ids, id], ttlMs);
+    });
+  }
+
+  /** Recomputes the token's earliest due time from its open calls. */
+  async function reindex(tokenKey: string): Promise<void> {
+    await locked(`t:${tokenKey}`, async () => {
+      const ids = (await kv.get<string[]>(`t:${tokenKey}`)) ?? [];
+      const calls = await kv.getMany<Call>(ids.map((id) => `c:${id}`));
+      const open = calls.filter((c): c is Call => c !== undefined && nextDue(c) !== undefined);
+      const dueAt = open.length ? Math.min(...open.map((c) => nextDue(c)!)) : undefined;
+      if (open.length) await kv.set(`t:${tokenKey}`, open.map((c) => c.id));
+      else await kv.delete(`t:${tokenKey}`);
+      await locked('due', async () => {
+        const due = (await kv.get<Record<string, number>>('due')) ?? {};
+        if (dueAt === undefined) delete due[tokenKey];
+        else due[tokenKey] = dueAt;
+        await kv.set('due', due);
+      });
+    });
+  }
+
+  return {
+    async record(call) {
+      if (await kv.get(`c:${call.id}`)) return false;
+      await kv.set(`c:${call.id}`, call, ttl(call));
+      await addTo(`d:${call.subId}`, call.id);
+      if (nextDue(call) !== undefined) {
+        await addTo(`t:${callTokenKey(call)}`, call.id);
+        await reindex(callTokenKey(call));
+      }
+      return true;
+    },
+    get: (id) => kv.get<Call>(`c:${id}`),
+    getMany: (ids) => kv.getMany<Call>(ids.map((id) => `c:${id}`)),
+    async save(calls) {
+      for (let i = 0; i < calls.length; i += 500) await Promise.all(calls.slice(i, i + 500).map((c) => kv.set(`c:${c.id}`, c, ttl(c))));
+      for (const tokenKey of new Set(calls.map(callTokenKey))) await reindex(tokenKey);
+    },
+    async list(subId, from) {
+      return locked(`d:${subId}`, async () => {
+        const ids = (await kv.get<string[]>(`d:${subId}`)) ?? [];
+        const calls = await kv.getMany<Call>(ids.map((id) => `c:${id}`));
+        const live = calls.filter((c): c is Call => c !== undefined);
+        // Expired calls leave the index as it is read: it stays as small as the retention allows.
+        if (live.length !== ids.length) await kv.set(`d:${subId}`, live.map((c) => c.id));
+        return live.filter((c) => c.at >= from);
+      });
+    },
+    async clear(subId) {
+      return locked(`d:${subId}`, async () => {
+        const ids = (await kv.get<string[]>(`d:${subId}`)) ?? [];
+        const calls = (await kv.getMany<Call>(ids.map((id) => `c:${id}`))).filter((c): c is Call => c !== undefined);
+        await Promise.all(ids.map((id) => kv.delete(`c:${id}`)));
+        await kv.delete(`d:${subId}`);
+        for (const t of new Set(calls.map(callTokenKey))) await reindex(t);
+        return calls.length;
+      });
+    },
+    async dueTokens(at) {
+      const due = (await kv.get<Record<string, number>>('due')) ?? {};
+      return Object.entries(due)
+        .filter(([, d]) => d <= at)
+        .sort((a, b) => a[1] - b[1])
+        .map(([tokenKey, dueAt]) => ({ tokenKey, dueAt }));
+    },
+    async openCalls(tokenKey) {
+      const ids = (await kv.get<string[]>(`t:${tokenKey}`)) ?? [];
+      return (await kv.getMany<Call>(ids.map((id) => `c:${id}`))).filter((c): c is Call => c !== undefined && nextDue(c) !== undefined);
+    },
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * Call tracking as views: the follow-up line edited into an alert, and the
+ * `/calls` scorecard (a table of calls or of KOLs, with its summary line).
+ * Words come from the catalogue; figures from alerts/calls/score.ts.
+ */
+import type { Call } from '../../store/calls.ts';
+import type { Formats } from '../../i18n/format.ts';
+import type { T } from '../../i18n/index.ts';
+import { HIT_MULTIPLE, sortCalls, type KolRow, type Scored, type Summary } from '../../alerts/calls/score.ts';
+import { CALLS_CHART_MAX_ROWS, type CallsChartInput } from '../charts/calls.ts';
+import type { Column } from '../model.ts';
+import { ticker } from './common.ts';
+import { drawPicture, type Drawn } from './pictures.ts';
+
+/** A multiple as traders write it: "2.4x", "12x", a loss with its percentage "0.42x (-58%)". */
+export function multiple(x: number | null, f: Formats): string {
+  if (x === null || !Number.isFinite(x)) return '-';
+  const digits = x >= 10 ? 0 : x >= 1 ? 1 : 2;
+  const n = new Intl.NumberFormat(f.locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(x);
+  return x < 1 ? `${n}x (${f.pct((x - 1) * 100, 'percent', { sign: true })})` : `${n}x`;
+}
+
+/** A follow-up point (minutes) as a short duration: "1h", "24h" → "1d". */
+export function pointLabel(minutes: number, f: Formats): string {
+  return f.age(minutes, 'minutes');
+}
+
+/** The line under an alert: "Since alert (6h): 2.4x · mcap $1.2M → $2.9M · peak 3.1x". Undefined before the first sample. */
+export function followupLine(call: Call, t: T, f: Formats): string | undefined {
+  const s = call.samples.at(-1);
+  if (!s || call.marketCap === null || !(call.marketCap > 0)) return undefined;
+  const peak = Math.max(call.peak ?? 0, s.marketCap, call.marketCap);
+  const values = {
+    point: pointLabel(s.point ?? Math.round((s.at - call.at) / 60_000), f),
+    multiple: multiple(s.marketCap / call.marketCap, f),
+    from: f.usd(call.marketCap),
+    to: f.usd(s.marketCap),
+    peak: multiple(peak / call.marketCap, f),
+  };
+  return s.late ? t('calls.sinceAlertLate', values) : t('calls.sinceAlert', values);
+}
+
+/** "Follow-ups: 1h, 6h, 1d after each alert, edited into it", or "Follow-ups: off". */
+export function followupsSetting(points: readonly number[], t: T, f: Formats): string {
+  return points.length ? t('calls.followupsOn', { points: points.map((m) => pointLabel(m, f)).join(', ') }) : t('calls.followupsOff');
+}
+
+// ---- /calls: the scorecard ----
+
+export interface CallsPage {
+  readonly title: string;
+  readonly summary: string;
+  readonly columns: readonly Column[];
+  readonly rows: readonly Readonly<Record<string, string>>[];
+}
+
+/** "12 calls · hit rate 42% (peak reached 2x) · median now 1.1x · best: $PEPE by @ansem, peak 3.1x" */
+export function summaryLine(s: Summary, t: T, f: Formats): string {
+  const parts = [t('calls.count', { count: s.calls })];
+  if (s.hitRate !== null) parts.push(t('calls.hitRate', { rate: f.pct(s.hitRate * 100, 'percent', { decimals: 0 }), threshold: multiple(HIT_MULTIPLE, f) }));
+  if (s.median !== null) parts.push(t('calls.median', { multiple: multiple(s.median, f) }));
+  if (s.best) parts.push(t('calls.best', { symbol: ticker(s.best.call.token.symbol, s.best.call.token.name), kol: s.best.call.kols[0] ?? '?', peak: multiple(s.best.peak, f) }));
+  return parts.join(' · ');
+}
+
+export function callRows(scored: readonly Scored[], offset: number, f: Formats, now: number): Record<string, string>[] {
+  return scored.map((s, i) => ({
+    n: String(offset + i + 1),
+    token: ticker(s.call.token.symbol, s.call.token.name),
+    kol: s.call.kols.length > 1 ? `@${s.call.kols[0]} +${s.call.kols.length - 1}` : `@${s.call.kols[0] ?? '?'}`,
+    when: f.timeAgo(s.call.at, now),
+    now: multiple(s.now, f).replace(/ \(.*\)$/, ''),
+    peak: multiple(s.peak, f),
+  }));
+}
+
+export function callColumns(t: T): Column[] {
+  return [
+    { key: 'n', label: '#', align: 'right' },
+    { key: 'token', label: t('calls.colToken') },
+    { key: 'kol', label: t('calls.colKol') },
+    { key: 'when', label: t('calls.colWhen') },
+    { key: 'now', label: t('calls.colNow'), align: 'right' },
+    { key: 'peak', label: t('calls.colPeak'), align: 'right' },
+  ];
+}
+
+export function kolRows(rows: readonly KolRow[], offset: number, f: Formats): Record<string, string>[] {
+  return rows.map((r, i) => ({
+    n: String(offset + i + 1),
+    kol: `@${r.kol}`,
+    calls: f.int(r.summary.calls),
+    hit: r.summary.hitRate === null ? '-' : f.pct(r.summary.hitRate * 100, 'percent', { decimals: 0 }),
+    median: multiple(r.summary.median, f).replace(/ \(.*\)$/, ''),
+  }));
+}
+
+export function kolColumns(t: T): Column[] {
+  return [
+    { key: 'n', label: '#', align: 'right' },
+    { key: 'kol', label: t('calls.colKol') },
+    { key: 'calls', label: t('calls.colCalls'), align: 'right' },
+    { key: 'hit', label: t('calls.colHitRate'), align: 'right' },
+    { key: 'median', label: t('calls.colMedian'), align: 'right' },
+  ];
+}
+
+/** The picture's input: the period's calls with a known multiple, best first. */
+export function callsChart(scored: readonly Scored[], s: Summary, title: string, t: T, f: Formats): CallsChartInput {
+  const rows = sortCalls(scored.filter((x) => x.now !== null), 'best')
+    .slice(0, CALLS_CHART_MAX_ROWS)
+    .map((x) => ({
+      label: `${ticker(x.call.token.symbol, x.call.token.name)} · @${x.call.kols[0] ?? '?'}`,
+      peak: x.peak!,
+      now: x.now!,
+      figures: `${multiple(x.peak, f)} · ${multiple(x.now, f).replace(/ \(.*\)$/, '')}`,
+    }));
+  return { title, subtitle: summaryLine(s, t, f), rows, threshold: HIT_MULTIPLE, legend: { peak: t('calls.legendPeak'), now: t('calls.legendNow') } };
+}
+
+export function callsPicture(ctx: Parameters<typeof drawPicture>[0], input: CallsChartInput, request: Readonly<Record<string, unknown>>): Promise<Drawn> {
+  return drawPicture(ctx, { kind: 'calls', request, name: 'calls.png', alt: (i) => `${i.title}. ${i.subtitle}`, input: () => (input.rows.length ? input : undefined) });
+}
