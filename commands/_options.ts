@@ -65,7 +65,7 @@ const WHEN = /^(\d{1,4})\s*(m|min|h|d|w)$|^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?
 
 /** A point in time: a date (2024-05-01, ISO time allowed) or how long ago (30m, 24h, 7d, 2w). */
 export const when = (description: string) =>
-  opt.string({ description, pattern: WHEN, hint: 'must be a date like 2024-05-01 or a duration like 24h or 7d', max: 40 });
+  opt.string({ description, pattern: WHEN, hint: 'when', max: 40 });
 
 const UNIT_MS: Readonly<Record<string, number>> = { m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 

@@ -6,15 +6,15 @@ import { opt } from '../src/core/options.ts';
 import type { AlertFilters } from '../src/store/subscriptions.ts';
 import { destinationOf, feedHead } from './_subscription.ts';
 
-const username = opt.string({ description: 'X username', pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'must be X usernames like @cobie' });
+const username = opt.string({ description: 'X username', pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'usernames' });
 
 const options = {
   chains: opt.list(opt.chain({ description: 'chain' }), { description: `Chains to watch (default all): ${CHAINS.join(', ')}` }),
   token_score: opt.number({ description: `Minimum token score 0-100 (default ${DEFAULT_FILTERS.minTokenScore})`, min: 0, max: 100 }),
   kol_score: opt.number({ description: `Minimum KOL score 0-100 (default ${DEFAULT_FILTERS.minKolScore})`, min: 0, max: 100 }),
   followers: opt.integer({ description: `Minimum followers of the KOL (default ${DEFAULT_FILTERS.minFollowers})`, min: 0, max: 1_000_000_000 }),
-  labels: opt.list(opt.string({ description: 'label', pattern: /^[\w -]{1,40}$/, hint: 'must be short words' }), { description: 'Only KOLs with one of these labels', max: 20 }),
-  types: opt.list(opt.string({ description: 'type', pattern: /^[a-z_]{1,20}$/i, hint: 'must be words like tweet, quote' }), { description: 'Tweet types, e.g. tweet,quote (default all)', max: 10 }),
+  labels: opt.list(opt.string({ description: 'label', pattern: /^[\w -]{1,40}$/, hint: 'words' }), { description: 'Only KOLs with one of these labels', max: 20 }),
+  types: opt.list(opt.string({ description: 'type', pattern: /^[a-z_]{1,20}$/i, hint: 'tweetTypes' }), { description: 'Tweet types, e.g. tweet,quote (default all)', max: 10 }),
   only: opt.list(username, { description: 'Only these KOLs (usernames)', max: 100, example: '@cobie,@ansem' }),
   except: opt.list(username, { description: 'Never these KOLs (usernames)', max: 100, example: '@cobie,@ansem' }),
   cooldown: opt.integer({ description: `Minutes between alerts for one token (default ${DEFAULT_FILTERS.cooldownMinutes})`, min: 0, max: 10_080 }),

@@ -67,6 +67,11 @@ export function translator(locale: Locale): T {
   return t;
 }
 
+/** The language a `t` from translator() speaks (English for any other function). */
+export function languageOf(t: T): Locale {
+  return localeOfT.get(t) ?? DEFAULT_LOCALE;
+}
+
 /**
  * A command's one-line description in `t`'s language. In English it is the
  * command's own text (any registry, test commands too); other languages take

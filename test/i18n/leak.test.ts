@@ -21,6 +21,22 @@ const ANSWERS: [string, boolean, Caller['chatType']][] = [
   ['/language', false, 'group'],
   ['/language klingon', true, 'group'],
   ['/language ru', false, 'group'],
+  // Errors from parsing, validation and the boundary.
+  ['/tokenz', false, 'private'],
+  ['/zzzzzz', false, 'private'],
+  ['/kols sort:winrat', false, 'private'],
+  ['/kols sort:zzzzzz', false, 'private'],
+  ['/kols limit:999', false, 'private'],
+  ['/kols limit:abc', false, 'private'],
+  ['/kols srot:score', false, 'private'],
+  ['/kols sort:score sort:rank', false, 'private'],
+  ['/kols sort:', false, 'private'],
+  ['/kols one two', false, 'private'],
+  ['/kol', false, 'private'],
+  ['/kol @nosuchkolatall', false, 'private'],
+  ['/kol bad-name!', false, 'private'],
+  ['/token solana 0x12', false, 'private'],
+  ['/subscribe', false, 'group'],
 ];
 
 test('the English detector finds English in an English answer (it can fail)', async () => {
