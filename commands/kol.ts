@@ -27,7 +27,7 @@ export default {
       kol = await resolveKol(ctx, input, call, { names: true });
       [score, momentum] = await data(kol.xUserId);
     }
-    const card = kolCard({ kol, score, momentum });
+    const card = kolCard({ kol, score, momentum }, ctx.t);
     return withPicture(card, await winRatePicture(ctx, { kol, score, momentum }));
   },
 } satisfies Command<typeof options>;

@@ -10,7 +10,7 @@ import { languageOf, translator, type T } from '../i18n/index.ts';
 
 /**
  * A catalogue key and its values. A value may itself be a Message (rendered
- * first) or `{ or: [...] }`, a list joined as the language joins alternatives.
+ * first) or `{ or: [...] }` / `{ and: [...] }`, a list joined as the language joins them.
  */
 export interface Message {
   readonly key: string;
@@ -26,7 +26,8 @@ export function renderMessage(t: T, m: Message): string {
   const values: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(m.values ?? {})) {
     if (isMessage(v)) values[k] = renderMessage(t, v);
-    else if (v && typeof v === 'object' && Array.isArray((v as { or?: unknown }).or)) values[k] = alternatives(t, (v as { or: string[] }).or);
+    else if (v && typeof v === 'object' && Array.isArray((v as { or?: unknown }).or)) values[k] = listed(t, (v as { or: string[] }).or, 'disjunction');
+    else if (v && typeof v === 'object' && Array.isArray((v as { and?: unknown }).and)) values[k] = listed(t, (v as { and: string[] }).and, 'conjunction');
     else values[k] = v;
   }
   return t(m.key as never, values as never) as unknown as string;
@@ -35,11 +36,11 @@ export function renderMessage(t: T, m: Message): string {
 const ENGLISH = translator('en');
 const lists = new Map<string, Intl.ListFormat>();
 
-/** "a or b" ("a 或 b", "a или b"). */
-function alternatives(t: T, items: readonly string[]): string {
-  const lng = languageOf(t);
-  let f = lists.get(lng);
-  if (!f) lists.set(lng, (f = new Intl.ListFormat(lng, { type: 'disjunction' })));
+/** "a or b" ("a 或 b", "a или b"), "a and b". */
+function listed(t: T, items: readonly string[], type: 'disjunction' | 'conjunction'): string {
+  const key = `${languageOf(t)}:${type}`;
+  let f = lists.get(key);
+  if (!f) lists.set(key, (f = new Intl.ListFormat(languageOf(t), { type })));
   return f.format(items);
 }
 
