@@ -54,6 +54,22 @@ const ANSWERS: [string, boolean, Caller['chatType']][] = [
   ['/token pe', false, 'private'],
   ['/token zzzzzzzzqqq', false, 'private'],
   ['/autocard', true, 'private'],
+  ['/kols', false, 'private'],
+  ['/kols sort:mentions', false, 'private'],
+  ['/kols search:zzzzzzzzzz', false, 'private'],
+  ['/tokens', false, 'private'],
+  ['/tokens sort:liquidity new:24', false, 'private'],
+  ['/tokens search:zzzzzzzzzz', false, 'private'],
+  ['/winrate', false, 'private'],
+  ['/winrate start:1d end:7d', false, 'private'],
+  [`/momentum @${kol.username}`, false, 'private'],
+  [`/kolmap @${kol.username}`, false, 'private'],
+  [`/mindmap solana ${token.address}`, false, 'private'],
+  ['/projects', false, 'private'],
+  ['/tweets', false, 'private'],
+  [`/tweets solana ${token.address}`, false, 'private'],
+  [`/tweets solana ${token.address} sort:kolscore`, false, 'private'],
+  ['/tweets sort:ranking', false, 'private'],
 ];
 
 test('the English detector finds English in an English answer (it can fail)', async () => {
