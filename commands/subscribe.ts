@@ -1,7 +1,8 @@
 import { CHAINS } from '../src/api/chains.ts';
 import { DEFAULT_FILTERS, describeFilters, toSubscribeLine } from '../src/alerts/filters.ts';
 import { subscribe } from '../src/alerts/subscriptions.ts';
-import type { Command } from '../src/core/command.ts';
+import type { Command, CommandContext } from '../src/core/command.ts';
+import { pickLocale } from '../src/i18n/index.ts';
 import { opt } from '../src/core/options.ts';
 import type { AlertFilters } from '../src/store/subscriptions.ts';
 import { destinationOf, feedHead } from './_subscription.ts';
@@ -19,6 +20,21 @@ const options = {
   except: opt.list(username, { description: 'Never these KOLs (usernames)', max: 100, example: '@cobie,@ansem' }),
   cooldown: opt.integer({ description: `Minutes between alerts for one token (default ${DEFAULT_FILTERS.cooldownMinutes})`, min: 0, max: 10_080 }),
 };
+
+/**
+ * Alerts are said in the chat's language: a chat that has none yet gets the
+ * Discord server's language, else the admin's, so alerts do not fall back to
+ * English. A store fault costs only this, never the subscription.
+ */
+async function seedLanguage(ctx: CommandContext): Promise<void> {
+  const { platform, chatId, guildLocale } = ctx.caller;
+  try {
+    if (await ctx.store.languages.get(platform, chatId)) return;
+    await ctx.store.languages.set(platform, chatId, pickLocale(guildLocale, ctx.locale));
+  } catch (err) {
+    ctx.log.warn({ err }, 'alert language not stored');
+  }
+}
 
 const lower = (xs: readonly string[]) => [...new Set(xs.map((x) => x.replace(/^@/, '').toLowerCase()))];
 
@@ -42,12 +58,14 @@ export default {
       cooldownMinutes: o.cooldown ?? base.cooldownMinutes,
     });
     const { sub, updated } = await subscribe(ctx.store.subscriptions, destinationOf(ctx), ctx.caller.userId, filtersFrom, () => feedHead(ctx), ctx.now());
+    await seedLanguage(ctx);
     const filters = sub.filters;
+    const t = ctx.t;
     return {
       kind: 'card',
-      title: updated ? 'Alerts updated' : 'Alerts on',
-      description: [describeFilters(filters).join('\n'), '\n\nTo recreate these settings elsewhere:\n', { code: toSubscribeLine(filters) }],
-      footer: 'Only tweets from now on are alerted. /alerts shows the settings, /alerts test sends a sample.',
+      title: t(updated ? 'subscribe.updated' : 'subscribe.on'),
+      description: [describeFilters(filters, t).join('\n'), `\n\n${t('subscribe.recreate')}\n`, { code: toSubscribeLine(filters) }],
+      footer: t('subscribe.footer'),
       colour: 'up',
     };
   },

@@ -127,6 +127,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         subscriptions: store.subscriptions,
         senders,
         log,
+        languages: store.languages,
         lease: watcherLease,
         onResult: (e, r) => {
           if (r.kind === 'sent') metrics.alertsSent.inc({ platform: e.platform });

@@ -9,6 +9,8 @@ import type { SubscriptionStore } from '../store/subscriptions.ts';
 import { subscriptionId, type DestinationPlatform, type Subscription } from '../store/subscriptions.ts';
 import { tokenKeyOf } from '../core/chains.ts';
 import type { AlertKol, Outbox, OutboxEntry } from '../store/outbox.ts';
+import { DEFAULT_LOCALE, translator, type T } from '../i18n/index.ts';
+import type { ChatLanguages } from '../store/languages.ts';
 import { alertView } from '../views/cards/alert.ts';
 import type { View } from '../views/model.ts';
 import { fnv1a } from './hash.ts';
@@ -52,6 +54,8 @@ export interface DeliveryOptions {
   readonly onResult?: (entry: OutboxEntry, result: SendResult) => void;
   /** After each drain: entries still waiting (outbox depth). */
   readonly onDrained?: (pending: number) => void;
+  /** Each destination's language (/language, seeded at /subscribe); English when absent or unreadable. */
+  readonly languages?: ChatLanguages;
 }
 
 export interface Delivery {
@@ -107,6 +111,15 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     }, Math.max(1, at - now()));
   }
 
+  /** The destination's language; a store fault costs the language, never the alert. */
+  async function languageOf(e: Pick<OutboxEntry, 'platform' | 'chatId'>): Promise<T> {
+    const chosen = await o.languages?.get(e.platform, e.chatId).catch((err: unknown) => {
+      o.log.warn({ err }, 'alert language unreadable; sending in English');
+      return undefined;
+    });
+    return translator(chosen ?? DEFAULT_LOCALE);
+  }
+
   async function finish(e: OutboxEntry, state: 'sent' | 'dead', detail: string): Promise<void> {
     e.state = state;
     if (state === 'sent') e.messageId = detail;
@@ -134,7 +147,7 @@ export function createDelivery(o: DeliveryOptions): Delivery {
       e.state = 'inflight';
       e.attempts++;
       await o.outbox.update(e);
-      r = await sender.send(e.chatId, alertView(e.content), nonceFor(e.id));
+      r = await sender.send(e.chatId, alertView(e.content, await languageOf(e)), nonceFor(e.id));
     }
     o.onResult?.(e, r);
     switch (r.kind) {
@@ -184,7 +197,8 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     const merged = { ...orig.content, kols: mergeKols(orig.content.kols, more.kols) };
     if (merged.kols.length === orig.content.kols.length) return undefined;
     if (orig.state === 'sent' && orig.messageId) {
-      const r = sender.edit ? await sender.edit(orig.chatId, orig.messageId, alertView(merged)) : await sender.send(e.chatId, alertView(merged), nonceFor(e.id));
+      const view = alertView(merged, await languageOf(orig));
+      const r = sender.edit ? await sender.edit(orig.chatId, orig.messageId, view) : await sender.send(e.chatId, view, nonceFor(e.id));
       o.onResult?.(e, r);
       if (r.kind === 'retry') {
         e.notBefore = now() + r.afterMs;

@@ -11,6 +11,7 @@
  *   pending       the ids of batches with unfinished entries (a short list)
  */
 import type { ChainId } from '../api/chains.ts';
+import type { Message } from '../i18n/message.ts';
 import type { StoredAction } from './pages.ts';
 import type { Kv } from './strict.ts';
 import type { DestinationPlatform } from './subscriptions.ts';
@@ -58,12 +59,15 @@ export type AlertContent =
       readonly token: AlertToken;
       /** One or more KOLs that shilled the token within the cooldown, oldest first. */
       readonly kols: readonly AlertKol[];
+      /** Why, in English (alerts stored by older builds have only this). */
       readonly reason: string;
+      /** Why, filter by filter, rendered in the destination's language when sent. */
+      readonly checks?: readonly Message[];
       /** Button ids prepared once per token for every destination (token card, KOL card, mute). */
       readonly actions: readonly AlertButton[];
       readonly test?: boolean;
     }
-  | { readonly kind: 'notice'; readonly text: string }
+  | { readonly kind: 'notice'; readonly text: string; /** Tweets skipped (the catch-up notice), said in the destination's language. */ readonly skipped?: number }
   /**
    * More KOLs shilled a token already alerted to this destination within its
    * cooldown: the earlier alert (entry `of`) is edited to name them all.

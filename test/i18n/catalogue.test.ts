@@ -98,9 +98,16 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   'mindmap.tokenId': ['es', 'pt-BR', 'tr', 'vi'],
   'lookup.inlineScore': ['es', 'pt-BR'],
   'lookup.inlineKolLine': ['es', 'pt-BR'],
+  'filters.chains': ['es', 'pt-BR'],
+  'filters.kols': ['es', 'pt-BR'],
+  'checks.chain': ['es', 'pt-BR', 'vi'],
+  'alert.kols': ['es', 'pt-BR'],
+  'alert.tweet': ['es', 'pt-BR', 'tr', 'vi'],
   'lookup.fullCard': ['pt-BR'],
   'tokenCard.explorer': ['tr', 'vi'],
   'compact.explorer': ['tr', 'vi'],
+  'alert.explorer': ['tr', 'vi'],
+  'alert.test': ['tr'],
 };
 
 test('no English text is left in another language', () => {

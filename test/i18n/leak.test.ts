@@ -70,6 +70,19 @@ const ANSWERS: [string, boolean, Caller['chatType']][] = [
   [`/tweets solana ${token.address}`, false, 'private'],
   [`/tweets solana ${token.address} sort:kolscore`, false, 'private'],
   ['/tweets sort:ranking', false, 'private'],
+  // Alert settings: refused, off, on, shown, paused, muted, off again.
+  ['/alerts', true, 'group'],
+  ['/unsubscribe', true, 'group'],
+  ['/subscribe chains:solana token_score:80', true, 'group'],
+  ['/alerts', true, 'group'],
+  ['/alerts pause 2h', true, 'group'],
+  ['/alerts pause zz', true, 'group'],
+  ['/alerts resume', true, 'group'],
+  [`/mute solana ${token.address}`, true, 'group'],
+  [`/mute solana ${token.address} off:yes`, true, 'group'],
+  ['/mute solana 0x12', true, 'group'],
+  ['/alerts test', true, 'group'],
+  ['/unsubscribe', true, 'group'],
 ];
 
 test('the English detector finds English in an English answer (it can fail)', async () => {
