@@ -38,7 +38,7 @@ export default {
   kolCard: {
     followers: '粉丝',
     rank: '排名',
-    smartFollowers: '聪明钱粉丝',
+    smartFollowers: '聪明粉丝',
     tokens: '代币',
     mentions: '提及',
     impressions: '曝光',
@@ -64,7 +64,7 @@ export default {
     priceChange: '涨跌幅',
     mentions: '提及',
     impressions: '曝光',
-    smartFollowers: '聪明钱粉丝',
+    smartFollowers: '聪明粉丝',
     scores: '评分',
     scoreLine: '评分 {{score}} · 均分 {{avg}} · 均分 v2 {{avg2}} · 总分 {{total}}',
     latestTweets: '最新推文',
@@ -78,7 +78,7 @@ export default {
   compact: {
     explorer: '浏览器',
     market: '市值 {{mc}} · 流动性 {{liq}} · 1h {{h1}} · 24h {{h24}}',
-    social: '提及 {{mentions}} · 聪明钱粉丝 {{smart}} · 评分 {{score}}',
+    social: '提及 {{mentions}} · 聪明粉丝 {{smart}} · 评分 {{score}}',
     line: '市值 {{mc}} · 24h {{h24}}',
   },
   columns: {
@@ -90,7 +90,7 @@ export default {
     rank: '排名',
     score: '评分',
     winPct: '胜率',
-    smartF: '聪明钱',
+    smartF: '聪明粉',
     tokens: '代币',
     perf: '表现',
     shilled: '喊单',
@@ -99,7 +99,7 @@ export default {
     followers: '粉丝',
     change: '变化',
     kolSort: { mentions: '提及', impressions: '曝光', rug: 'Rug%', lose: '亏损%', active: '活跃', total: '总分', speed: '速度', accuracy: '准确', legality: '合规', engagement: '互动' },
-    tokenList: { mcap: '市值', liquidity: '流动性', age: '时长', mentions: '提及', impressions: '曝光', followers: '聪明钱', score: '评分', avgscore: '均分', avgscorev2: '均分v2', totalscore: '总分' },
+    tokenList: { mcap: '市值', liquidity: '流动性', age: '时长', mentions: '提及', impressions: '曝光', followers: '聪明粉', score: '评分', avgscore: '均分', avgscorev2: '均分v2', totalscore: '总分' },
   },
   lists: {
     kolsMatching: '匹配“{{search}}”的 KOL',
@@ -143,11 +143,11 @@ export default {
     weight: '权重 {{value}}',
   },
   projects: {
-    title: '聪明钱 KOL 关注的项目',
+    title: '聪明 KOL 关注的项目',
     noMore: '没有更多项目了。',
     none: '没有符合这些筛选条件的项目。',
     followedBy: '关注者：{{names}}',
-    noneListed: '没有列出聪明钱粉丝',
+    noneListed: '没有列出聪明粉丝',
   },
   token: {
     noChain: '“{{address}}”不是我认识的任何链上的代币地址（CA）。',
@@ -179,7 +179,7 @@ export default {
     inlineHint: '输入地址、链接、$代号、名称或 @kol',
     inlineNothing: '没找到：来和我私聊吧',
     inlineScore: '评分 {{score}}',
-    inlineKolLine: '评分 {{score}} · 聪明钱粉丝 {{smart}} · 胜率 {{win}} · 代币 {{tokens}}',
+    inlineKolLine: '评分 {{score}} · 聪明粉丝 {{smart}} · 胜率 {{win}} · 代币 {{tokens}}',
     inlineFullCard: '完整卡片：{{command}}',
     messageCommandNothing: '那条消息里没有我能识别的代币地址或链接。',
     messageCommandUnknown: '数据服务不认识那条消息里的代币。',
