@@ -17,9 +17,9 @@ test("/help answers in the member's Discord locale", async () => {
   const zh = await publicAnswer(await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]!, locale: 'zh-CN', options: [] }));
   assert.match(read(zh), /代币卡片（按 CA、链接、\$代号或名称）：市值、流动性/);
   const es = await publicAnswer(await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]!, locale: 'es-419', options: [] }));
-  assert.match(read(es), /Ficha del token: market cap/);
+  assert.match(read(es), /Ficha del token por CA/);
   const en = await publicAnswer(await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]!, locale: 'en-GB', options: [] }));
-  assert.match(read(en), /Token card: market cap/);
+  assert.match(read(en), /Token card by address, link/);
 });
 
 test('a channel manager sets the channel language; members then read it whatever their locale', async () => {
