@@ -103,6 +103,8 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   'checks.chain': ['es', 'pt-BR', 'vi'],
   'alert.kols': ['es', 'pt-BR'],
   'alert.tweet': ['es', 'pt-BR', 'tr', 'vi'],
+  'chart.token': ['es', 'pt-BR', 'tr', 'vi'],
+  'chart.shill': ['es', 'pt-BR', 'tr', 'vi'],
   'lookup.fullCard': ['pt-BR'],
   'tokenCard.explorer': ['tr', 'vi'],
   'compact.explorer': ['tr', 'vi'],
