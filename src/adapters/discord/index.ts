@@ -141,7 +141,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     } catch (err) {
       log.error({ err, type: i.type, command: i.isCommand() ? i.commandName : undefined }, 'interaction failed');
       if (!i.isRepliable()) return;
-      const answer = { content: 'Something went wrong on our side. Try again.', flags: 64, allowedMentions: NO_MENTIONS } as const;
+      const answer = { content: translator(pickLocale(i.locale))('errors.failed'), flags: 64, allowedMentions: NO_MENTIONS } as const;
       // After a public defer, a follow-up would be public too: edit the short message into the reply instead.
       const tell = i.deferred && !i.replied ? i.editReply({ content: answer.content, embeds: [], components: [], allowedMentions: NO_MENTIONS }) : i.replied ? i.followUp(answer) : i.reply(answer);
       await tell.catch(() => {});

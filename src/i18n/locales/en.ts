@@ -347,6 +347,12 @@ export default {
     shill: 'shill',
     priceTitle: '{{symbol}} price change',
   },
+  telegram: {
+    helpFallback: 'What this bot can do, with examples',
+    greeting: 'Hi! I look up crypto tokens and KOLs (influential accounts on X), and can post alerts here when high-scoring KOLs shill a token.',
+    commands: 'Commands',
+    notShown: 'That answer could not be shown here. Try again.',
+  },
   /** Answers when something went wrong: short, what to do next. */
   errors: {
     rateLimited: "You're sending commands quickly. Try again in {{seconds}} s.",
@@ -356,6 +362,7 @@ export default {
     buttonsUnavailable: 'Buttons are unavailable for a moment. Try again shortly.',
     pageExpired: 'This page has expired. Run /{{command}} again for fresh results.',
     oldButton: 'This button is no longer supported. Run the command again.',
+    restarting: 'The bot is restarting. Try again in a minute.',
     buttonsExpired: 'These buttons have expired. Send the command again for fresh results.',
     unknownCommand: 'Unknown command /{{name}}.',
     unknownCommandNear: 'Unknown command /{{name}}. Did you mean /{{near}}?',

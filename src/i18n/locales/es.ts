@@ -334,6 +334,12 @@ export default {
     shill: 'shill',
     priceTitle: 'Cambio de precio de {{symbol}}',
   },
+  telegram: {
+    helpFallback: 'Qué puede hacer este bot, con ejemplos',
+    greeting: '¡Hola! Busco tokens cripto y KOLs (cuentas influyentes en X), y puedo enviar alertas aquí cuando KOLs con buen score shillean un token.',
+    commands: 'Comandos',
+    notShown: 'Esa respuesta no se puede mostrar aquí. Prueba otra vez.',
+  },
   errors: {
     rateLimited: 'Vas muy rápido con los comandos. Prueba otra vez en {{seconds}} s.',
     manageAlertsDiscord: 'Solo quien puede gestionar este canal puede cambiar sus alertas.',
@@ -342,6 +348,7 @@ export default {
     buttonsUnavailable: 'Los botones no están disponibles por un momento. Prueba en un rato.',
     pageExpired: 'Esta página caducó. Vuelve a usar /{{command}} para ver datos actuales.',
     oldButton: 'Este botón ya no funciona. Vuelve a enviar el comando.',
+    restarting: 'El bot se está reiniciando. Prueba en un minuto.',
     buttonsExpired: 'Estos botones caducaron. Vuelve a enviar el comando para ver datos actuales.',
     unknownCommand: 'No existe el comando /{{name}}.',
     unknownCommandNear: 'No existe el comando /{{name}}. ¿Querías decir /{{near}}?',

@@ -334,6 +334,12 @@ export default {
     shill: 'shill',
     priceTitle: 'Variação de preço de {{symbol}}',
   },
+  telegram: {
+    helpFallback: 'O que este bot faz, com exemplos',
+    greeting: 'Oi! Eu busco tokens cripto e KOLs (contas influentes no X) e posso mandar alertas aqui quando KOLs com score alto shillam um token.',
+    commands: 'Comandos',
+    notShown: 'Essa resposta não pode ser mostrada aqui. Tente de novo.',
+  },
   errors: {
     rateLimited: 'Você está mandando comandos rápido demais. Tente de novo em {{seconds}} s.',
     manageAlertsDiscord: 'Só quem pode gerenciar este canal pode mudar os alertas dele.',
@@ -342,6 +348,7 @@ export default {
     buttonsUnavailable: 'Os botões estão indisponíveis por um momento. Tente daqui a pouco.',
     pageExpired: 'Esta página expirou. Use /{{command}} de novo para ver dados atualizados.',
     oldButton: 'Este botão não funciona mais. Envie o comando de novo.',
+    restarting: 'O bot está reiniciando. Tente daqui a um minuto.',
     buttonsExpired: 'Estes botões expiraram. Envie o comando de novo para ver dados atualizados.',
     unknownCommand: 'O comando /{{name}} não existe.',
     unknownCommandNear: 'O comando /{{name}} não existe. Você quis dizer /{{near}}?',

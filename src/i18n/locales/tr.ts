@@ -316,6 +316,12 @@ export default {
     shill: 'shill',
     priceTitle: '{{symbol}} fiyat değişimi',
   },
+  telegram: {
+    helpFallback: 'Bu bot neler yapar, örneklerle',
+    greeting: 'Merhaba! Kripto tokenleri ve KOL’leri (X’teki etkili hesaplar) arıyorum; yüksek skorlu KOL’ler bir token shill’lediğinde buraya uyarı da gönderebilirim.',
+    commands: 'Komutlar',
+    notShown: 'Bu yanıt burada gösterilemedi. Tekrar dene.',
+  },
   errors: {
     rateLimited: 'Çok hızlı komut gönderiyorsun. {{seconds}} sn sonra tekrar dene.',
     manageAlertsDiscord: 'Bu kanalın uyarılarını yalnızca kanalı yönetebilen üyeler değiştirebilir.',
@@ -324,6 +330,7 @@ export default {
     buttonsUnavailable: 'Butonlar kısa bir süre kullanılamıyor. Birazdan tekrar dene.',
     pageExpired: 'Bu sayfanın süresi doldu. Güncel sonuçlar için /{{command}} komutunu yeniden çalıştır.',
     oldButton: 'Bu buton artık desteklenmiyor. Komutu yeniden çalıştır.',
+    restarting: 'Bot yeniden başlıyor. Bir dakika sonra tekrar dene.',
     buttonsExpired: 'Bu butonların süresi doldu. Güncel sonuçlar için komutu yeniden gönder.',
     unknownCommand: '/{{name}} diye bir komut yok.',
     unknownCommandNear: '/{{name}} diye bir komut yok. /{{near}} mı demek istedin?',

@@ -305,6 +305,12 @@ export default {
     shill: 'shill',
     priceTitle: 'Biến động giá {{symbol}}',
   },
+  telegram: {
+    helpFallback: 'Bot này làm được gì, kèm ví dụ',
+    greeting: 'Chào bạn! Mình tra cứu token crypto và KOL (tài khoản có ảnh hưởng trên X), và có thể gửi cảnh báo ở đây khi KOL điểm cao shill một token.',
+    commands: 'Lệnh',
+    notShown: 'Không hiển thị được câu trả lời ở đây. Thử lại nhé.',
+  },
   errors: {
     rateLimited: 'Bạn gửi lệnh nhanh quá. Thử lại sau {{seconds}} giây nhé.',
     manageAlertsDiscord: 'Chỉ thành viên có quyền quản lý kênh này mới đổi được cảnh báo của kênh.',
@@ -313,6 +319,7 @@ export default {
     buttonsUnavailable: 'Các nút tạm thời không dùng được. Lát nữa thử lại nhé.',
     pageExpired: 'Trang này đã hết hạn. Chạy lại /{{command}} để xem dữ liệu mới.',
     oldButton: 'Nút này không còn được hỗ trợ. Hãy chạy lại lệnh.',
+    restarting: 'Bot đang khởi động lại. Thử lại sau một phút nhé.',
     buttonsExpired: 'Các nút này đã hết hạn. Gửi lại lệnh để xem dữ liệu mới.',
     unknownCommand: 'Không có lệnh /{{name}}.',
     unknownCommandNear: 'Không có lệnh /{{name}}. Ý bạn là /{{near}}?',

@@ -305,6 +305,12 @@ export default {
     shill: '喊单',
     priceTitle: '{{symbol}} 涨跌幅',
   },
+  telegram: {
+    helpFallback: '这个机器人能做什么，附示例',
+    greeting: '你好！我能查询加密代币和 KOL（X 上有影响力的账号），还能在高分 KOL 喊单时在这里发提醒。',
+    commands: '命令',
+    notShown: '这条回复在这里显示不了，请再试一次。',
+  },
   errors: {
     rateLimited: '你发命令太快了，请 {{seconds}} 秒后再试。',
     manageAlertsDiscord: '只有能管理此频道的成员才能修改它的提醒设置。',
@@ -313,6 +319,7 @@ export default {
     buttonsUnavailable: '按钮暂时不可用，请稍后再试。',
     pageExpired: '此页面已过期。重新发送 /{{command}} 获取最新结果。',
     oldButton: '这个按钮已不再支持，请重新发送命令。',
+    restarting: '机器人正在重启，请过一分钟再试。',
     buttonsExpired: '这些按钮已过期。重新发送命令获取最新结果。',
     unknownCommand: '没有 /{{name}} 这个命令。',
     unknownCommandNear: '没有 /{{name}} 这个命令。你是想用 /{{near}} 吗？',

@@ -8,11 +8,11 @@ test("a private chat answers in the user's app language; an unknown one gets Eng
   const r = await rig(t);
   const pt = await r.ask(privateChat(301), '/start', { id: 301, first_name: 'Ana', language_code: 'pt-br' });
   assert.match(pt.text!, /^Oi, eu sou o kolradar\./);
-  assert.match(pt.text!, /\/token — Card do token: market cap/);
+  assert.match(pt.text!, /\/token — Card do token por CA/);
   const zh = await r.ask(privateChat(302), '/help', { id: 302, first_name: 'Li', language_code: 'zh-hans' });
   assert.match(zh.text!, /\/token — 代币卡片/);
   const de = await r.ask(privateChat(303), '/help', { id: 303, first_name: 'Jo', language_code: 'de' });
-  assert.match(de.text!, /\/token — Token card: market cap/);
+  assert.match(de.text!, /\/token — Token card by address/);
 });
 
 test('group admins set the language with /language; members cannot; everyone then reads it', async (t) => {
