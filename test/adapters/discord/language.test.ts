@@ -37,3 +37,24 @@ test('a channel manager sets the channel language; members then read it whatever
   const other = await publicAnswer(await h.fake.sendCommand({ name: 'help', channelId: h.channels[2]!, user: MEMBER, locale: 'ko', options: [] }));
   assert.match(read(other), /토큰 카드/);
 });
+
+test('through the Discord fake: a table, its page button and an error in the member’s locale, within embed limits', async () => {
+  const channelId = h.channels[2]!;
+  const first = await h.fake.sendCommand({ name: 'kols', channelId, locale: 'zh-CN', options: [] });
+  const page1 = await publicAnswer(first);
+  const embed = page1.embeds[0] as { title?: string; description?: string; footer?: { text: string } };
+  assert.match(embed.footer!.text, /^1-10 \/ 共 \d+ · 按 score 排序/);
+  const next = (page1.components[0] as { components: { label: string; custom_id?: string }[] }).components.find((b) => b.label.startsWith('下一页'));
+  assert.ok(next?.custom_id, 'a 下一页 button');
+  const click = await h.fake.clickButton({ customId: next.custom_id, message: page1, locale: 'zh-CN' } as never);
+  await click.waitFor((x) => (x.original?.edits ?? 0) >= 2);
+  const page2 = h.fake.message(page1.id)!;
+  assert.match((page2.embeds[0] as { footer: { text: string } }).footer.text, /^11-20 \/ 共/);
+  const bad = await privateAnswer(await h.fake.sendCommand({ name: 'kols', channelId, locale: 'tr', options: [{ name: 'sort', type: 3, value: 'winrat' }] }));
+  assert.match(read(bad), /Bilinmeyen sıralama: “winrat”\. winrate mı demek istedin\?/);
+  for (const m of [page1, page2, bad]) {
+    for (const e of m.embeds as { title?: string; description?: string }[]) {
+      assert.ok((e.title ?? '').length <= 256 && (e.description ?? '').length <= 4096);
+    }
+  }
+});
