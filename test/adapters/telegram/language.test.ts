@@ -59,7 +59,7 @@ test('through the Telegram fake: cards, tables, buttons, a press and errors in t
   const chat = privateChat(601);
   const tok = r.sb.data.tokens.find((x) => x.chain_id === 'solana')!;
   const card = await r.ask(chat, `/token solana ${tok.address}`, ru);
-  assert.match(card.text ?? card.caption ?? '', /Капа/);
+  assert.match(card.text ?? '', /Капа/);
   const list = await r.ask(chat, '/kols', ru);
   assert.match(list.text!, /сортировка: score/);
   const next = button(list, 'Далее');
@@ -72,5 +72,5 @@ test('through the Telegram fake: cards, tables, buttons, a press and errors in t
   const ko = { id: 602, first_name: 'Kim', language_code: 'ko' };
   const err = await r.ask(privateChat(602), '/kol @nosuchkolatall', ko);
   assert.match(err.text!, /@nosuchkolatall라는 KOL은 없어요/);
-  for (const m of [card, list, edited, wrong, err]) assert.ok((m.text ?? m.caption ?? '').length <= (m.caption ? 1024 : 4096));
+  for (const m of [card, list, edited, wrong, err]) assert.ok((m.text ?? '').length <= (m.isCaption ? 1024 : 4096));
 });
