@@ -11,7 +11,6 @@
  *   pending       the ids of batches with unfinished entries (a short list)
  */
 import type { ChainId } from '../api/chains.ts';
-import type { Message } from '../i18n/message.ts';
 import type { StoredAction } from './pages.ts';
 import type { Kv } from './strict.ts';
 import type { DestinationPlatform } from './subscriptions.ts';
@@ -62,7 +61,7 @@ export type AlertContent =
       /** Why, in English (alerts stored by older builds have only this). */
       readonly reason: string;
       /** Why, filter by filter, rendered in the destination's language when sent. */
-      readonly checks?: readonly Message[];
+      readonly checks?: readonly StoredText[];
       /** Button ids prepared once per token for every destination (token card, KOL card, mute). */
       readonly actions: readonly AlertButton[];
       readonly test?: boolean;
@@ -75,6 +74,12 @@ export type AlertContent =
   | { readonly kind: 'more'; readonly of: string; readonly kols: readonly AlertKol[] };
 
 export type EntryState = 'pending' | 'inflight' | 'sent' | 'dead';
+
+/** Text stored to be said later in the destination's language: a catalogue key and its values (src/i18n/message.ts renders it). */
+export interface StoredText {
+  readonly key: string;
+  readonly values?: Readonly<Record<string, unknown>>;
+}
 
 export interface OutboxEntry {
   /** `${first tweet id}:${subscription id}`: the same tweet and destination always give the same id. */
