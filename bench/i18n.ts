@@ -14,6 +14,11 @@ import { FALLBACK_FILES, setFallbackFaces } from '../src/views/charts/font.ts';
 import { momentumSvg, renderPng } from '../src/views/charts/index.ts';
 import { sampleMomentum } from '../src/views/charts/samples.ts';
 import { openStore } from '../src/store/index.ts';
+import { translator, type T } from '../src/i18n/index.ts';
+import { alertView } from '../src/views/cards/alert.ts';
+import { kolTableFor } from '../src/views/cards/kolTable.ts';
+import { tweetField } from '../src/views/cards/tweets.ts';
+import type { AlertContent } from '../src/store/outbox.ts';
 import { ms, summary, type Row } from './stats.ts';
 
 const CHILD = fileURLToPath(new URL('./cjk-child.ts', import.meta.url));
@@ -70,6 +75,40 @@ export async function benchI18n(runs = 5): Promise<Row[]> {
   }
   setFallbackFaces(true);
   rows.push({ area: 'i18n', metric: 'English momentum chart p50: with fallback faces / without', value: `${ms(p50(on))} / ${ms(p50(off))}` });
+
+  // English answers through the catalogue vs the same builders handed fixed strings (what literals
+  // cost): a 10-row KOL table, 5 tweet fields and an alert, interleaved so load drifts hit both alike.
+  const english = translator('en');
+  const literal = ((key: string) => key) as unknown as T;
+  const items = Array.from({ length: 10 }, (_, i) => ({ user_ranking: i + 1, kol: `kol${i}`, score_v2: 70.5 + i, winrate: 0.52, sm_follower: 1234, total_token: 17, mention: 9876 })) as never[];
+  const tweet = { username: 'satoshi', followers: 12_345, tweetedAt: '2026-11-23T00:00:00Z', content: 'gm $PEPE', twitterId: '1', likes: 10, views: 1000 };
+  const alert: AlertContent = {
+    kind: 'alert',
+    token: { name: 'Pepe', symbol: 'PEPE', chain: 'solana', address: 'EKpQGSJtjMFqKZ9KQanSqYXRcF8fBopzLHYxdM65zcjm', score: 91.2, marketCap: 2_345_678, liquidity: 12_345, change1h: 1.2, change24h: -4.5 },
+    kols: [{ username: 'satoshi', displayName: 'Satoshi', followers: 12_345, score: 77.7, tweetUrl: 'https://x.com/s/status/1', text: 'gm', tweetedAt: '2026-11-23T00:00:00Z' }],
+    reason: 'chain solana',
+    checks: [{ key: 'checks.chain', values: { chain: 'solana' } }, { key: 'checks.tokenScorePass', values: { value: { dec: 91.2 }, min: { dec: 70 } } }],
+    actions: [],
+  };
+  const answers = (t: T): void => {
+    kolTableFor('mentions', items, t);
+    for (let i = 0; i < 5; i++) tweetField(tweet, 1_763_856_000_000, 220, t);
+    alertView(alert, t);
+  };
+  const viaCatalogue: number[] = [];
+  const viaLiterals: number[] = [];
+  for (let i = 0; i < 4000; i++) {
+    for (const [t, out] of [[english, viaCatalogue], [literal, viaLiterals]] as const) {
+      const t0 = performance.now();
+      answers(t);
+      out.push(performance.now() - t0);
+    }
+  }
+  rows.push({
+    area: 'i18n',
+    metric: 'English views (10-row table + 5 tweets + an alert) p50: catalogue / fixed strings',
+    value: `${ms(summary(viaCatalogue).p50, 3)} / ${ms(summary(viaLiterals).p50, 3)}`,
+  });
 
   // The one new step of every command: reading the chat's language (SQLite, as in production).
   const dir = await mkdtemp(join(tmpdir(), 'kolradar-bench-lang-'));

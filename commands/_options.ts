@@ -23,7 +23,7 @@ export function checkBounds(input: Readonly<Record<string, unknown>>, example: s
   for (const [key, lo] of Object.entries(input)) {
     if (!key.startsWith('min_') || typeof lo !== 'number') continue;
     const hi = input[`max_${key.slice(4)}`];
-    if (typeof hi === 'number' && lo > hi) throw new UserError(`${key} (${lo}) is above max_${key.slice(4)} (${hi}).`, example);
+    if (typeof hi === 'number' && lo > hi) throw new UserError({ key: 'errors.bounds', values: { min: key, lo, max: `max_${key.slice(4)}`, hi } }, example);
   }
 }
 
@@ -65,7 +65,7 @@ const WHEN = /^(\d{1,4})\s*(m|min|h|d|w)$|^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?
 
 /** A point in time: a date (2024-05-01, ISO time allowed) or how long ago (30m, 24h, 7d, 2w). */
 export const when = (description: string) =>
-  opt.string({ description, pattern: WHEN, hint: 'must be a date like 2024-05-01 or a duration like 24h or 7d', max: 40 });
+  opt.string({ description, pattern: WHEN, hint: 'when', max: 40 });
 
 const UNIT_MS: Readonly<Record<string, number>> = { m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
@@ -73,9 +73,9 @@ const UNIT_MS: Readonly<Record<string, number>> = { m: 60_000, min: 60_000, h: 3
 export function whenMs(text: string, now: number, example: string): number {
   const rel = /^(\d{1,4})\s*(m|min|h|d|w)$/i.exec(text.trim());
   const ms = rel ? now - Number(rel[1]) * UNIT_MS[rel[2]!.toLowerCase()]! : Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) || text.length === 10 ? text : `${text}Z`);
-  if (!Number.isFinite(ms)) throw new UserError(`'${text}' is not a date I can read.`, example);
-  if (ms > now) throw new UserError(`'${text}' is in the future.`, example);
-  if (ms < 0) throw new UserError(`'${text}' is before 1970; pick a later time.`, example);
+  if (!Number.isFinite(ms)) throw new UserError({ key: 'errors.badDate', values: { text } }, example);
+  if (ms > now) throw new UserError({ key: 'errors.future', values: { text } }, example);
+  if (ms < 0) throw new UserError({ key: 'errors.before1970', values: { text } }, example);
   return ms;
 }
 

@@ -12,13 +12,17 @@ import { filterChecks, tweetFacts } from '../src/alerts/matcher.ts';
 import { alertEntry, alertKols, alertToken } from '../src/alerts/plan.ts';
 import type { CommandContext } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
+import { translator } from '../src/i18n/index.ts';
+import { renderMessage } from '../src/i18n/message.ts';
+
+const ENGLISH = translator('en');
 import type { OutboxEntry } from '../src/store/outbox.ts';
 import type { Subscription } from '../src/store/subscriptions.ts';
 
 export async function testAlert(ctx: CommandContext, sub: Subscription): Promise<OutboxEntry> {
   const r = await ctx.api.getTweets({ limit: 5 }, { signal: ctx.signal, budgetMs: ctx.budgetMs, cache: 'bypass' });
   const tweet = r.items.find((t) => tweetFacts(t) !== undefined);
-  if (!tweet) throw new UserError('The feed is empty right now; try the test again in a minute.');
+  if (!tweet) throw new UserError(ctx.t('subscribe.feedEmpty'));
   const lookup = createAuthorLookup({ api: ctx.api, log: ctx.log, now: ctx.now });
   const opts = { budgetMs: ctx.budgetMs, log: ctx.log, signal: ctx.signal };
   const [{ facts: authors }, markets] = await Promise.all([
@@ -26,13 +30,13 @@ export async function testAlert(ctx: CommandContext, sub: Subscription): Promise
     marketNow(ctx.api, [{ chain: tweet.token.chain_id as ChainId, address: tweet.token.token_address }], opts),
   ]);
   const facts = tweetFacts(tweet, authors.get(tweet.id))!;
-  const { parts, pass } = filterChecks(sub.filters, facts);
-  const verdict = pass ? 'Sample tweet; it passes this chat’s filters' : 'Sample tweet; it would NOT alert here';
+  const { parts, checks, pass } = filterChecks(sub.filters, facts);
+  const verdict = { key: pass ? 'alert.samplePass' : 'alert.sampleFail' };
   const now = ctx.now();
   return alertEntry(
     `test-${now}-${sub.id}`,
     sub,
-    { kind: 'alert', test: true, token: alertToken(facts, markets.get(facts.tokenKey) ?? null), kols: alertKols([facts]), reason: `${verdict}: ${parts.join(', ')}`, actions: [] },
+    { kind: 'alert', test: true, token: alertToken(facts, markets.get(facts.tokenKey) ?? null), kols: alertKols([facts]), reason: `${renderMessage(ENGLISH, verdict)}: ${parts.join(', ')}`, checks: [verdict, ...checks], actions: [] },
     now,
   );
 }

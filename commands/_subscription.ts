@@ -16,7 +16,7 @@ export function destinationOf(ctx: CommandContext): Destination & { id: string }
 
 export async function requireSubscription(ctx: CommandContext): Promise<Subscription> {
   const sub = await ctx.store.subscriptions.get(destinationOf(ctx).id);
-  if (!sub) throw new UserError('Alerts are not on here. Turn them on with /subscribe.', '/subscribe token_score:75 chains:solana');
+  if (!sub) throw new UserError(ctx.t('subscribe.notOn'), '/subscribe token_score:75 chains:solana');
   return sub;
 }
 

@@ -4,6 +4,7 @@ import { heldLastDay } from '../src/alerts/held.ts';
 import type { Command, CommandContext } from '../src/core/command.ts';
 import { PermissionError, UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
+import { formats } from '../src/i18n/format.ts';
 import { dateShort } from '../src/views/format.ts';
 import type { View } from '../src/views/model.ts';
 import { testAlert } from './_sample.ts';
@@ -11,7 +12,6 @@ import { parseDuration } from '../src/core/duration.ts';
 import { requireSubscription } from './_subscription.ts';
 import { quietHours, scheduleFields } from './_quiet.ts';
 import { followupsOf } from '../src/alerts/calls/record.ts';
-import { formats } from '../src/i18n/format.ts';
 import { followupsSetting } from '../src/views/cards/calls.ts';
 
 const options = {
@@ -21,7 +21,7 @@ const options = {
 };
 
 async function mustManage(ctx: CommandContext): Promise<void> {
-  if (!(await ctx.caller.canManage())) throw new PermissionError('Only admins may change alerts here.');
+  if (!(await ctx.caller.canManage())) throw new PermissionError(ctx.t('subscribe.adminsOnly'));
 }
 
 export default {
@@ -33,21 +33,25 @@ export default {
   async run({ action = 'show', duration, tz }, ctx): Promise<View> {
     const sub = await requireSubscription(ctx);
     const now = ctx.now();
+    const t = ctx.t;
     if (action === 'show') {
       const paused = sub.pausedUntil !== null && sub.pausedUntil > now;
+      // The stop reason is the platform's own words (English), kept as they came.
       const status = sub.disabled
-        ? `Stopped: ${sub.disabled.reason}. Fix it, then /subscribe again.`
+        ? t('subscribe.stopped', { reason: sub.disabled.reason })
         : paused
-          ? `Paused ${sub.pausedUntil! >= FOREVER ? 'until resumed' : `until ${dateShort(sub.pausedUntil!)}`}.`
-          : 'On.';
+          ? sub.pausedUntil! >= FOREVER
+            ? t('subscribe.pausedForever')
+            : t('subscribe.pausedUntil', { date: dateShort(sub.pausedUntil!) })
+          : t('subscribe.statusOn');
       const held = await heldLastDay(ctx.store.watch, sub.id, now);
       // Said even when 0: it is the first thing to check when alerts stay quiet.
-      const heldLine = `${held.toLocaleString('en-US')} ${held === 1 ? 'tweet' : 'tweets'} held back in the last 24 h because the upstream gave no KOL score, followers or labels for the author.`;
+      const heldLine = t('subscribe.held', { count: held, n: formats(ctx.locale).int(held) });
       return {
         kind: 'card',
-        title: 'Alerts here',
-        description: [status, '\n', describeFilters(sub.filters).join('\n'), '\n', followupsSetting(followupsOf(sub), ctx.t, formats(ctx.locale)), '\n', heldLine, '\n\nSame settings as a command:\n', { code: toSubscribeLine(sub.filters) }],
-        fields: [...(sub.mutedTokens.length ? [{ name: 'Muted tokens', value: sub.mutedTokens.join('\n') }] : []), ...scheduleFields(ctx, sub)],
+        title: t('subscribe.here'),
+        description: [status, '\n', describeFilters(sub.filters, t).join('\n'), '\n', followupsSetting(followupsOf(sub), ctx.t, formats(ctx.locale)), '\n', heldLine, `\n\n${t('subscribe.asCommand')}\n`, { code: toSubscribeLine(sub.filters) }],
+        fields: [...(sub.mutedTokens.length ? [{ name: t('subscribe.mutedTokens'), value: sub.mutedTokens.join('\n') }] : []), ...scheduleFields(ctx, sub)],
         colour: sub.disabled ? 'error' : paused ? 'warn' : 'up',
       };
     }
@@ -58,18 +62,18 @@ export default {
     await mustManage(ctx);
     if (action === 'pause') {
       const ms = duration === undefined ? undefined : parseDuration(duration);
-      if (duration !== undefined && ms === undefined) throw new UserError(`Can't read the duration '${duration}'.`, '/alerts pause 2h');
+      if (duration !== undefined && ms === undefined) throw new UserError(t('subscribe.badDuration', { duration }), '/alerts pause 2h');
       const until = ms === undefined ? FOREVER : now + ms;
       await setPaused(ctx.store.subscriptions, sub, until, now);
-      return { kind: 'text', text: ms === undefined ? 'Alerts paused until /alerts resume.' : `Alerts paused until ${dateShort(until)}.` };
+      return { kind: 'text', text: ms === undefined ? t('subscribe.pausedResume') : t('subscribe.pausedTill', { date: dateShort(until) }) };
     }
     if (action === 'resume') {
       await setPaused(ctx.store.subscriptions, sub, null, now);
-      return { kind: 'text', text: 'Alerts resumed.' };
+      return { kind: 'text', text: t('subscribe.resumed') };
     }
     const entry = await testAlert(ctx, sub);
     await ctx.store.outbox.enqueue(`test-${entry.id}`, [entry]);
     ctx.kickAlerts?.();
-    return { kind: 'text', text: 'A test alert is on its way to this chat. If it does not arrive, check that the bot may post and embed links here.' };
+    return { kind: 'text', text: t('subscribe.testSent') };
   },
 } satisfies Command<typeof options>;

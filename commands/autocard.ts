@@ -1,7 +1,6 @@
 import { autoCardSettings, cooldownText, parseCooldown } from '../src/core/autocard.ts';
 import type { Command, CommandContext } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
-import { LOOKUP_TEXT } from '../src/core/lookup-text.ts';
 import { opt } from '../src/core/options.ts';
 
 const EXAMPLE = '/autocard on cooldown:10m';
@@ -13,13 +12,14 @@ const options = {
 
 /** Whether the bot sees pastes here at all, and what to change if not. */
 async function reach(ctx: CommandContext): Promise<string | undefined> {
-  if (ctx.caller.chatType === 'private') return LOOKUP_TEXT.autocardPrivate;
+  const t = ctx.t;
+  if (ctx.caller.chatType === 'private') return t('lookup.autocardPrivate');
   const ask = ctx.capabilities.readsAllMessages;
   if (!ask) return undefined;
   // Unknown (the platform did not answer) reads as "cannot": the advice is harmless either way.
   const reads = await ask().catch(() => false);
-  if (ctx.caller.platform === 'telegram') return reads ? LOOKUP_TEXT.telegramPrivacyOff : LOOKUP_TEXT.telegramPrivacyOn;
-  if (ctx.caller.platform === 'discord') return reads ? LOOKUP_TEXT.discordIntentOn : LOOKUP_TEXT.discordIntentOff;
+  if (ctx.caller.platform === 'telegram') return t(reads ? 'lookup.telegramPrivacyOff' : 'lookup.telegramPrivacyOn');
+  if (ctx.caller.platform === 'discord') return t(reads ? 'lookup.discordIntentOn' : 'lookup.discordIntentOff');
   return undefined;
 }
 
@@ -37,13 +37,14 @@ export default {
     let next = current;
     if (cooldown !== undefined) {
       const ms = parseCooldown(cooldown);
-      if (ms === undefined) throw new UserError(LOOKUP_TEXT.badCooldown, EXAMPLE);
+      if (ms === undefined) throw new UserError(ctx.t('lookup.badCooldown'), EXAMPLE);
       next = { ...next, cooldownMs: ms };
     }
     if (mode !== undefined) next = { ...next, enabled: mode === 'on' };
     const changed = next !== current;
     if (changed) await settings.put(platform, chatId, next);
-    const head = (changed ? LOOKUP_TEXT.autocardSet : LOOKUP_TEXT.autocardStatus)(next.enabled, cooldownText(next.cooldownMs));
+    const values = { cooldown: cooldownText(next.cooldownMs) };
+    const head = ctx.t(changed ? (next.enabled ? 'lookup.autocardSetOn' : 'lookup.autocardSetOff') : next.enabled ? 'lookup.autocardOn' : 'lookup.autocardOff', values);
     const note = next.enabled ? await reach(ctx) : undefined;
     return { kind: 'text', text: note ? `${head}\n${note}` : head };
   },

@@ -16,7 +16,7 @@ const options = {
   action: opt.choice(['show', 'clear'], { description: 'clear: forget this chat’s call history (admins)', positional: true, noun: 'action' }),
   period: opt.choice(['24h', '7d', '30d', 'all'], { description: 'Period: 24h, 7d, 30d or all (default 7d)', noun: 'period', default: '7d', aliases: { day: '24h', '1d': '24h', week: '7d', month: '30d' } }),
   sort: opt.choice(['best', 'recent', 'worst'], { description: 'Sort: best, recent or worst (default best)', noun: 'sort', default: 'best' }),
-  kol: opt.string({ description: 'Only the calls of this KOL (X username)', pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'must be an X username like @cobie', example: '@cobie' }),
+  kol: opt.string({ description: 'Only the calls of this KOL (X username)', pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'username', example: '@cobie' }),
   by: opt.choice(['call', 'kol'], { description: 'kol: rank the KOLs instead of the calls', noun: 'ranking', aliases: { calls: 'call', kols: 'kol' } }),
   offset: opt.integer({ description: 'Rows to skip (the Next button sets it)', min: 0, default: 0, internal: true }),
 };

@@ -27,7 +27,7 @@ export default {
       scores = await data(kol.xUserId);
     }
     const [score, momentum] = scores;
-    const card = kolCard({ kol, score, momentum });
+    const card = kolCard({ kol, score, momentum }, ctx.t);
     return withPicture(card, await winRatePicture(ctx, { kol, score, momentum }));
   },
 } satisfies Command<typeof options>;

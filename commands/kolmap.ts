@@ -32,18 +32,18 @@ export default {
     );
     return {
       kind: 'table',
-      title: `Tokens mentioned by ${who}`,
-      ...(res.items.length ? {} : { description: `${who} has not mentioned any token yet.` }),
+      title: ctx.t('kolmap.title', { who }),
+      ...(res.items.length ? {} : { description: ctx.t('kolmap.none', { who }) }),
       columns: [
         { key: 'n', label: '#', align: 'right' },
-        { key: 'token', label: 'Token' },
-        { key: 'name', label: 'Name' },
-        { key: 'chain', label: 'Chain' },
+        { key: 'token', label: ctx.t('columns.token') },
+        { key: 'name', label: ctx.t('columns.name') },
+        { key: 'chain', label: ctx.t('columns.chain') },
       ],
       rows: res.items.map((t, i) => ({ n: String(page.offset + i + 1), token: ticker(t.symbol, t.name), name: excerpt(t.name, 24), chain: t.chain_id })),
       notes: res.items.map((t) => [`${ticker(t.symbol, t.name)} `, { code: t.address }]),
-      footer: rangeText(shown),
-      actions: [...offsetActions('kolmap', input, shown), ...cards, { label: 'KOL card', command: 'kol', options: { kol: who } }],
+      footer: rangeText(shown, ctx.t),
+      actions: [...offsetActions('kolmap', input, shown, ctx.t), ...cards, { label: ctx.t('lists.kolCard'), command: 'kol', options: { kol: who } }],
     };
   },
 } satisfies Command<typeof options>;

@@ -102,11 +102,11 @@ export default {
     const arrow = apiOrder(input.order, sort === 'ranking' ? 'asc' : 'desc') === 'ASC' ? '↑' : '↓';
     return {
       kind: 'table',
-      title: input.search ? `KOLs matching “${input.search}”` : 'KOLs',
-      description: res.items.length ? 'Details: /kol @username' : 'No KOL matches these filters.',
-      ...kolTableFor(sort, res.items),
-      footer: `${rangeText(page)} · sorted by ${sort} ${arrow}`,
-      actions: offsetActions('kols', input, page),
+      title: input.search ? ctx.t('lists.kolsMatching', { search: input.search }) : 'KOLs',
+      description: res.items.length ? ctx.t('lists.kolDetails') : ctx.t('lists.noKol'),
+      ...kolTableFor(sort, res.items, ctx.t),
+      footer: `${rangeText(page, ctx.t)} · ${ctx.t('lists.sortedBy', { sort })} ${arrow}`,
+      actions: offsetActions('kols', input, page, ctx.t),
     };
   },
 } satisfies Command<typeof options>;

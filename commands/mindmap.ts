@@ -59,7 +59,7 @@ export default {
         callOpts(ctx),
       );
     } catch (err) {
-      if (err instanceof ApiNotFoundError) throw new UserError(`No token ${shortAddress(address)} on ${chain}.`, EXAMPLE);
+      if (err instanceof ApiNotFoundError) throw new UserError(ctx.t('mindmap.noToken', { address: shortAddress(address), chain }), EXAMPLE);
       throw err;
     }
     const centre = Object.values(graph.tokens).find((t) => t.chain_id === chain && sameAddress(chain, t.address, address));
@@ -67,8 +67,8 @@ export default {
     return withPicture(
       {
         kind: 'text',
-        text: mindmapText(graph, centre, hours, limit),
-        actions: [{ label: 'Token card', command: 'token', options: { chain, address } }],
+        text: mindmapText(graph, centre, hours, limit, ctx.t),
+        actions: [{ label: ctx.t('feed.tokenCard'), command: 'token', options: { chain, address } }],
       },
       drawn,
     );

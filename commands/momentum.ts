@@ -70,14 +70,14 @@ export default {
     return withPicture(
       {
         kind: 'table',
-        title: `Tokens shilled by ${who}${input.chain ? ` · ${input.chain}` : ''}`,
-        description: res.total ? `Win rate: ${winRateLine(res.summary)}` : 'No shilled tokens match.',
-        columns: momentumColumns(windows),
-        rows: items.map((i) => momentumRow(i, windows, now)),
-        footer: `${rangeText({ ...page, shown: items.length })} · price change since the shill · sorted by ${sort}`,
+        title: `${ctx.t('lists.shilledBy', { who })}${input.chain ? ` · ${input.chain}` : ''}`,
+        description: res.total ? ctx.t('lists.winRate', { line: winRateLine(res.summary, ctx.t) }) : ctx.t('lists.noShilled'),
+        columns: momentumColumns(windows, ctx.t),
+        rows: items.map((i) => momentumRow(i, windows, now, ctx.t)),
+        footer: `${rangeText({ ...page, shown: items.length }, ctx.t)} · ${ctx.t('lists.sinceShill')} · ${ctx.t('lists.sortedBy', { sort })}`,
         actions: [
-          ...offsetActions('momentum', input, { ...page, shown: items.length }),
-          { label: 'KOL card', command: 'kol', options: { kol: who } },
+          ...offsetActions('momentum', input, { ...page, shown: items.length }, ctx.t),
+          { label: ctx.t('lists.kolCard'), command: 'kol', options: { kol: who } },
         ],
       },
       drawn,

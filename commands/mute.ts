@@ -1,5 +1,5 @@
 import { setMuted } from '../src/alerts/subscriptions.ts';
-import { ADDRESS_HINT, isValidAddress, tokenKeyOf } from '../src/core/chains.ts';
+import { ADDRESS_HINT, CHAIN_LABEL, isValidAddress, tokenKeyOf } from '../src/core/chains.ts';
 import type { Command } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
@@ -19,9 +19,9 @@ export default {
   examples: ['/mute solana So11111111111111111111111111111111111111112', '/mute base 0x4200000000000000000000000000000000000006 off:yes'],
   requires: 'manage',
   async run({ chain, address, off }, ctx) {
-    if (!isValidAddress(chain, address)) throw new UserError(`That is not a ${chain} address: expected ${ADDRESS_HINT[chain]}.`, `/mute ${chain} <address>`);
+    if (!isValidAddress(chain, address)) throw new UserError({ key: 'errors.notAddress', values: { chain: CHAIN_LABEL[chain], expected: { key: `errors.address.${ADDRESS_HINT[chain]}` } } }, `/mute ${chain} <address>`);
     const sub = await requireSubscription(ctx);
     await setMuted(ctx.store.subscriptions, sub, tokenKeyOf(chain, address), !off, ctx.now());
-    return { kind: 'text', text: off ? `Alerts about ${address} on ${chain} are back on here.` : `No more alerts about ${address} on ${chain} here. /mute ${chain} ${address} off:yes undoes it.` };
+    return { kind: 'text', text: off ? ctx.t('subscribe.unmuted', { address, chain }) : ctx.t('subscribe.muted', { address, chain, undo: `/mute ${chain} ${address} off:yes` }) };
   },
 } satisfies Command<typeof options>;

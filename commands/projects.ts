@@ -1,7 +1,8 @@
 import type { ProjectItem } from '../src/api/index.ts';
 import type { Command } from '../src/core/command.ts';
 import { cursorActions } from '../src/views/cards/paging.ts';
-import { compact, pct } from '../src/views/format.ts';
+import { formats } from '../src/i18n/format.ts';
+import { languageOf, type T } from '../src/i18n/index.ts';
 import type { Rich } from '../src/views/model.ts';
 import { back, callOpts, checkBounds, cursor, limit, range } from './_options.ts';
 
@@ -17,10 +18,11 @@ const options = {
   back: back(),
 };
 
-function note(p: ProjectItem): Rich {
+function note(p: ProjectItem, t: T): Rich {
+  const { compact } = formats(languageOf(t));
   const names = p.smart_follower.slice(0, NAMED).map((s) => `@${s.username}`);
   const more = p.smart_follower_count > names.length ? ` +${compact(p.smart_follower_count - names.length)}` : '';
-  return [{ b: `@${p.username}` }, names.length ? ` followed by ${names.join(', ')}${more}` : ' no smart followers listed'];
+  return [{ b: `@${p.username}` }, ` ${names.length ? t('projects.followedBy', { names: `${names.join(', ')}${more}` }) : t('projects.noneListed')}`];
 }
 
 export default {
@@ -41,15 +43,17 @@ export default {
       },
       callOpts(ctx),
     );
+    const t = ctx.t;
+    const { compact, pct } = formats(ctx.locale);
     return {
       kind: 'table',
-      title: 'Projects followed by smart KOLs',
-      ...(res.items.length ? {} : { description: input.cursor ? 'No more projects.' : 'No project matches these filters.' }),
+      title: t('projects.title'),
+      ...(res.items.length ? {} : { description: input.cursor ? t('projects.noMore') : t('projects.none') }),
       columns: [
-        { key: 'who', label: 'Account' },
-        { key: 'smart', label: 'SmartF', align: 'right' },
-        { key: 'followers', label: 'Followers', align: 'right' },
-        { key: 'change', label: 'Chg', align: 'right' },
+        { key: 'who', label: t('columns.account') },
+        { key: 'smart', label: t('columns.smartF'), align: 'right' },
+        { key: 'followers', label: t('columns.followers'), align: 'right' },
+        { key: 'change', label: t('columns.change'), align: 'right' },
       ],
       rows: res.items.map((p) => ({
         who: `@${p.username}`,
@@ -57,8 +61,8 @@ export default {
         followers: compact(p.follower_count),
         change: pct(p.change_percent, 'percent', { sign: true }),
       })),
-      notes: res.items.map(note),
-      actions: cursorActions('projects', input, { cursor: input.cursor, back: input.back, next: res.next_cursor }),
+      notes: res.items.map((p) => note(p, t)),
+      actions: cursorActions('projects', input, { cursor: input.cursor, back: input.back, next: res.next_cursor }, t),
     };
   },
 } satisfies Command<typeof options>;

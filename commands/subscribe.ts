@@ -1,7 +1,8 @@
 import { CHAINS } from '../src/api/chains.ts';
 import { DEFAULT_FILTERS, describeFilters, toSubscribeLine } from '../src/alerts/filters.ts';
 import { subscribe } from '../src/alerts/subscriptions.ts';
-import type { Command } from '../src/core/command.ts';
+import type { Command, CommandContext } from '../src/core/command.ts';
+import { pickLocale } from '../src/i18n/index.ts';
 import { opt } from '../src/core/options.ts';
 import type { AlertFilters } from '../src/store/subscriptions.ts';
 import { destinationOf, feedHead } from './_subscription.ts';
@@ -11,20 +12,35 @@ import { UserError } from '../src/core/errors.ts';
 import { formats } from '../src/i18n/format.ts';
 import { followupsSetting } from '../src/views/cards/calls.ts';
 
-const username = opt.string({ description: 'X username', pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'must be X usernames like @cobie' });
+const username = opt.string({ description: 'X username', pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'usernames' });
 
 const options = {
   chains: opt.list(opt.chain({ description: 'chain' }), { description: `Chains to watch (default all): ${CHAINS.join(', ')}` }),
   token_score: opt.number({ description: `Minimum token score 0-100 (default ${DEFAULT_FILTERS.minTokenScore})`, min: 0, max: 100 }),
   kol_score: opt.number({ description: `Minimum KOL score 0-100 (default ${DEFAULT_FILTERS.minKolScore})`, min: 0, max: 100 }),
   followers: opt.integer({ description: `Minimum followers of the KOL (default ${DEFAULT_FILTERS.minFollowers})`, min: 0, max: 1_000_000_000 }),
-  labels: opt.list(opt.string({ description: 'label', pattern: /^[\w -]{1,40}$/, hint: 'must be short words' }), { description: 'Only KOLs with one of these labels', max: 20 }),
-  types: opt.list(opt.string({ description: 'type', pattern: /^[a-z_]{1,20}$/i, hint: 'must be words like tweet, quote' }), { description: 'Tweet types, e.g. tweet,quote (default all)', max: 10 }),
+  labels: opt.list(opt.string({ description: 'label', pattern: /^[\w -]{1,40}$/, hint: 'words' }), { description: 'Only KOLs with one of these labels', max: 20 }),
+  types: opt.list(opt.string({ description: 'type', pattern: /^[a-z_]{1,20}$/i, hint: 'tweetTypes' }), { description: 'Tweet types, e.g. tweet,quote (default all)', max: 10 }),
   only: opt.list(username, { description: 'Only these KOLs (usernames)', max: 100, example: '@cobie,@ansem' }),
   except: opt.list(username, { description: 'Never these KOLs (usernames)', max: 100, example: '@cobie,@ansem' }),
   cooldown: opt.integer({ description: `Minutes between alerts for one token (default ${DEFAULT_FILTERS.cooldownMinutes})`, min: 0, max: 10_080 }),
   followups: opt.string({ description: 'Follow-up times after an alert, e.g. 1h,6h,24h, or off', example: '1h,24h' }),
 };
+
+/**
+ * Alerts are said in the chat's language: a chat that has none yet gets the
+ * Discord server's language, else the admin's, so alerts do not fall back to
+ * English. A store fault costs only this, never the subscription.
+ */
+async function seedLanguage(ctx: CommandContext): Promise<void> {
+  const { platform, chatId, guildLocale } = ctx.caller;
+  try {
+    if (await ctx.store.languages.get(platform, chatId)) return;
+    await ctx.store.languages.set(platform, chatId, pickLocale(guildLocale, ctx.locale));
+  } catch (err) {
+    ctx.log.warn({ err }, 'alert language not stored');
+  }
+}
 
 const lower = (xs: readonly string[]) => [...new Set(xs.map((x) => x.replace(/^@/, '').toLowerCase()))];
 
@@ -51,12 +67,14 @@ export default {
       ...(followups ? { followups } : base.followups ? { followups: base.followups } : {}),
     });
     const { sub, updated } = await subscribe(ctx.store.subscriptions, destinationOf(ctx), ctx.caller.userId, filtersFrom, () => feedHead(ctx), ctx.now());
+    await seedLanguage(ctx);
     const filters = sub.filters;
+    const t = ctx.t;
     return {
       kind: 'card',
-      title: updated ? 'Alerts updated' : 'Alerts on',
-      description: [describeFilters(filters).join('\n'), '\n', followupsSetting(followupsOf(sub), ctx.t, formats(ctx.locale)), '\n\nTo recreate these settings elsewhere:\n', { code: toSubscribeLine(filters) }],
-      footer: 'Only tweets from now on are alerted. /alerts shows the settings, /alerts test sends a sample.',
+      title: t(updated ? 'subscribe.updated' : 'subscribe.on'),
+      description: [describeFilters(filters, t).join('\n'), '\n', followupsSetting(followupsOf(sub), ctx.t, formats(ctx.locale)), `\n\n${t('subscribe.recreate')}\n`, { code: toSubscribeLine(filters) }],
+      footer: t('subscribe.footer'),
       colour: 'up',
     };
   },

@@ -2,7 +2,6 @@ import { CHAIN_ALIASES, CHAINS, chainsForAddress, suggest, type ChainId } from '
 import type { Command, CommandContext, RawArgs } from '../src/core/command.ts';
 import { findTokenRefs } from '../src/core/detect.ts';
 import { UserError } from '../src/core/errors.ts';
-import { LOOKUP_TEXT } from '../src/core/lookup-text.ts';
 import { findOnChains, searchTerm, searchTokens, type FoundToken } from '../src/core/lookup.ts';
 import { opt } from '../src/core/options.ts';
 import { checkAddress, inferChain } from '../src/core/resolve.ts';
@@ -14,6 +13,7 @@ import { fromTokenTweet } from '../src/views/cards/tweets.ts';
 
 const EXAMPLE = '/token solana So11111111111111111111111111111111111111112';
 const TWEETS = 4;
+const NO_MATCH_EXAMPLE = '/token $PEPE';
 
 const options = {
   chain: opt.chain({ description: 'Chain: solana, bsc, base, sui or aptos (found from the address when left out)', positional: true, example: 'solana' }),
@@ -27,12 +27,15 @@ type Call = { signal: AbortSignal; budgetMs: number };
  * Aptos) is looked up on each of them at once; the one that has it wins.
  */
 async function findChain(ctx: CommandContext, address: string, candidates: readonly ChainId[], call: Call): Promise<ChainId> {
-  if (!candidates.length) throw new UserError(`'${shortAddress(address)}' is not a token address on any chain I know.`, EXAMPLE);
+  if (!candidates.length) throw new UserError(ctx.t('token.noChain', { address: shortAddress(address) }), EXAMPLE);
   if (candidates.length === 1) return candidates[0]!;
   const found = (await findOnChains(ctx.api, address, candidates, call)).map((f) => f.chain);
   if (found.length === 1) return found[0]!;
-  if (!found.length) throw new UserError(`No token ${shortAddress(address)} on ${candidates.join(' or ')}. Check the address, or search by name:`, '/token pepe');
-  throw new UserError(`${shortAddress(address)} exists on ${found.join(' and ')}. Which one? ${found.map((c) => `/token ${c} ${address}`).join(' or ')}`, `/token ${found[0]} ${address}`);
+  if (!found.length) throw new UserError({ key: 'token.notOn', values: { address: shortAddress(address), chains: { or: candidates } } }, '/token pepe');
+  throw new UserError(
+    { key: 'token.onSeveral', values: { address: shortAddress(address), chains: { and: found }, commands: { or: found.map((c) => `/token ${c} ${address}`) } } },
+    `/token ${found[0]} ${address}`,
+  );
 }
 
 const CHAIN_WORDS = [...CHAINS, ...Object.keys(CHAIN_ALIASES)];
@@ -72,19 +75,19 @@ async function card(ctx: CommandContext, chain: ChainId, address: string, call: 
   ]);
   const item = found[0]?.item;
   if (!item) {
-    throw new UserError(`No token ${shortAddress(address)} on ${chain}. Check the address, or search by name:`, `/token pepe chain:${chain}`);
+    throw new UserError({ key: 'token.notOn', values: { address: shortAddress(address), chains: { or: [chain] } } }, `/token pepe chain:${chain}`);
   }
-  const view = tokenCard({ chain, item, tweets: tweets?.slice(0, TWEETS), now: ctx.now() });
+  const view = tokenCard({ chain, item, tweets: tweets?.slice(0, TWEETS), now: ctx.now() }, ctx.t);
   return withPicture(view, await priceStripPicture(ctx, chain, item));
 }
 
 async function byName(ctx: CommandContext, query: string, chain: ChainId | undefined, call: Call) {
-  if (!searchTerm(query)) throw new UserError(LOOKUP_TEXT.tooShort, LOOKUP_TEXT.noMatchExample);
+  if (!searchTerm(query)) throw new UserError(ctx.t('lookup.tooShort'), NO_MATCH_EXAMPLE);
   const { exact, ranked } = await searchTokens(ctx.api, query, chain, call);
   const only: FoundToken | undefined = exact.length === 1 ? exact[0] : ranked.length === 1 ? ranked[0] : undefined;
   if (only) return card(ctx, only.chain, only.item.token.address, call);
-  if (!ranked.length) throw new UserError(LOOKUP_TEXT.noMatch(query.trim()), LOOKUP_TEXT.noMatchExample);
-  return tokenPickList(query.trim(), exact.length > 1 ? exact : ranked);
+  if (!ranked.length) throw new UserError(ctx.t('lookup.noMatch', { query: query.trim() }), NO_MATCH_EXAMPLE);
+  return tokenPickList(query.trim(), exact.length > 1 ? exact : ranked, ctx.t);
 }
 
 export default {

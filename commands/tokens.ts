@@ -3,6 +3,7 @@ import { type ChainId, chainsForAddress } from '../src/core/chains.ts';
 import type { Command, CommandContext } from '../src/core/command.ts';
 import { sameAddress } from '../src/core/resolve.ts';
 import { opt } from '../src/core/options.ts';
+import { formats } from '../src/i18n/format.ts';
 import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
 import { tokenColumnKeys, tokenColumns, tokenNote, tokenRow } from '../src/views/cards/tokenTable.ts';
 import { apiOrder, callOpts, checkBounds, limit, numText, offset, order, range } from './_options.ts';
@@ -119,16 +120,17 @@ export default {
     const keys = tokenColumnKeys(column);
     const chains = await chainsOfRepeated(ctx, res.items, input.chain);
     const page = { offset: input.offset ?? 0, limit: input.limit ?? 10, shown: res.items.length, total: res.total };
-    const where = [input.chain, input.search && `“${input.search}”`, input.new && `new in ${input.new}h`].filter(Boolean).join(' · ');
+    const t = ctx.t;
+    const where = [input.chain, input.search && `“${input.search}”`, input.new && t('lists.newIn', { hours: input.new })].filter(Boolean).join(' · ');
     return {
       kind: 'table',
-      title: `Tokens${where ? ` · ${where}` : ''}`,
-      description: res.items.length ? `${res.new_token_count24h} new in the last 24h. Card: /token <chain> <address>` : 'No token matches these filters.',
-      columns: tokenColumns(keys),
-      rows: res.items.map((t) => tokenRow(t, keys, chains.get(t.token.id))),
-      notes: res.items.map((t) => tokenNote(t, chains.get(t.token.id))),
-      footer: `${rangeText(page)} · sorted by ${sort} ${apiOrder(input.order) === 'ASC' ? '↑' : '↓'}`,
-      actions: offsetActions('tokens', input, page),
+      title: `${t('lists.tokens')}${where ? ` · ${where}` : ''}`,
+      description: res.items.length ? t('lists.tokensNew', { count: res.new_token_count24h, n: formats(ctx.locale).int(res.new_token_count24h) }) : t('lists.noToken'),
+      columns: tokenColumns(keys, t),
+      rows: res.items.map((x) => tokenRow(x, keys, chains.get(x.token.id), t)),
+      notes: res.items.map((x) => tokenNote(x, chains.get(x.token.id))),
+      footer: `${rangeText(page, t)} · ${t('lists.sortedBy', { sort })} ${apiOrder(input.order) === 'ASC' ? '↑' : '↓'}`,
+      actions: offsetActions('tokens', input, page, t),
     };
   },
 } satisfies Command<typeof options>;

@@ -54,9 +54,9 @@ export default {
 async function byToken(input: In, chain: NonNullable<In['chain']>, address: string, ctx: CommandContext): Promise<CardView> {
   checkAddress(chain, address, TOKEN_EXAMPLE);
   const misplaced = FEED_ONLY.find((k) => input[k] !== undefined);
-  if (misplaced) throw new UserError(`${misplaced} filters the feed, not the tweets about one token. Drop the address to use it:`, EXAMPLE);
+  if (misplaced) throw new UserError(ctx.t('feed.feedOnly', { option: misplaced }), EXAMPLE);
   const sort = input.sort ?? 'newest';
-  if (!(sort in TOKEN_SORT)) throw new UserError(`Tweets about one token sort by newest, ranking or score, not ${sort}.`, `${TOKEN_EXAMPLE} sort:ranking`);
+  if (!(sort in TOKEN_SORT)) throw new UserError(ctx.t('feed.tokenSort', { sort }), `${TOKEN_EXAMPLE} sort:ranking`);
   const res = await ctx.api.getTweetsByToken(
     {
       chainId: chain,
@@ -74,20 +74,20 @@ async function byToken(input: In, chain: NonNullable<In['chain']>, address: stri
   const name = token ? ticker(token.symbol, token.name) : shortAddress(address);
   return {
     kind: 'card',
-    title: `Tweets about ${name} on ${chain}`,
-    ...(res.items.length ? {} : { description: input.cursor ? 'No more tweets.' : `No tweets about ${name} on ${chain} yet.` }),
-    fields: res.items.map((t) => tweetField(fromTokenTweet(t), now)),
+    title: ctx.t('feed.aboutTitle', { name, chain }),
+    ...(res.items.length ? {} : { description: input.cursor ? ctx.t('feed.noMore') : ctx.t('feed.noneAbout', { name, chain }) }),
+    fields: res.items.map((t) => tweetField(fromTokenTweet(t), now, 220, ctx.t)),
     colour: 'brand',
     actions: [
-      ...cursorActions('tweets', input, { cursor: input.cursor, back: input.back, next: res.next_cursor }),
-      { label: 'Token card', command: 'token', options: { chain, address } },
+      ...cursorActions('tweets', input, { cursor: input.cursor, back: input.back, next: res.next_cursor }, ctx.t),
+      { label: ctx.t('feed.tokenCard'), command: 'token', options: { chain, address } },
     ],
   };
 }
 
 async function feed(input: In, ctx: CommandContext): Promise<CardView> {
   const sort = input.sort ?? 'newest';
-  if (!(sort in FEED_SORT)) throw new UserError(`The feed sorts by newest, tokenscore, kolscore or followers, not ${sort}.`, '/tweets sort:kolscore');
+  if (!(sort in FEED_SORT)) throw new UserError(ctx.t('feed.feedSort', { sort }), '/tweets sort:kolscore');
   const chains = input.chains ?? (input.chain ? [input.chain] : undefined);
   const res = await ctx.api.getTweets(
     {
@@ -111,10 +111,10 @@ async function feed(input: In, ctx: CommandContext): Promise<CardView> {
   const filters = [chains?.join(', '), input.types?.join(', '), input.labels?.join(', ')].filter(Boolean).join(' · ');
   return {
     kind: 'card',
-    title: `Tweet feed${filters ? ` · ${filters}` : ''}`,
-    ...(res.items.length ? {} : { description: input.cursor ? 'No more tweets.' : 'No tweets match these filters.' }),
-    fields: res.items.map((t) => tweetField(fromListTweet(t), now)),
+    title: `${ctx.t('feed.title')}${filters ? ` · ${filters}` : ''}`,
+    ...(res.items.length ? {} : { description: input.cursor ? ctx.t('feed.noMore') : ctx.t('feed.noneMatch') }),
+    fields: res.items.map((t) => tweetField(fromListTweet(t), now, 220, ctx.t)),
     colour: 'brand',
-    actions: cursorActions('tweets', input, { cursor: input.cursor, back: input.back, next: res.next_cursor }),
+    actions: cursorActions('tweets', input, { cursor: input.cursor, back: input.back, next: res.next_cursor }, ctx.t),
   };
 }

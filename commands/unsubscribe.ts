@@ -14,7 +14,7 @@ export default {
   async run(_o, ctx) {
     const removed = await unsubscribe(ctx.store.subscriptions, destinationOf(ctx).id);
     return removed
-      ? { kind: 'text', text: 'Alerts are off here. /subscribe turns them on again.' }
-      : { kind: 'error', message: 'Alerts were not on here.', example: '/subscribe' };
+      ? { kind: 'text', text: ctx.t('subscribe.off') }
+      : { kind: 'error', message: ctx.t('subscribe.wasOff'), example: '/subscribe' };
   },
 } satisfies Command<typeof options>;

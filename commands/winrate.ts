@@ -64,7 +64,7 @@ export default {
     const sortField = window ? window.winRateSort : SCORE_SORT[sort as keyof typeof SCORE_SORT];
     const startDate = whenDate(input.start, now, EXAMPLE);
     const endDate = whenDate(input.end, now, EXAMPLE);
-    if (startDate && endDate && Date.parse(startDate) > Date.parse(endDate)) throw new UserError(`start (${input.start}) is after end (${input.end}): durations count back from now.`, EXAMPLE);
+    if (startDate && endDate && Date.parse(startDate) > Date.parse(endDate)) throw new UserError(ctx.t('lists.startAfterEnd', { start: input.start, end: input.end }), EXAMPLE);
     const res = await ctx.api.getKolWinRates(
       {
         offset: input.offset ?? 0,
@@ -92,12 +92,12 @@ export default {
     const page = { offset: input.offset ?? 0, limit: input.limit ?? 10, shown: res.items.length, total: res.total };
     return {
       kind: 'table',
-      title: `Win rate after a shill${input.chain ? ` · ${input.chain}` : ''}`,
-      description: res.items.length ? 'Share of shilled tokens priced above the shill price after each window.' : 'No KOL matches these filters.',
-      columns: winRateColumns(windows),
-      rows: res.items.map((i) => winRateRow(i, windows)),
-      footer: `${rangeText(page)} · sorted by ${sort} ${apiOrder(input.order) === 'ASC' ? '↑' : '↓'}`,
-      actions: offsetActions('winrate', input, page),
+      title: `${ctx.t('lists.winRateTitle')}${input.chain ? ` · ${input.chain}` : ''}`,
+      description: res.items.length ? ctx.t('lists.winRateWhat') : ctx.t('lists.noKol'),
+      columns: winRateColumns(windows, ctx.t),
+      rows: res.items.map((i) => winRateRow(i, windows, ctx.t)),
+      footer: `${rangeText(page, ctx.t)} · ${ctx.t('lists.sortedBy', { sort })} ${apiOrder(input.order) === 'ASC' ? '↑' : '↓'}`,
+      actions: offsetActions('winrate', input, page, ctx.t),
     };
   },
 } satisfies Command<typeof options>;

@@ -75,8 +75,15 @@ try {
     await writeFile(path, view.picture.png);
     process.stdout.write(`${path}  ${(view.picture.png.byteLength / 1024).toFixed(0)} KB  ${line}\n  alt: ${view.picture.alt}\n`);
   }
+  // One answer in another language: /momentum for a caller whose app speaks Chinese (title, axes, legend from the catalogue).
+  const zhLine = `/momentum @${kol.username} sort:24h`;
+  const zh = await dispatcher.text(zhLine, { ...caller, chatId: 'screenshots-zh', locale: 'zh-CN' }, { capabilities: { pictures: true, buttons: true } });
+  if (!zh || zh.kind === 'error' || !zh.picture) throw new Error(`${zhLine} (zh): no picture`);
+  const zhPath = join(outDir, 'momentum-zh.png');
+  await writeFile(zhPath, zh.picture.png);
+  process.stdout.write(`${zhPath}  ${(zh.picture.png.byteLength / 1024).toFixed(0)} KB  ${zhLine} (Chinese caller)\n  alt: ${zh.picture.alt}\n`);
   // Names in Chinese, Korean, Japanese and Russian, as communities name their tokens. Drawn from the chart
-  // functions: the sandbox has no such names, and the chart's own words move into the catalogue next.
+  // functions: the sandbox has no such names.
   const base = sampleMomentum(4, 5);
   const names = ['龙币', '한국토큰', 'ミーム', 'МЕМКОИН'];
   const cjk = renderPng(momentumSvg({ ...base, title: 'Дмитрий Криптонов · 加密 KOL', tokens: base.tokens.map((t, i) => ({ ...t, symbol: names[i]! })) }));

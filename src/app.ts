@@ -155,6 +155,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         subscriptions: store.subscriptions,
         senders,
         log,
+        languages: store.languages,
         lease: watcherLease,
         marketNow: (tokens) => marketNow(api, tokens, { budgetMs: 10_000, log }),
         onResult: (e, r) => {
@@ -164,7 +165,6 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         },
         onDrained: (n) => metrics.outboxDepth.set(n),
         calls: store.calls,
-        languageOf: (platform, chatId) => store.languages.get(platform, chatId),
         ...(followupNow ? { now: followupNow } : {}),
       });
       const w = createWatcher({

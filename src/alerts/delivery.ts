@@ -9,6 +9,7 @@ import type { SubscriptionStore } from '../store/subscriptions.ts';
 import { subscriptionId, type DestinationPlatform, type Subscription } from '../store/subscriptions.ts';
 import { tokenKeyOf } from '../core/chains.ts';
 import type { AlertKol, MergedItem, Outbox, OutboxEntry } from '../store/outbox.ts';
+import type { ChatLanguages } from '../store/languages.ts';
 import { alertView } from '../views/cards/alert.ts';
 import type { View } from '../views/model.ts';
 import { fnv1a } from './hash.ts';
@@ -21,7 +22,7 @@ import { mergedView } from '../views/cards/merged.ts';
 import type { CallStore } from '../store/calls.ts';
 import { callOf, followupsOf } from './calls/record.ts';
 import { followupLine } from '../views/cards/calls.ts';
-import { DEFAULT_LOCALE, translator, type Locale } from '../i18n/index.ts';
+import { DEFAULT_LOCALE, translator, type Locale, type T } from '../i18n/index.ts';
 import { formats } from '../i18n/format.ts';
 
 export type SendResult =
@@ -73,8 +74,8 @@ export interface DeliveryOptions {
   readonly onDrained?: (pending: number) => void;
   /** Where accepted alerts are recorded as calls and follow-ups read them; absent: no call tracking. */
   readonly calls?: CallStore;
-  /** The language a destination chose (follow-up lines are written in it); default English. */
-  readonly languageOf?: (platform: string, chatId: string) => Promise<Locale | undefined>;
+  /** Each destination's language (/language, seeded at /subscribe); English when absent or unreadable. */
+  readonly languages?: ChatLanguages;
   /** Follow-up edits at once, across destinations; default 8. Few: a new alert never queues behind many edits in a sender's pacer. */
   readonly followupConcurrency?: number;
 }
@@ -137,6 +138,19 @@ export function createDelivery(o: DeliveryOptions): Delivery {
       wakeAt = Infinity;
       drain().catch((err: unknown) => o.log.warn({ err }, 'delivery paused'));
     }, Math.max(1, at - now()));
+  }
+
+  /** The destination's language: the one way delivery learns it. A store fault costs the language, never the alert. */
+  async function localeOf(e: Pick<OutboxEntry, 'platform' | 'chatId'>): Promise<Locale> {
+    const chosen = await o.languages?.get(e.platform, e.chatId).catch((err: unknown) => {
+      o.log.warn({ err }, 'alert language unreadable; sending in English');
+      return undefined;
+    });
+    return chosen ?? DEFAULT_LOCALE;
+  }
+
+  async function languageOf(e: Pick<OutboxEntry, 'platform' | 'chatId'>): Promise<T> {
+    return translator(await localeOf(e));
   }
 
   async function finish(e: OutboxEntry, state: 'sent' | 'dead', detail: string): Promise<void> {
@@ -235,7 +249,8 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     const merged = { ...orig.content, kols: mergeKols(orig.content.kols, more.kols) };
     if (merged.kols.length === orig.content.kols.length) return undefined;
     if (orig.state === 'sent' && orig.messageId) {
-      const r = sender.edit ? await sender.edit(orig.chatId, orig.messageId, alertView(merged)) : await sender.send(e.chatId, alertView(merged), nonceFor(e.id));
+      const view = alertView(merged, await languageOf(orig));
+      const r = sender.edit ? await sender.edit(orig.chatId, orig.messageId, view) : await sender.send(e.chatId, view, nonceFor(e.id));
       o.onResult?.(e, r);
       if (r.kind === 'retry') {
         e.notBefore = now() + r.afterMs;
@@ -261,10 +276,10 @@ export function createDelivery(o: DeliveryOptions): Delivery {
   }
 
   async function viewOf(e: OutboxEntry): Promise<View> {
-    if (e.content.kind !== 'merged') return alertView(e.content);
-    const [locale, sub] = await Promise.all([o.languageOf?.(e.platform, e.chatId), o.subscriptions.get(e.subId)]);
+    if (e.content.kind !== 'merged') return alertView(e.content, await languageOf(e));
+    const [locale, sub] = await Promise.all([localeOf(e), o.subscriptions.get(e.subId)]);
     const c = e.content;
-    return mergedView(c, translator(locale ?? DEFAULT_LOCALE), { fmt: formats(locale ?? DEFAULT_LOCALE), ...(sub?.quiet ? { tz: sub.quiet.tz } : {}), ...(c.why === 'quiet' ? { multiples: await multiples(c.items) } : {}) });
+    return mergedView(c, translator(locale), { fmt: formats(locale), ...(sub?.quiet ? { tz: sub.quiet.tz } : {}), ...(c.why === 'quiet' ? { multiples: await multiples(c.items) } : {}) });
   }
 
   /** How far each held alert's token moved since its alert: market cap now over then. Best effort. */
@@ -367,10 +382,10 @@ export function createDelivery(o: DeliveryOptions): Delivery {
       await finish(e, 'dead', `${sender.platform} cannot edit`);
       return 'next';
     }
-    const locale = (await o.languageOf?.(call.platform, call.chatId)) ?? DEFAULT_LOCALE;
+    const locale = await localeOf(call);
     const line = followupLine(call, translator(locale), formats(locale));
     e.attempts++;
-    const r = await sender.edit(call.chatId, call.messageId, alertView(call.content, line));
+    const r = await sender.edit(call.chatId, call.messageId, alertView(call.content, translator(locale), line));
     o.onResult?.(e, r);
     switch (r.kind) {
       case 'sent':

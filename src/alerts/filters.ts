@@ -4,6 +4,8 @@
  * and every filter can be written back as the exact `/subscribe` line that
  * recreates it, so settings can be copied between channels.
  */
+import { formats } from '../i18n/format.ts';
+import { languageOf, translator, type T } from '../i18n/index.ts';
 import type { AlertFilters } from '../store/subscriptions.ts';
 import { DEFAULT_FOLLOWUPS, followupValue } from './calls/record.ts';
 
@@ -51,13 +53,15 @@ export function toSubscribeLine(f: AlertFilters): string {
 }
 
 /** The filters in words, one line each, for `/alerts`. */
-export function describeFilters(f: AlertFilters): string[] {
-  const n = (x: number) => x.toLocaleString('en-US');
+export function describeFilters(f: AlertFilters, t: T = translator('en')): string[] {
+  const { int } = formats(languageOf(t));
+  const num = (x: number) => (Number.isInteger(x) ? int(x) : formats(languageOf(t)).score(x));
+  const kols = f.allowKols.length ? t('filters.onlyKols', { names: `@${f.allowKols.join(', @')}` }) : t('filters.anyone');
   return [
-    `Chains: ${f.chains.length ? f.chains.join(', ') : 'all'}`,
-    `Token score at least ${f.minTokenScore}, KOL score at least ${f.minKolScore}, at least ${n(f.minFollowers)} followers`,
-    `Labels: ${f.labels.length ? f.labels.join(', ') : 'any'}; tweet types: ${f.tweetTypes.length ? f.tweetTypes.join(', ') : 'all'}`,
-    `KOLs: ${f.allowKols.length ? `only @${f.allowKols.join(', @')}` : 'anyone'}${f.denyKols.length ? `, except @${f.denyKols.join(', @')}` : ''}`,
-    `At most one alert per token every ${f.cooldownMinutes} min`,
+    t('filters.chains', { chains: f.chains.length ? f.chains.join(', ') : t('filters.all') }),
+    t('filters.scores', { token: num(f.minTokenScore), kol: num(f.minKolScore), followers: int(f.minFollowers) }),
+    t('filters.labels', { labels: f.labels.length ? f.labels.join(', ') : t('filters.any'), types: f.tweetTypes.length ? f.tweetTypes.join(', ') : t('filters.all') }),
+    `${t('filters.kols', { kols })}${f.denyKols.length ? t('filters.except', { names: `@${f.denyKols.join(', @')}` }) : ''}`,
+    t('filters.cooldown', { minutes: int(f.cooldownMinutes) }),
   ];
 }

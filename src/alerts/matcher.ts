@@ -8,7 +8,8 @@ import type { TweetListItem } from '../api/index.ts';
 import type { AlertFilters, FeedPosition, Subscription } from '../store/subscriptions.ts';
 import type { ChainId } from '../api/chains.ts';
 import { tokenKeyOf } from '../core/chains.ts';
-import { int } from '../views/format.ts';
+import { translator } from '../i18n/index.ts';
+import { renderMessage, type Message } from '../i18n/message.ts';
 import { feedAuthorFacts, type AuthorFacts } from './authors.ts';
 import { fnv1a } from './hash.ts';
 
@@ -276,35 +277,43 @@ export function compile(subs: readonly Subscription[]): CompiledSubscriptions {
  * when the value passes, `<` when it does not, "unknown" when no source gave it.
  * "token score 82 >= 70, KOL score 64 >= 60, 12,300 followers >= 10,000"
  */
-export function filterChecks(f: AlertFilters, t: TweetFacts): { parts: string[]; pass: boolean } {
-  const n = (x: number) => String(Math.round(x * 10) / 10);
+export function filterChecks(f: AlertFilters, t: TweetFacts): { parts: string[]; checks: Message[]; pass: boolean } {
   let pass = true;
-  const parts: string[] = [];
-  const put = (ok: boolean, text: string) => {
+  const checks: Message[] = [];
+  const put = (ok: boolean, key: string, values: Record<string, unknown> = {}) => {
     if (!ok) pass = false;
-    parts.push(text);
+    checks.push({ key: `checks.${key}`, values });
   };
-  const threshold = (name: string, value: number | null, min: number, show: (x: number) => string, after = false) => {
-    if (value === null) return put(min <= 0, after ? `followers unknown` : `${name} unknown`);
+  const threshold = (name: 'tokenScore' | 'kolScore', value: number | null, min: number) => {
+    if (value === null) return put(min <= 0, `${name}Unknown`);
     const ok = value >= min;
-    put(ok, after ? `${show(value)} ${name} ${ok ? '>=' : '<'} ${show(min)}` : `${name} ${show(value)} ${ok ? '>=' : '<'} ${show(min)}`);
+    put(ok, `${name}${ok ? 'Pass' : 'Fail'}`, { value: { dec: value }, min: { dec: min } });
   };
-  if (f.chains.length) put(f.chains.includes(t.chain as never), f.chains.includes(t.chain as never) ? `chain ${t.chain}` : `chain ${t.chain} is not ${f.chains.join('/')}`);
-  threshold('token score', t.tokenScore, f.minTokenScore, n);
-  threshold('KOL score', t.kolScore, f.minKolScore, n);
-  threshold('followers', t.followers, f.minFollowers, int, true);
-  if (f.tweetTypes.length) put(f.tweetTypes.includes(t.tweetType), f.tweetTypes.includes(t.tweetType) ? `type ${t.tweetType}` : `type ${t.tweetType} is not ${f.tweetTypes.join('/')}`);
-  if (f.allowKols.length) put(f.allowKols.includes(t.username), `@${t.username} is ${f.allowKols.includes(t.username) ? '' : 'not '}on the list`);
-  if (f.denyKols.includes(t.username)) put(false, `@${t.username} is excluded`);
+  if (f.chains.length) {
+    const ok = f.chains.includes(t.chain as never);
+    put(ok, ok ? 'chain' : 'chainNot', { chain: t.chain, chains: f.chains.join('/') });
+  }
+  threshold('tokenScore', t.tokenScore, f.minTokenScore);
+  threshold('kolScore', t.kolScore, f.minKolScore);
+  if (t.followers === null) put(f.minFollowers <= 0, 'followersUnknown');
+  else put(t.followers >= f.minFollowers, t.followers >= f.minFollowers ? 'followersPass' : 'followersFail', { value: { int: t.followers }, min: { int: f.minFollowers } });
+  if (f.tweetTypes.length) {
+    const ok = f.tweetTypes.includes(t.tweetType);
+    put(ok, ok ? 'type' : 'typeNot', { type: t.tweetType, types: f.tweetTypes.join('/') });
+  }
+  if (f.allowKols.length) put(f.allowKols.includes(t.username), f.allowKols.includes(t.username) ? 'onList' : 'notOnList', { name: t.username });
+  if (f.denyKols.includes(t.username)) put(false, 'excluded', { name: t.username });
   if (f.labels.length) {
-    if (t.labels === null) put(false, 'labels unknown');
+    if (t.labels === null) put(false, 'labelsUnknown');
     else {
       const hit = f.labels.filter((l) => t.labels!.includes(l));
-      put(hit.length > 0, hit.length ? `label ${hit.join('/')}` : `no label ${f.labels.join('/')}`);
+      put(hit.length > 0, hit.length ? 'label' : 'noLabel', { labels: (hit.length ? hit : f.labels).join('/') });
     }
   }
-  return { parts, pass };
+  return { parts: checks.map((m) => renderMessage(ENGLISH, m)), checks, pass };
 }
+
+const ENGLISH = translator('en');
 
 export function reasonLine(f: AlertFilters, t: TweetFacts): string {
   return filterChecks(f, t).parts.join(', ');

@@ -10,7 +10,7 @@ import { bindAction, chatKey } from '../core/actions.ts';
 import type { PageStore } from '../store/pages.ts';
 import type { Kv } from '../store/strict.ts';
 import type { Subscription } from '../store/subscriptions.ts';
-import { reasonLine, type Match, type TweetFacts } from './matcher.ts';
+import { filterChecks, type Match, type TweetFacts } from './matcher.ts';
 import type { AlertButton, AlertContent, AlertKol, AlertToken, OutboxEntry } from '../store/outbox.ts';
 import { marketNow, type MarketAtTime } from './market.ts';
 
@@ -83,11 +83,13 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
   const entries: OutboxEntry[] = live.map((g) => {
     const m = g[0]!;
     const kols = alertKols(g.map((x) => x.facts));
+    const { parts, checks } = filterChecks(m.sub.filters, m.facts);
     const content: AlertContent = {
       kind: 'alert',
       token: alertToken(m.facts, markets.get(m.facts.tokenKey) ?? null),
       kols,
-      reason: reasonLine(m.sub.filters, m.facts),
+      reason: parts.join(', '),
+      checks,
       actions: actions.get(`${m.facts.tokenKey}|${m.facts.username}`) ?? [],
     };
     return alertEntry(`${m.facts.tweet.id}:${m.sub.id}`, m.sub, content, p.now);
@@ -100,7 +102,7 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
   }
   if (p.skipped > 0) {
     const text = `kolradar was behind the feed: ${p.skipped.toLocaleString('en-US')} older tweets were skipped; alerts continue from the newest.`;
-    for (const s of p.subs) if (!s.disabled) entries.push(alertEntry(`skip-${p.batchId}:${s.id}`, s, { kind: 'notice', text }, p.now));
+    for (const s of p.subs) if (!s.disabled) entries.push(alertEntry(`skip-${p.batchId}:${s.id}`, s, { kind: 'notice', text, skipped: p.skipped }, p.now));
   }
   return {
     entries,

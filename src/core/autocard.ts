@@ -17,7 +17,7 @@ import type { Platform } from './command.ts';
 import { parseDuration } from './duration.ts';
 import { findTokenRefs, type TokenRef } from './detect.ts';
 import { toErrorView, type Outcome } from './dispatch.ts';
-import { LOOKUP_TEXT } from './lookup-text.ts';
+import { pickLocale, translator, type T } from '../i18n/index.ts';
 import { findOnChains, type FoundToken } from './lookup.ts';
 import { createRateLimiter } from './ratelimit.ts';
 
@@ -60,6 +60,8 @@ export function autoCardSettings(store: Store) {
 export interface Where {
   readonly platform: Platform;
   readonly chatId: string;
+  /** The language of whoever asked (Discord's "Token card"); a chat's /language setting wins. */
+  readonly locale?: string;
 }
 
 export interface AutoCardsOptions {
@@ -94,6 +96,12 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
   const settings = autoCardSettings(o.store);
   const cooldowns: Kv = o.store.autocard;
   const cdKey = (w: Where, address: string) => `cd:${w.platform}:${w.chatId}:${/^0x[0-9a-fA-F]{40}$/.test(address) ? address.toLowerCase() : address}`;
+
+  /** The chat's language, else the asker's; a store fault costs only the language. */
+  async function textOf(w: Where): Promise<T> {
+    const chosen = await o.store.languages.get(w.platform, w.chatId).catch(() => undefined);
+    return translator(pickLocale(chosen, w.locale));
+  }
 
   /** Each reference looked up on its chains at once; a fault is kept (to log or show), not thrown. */
   async function lookupAll(refs: readonly TokenRef[], signal: AbortSignal): Promise<{ found: FoundToken[]; fault: unknown }> {
@@ -130,18 +138,19 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
       if (!found.length) return { outcome: fault ? 'unavailable' : 'not_found' };
       // Only what was shown cools down: an unknown paste stays cheap to retry (the client caches misses).
       await Promise.all(found.map((f) => cooldowns.set(cdKey(w, f.item.token.address), now(), s.cooldownMs)));
-      return { view: await o.bind(compactCards(found), w), outcome: 'ok' };
+      return { view: await o.bind(compactCards(found, await textOf(w)), w), outcome: 'ok' };
     } finally {
       for (const k of keys) pending.delete(k);
     }
   }
 
   async function explicit(text: string, w: Where, signal: AbortSignal): Promise<View> {
+    const t = await textOf(w);
     const refs = findTokenRefs(text, MAX_LOOKUPS);
-    if (!refs.length) return { kind: 'error', message: LOOKUP_TEXT.messageCommandNothing };
+    if (!refs.length) return { kind: 'error', message: t('lookup.messageCommandNothing') };
     const { found, fault } = await lookupAll(refs, signal);
-    if (found.length) return o.bind(compactCards(found), w);
-    return fault ? toErrorView(fault, NAME, o.log).view : { kind: 'error', message: LOOKUP_TEXT.messageCommandUnknown };
+    if (found.length) return o.bind(compactCards(found, t), w);
+    return fault ? toErrorView(fault, NAME, o.log, t).view : { kind: 'error', message: t('lookup.messageCommandUnknown') };
   }
 
   return {

@@ -30,12 +30,13 @@ const EVM = /^0x[0-9a-fA-F]{40}$/;
 /** Move-style coin types: `0x<up to 64 hex>::module::NAME` (Sui, Aptos), or a bare 64-hex object/account. */
 const MOVE = /^0x[0-9a-fA-F]{1,64}(::[A-Za-z_][A-Za-z0-9_]*){2}$|^0x[0-9a-fA-F]{64}$/;
 
-export const ADDRESS_HINT: Readonly<Record<ChainId, string>> = {
-  solana: 'a base58 mint address of 32-44 characters',
-  bsc: '0x followed by 40 hex digits',
-  base: '0x followed by 40 hex digits',
-  sui: 'a coin type like 0x…::module::NAME',
-  aptos: 'a coin type like 0x…::module::NAME',
+/** The address format each chain expects, as a catalogue key (errors.address.*). */
+export const ADDRESS_HINT: Readonly<Record<ChainId, 'base58' | 'hex' | 'coinType'>> = {
+  solana: 'base58',
+  bsc: 'hex',
+  base: 'hex',
+  sui: 'coinType',
+  aptos: 'coinType',
 };
 
 export function isValidAddress(chain: ChainId, address: string): boolean {

@@ -25,6 +25,8 @@ export interface Caller {
    * Telegram `language_code`, the terminal's LANG or --lang); absent when unknown.
    */
   readonly locale?: string;
+  /** The Discord server's language (its Community setting, en-US otherwise): alerts there start in it. */
+  readonly guildLocale?: string;
   /**
    * The chat a message was posted as (Telegram's anonymous group admins and
    * posts as a channel all come from one shared user): the rate limit counts it

@@ -14,7 +14,8 @@ import {
   ApiValidationError,
   type KolClient,
 } from '../api/index.ts';
-import { pickLocale, translator, type Locale } from '../i18n/index.ts';
+import { formats } from '../i18n/format.ts';
+import { pickLocale, translator, type Locale, type T } from '../i18n/index.ts';
 import type { Store } from '../store/index.ts';
 import { type ChartPool, sharedChartPool } from '../views/charts/pool.ts';
 import type { Action, View } from '../views/model.ts';
@@ -87,8 +88,10 @@ export interface Dispatcher {
   bind(view: View, chat: Pick<Caller, 'platform' | 'chatId'>): Promise<View>;
 }
 
+const ENGLISH = translator('en');
+
 /** The answer to a button pressed where it was not made; short, and nothing is edited. */
-export const FOREIGN_BUTTON = 'This button does not belong to this message.';
+export const FOREIGN_BUTTON = ENGLISH('errors.foreignButton');
 
 const DEFAULT_CAPS: Capabilities = { pictures: false, buttons: true };
 
@@ -105,31 +108,28 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
   async function execute(command: AnyCommand | undefined, name: string, getRaw: () => RawArgs, caller: Caller, opts: RunOptions, quiet = false): Promise<View | undefined> {
     const started = now();
     let outcome: Outcome = 'ok';
+    let t = ENGLISH;
     try {
       // People posting as a chat share one Telegram user; each such chat is its own sender.
       const sender = caller.senderChatId !== undefined ? `${caller.platform}:chat:${caller.senderChatId}` : `${caller.platform}:${caller.userId}`;
       const verdict = limiter.take(sender, started);
-      if (verdict.waitMs > 0) {
-        outcome = 'limited';
-        if (quiet && verdict.toldAlready) return undefined;
-        return { kind: 'error', message: `You're sending commands quickly. Try again in ${Math.ceil(verdict.waitMs / 1000)} s.` };
-      }
+      if (verdict.waitMs > 0) outcome = 'limited';
+      if (verdict.waitMs > 0 && quiet && verdict.toldAlready) return undefined;
+      // The language first, so every answer below, errors included, speaks it.
+      const locale = await localeOf(caller);
+      t = translator(locale);
+      if (verdict.waitMs > 0) return { kind: 'error', message: t('errors.rateLimited', { seconds: formats(locale).int(Math.ceil(verdict.waitMs / 1000)) }) };
       const checked = precheck(command, name, getRaw);
       if (checked.needsManager && !(await caller.canManage())) {
-        throw new PermissionError(
-          caller.platform === 'discord'
-            ? 'Only members who can manage this channel may change its alerts.'
-            : 'Only group admins may change this chat’s alerts.',
-        );
+        throw new PermissionError(t(caller.platform === 'discord' ? 'errors.manageAlertsDiscord' : 'errors.manageAlertsGroup'));
       }
       const counted = countingUnreadable(o.api);
-      const locale = await localeOf(caller);
       const ctx: CommandContext = {
         api: counted.api,
         store: o.store,
         caller,
         locale,
-        t: translator(locale),
+        t,
         capabilities: opts.capabilities ?? DEFAULT_CAPS,
         signal: opts.signal ?? new AbortController().signal,
         budgetMs: opts.budgetMs ?? budget,
@@ -139,9 +139,9 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         charts: o.charts ?? sharedChartPool(),
         ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
       };
-      return await bindActions(withUnreadableNote(await checked.command.run(checked.input as never, ctx), counted.count()), caller);
+      return await bindActions(withUnreadableNote(await checked.command.run(checked.input as never, ctx), counted.count(), t), caller);
     } catch (err) {
-      const { view, outcome: oc } = toErrorView(err, name, o.log);
+      const { view, outcome: oc } = toErrorView(err, name, o.log, t);
       outcome = oc;
       return view;
     } finally {
@@ -199,24 +199,25 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       return execute(o.commands.get(name), name, () => raw, caller, opts);
     },
     async action(id, caller, opts = {}) {
+      const t = translator(await localeOf(caller));
       // Forged callback data: the pressed message does not show this button.
-      if (opts.buttonsOnMessage && !opts.buttonsOnMessage.includes(id)) return { kind: 'error', message: FOREIGN_BUTTON };
+      if (opts.buttonsOnMessage && !opts.buttonsOnMessage.includes(id)) return { kind: 'error', message: t('errors.foreignButton') };
       const parsed = parseActionId(id);
       let stored: Awaited<ReturnType<Store['pages']['get']>>;
       try {
         stored = parsed ? await o.store.pages.get(parsed.key) : undefined;
       } catch (err) {
         o.log.warn({ err }, 'button state unreadable');
-        return { kind: 'error', message: 'Buttons are unavailable for a moment. Try again shortly.' };
+        return { kind: 'error', message: t('errors.buttonsUnavailable') };
       }
       if (!stored) {
         const known = parsed?.command && o.commands.has(parsed.command) ? parsed.command : undefined;
         return known
-          ? { kind: 'error', message: `This page has expired. Run /${known} again for fresh results.`, example: `/${known}` }
-          : { kind: 'error', message: 'These buttons have expired. Send the command again for fresh results.', example: '/help' };
+          ? { kind: 'error', message: t('errors.pageExpired', { command: known }), example: `/${known}` }
+          : { kind: 'error', message: t('errors.buttonsExpired'), example: '/help' };
       }
       // A key copied from another chat's message: it must not act (or edit a message) here.
-      if (!stored.chats.includes(chatKey(caller))) return { kind: 'error', message: FOREIGN_BUTTON };
+      if (!stored.chats.includes(chatKey(caller))) return { kind: 'error', message: t('errors.foreignButton') };
       return execute(o.commands.get(stored.command), stored.command, () => ({ ...stored.options }), caller, opts);
     },
     refusesAtOnce(name, raw, canManage) {
@@ -232,37 +233,37 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
 
 function unknownCommand(name: string, commands: Registry): UserError {
   const near = suggest(name, [...commands.keys()]);
-  return new UserError(near ? `Unknown command /${name}. Did you mean /${near}?` : `Unknown command /${name}.`, '/help');
+  return new UserError(near ? { key: 'errors.unknownCommandNear', values: { name, near } } : { key: 'errors.unknownCommand', values: { name } }, '/help');
 }
 
-/** Maps any failure to a short, honest answer; logs what the user should not see. */
-export function toErrorView(err: unknown, command: string, log: Logger): { view: View; outcome: Outcome } {
-  if (err instanceof PermissionError) return { view: { kind: 'error', message: err.message }, outcome: 'denied' };
+/** Maps any failure to a short, honest answer in `t`'s language; logs what the user should not see. */
+export function toErrorView(err: unknown, command: string, log: Logger, t: T = ENGLISH): { view: View; outcome: Outcome } {
+  const say = (message: string): View => ({ kind: 'error', message });
+  if (err instanceof PermissionError) return { view: say(err.localized(t)), outcome: 'denied' };
   if (err instanceof UserError) {
-    return { view: { kind: 'error', message: err.message, ...(err.example ? { example: err.example } : {}) }, outcome: 'user_error' };
+    return { view: { kind: 'error', message: err.localized(t), ...(err.example ? { example: err.example } : {}) }, outcome: 'user_error' };
   }
-  if (err instanceof ApiNotFoundError) {
-    return { view: { kind: 'error', message: 'Not found: the analytics service has no record of that. Check the address or username.' }, outcome: 'not_found' };
-  }
+  if (err instanceof ApiNotFoundError) return { view: say(t('errors.notFound')), outcome: 'not_found' };
   if (err instanceof ApiValidationError || err instanceof ApiBadRequestError) {
     log.warn({ command, err }, 'upstream refused parameters');
-    return { view: { kind: 'error', message: `The analytics service refused those options: ${err.message}` }, outcome: 'user_error' };
+    // The upstream's own words stay as it wrote them (English): they name its parameters.
+    return { view: say(t('errors.refused', { detail: err.message })), outcome: 'user_error' };
   }
   if (err instanceof ApiUnavailableError) {
     log.warn({ command, err }, 'upstream unavailable');
-    return { view: { kind: 'error', message: 'The analytics service is slow or unavailable right now. Try again in a minute.' }, outcome: 'unavailable' };
+    return { view: say(t('errors.unavailable')), outcome: 'unavailable' };
   }
   if (err instanceof ApiUnauthorizedError) {
     log.error({ command, err }, 'upstream refused the API key');
-    return { view: { kind: 'error', message: 'The bot cannot reach its data right now (its API key was refused). The operator has been told.' }, outcome: 'failed' };
+    return { view: say(t('errors.unauthorized')), outcome: 'failed' };
   }
   if (err instanceof ApiSchemaError) {
     log.error({ command, err }, 'upstream answered in an unexpected shape');
-    return { view: { kind: 'error', message: 'The analytics service answered in an unexpected format. Try again later.' }, outcome: 'failed' };
+    return { view: say(t('errors.schema')), outcome: 'failed' };
   }
   if (err instanceof ApiAbortedError || (err instanceof Error && err.name === 'AbortError')) {
-    return { view: { kind: 'error', message: 'That took too long and was stopped. Try again.' }, outcome: 'unavailable' };
+    return { view: say(t('errors.aborted')), outcome: 'unavailable' };
   }
   log.error({ command, err }, 'command failed');
-  return { view: { kind: 'error', message: 'Something went wrong on our side. Try again.' }, outcome: 'failed' };
+  return { view: say(t('errors.failed')), outcome: 'failed' };
 }

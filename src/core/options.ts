@@ -6,7 +6,17 @@
  * One definition, so help, registration and validation cannot drift apart.
  */
 import { z } from 'zod';
+import type en from '../i18n/locales/en.ts';
 import { CHAIN_ALIASES, CHAINS, type ChainId, suggest } from './chains.ts';
+
+/*
+ * Validation messages are catalogue keys (errors.option.*, errors.hint.*), with
+ * their numbers in the issue (zod's minimum/maximum, or `params`): parse.ts
+ * turns the first issue into a Message the error boundary renders in the
+ * answer's language.
+ */
+type HintKey = keyof typeof en.errors.hint;
+type NounKey = keyof typeof en.errors.noun;
 
 export type OptionType = 'string' | 'integer' | 'number' | 'boolean';
 
@@ -57,23 +67,22 @@ function finish<T, R extends boolean>(spec: Omit<OptionSpec, 'required'>, schema
 
 const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
 
-function string<R extends boolean = false>(o: Base<R> & { min?: number; max?: number; pattern?: RegExp; hint?: string; autocomplete?: 'token' }) {
-  let s = z.string({ error: 'must be text' });
-  if (o.min !== undefined) s = s.min(o.min, `must be at least ${o.min} characters`);
-  if (o.max !== undefined) s = s.max(o.max, `must be at most ${o.max} characters`);
-  if (o.pattern) s = s.regex(o.pattern, o.hint ?? 'has an invalid format');
+function string<R extends boolean = false>(o: Base<R> & { min?: number; max?: number; pattern?: RegExp; hint?: HintKey; autocomplete?: 'token' }) {
+  let s = z.string({ error: 'errors.option.text' });
+  if (o.min !== undefined) s = s.min(o.min, 'errors.option.minChars');
+  if (o.max !== undefined) s = s.max(o.max, 'errors.option.maxChars');
+  if (o.pattern) s = s.regex(o.pattern, o.hint ? `errors.hint.${o.hint}` : 'errors.option.format');
   return finish<string, R>({ type: 'string', ...pick(o), ...(o.autocomplete ? { autocomplete: o.autocomplete } : {}) }, z.preprocess(trimmed, s), o.required);
 }
 
 function numeric<R extends boolean>(type: 'integer' | 'number', o: Base<R> & { min?: number; max?: number; default?: number }) {
-  const what = type === 'integer' ? 'a whole number' : 'a number';
-  let n = z.number({ error: `must be ${what}` }).refine(Number.isFinite, `must be ${what}`);
-  if (type === 'integer') n = n.refine(Number.isInteger, `must be ${what}`);
-  if (o.min !== undefined && o.max !== undefined) {
-    const msg = `must be between ${o.min} and ${o.max}`;
-    n = n.refine((v) => v >= o.min! && v <= o.max!, msg);
-  } else if (o.min !== undefined) n = n.refine((v) => v >= o.min!, `must be at least ${o.min}`);
-  else if (o.max !== undefined) n = n.refine((v) => v <= o.max!, `must be at most ${o.max}`);
+  const what = type === 'integer' ? 'errors.option.integer' : 'errors.option.number';
+  let n = z.number({ error: what }).refine(Number.isFinite, what);
+  if (type === 'integer') n = n.refine(Number.isInteger, what);
+  const params = { min: o.min, max: o.max };
+  if (o.min !== undefined && o.max !== undefined) n = n.refine((v) => v >= o.min! && v <= o.max!, { message: 'errors.option.between', params });
+  else if (o.min !== undefined) n = n.refine((v) => v >= o.min!, { message: 'errors.option.atLeast', params });
+  else if (o.max !== undefined) n = n.refine((v) => v <= o.max!, { message: 'errors.option.atMost', params });
   const toNumber = (v: unknown) => {
     if (typeof v !== 'string') return v;
     const t = v.trim().replace(/_/g, '');
@@ -98,13 +107,13 @@ function boolean<R extends boolean = false>(o: Base<R>) {
     if (['false', 'no', 'n', '0', 'off'].includes(t)) return false;
     return v;
   };
-  return finish<boolean, R>({ type: 'boolean', ...pick(o) }, z.preprocess(toBool, z.boolean({ error: 'must be yes or no' })), o.required);
+  return finish<boolean, R>({ type: 'boolean', ...pick(o) }, z.preprocess(toBool, z.boolean({ error: 'errors.option.yesNo' })), o.required);
 }
 
 /** One of fixed values; case-insensitive, with aliases and a "did you mean". */
 function choice<const V extends readonly [string, ...string[]], R extends boolean = false>(
   values: V,
-  o: Base<R> & { aliases?: Readonly<Record<string, V[number]>>; noun?: string; default?: V[number] },
+  o: Base<R> & { aliases?: Readonly<Record<string, V[number]>>; noun?: NounKey; default?: V[number] },
 ) {
   return finish<V[number], R>(
     { type: 'string', ...pick(o), choices: values, ...(o.default !== undefined ? { default: o.default } : {}) },
@@ -113,21 +122,20 @@ function choice<const V extends readonly [string, ...string[]], R extends boolea
   );
 }
 
-function choiceSchema<V extends readonly [string, ...string[]]>(values: V, aliases: Readonly<Record<string, string>>, noun: string) {
+function choiceSchema<V extends readonly [string, ...string[]]>(values: V, aliases: Readonly<Record<string, string>>, noun: NounKey) {
   const byLower = new Map<string, V[number]>(values.map((v) => [v.toLowerCase(), v]));
-  return z.string({ error: `must be one of: ${values.join(', ')}` }).transform((raw, ctx): V[number] => {
+  const list = values.join(', ');
+  return z.string({ error: { message: 'errors.option.oneOf', params: { values: list } } as never }).transform((raw, ctx): V[number] => {
     const key = raw.trim().toLowerCase();
     const hit = byLower.get(key) ?? (aliases[key] as V[number] | undefined);
     if (hit) return hit;
     const near = suggest(key, [...values, ...Object.keys(aliases)]);
     const resolved = near ? (byLower.get(near) ?? aliases[near] ?? near) : undefined;
-    ctx.addIssue({
-      code: 'custom',
-      message: resolved
-        ? `Unknown ${noun} '${raw}'. Did you mean ${resolved}?`
-        : `Unknown ${noun} '${raw}'. Use one of: ${values.join(', ')}`,
-      params: { whole: true },
-    });
+    const nounText = { key: `errors.noun.${noun}` };
+    const whole = resolved
+      ? { key: 'errors.unknownChoiceNear', values: { noun: nounText, raw, near: resolved } }
+      : { key: 'errors.unknownChoice', values: { noun: nounText, raw, values: list } };
+    ctx.addIssue({ code: 'custom', message: whole.key, params: { whole } });
     return z.NEVER;
   });
 }
@@ -146,14 +154,14 @@ function list<T, R extends boolean = false>(item: Option<T>, o: Base<R> & { max?
           .filter(Boolean)
       : v;
   let arr = z.array(item.schema as z.ZodType<T>);
-  if (o.max !== undefined) arr = arr.max(o.max, `takes at most ${o.max} values`);
+  if (o.max !== undefined) arr = arr.max(o.max, 'errors.option.maxValues');
   const spec: Omit<OptionSpec, 'required'> = {
     type: 'string',
     ...pick(o),
     list: true,
     ...(item.spec.choices ? { choices: item.spec.choices } : {}),
   };
-  return finish<T[], R>(spec, z.preprocess(split, arr.min(1, 'needs at least one value')), o.required);
+  return finish<T[], R>(spec, z.preprocess(split, arr.min(1, 'errors.option.minValues')), o.required);
 }
 
 /** A KOL: `@username`, a username, or a numeric Twitter id (kept as a string). */
@@ -164,7 +172,7 @@ function kol<R extends boolean = false>(o: Base<R>) {
       trimmed,
       z
         .string()
-        .regex(/^@?[A-Za-z0-9_]{1,50}$/, "must be a username like @cobie or a numeric X id"),
+        .regex(/^@?[A-Za-z0-9_]{1,50}$/, 'errors.option.username'),
     ),
     o.required,
   );

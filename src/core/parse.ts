@@ -8,7 +8,7 @@
 import type { z } from 'zod';
 import { suggest } from './chains.ts';
 import type { AnyCommand, RawArgs } from './command.ts';
-import { UserError } from './errors.ts';
+import { type Message, UserError } from './errors.ts';
 import type { OptionsShape } from './options.ts';
 
 export interface ParsedText {
@@ -82,8 +82,8 @@ export function argsFor(command: AnyCommand, words: readonly string[]): RawArgs 
     const kv = /^([A-Za-z][A-Za-z0-9_]*)[:=](?!:|\/\/)(.*)$/s.exec(word);
     if (kv) {
       const key = resolveKey(command, kv[1]!);
-      if (key in raw) throw new UserError(`Option '${key}' is given twice.`, command.examples[0]);
-      if (kv[2] === '') throw new UserError(`Option '${key}' needs a value right after the colon, like ${key}:…`, exampleFor(command, key));
+      if (key in raw) throw new UserError({ key: 'errors.twice', values: { key } }, command.examples[0]);
+      if (kv[2] === '') throw new UserError({ key: 'errors.emptyValue', values: { key } }, exampleFor(command, key));
       raw[key] = kv[2]!;
     } else {
       loose.push(word);
@@ -93,9 +93,7 @@ export function argsFor(command: AnyCommand, words: readonly string[]): RawArgs 
   if (loose.length > free.length) {
     const extra = loose.slice(free.length).join(' ');
     throw new UserError(
-      free.length === 0 && positional.length === 0
-        ? `/${command.name} takes options as key:value, not '${extra}'.`
-        : `Too many values for /${command.name}: '${extra}'.`,
+      { key: free.length === 0 && positional.length === 0 ? 'errors.keyValueOnly' : 'errors.tooMany', values: { command: command.name, extra } },
       command.examples[0],
     );
   }
@@ -110,9 +108,9 @@ function resolveKey(command: AnyCommand, key: string): string {
   const exact = names.find((n) => n.toLowerCase() === key.toLowerCase());
   if (exact) return exact;
   const near = suggest(key, names);
-  const list = names.length ? ` Options: ${names.join(', ')}.` : '';
+  const values = { key, command: command.name, near, names: names.join(', ') };
   throw new UserError(
-    near ? `Unknown option '${key}' for /${command.name}. Did you mean ${near}?` : `Unknown option '${key}' for /${command.name}.${list}`,
+    { key: near ? 'errors.unknownOptionNear' : names.length ? 'errors.unknownOptionList' : 'errors.unknownOption', values },
     command.examples[0],
   );
 }
@@ -135,17 +133,21 @@ export function validate(command: AnyCommand, raw: RawArgs): Record<string, unkn
   }
   if (missing.length) {
     const what = missing.map((m) => `<${m}>`).join(' ');
-    throw new UserError(`/${command.name} needs ${what}.`, command.examples[0]);
+    throw new UserError({ key: 'errors.needs', values: { command: command.name, what } }, command.examples[0]);
   }
   return out;
 }
 
-function describe(name: string, value: unknown, error: z.ZodError): string {
+/** The first issue as a Message: options.ts gives catalogue keys, with their numbers in the issue. */
+function describe(name: string, value: unknown, error: z.ZodError): Message {
   const issue = error.issues[0];
-  const msg = issue?.message ?? 'is not valid';
-  if (issue && issue.code === 'custom' && (issue.params as { whole?: boolean } | undefined)?.whole) return msg;
+  const params = ((issue as { params?: Record<string, unknown> } | undefined)?.params ?? {}) as { whole?: Message; min?: unknown; max?: unknown; values?: unknown };
+  if (issue?.code === 'custom' && params.whole) return params.whole;
+  const key = issue?.message?.startsWith('errors.') ? issue.message : 'errors.option.invalid';
+  const bounds = issue as { minimum?: unknown; maximum?: unknown } | undefined;
+  const problem: Message = { key, values: { name, min: params.min ?? bounds?.minimum, max: params.max ?? bounds?.maximum, values: params.values } };
   const shown = typeof value === 'string' ? `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}'` : String(value);
-  return `${name} ${msg} (got ${shown}).`;
+  return { key: 'errors.got', values: { problem, shown } };
 }
 
 /**

@@ -4,7 +4,6 @@
  */
 import { findTokenRefs } from './detect.ts';
 import { UserError } from './errors.ts';
-import { LOOKUP_TEXT } from './lookup-text.ts';
 
 /** Commands that read a quoted message, and how. */
 const READERS: Readonly<Record<string, (text: string) => string[] | undefined>> = {
@@ -21,7 +20,7 @@ export function argsFromQuote(command: string, quoted: string): string[] {
   const read = READERS[command];
   const args = read?.(quoted);
   if (args) return args;
-  throw new UserError(command === 'kol' ? LOOKUP_TEXT.replyNothingKol : LOOKUP_TEXT.replyNothingToken, `/${command}`);
+  throw new UserError({ key: command === 'kol' ? 'lookup.replyNothingKol' : 'lookup.replyNothingToken' }, `/${command}`);
 }
 
 function tokenArgs(text: string): string[] | undefined {

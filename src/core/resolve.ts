@@ -93,7 +93,7 @@ export async function resolveKol(ctx: Api, input: string, call: CallFn, o: { nam
   if (!row) {
     const near = table.items.slice(0, 5).map((r) => `@${r.kol}`);
     throw new UserError(
-      near.length ? `No KOL is named @${name}. Did you mean ${near.join(', ')}?` : `No KOL named @${name}. Browse the KOL table instead:`,
+      near.length ? { key: 'errors.kolNoSuchNear', values: { name, near: near.join(', ') } } : { key: 'errors.kolNoSuch', values: { name } },
       near.length ? `/kol ${near[0]}` : '/kols sort:score',
     );
   }
@@ -101,7 +101,7 @@ export async function resolveKol(ctx: Api, input: string, call: CallFn, o: { nam
   const account = known ? rememberedAccount(known) : await twitterIdOf(ctx, row, call);
   const xUserId = known ?? account?.twitter_id;
   if (xUserId === undefined) {
-    throw new UserError(`@${row.kol} is in the KOL table, but the analytics service does not list its X id yet. Try its numeric X id instead.`, '/kols sort:score');
+    throw new UserError({ key: 'errors.kolNoId', values: { name: row.kol } }, '/kols sort:score');
   }
   remember(row.kol, xUserId, account);
   return { xUserId, username: row.kol, row, account };
@@ -194,7 +194,7 @@ export function inferChain(command: string, o: { ambiguous?: 'ask' | 'leave' } =
     if (chains.length > 1) {
       const short = `${guess.slice(0, 6)}…`;
       throw new UserError(
-        `Which chain? ${short} could be on ${chains.join(' or ')}: ${chains.map((c) => `/${command} ${c} ${short}`).join(' or ')}.`,
+        { key: 'errors.whichChain', values: { short, chains: { or: chains }, commands: { or: chains.map((c) => `/${command} ${c} ${short}`) } } },
         `/${command} ${chains[0]} ${guess}`,
       );
     }
@@ -205,7 +205,7 @@ export function inferChain(command: string, o: { ambiguous?: 'ask' | 'leave' } =
 /** Throws a UserError naming the format the chain expects. */
 export function checkAddress(chain: ChainId, address: string, example: string): void {
   if (isValidAddress(chain, address)) return;
-  throw new UserError(`That is not a ${CHAIN_LABEL[chain]} token address: expected ${ADDRESS_HINT[chain]}.`, example);
+  throw new UserError({ key: 'errors.notAddress', values: { chain: CHAIN_LABEL[chain], expected: { key: `errors.address.${ADDRESS_HINT[chain]}` } } }, example);
 }
 
 /** Same address? EVM addresses ignore case (checksum casing is cosmetic); the others do not. */
@@ -222,8 +222,11 @@ export async function kolNotFound<T>(input: string, work: Promise<T>): Promise<T
     return await work;
   } catch (err) {
     if (err instanceof ApiNotFoundError) {
-      const shown = /^\d+$/.test(input.trim()) ? `with id ${input.trim()}` : `named @${input.trim().replace(/^@/, '')}`;
-      throw new UserError(`No KOL ${shown} is known to the analytics service.`, '/kols sort:score');
+      const text = input.trim();
+      throw new UserError(
+        /^\d+$/.test(text) ? { key: 'errors.kolUnknownId', values: { id: text } } : { key: 'errors.kolUnknownName', values: { name: text.replace(/^@/, '') } },
+        '/kols sort:score',
+      );
     }
     throw err;
   }

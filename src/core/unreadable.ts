@@ -4,6 +4,8 @@
  * so in one line, whatever command it is, so no list view has to remember to.
  */
 import type { KolClient } from '../api/index.ts';
+import { formats } from '../i18n/format.ts';
+import { languageOf, translator, type T } from '../i18n/index.ts';
 import type { View } from '../views/model.ts';
 
 /** The client, counting the unreadable rows of every answer it gives this command. */
@@ -25,9 +27,9 @@ export function countingUnreadable(api: KolClient): { api: KolClient; count(): n
 }
 
 /** "1 row could not be read", added under the answer. */
-export function withUnreadableNote(view: View, n: number): View {
+export function withUnreadableNote(view: View, n: number, t: T = translator('en')): View {
   if (n <= 0) return view;
-  const line = `${n.toLocaleString('en-US')} ${n === 1 ? 'row' : 'rows'} could not be read`;
+  const line = t('errors.unreadable', { count: n, n: formats(languageOf(t)).int(n) });
   switch (view.kind) {
     case 'table':
       return { ...view, notes: [...(view.notes ?? []), line] };

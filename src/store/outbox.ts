@@ -58,12 +58,15 @@ export type AlertContent =
       readonly token: AlertToken;
       /** One or more KOLs that shilled the token within the cooldown, oldest first. */
       readonly kols: readonly AlertKol[];
+      /** Why, in English (alerts stored by older builds have only this). */
       readonly reason: string;
+      /** Why, filter by filter, rendered in the destination's language when sent. */
+      readonly checks?: readonly StoredText[];
       /** Button ids prepared once per token for every destination (token card, KOL card, mute). */
       readonly actions: readonly AlertButton[];
       readonly test?: boolean;
     }
-  | { readonly kind: 'notice'; readonly text: string }
+  | { readonly kind: 'notice'; readonly text: string; /** Tweets skipped (the catch-up notice), said in the destination's language. */ readonly skipped?: number }
   /**
    * More KOLs shilled a token already alerted to this destination within its
    * cooldown: the earlier alert (entry `of`) is edited to name them all.
@@ -113,6 +116,12 @@ export interface MergedItem {
 
 /** 'merged': sent as a line of another entry's message (`mergedInto`). */
 export type EntryState = 'pending' | 'inflight' | 'sent' | 'dead' | 'merged';
+
+/** Text stored to be said later in the destination's language: a catalogue key and its values (src/i18n/message.ts renders it). */
+export interface StoredText {
+  readonly key: string;
+  readonly values?: Readonly<Record<string, unknown>>;
+}
 
 export interface OutboxEntry {
   /** `${first tweet id}:${subscription id}`: the same tweet and destination always give the same id. */

@@ -60,7 +60,7 @@ export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pa
   let store: Store = await openStore(storeUrl);
   const build = () => {
     const dispatcher = createDispatcher({ commands, api, store, log, userLimit: { count: 10_000, windowMs: 1000 } });
-    const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [sender], log, languageOf: (p, c) => store.languages.get(p, c), marketNow: (tokens) => marketNow(api, tokens, { budgetMs: 10_000, log }), ...(opts.now ? { now: opts.now } : {}) });
+    const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [sender], log, languages: store.languages, marketNow: (tokens) => marketNow(api, tokens, { budgetMs: 10_000, log }), ...(opts.now ? { now: opts.now } : {}) });
     const watcher = createWatcher({
       onTick: (r) => ticks.push(r),
       api,

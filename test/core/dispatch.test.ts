@@ -150,3 +150,28 @@ test('unknown command names share one metric label, whatever users type', async 
   await api.close();
   await store.close();
 });
+
+test('the limit, the dispatcher’s refusals, expired and foreign buttons speak the caller’s language', async () => {
+  let now = 1_000_000;
+  const { d, close } = await setup({ now: () => now, actionTtlMs: 500 });
+  const ru: Caller = { ...caller, userId: '77', chatId: '77', locale: 'ru' };
+  const first = await d.text('/pages', ru);
+  const id = first!.actions![0]!.id!;
+  for (let i = 0; i < 9; i++) await d.text('/pages', ru);
+  const limited = await d.text('/pages', ru);
+  assert.equal(limited?.kind === 'error' && limited.message, 'Слишком много команд подряд. Попробуй снова через 30 с.');
+  now += 30_001;
+  const denied = await d.text('/admin', { ...ru, chatType: 'group' });
+  assert.equal(denied?.kind === 'error' && denied.message, 'Менять алерты этого чата могут только админы группы.');
+  const zh: Caller = { ...ru, locale: 'zh-CN' };
+  const failed = await d.text('/boom', zh);
+  assert.equal(failed?.kind === 'error' && failed.message, '我们这边出了点问题，请再试一次。');
+  const foreign = await d.action(id, { ...zh, chatId: 'elsewhere' });
+  assert.equal(foreign.kind === 'error' && foreign.message, '这个按钮不属于这条消息。');
+  const forged = await d.action(id, { ...ru, locale: 'ko' }, { buttonsOnMessage: ['a:pages:other'] });
+  assert.equal(forged.kind === 'error' && forged.message, '이 버튼은 이 메시지의 버튼이 아니에요.');
+  await new Promise((r) => setTimeout(r, 600));
+  const expired = await d.action(id, { ...ru, locale: 'es' });
+  assert.equal(expired.kind === 'error' && expired.message, 'Esta página caducó. Vuelve a usar /pages para ver datos actuales.');
+  await close();
+});

@@ -12,7 +12,7 @@ const kols = {
   examples: ['/kols sort:winrate limit:10'],
   options: {
     search: opt.string({ description: 'name', positional: true }),
-    sort: opt.choice(['winrate', 'score', 'followers'], { description: 'sort', noun: 'sort field' }),
+    sort: opt.choice(['winrate', 'score', 'followers'], { description: 'sort', noun: 'sort' }),
     limit: opt.integer({ description: 'rows', min: 1, max: 25, default: 10 }),
     chains: opt.list(opt.chain({ description: 'chain' }), { description: 'chains' }),
     mention: opt.boolean({ description: 'mentioned in 24h' }),
@@ -75,7 +75,7 @@ test('every user mistake gets a short message that says what was wrong', () => {
   assert.equal(userError(() => validate(kols, { limit: '50' })).message, "limit must be between 1 and 25 (got '50').");
   assert.equal(userError(() => validate(kols, { limit: 'ten' })).message, "limit must be a whole number (got 'ten').");
   assert.equal(userError(() => validate(kols, { mention: 'maybe' })).message, "mention must be yes or no (got 'maybe').");
-  assert.equal(userError(() => validate(kols, { sort: 'winrat' })).message, "Unknown sort field 'winrat'. Did you mean winrate?");
+  assert.equal(userError(() => validate(kols, { sort: 'winrat' })).message, "Unknown sort 'winrat'. Did you mean winrate?");
   assert.equal(userError(() => argsFor(kols, ['limt:5'])).message, "Unknown option 'limt' for /kols. Did you mean limit?");
   assert.equal(userError(() => argsFor(kols, ['zzzz:5'])).message, "Unknown option 'zzzz' for /kols. Options: search, sort, limit, chains, mention, followers.");
   assert.equal(userError(() => argsFor(kols, ['a', 'b'])).message, "Too many values for /kols: 'b'.");

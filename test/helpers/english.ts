@@ -26,7 +26,11 @@ export function prose(view: View): string[] {
   return out;
 }
 
-/** English words found in the view's prose (empty when none). */
-export function englishIn(view: View): string[] {
-  return prose(view).flatMap((s) => [...s.replace(/\/[a-z_]+/g, '').matchAll(ENGLISH)].map((m) => `${m[0]} (in “${s.trim().slice(0, 60)}”)`));
+/**
+ * English words found in the view's prose (empty when none). `quoted` says
+ * which pieces are upstream text shown as it was written (tweets): those are
+ * no translation's business.
+ */
+export function englishIn(view: View, quoted: (piece: string) => boolean = () => false): string[] {
+  return prose(view).filter((s) => !quoted(s)).flatMap((s) => [...s.replace(/\/[a-z_]+/g, '').matchAll(ENGLISH)].map((m) => `${m[0]} (in “${s.trim().slice(0, 60)}”)`));
 }

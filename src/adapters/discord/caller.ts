@@ -23,6 +23,7 @@ export function callerFor(interaction: Interaction): Caller {
     chatId: interaction.channelId ?? interaction.user.id,
     chatType: interaction.inGuild() ? 'group' : 'private',
     locale: interaction.locale,
+    ...(interaction.guildLocale ? { guildLocale: interaction.guildLocale } : {}),
     canManage: async () => manage,
   };
 }

@@ -19,7 +19,7 @@ import { isAction } from '../../core/actions.ts';
 import type { AutoCards } from '../../core/autocard.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
 import { suggestTokens } from '../../core/lookup.ts';
-import { LOOKUP_TEXT } from '../../core/lookup-text.ts';
+import { pickLocale, translator } from '../../i18n/index.ts';
 import type { SubscriptionStore } from '../../store/subscriptions.ts';
 import type { ChatAdapter } from '../types.ts';
 import { createKolSuggest } from './autocomplete.ts';
@@ -128,10 +128,10 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
       return handleTokenCard(i, { autoCards: o.autoCards, log, signal: AbortSignal.any([shutdown.signal, AbortSignal.timeout(deps.commandBudgetMs + 2000)]) });
     }
     // A context-menu command this build does not serve: answer, or Discord shows "This interaction failed".
-    if (i.isContextMenuCommand()) await i.reply({ content: LOOKUP_TEXT.messageCommandUnavailable, flags: 64, allowedMentions: NO_MENTIONS });
+    if (i.isContextMenuCommand()) await i.reply({ content: translator(pickLocale(i.locale))('lookup.messageCommandUnavailable'), flags: 64, allowedMentions: NO_MENTIONS });
     if (i.isButton() && isAction(i.customId)) return handleButton(i, deps);
     // A button we do not know (an older build's): answer, or Discord shows "This interaction failed".
-    if (i.isButton()) await i.reply({ content: 'This button is no longer supported. Run the command again.', flags: 64, allowedMentions: NO_MENTIONS });
+    if (i.isButton()) await i.reply({ content: translator(pickLocale(i.locale))('errors.oldButton'), flags: 64, allowedMentions: NO_MENTIONS });
   }
 
   /** The one error boundary: whatever broke, log it and tell the user if Discord still lets us. */
@@ -141,7 +141,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     } catch (err) {
       log.error({ err, type: i.type, command: i.isCommand() ? i.commandName : undefined }, 'interaction failed');
       if (!i.isRepliable()) return;
-      const answer = { content: 'Something went wrong on our side. Try again.', flags: 64, allowedMentions: NO_MENTIONS } as const;
+      const answer = { content: translator(pickLocale(i.locale))('errors.failed'), flags: 64, allowedMentions: NO_MENTIONS } as const;
       // After a public defer, a follow-up would be public too: edit the short message into the reply instead.
       const tell = i.deferred && !i.replied ? i.editReply({ content: answer.content, embeds: [], components: [], allowedMentions: NO_MENTIONS }) : i.replied ? i.followUp(answer) : i.reply(answer);
       await tell.catch(() => {});

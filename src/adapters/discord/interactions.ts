@@ -11,6 +11,7 @@
  * upstream call (invalid options, missing permission) skip the defer and are
  * answered ephemerally at once.
  */
+import { pickLocale, translator } from '../../i18n/index.ts';
 import {
   MessageFlags,
   ApplicationCommandOptionType,
@@ -165,7 +166,7 @@ export async function handleAutocomplete(i: AutocompleteInteraction, d: Interact
 
 /** The answer while shutting down: short, private, and never starts work. */
 export async function refuseWhileStopping(i: Interaction): Promise<void> {
-  const text = 'The bot is restarting. Try again in a minute.';
+  const text = translator(pickLocale(i.locale))('errors.restarting');
   if (i.isAutocomplete()) await i.respond([]);
   else if (i.isRepliable()) await i.reply(replyOptions(toDiscordPayload({ kind: 'error', message: text })));
 }

@@ -12,7 +12,7 @@ import { Events, type Client, type Message, type MessageContextMenuCommandIntera
 import type { Logger } from 'pino';
 import type { AutoCards } from '../../core/autocard.ts';
 import { findTokenRefs } from '../../core/detect.ts';
-import { LOOKUP_TEXT } from '../../core/lookup-text.ts';
+import { pickLocale, translator } from '../../i18n/index.ts';
 import { toDiscordPayload } from '../../views/render/discord.ts';
 import { answerDeferred } from './interactions.ts';
 import { NO_MENTIONS, replyOptions } from './payload.ts';
@@ -28,11 +28,11 @@ export async function handleTokenCard(i: MessageContextMenuCommandInteraction, d
   const text = textOf(i.targetMessage);
   // Nothing to look up: a private hint at once, without a defer or an upstream call.
   if (!findTokenRefs(text, 1).length) {
-    await i.reply(replyOptions(toDiscordPayload({ kind: 'error', message: LOOKUP_TEXT.messageCommandNothing })));
+    await i.reply(replyOptions(toDiscordPayload({ kind: 'error', message: translator(pickLocale(i.locale))('lookup.messageCommandNothing') })));
     return;
   }
   const deferred = i.deferReply();
-  const view = await d.autoCards.explicit(text, { platform: 'discord', chatId: i.channelId }, d.signal);
+  const view = await d.autoCards.explicit(text, { platform: 'discord', chatId: i.channelId, locale: i.locale }, d.signal);
   await deferred;
   await answerDeferred(i, view, d.log);
 }

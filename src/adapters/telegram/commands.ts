@@ -60,21 +60,20 @@ export function botCommands(registry: Registry, t: T = translator('en')): BotCom
     } else skipped.push(name);
   };
   for (const c of registry.values()) add(c.name, commandDescription(t, c));
-  if (!registry.has('help')) add('help', 'What this bot can do, with examples');
+  if (!registry.has('help')) add('help', t('telegram.helpFallback'));
   return { commands, skipped };
 }
 
-const GREETING = 'Hi! I look up crypto tokens and KOLs (influential accounts on X), and can post alerts here when high-scoring KOLs shill a token.';
-
 /** /help when no command file provides one: each command with its first example. */
-export function fallbackHelp(registry: Registry): View {
-  const text = [...registry.values()].flatMap((c) => [{ b: `/${c.name}` }, ` ${c.description}\n`, { code: c.examples[0] }, '\n\n']);
-  return { kind: 'text', text: [{ b: 'Commands' }, '\n\n', ...text] };
+export function fallbackHelp(registry: Registry, t: T = translator('en')): View {
+  const text = [...registry.values()].flatMap((c) => [{ b: `/${c.name}` }, ` ${commandDescription(t, c)}\n`, { code: c.examples[0] }, '\n\n']);
+  return { kind: 'text', text: [{ b: t('telegram.commands') }, '\n\n', ...text] };
 }
 
 /** The help view with the greeting in front. */
-export function greet(help: View): View {
-  const hello = [GREETING, '\n\n'];
+export function greet(help: View, t: T = translator('en')): View {
+  const greeting = t('telegram.greeting');
+  const hello = [greeting, '\n\n'];
   switch (help.kind) {
     case 'text':
       return { ...help, text: [...hello, ...spansOf(help.text)] };
@@ -82,6 +81,6 @@ export function greet(help: View): View {
     case 'table':
       return { ...help, description: [...hello, ...spansOf(help.description)] };
     case 'error':
-      return { kind: 'text', text: GREETING };
+      return { kind: 'text', text: greeting };
   }
 }

@@ -13,6 +13,7 @@ import type { Dispatcher, RunOptions } from '../../core/dispatch.ts';
 import { subscriptionId } from '../../store/subscriptions.ts';
 import type { Store } from '../../store/index.ts';
 import type { View } from '../../views/model.ts';
+import { pickLocale, translator, type T } from '../../i18n/index.ts';
 import { toTelegramHtml, type TelegramMessage } from '../../views/render/telegram.ts';
 import { cut } from '../../views/text.ts';
 import type { AdminCheck } from './admin.ts';
@@ -28,7 +29,6 @@ export interface HandlerDeps {
   readonly admins: AdminCheck;
 }
 
-const UNSUPPORTED_BUTTON = 'This button is no longer supported.';
 const CALLBACK_TEXT_MAX = 200;
 const RUN: RunOptions = { capabilities: { pictures: true, buttons: true } };
 
@@ -86,35 +86,43 @@ async function onCommand(ctx: Context, d: HandlerDeps): Promise<void> {
   const readsAllMessages = async () => me.can_read_all_group_messages || (msg.chat.type !== 'private' && (await d.admins.isAdmin(msg.chat.id, me.id)));
   const capabilities = { ...RUN.capabilities!, readsAllMessages };
   const view = await answerFor(cmd, caller, d, { capabilities, ...(quoted === undefined ? {} : { quoted }) });
-  if (view) await reply(ctx.api, msg.chat.id, msg.message_id, view, d.log);
+  if (view) await reply(ctx.api, msg.chat.id, msg.message_id, view, d.log, await chatText(d, caller));
 }
 
 async function answerFor(cmd: ParsedCommand, caller: Caller, d: HandlerDeps, run: RunOptions = RUN): Promise<View | undefined> {
   const registry = d.dispatcher.commands;
   if (cmd.name === 'start' && !registry.has('start')) {
-    return greet(registry.has('help') ? ((await d.dispatcher.text('/help', caller, RUN)) ?? fallbackHelp(registry)) : fallbackHelp(registry));
+    // The dispatcher answers /help in the chat's language; these fallbacks use the caller's.
+    const t = translator(pickLocale(caller.locale));
+    return greet(registry.has('help') ? ((await d.dispatcher.text('/help', caller, RUN)) ?? fallbackHelp(registry, t)) : fallbackHelp(registry, t), await chatText(d, caller));
   }
-  if (cmd.name === 'help' && !registry.has('help')) return fallbackHelp(registry);
+  if (cmd.name === 'help' && !registry.has('help')) return fallbackHelp(registry, translator(pickLocale(caller.locale)));
   return d.dispatcher.text(`/${cmd.name}${cmd.args}`, caller, run);
 }
 
-function render(view: View, log: Logger): TelegramMessage {
+/** The chat's /language, else the caller's app language: what the dispatcher answers in. */
+async function chatText(d: HandlerDeps, caller: Caller): Promise<T> {
+  const chosen = await d.store.languages.get('telegram', caller.chatId).catch(() => undefined);
+  return translator(pickLocale(chosen, caller.locale));
+}
+
+function render(view: View, log: Logger, t: T = translator('en')): TelegramMessage {
   try {
     return toTelegramHtml(view);
   } catch (err) {
     log.error({ err }, 'telegram: view could not be rendered');
-    return toTelegramHtml({ kind: 'error', message: 'Something went wrong on our side. Try again.' });
+    return toTelegramHtml({ kind: 'error', message: t('errors.failed') });
   }
 }
 
-async function reply(api: Api, chatId: number, messageId: number, view: View, log: Logger): Promise<void> {
-  const m = render(view, log);
+async function reply(api: Api, chatId: number, messageId: number, view: View, log: Logger, t: T = translator('en')): Promise<void> {
+  const m = render(view, log, t);
   try {
     await sendRendered(api, chatId, m, log, view.kind === 'error' ? { replyTo: messageId } : {});
   } catch (err) {
     // A message Telegram refused (not the chat, not a flood wait) still deserves a word.
     if (err instanceof GrammyError && err.error_code === 400 && !isChatGone(err) && migrateToOf(err) === undefined) {
-      await sendRendered(api, chatId, toTelegramHtml({ kind: 'error', message: 'That answer could not be shown here. Try again.' }), log, { replyTo: messageId }).catch(() => {});
+      await sendRendered(api, chatId, toTelegramHtml({ kind: 'error', message: t('telegram.notShown') }), log, { replyTo: messageId }).catch(() => {});
     }
     throw err;
   }
@@ -128,6 +136,7 @@ function callbackDataOf(msg: NonNullable<NonNullable<Context['callbackQuery']>['
 
 async function onButton(ctx: Context, d: HandlerDeps): Promise<void> {
   const q = ctx.callbackQuery!;
+  const t = translator(pickLocale(q.from.language_code));
   let answered = false;
   const answer = async (text?: string): Promise<void> => {
     if (answered) return;
@@ -138,7 +147,7 @@ async function onButton(ctx: Context, d: HandlerDeps): Promise<void> {
   };
   try {
     const msg = q.message;
-    if (!q.data || !isAction(q.data) || !msg) return await answer(UNSUPPORTED_BUTTON);
+    if (!q.data || !isAction(q.data) || !msg) return await answer(t('errors.oldButton'));
     // Telegram does not check callback data against the message: a modified client can send any.
     const view = await d.dispatcher.action(q.data, callerOf(msg.chat, q.from, d.admins), { ...RUN, buttonsOnMessage: callbackDataOf(msg) });
     // A refusal or an expired button is a notice on the button; the message keeps what it showed.
@@ -152,7 +161,7 @@ async function onButton(ctx: Context, d: HandlerDeps): Promise<void> {
     const wasPhoto = 'photo' in msg && Array.isArray(msg.photo) && msg.photo.length > 0;
     await editRendered(ctx.api, msg.chat.id, msg.message_id, wasPhoto, render(view, d.log), d.log);
   } catch (err) {
-    await answer('Something went wrong on our side. Try again.');
+    await answer(t('errors.failed'));
     throw err;
   } finally {
     await answer();

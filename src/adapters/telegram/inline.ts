@@ -13,10 +13,10 @@ import type { KolClient } from '../../api/index.ts';
 import { CHAIN_LABEL } from '../../core/chains.ts';
 import { createRateLimiter } from '../../core/ratelimit.ts';
 import { inlineLookup, type InlineFound } from '../../core/inline.ts';
-import { LOOKUP_TEXT } from '../../core/lookup-text.ts';
+import { pickLocale, translator, type T } from '../../i18n/index.ts';
+import { fmt } from '../../views/cards/lang.ts';
 import { ticker } from '../../views/cards/common.ts';
 import { compactCards } from '../../views/cards/tokenCompact.ts';
-import { compact, pct, score, usd } from '../../views/format.ts';
 import type { View } from '../../views/model.ts';
 import { toTelegramHtml } from '../../views/render/telegram.ts';
 
@@ -30,29 +30,30 @@ function resultId(key: string): string {
   return createHash('sha256').update(key).digest('base64url').slice(0, 32);
 }
 
-function article(f: InlineFound): InlineQueryResultArticle {
+function article(f: InlineFound, t: T): InlineQueryResultArticle {
+  const { compact, pct, score, usd } = fmt(t);
   const view: View =
     f.kind === 'token'
-      ? { ...compactCards([f.token]), actions: [] }
+      ? { ...compactCards([f.token], t), actions: [] }
       : {
           kind: 'text',
           text: [
             { b: `@${f.kol.kol}` },
-            ` · ${f.kol.display_name}\nScore ${score(f.kol.score_v2)} · Smart followers ${compact(f.kol.sm_follower)} · Win rate ${pct(f.kol.winrate, 'fraction')} · Tokens ${f.kol.total_token}`,
-            `\nFull card: /kol @${f.kol.kol}`,
+            ` · ${f.kol.display_name}\n${t('lookup.inlineKolLine', { score: score(f.kol.score_v2), smart: compact(f.kol.sm_follower), win: pct(f.kol.winrate, 'fraction'), tokens: f.kol.total_token })}`,
+            `\n${t('lookup.inlineFullCard', { command: `/kol @${f.kol.kol}` })}`,
           ],
         };
   const m = toTelegramHtml(view);
   const content = { message_text: m.text, parse_mode: 'HTML' as const, link_preview_options: { is_disabled: true } };
   if (f.kind === 'kol') {
-    return { type: 'article', id: resultId(`kol:${f.kol.kol}`), title: LOOKUP_TEXT.inlineKolTitle(f.kol.kol), description: `${f.kol.display_name} · score ${score(f.kol.score_v2)}`, input_message_content: content };
+    return { type: 'article', id: resultId(`kol:${f.kol.kol}`), title: `KOL @${f.kol.kol}`, description: `${f.kol.display_name} · ${t('lookup.inlineScore', { score: score(f.kol.score_v2) })}`, input_message_content: content };
   }
   const { chain, item } = f.token;
   return {
     type: 'article',
     id: resultId(`${chain}:${item.token.address}`),
     title: `${ticker(item.token.symbol, item.token.name)} · ${item.token.name || item.token.symbol}`,
-    description: `${CHAIN_LABEL[chain]} · MC ${usd(item.marketcap)} · 24h ${pct(item.changes.h24, 'percent', { sign: true })}`,
+    description: `${CHAIN_LABEL[chain]} · ${t('compact.line', { mc: usd(item.marketcap), h24: pct(item.changes.h24, 'percent', { sign: true }) })}`,
     input_message_content: content,
   };
 }
@@ -69,12 +70,16 @@ export function installInline(bot: Bot, d: { api: KolClient; log: Logger; now?: 
   const now = d.now ?? Date.now;
   bot.on('inline_query', async (ctx) => {
     const query = ctx.inlineQuery.query;
+    const locale = pickLocale(ctx.inlineQuery.from.language_code);
+    const t = translator(locale);
+    // Telegram caches an answer for everyone who types the same query: one in another language is kept per user.
+    const cache = { cache_time: INLINE_CACHE_S, ...(locale === 'en' ? {} : { is_personal: true }) };
     if (limiter.take(String(ctx.inlineQuery.from.id), now()).waitMs > 0) {
       await ctx.answerInlineQuery([], { cache_time: 0, is_personal: true });
       return;
     }
     if (!query.trim()) {
-      await ctx.answerInlineQuery([], { cache_time: INLINE_CACHE_S, button: { text: LOOKUP_TEXT.inlineHint, start_parameter: 'inline' } });
+      await ctx.answerInlineQuery([], { ...cache, button: { text: t('lookup.inlineHint'), start_parameter: 'inline' } });
       return;
     }
     let found: InlineFound[] = [];
@@ -84,9 +89,9 @@ export function installInline(bot: Bot, d: { api: KolClient; log: Logger; now?: 
       d.log.warn({ err }, 'telegram: inline lookup failed');
     }
     if (!found.length) {
-      await ctx.answerInlineQuery([], { cache_time: INLINE_CACHE_S, button: { text: LOOKUP_TEXT.inlineNothing, start_parameter: 'inline' } });
+      await ctx.answerInlineQuery([], { ...cache, button: { text: t('lookup.inlineNothing'), start_parameter: 'inline' } });
       return;
     }
-    await ctx.answerInlineQuery(found.map(article), { cache_time: INLINE_CACHE_S });
+    await ctx.answerInlineQuery(found.map((f) => article(f, t)), cache);
   });
 }

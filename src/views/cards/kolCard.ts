@@ -1,9 +1,9 @@
 /** The KOL card: table row (operation 9), scores (6) and win rates by window (4). */
 import type { KolScore, KolTokensResult } from '../../api/index.ts';
 import { type ResolvedKol, kolRef } from '../../core/resolve.ts';
-import { compact, int, pct, score } from '../format.ts';
 import type { CardView, Field, Span } from '../model.ts';
 import { xProfileUrl, xUserIdUrl } from './common.ts';
+import { ENGLISH, fmt, type T } from './lang.ts';
 import { WINDOWS } from './windows.ts';
 
 export interface KolCardInput {
@@ -13,55 +13,57 @@ export interface KolCardInput {
 }
 
 /** Win rates are fractions (0.52 = 52%) in every operation that reports them. */
-export function winRateLine(summary: Readonly<Record<string, number | string>>): string {
+export function winRateLine(summary: Readonly<Record<string, number | string>>, t: T = ENGLISH): string {
+  const { pct } = fmt(t);
   return WINDOWS.map((w) => `${w.label} ${pct(summary[w.summaryKey], 'fraction', { decimals: 0 })}`).join(' · ');
 }
 
-export function kolCard({ kol, score: s, momentum }: KolCardInput): CardView {
+export function kolCard({ kol, score: s, momentum }: KolCardInput, t: T = ENGLISH): CardView {
+  const { compact, int, pct, score } = fmt(t);
   const row = kol.row;
   const account = kol.account;
   const f = (name: string, value: string, inline = true): Field => ({ name, value, inline });
   const fields: Field[] = [];
   // X followers are in the win-rate table's account record (2.4), not in the KOL table row.
-  if (account) fields.push(f('Followers', compact(account.follower_count)));
+  if (account) fields.push(f(t('kolCard.followers'), compact(account.follower_count)));
   if (row) {
     fields.push(
-      f('Rank', `#${int(row.user_ranking)}`),
-      f('Smart followers', compact(row.sm_follower)),
-      f('Tokens', int(row.total_token)),
-      f('Mentions', compact(row.mention)),
-      f('Impressions', compact(row.impression)),
-      f('Win / rug rate', `${pct(row.winrate, 'fraction')} / ${pct(row.rug_rate, 'fraction')}`),
+      f(t('kolCard.rank'), `#${int(row.user_ranking)}`),
+      f(t('kolCard.smartFollowers'), compact(row.sm_follower)),
+      f(t('kolCard.tokens'), int(row.total_token)),
+      f(t('kolCard.mentions'), compact(row.mention)),
+      f(t('kolCard.impressions'), compact(row.impression)),
+      f(t('kolCard.winRug'), `${pct(row.winrate, 'fraction')} / ${pct(row.rug_rate, 'fraction')}`),
     );
   }
   fields.push(
-    f('Score', score(s.score)),
-    f('Score v2', `${score(s.score_v2)} (#${int(s.position_by_score_v2)})`),
-    f('Shilled tokens', int(s.num_shill_tokens)),
-    f('Accuracy · speed', `${score(s.accuracy_score)} · ${score(s.speed_score)}`),
-    f('Engagement · legality', `${score(s.engagement_score)} · ${score(s.legality_score)}`),
-    f('Active', score(s.active_score)),
-    f(`Win rate after a shill (${int(momentum.total)} tokens)`, momentum.total > 0 ? winRateLine(momentum.summary) : 'No tokens counted yet.', false),
+    f(t('kolCard.score'), score(s.score)),
+    f(t('kolCard.scoreV2'), `${score(s.score_v2)} (#${int(s.position_by_score_v2)})`),
+    f(t('kolCard.shilled'), int(s.num_shill_tokens)),
+    f(t('kolCard.accuracySpeed'), `${score(s.accuracy_score)} · ${score(s.speed_score)}`),
+    f(t('kolCard.engagementLegality'), `${score(s.engagement_score)} · ${score(s.legality_score)}`),
+    f(t('kolCard.active'), score(s.active_score)),
+    f(t('kolCard.winRateAfter', { count: momentum.total, n: int(momentum.total) }), momentum.total > 0 ? winRateLine(momentum.summary, t) : t('kolCard.noneCounted'), false),
   );
   const description: Span[] = kol.username
     ? [{ b: `@${kol.username}` }]
-    : [`No name found for X user id ${kol.xUserId}: the win-rate and KOL tables do not list it (or could not be read just now), so only its scores are shown.`];
+    : [t('kolCard.noName', { id: kol.xUserId })];
   const labels = row?.labels.length ? row.labels : (account?.labels ?? []);
   if (labels.length) description.push(` · ${labels.join(', ')}`);
   const url = kol.username ? xProfileUrl(kol.username) : xUserIdUrl(kol.xUserId);
   const ref = kolRef(kol);
   return {
     kind: 'card',
-    title: row?.display_name || account?.display_name || (kol.username ? `@${kol.username}` : 'KOL name not found'),
+    title: row?.display_name || account?.display_name || (kol.username ? `@${kol.username}` : t('kolCard.nameNotFound')),
     url,
     description,
     fields,
     ...(row?.avatar ? { thumbnailUrl: row.avatar } : {}),
     colour: 'brand',
-    links: [{ label: 'X profile', url }],
+    links: [{ label: t('kolCard.xProfile'), url }],
     actions: [
-      { label: 'Tokens', command: 'momentum', options: { kol: ref } },
-      { label: 'Mindmap', command: 'kolmap', options: { kol: ref } },
+      { label: t('kolCard.tokensButton'), command: 'momentum', options: { kol: ref } },
+      { label: t('kolCard.mindmapButton'), command: 'kolmap', options: { kol: ref } },
     ],
   };
 }

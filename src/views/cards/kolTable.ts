@@ -1,18 +1,21 @@
 /** Rows of the KOL table (operation 9) as a chat-sized table. */
 import type { KolTableItem } from '../../api/index.ts';
-import { compact, int, pct, score } from '../format.ts';
 import type { Column } from '../model.ts';
+import { ENGLISH, fmt, type T } from './lang.ts';
 
-export const KOL_COLUMNS: readonly Column[] = [
-  { key: 'rank', label: 'Rank', align: 'right' },
-  { key: 'kol', label: 'KOL' },
-  { key: 'score', label: 'Score', align: 'right' },
-  { key: 'win', label: 'Win%', align: 'right' },
-  { key: 'smart', label: 'SmartF', align: 'right' },
-  { key: 'tokens', label: 'Tokens', align: 'right' },
-];
+export function kolColumns(t: T = ENGLISH): Column[] {
+  return [
+    { key: 'rank', label: t('columns.rank'), align: 'right' },
+    { key: 'kol', label: 'KOL' },
+    { key: 'score', label: t('columns.score'), align: 'right' },
+    { key: 'win', label: t('columns.winPct'), align: 'right' },
+    { key: 'smart', label: t('columns.smartF'), align: 'right' },
+    { key: 'tokens', label: t('columns.tokens'), align: 'right' },
+  ];
+}
 
-export function kolRow(k: KolTableItem): Record<string, string> {
+export function kolRow(k: KolTableItem, t: T = ENGLISH): Record<string, string> {
+  const { compact, int, pct, score } = fmt(t);
   return {
     rank: `#${int(k.user_ranking)}`,
     kol: `@${k.kol}`,
@@ -24,25 +27,27 @@ export function kolRow(k: KolTableItem): Record<string, string> {
 }
 
 /** Sorts whose values the fixed columns do not show: the sorted value gets a column of its own. */
-const SORTED_EXTRA: Readonly<Record<string, { label: string; value: (k: KolTableItem) => string }>> = {
-  mentions: { label: 'Mentions', value: (k) => compact(k.mention) },
-  impressions: { label: 'Impr.', value: (k) => compact(k.impression) },
-  rug: { label: 'Rug%', value: (k) => pct(k.rug_rate, 'fraction', { decimals: 0 }) },
-  lose: { label: 'Lose%', value: (k) => pct(k.lose_rate, 'fraction', { decimals: 0 }) },
-  active: { label: 'Active', value: (k) => score(k.active_score) },
-  total: { label: 'Total', value: (k) => score(k.total_score) },
-  speed: { label: 'Speed', value: (k) => score(k.s_score) },
-  accuracy: { label: 'Accur.', value: (k) => score(k.a_score) },
-  legality: { label: 'Legal.', value: (k) => score(k.l_score) },
-  engagement: { label: 'Engag.', value: (k) => score(k.e_score) },
+type Extra = (k: KolTableItem, f: ReturnType<typeof fmt>) => string;
+const SORTED_EXTRA: Readonly<Record<string, Extra>> = {
+  mentions: (k, f) => f.compact(k.mention),
+  impressions: (k, f) => f.compact(k.impression),
+  rug: (k, f) => f.pct(k.rug_rate, 'fraction', { decimals: 0 }),
+  lose: (k, f) => f.pct(k.lose_rate, 'fraction', { decimals: 0 }),
+  active: (k, f) => f.score(k.active_score),
+  total: (k, f) => f.score(k.total_score),
+  speed: (k, f) => f.score(k.s_score),
+  accuracy: (k, f) => f.score(k.a_score),
+  legality: (k, f) => f.score(k.l_score),
+  engagement: (k, f) => f.score(k.e_score),
 };
 
 /** The table's columns and rows for a sort: what the list is ordered by is always visible. */
-export function kolTableFor(sort: string, items: readonly KolTableItem[]): { columns: readonly Column[]; rows: Record<string, string>[] } {
+export function kolTableFor(sort: string, items: readonly KolTableItem[], t: T = ENGLISH): { columns: readonly Column[]; rows: Record<string, string>[] } {
   const extra = SORTED_EXTRA[sort];
-  if (!extra) return { columns: KOL_COLUMNS, rows: items.map(kolRow) };
+  if (!extra) return { columns: kolColumns(t), rows: items.map((k) => kolRow(k, t)) };
+  const f = fmt(t);
   return {
-    columns: [...KOL_COLUMNS, { key: 'sorted', label: extra.label, align: 'right' }],
-    rows: items.map((k) => ({ ...kolRow(k), sorted: extra.value(k) })),
+    columns: [...kolColumns(t), { key: 'sorted', label: t(`columns.kolSort.${sort}` as 'columns.kolSort.mentions'), align: 'right' }],
+    rows: items.map((k) => ({ ...kolRow(k, t), sorted: extra(k, f) })),
   };
 }

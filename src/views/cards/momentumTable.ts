@@ -1,16 +1,16 @@
 /** Tokens a KOL shilled (operation 4): price after each window relative to the shill price. */
 import type { KolTokenItem } from '../../api/index.ts';
 import { decimalRatio } from '../charts/decimal.ts';
-import { pct, timeAgo } from '../format.ts';
 import type { Column } from '../model.ts';
 import { ticker } from './common.ts';
+import { ENGLISH, fmt, type T } from './lang.ts';
 import type { WindowDef } from './windows.ts';
 
-export function momentumColumns(windows: readonly WindowDef[]): Column[] {
+export function momentumColumns(windows: readonly WindowDef[], t: T = ENGLISH): Column[] {
   return [
-    { key: 'token', label: 'Token' },
-    { key: 'chain', label: 'Chain' },
-    { key: 'when', label: 'Shilled' },
+    { key: 'token', label: t('columns.token') },
+    { key: 'chain', label: t('columns.chain') },
+    { key: 'when', label: t('columns.shilled') },
     ...windows.map((w): Column => ({ key: w.label, label: w.label, align: 'right' })),
   ];
 }
@@ -20,7 +20,8 @@ export function momentumColumns(windows: readonly WindowDef[]): Column[] {
  * below a cent). "…" while the window has not passed yet: the API then has
  * no real price for it.
  */
-export function changeAfter(item: KolTokenItem, w: WindowDef, now: number): string {
+export function changeAfter(item: KolTokenItem, w: WindowDef, now: number, t: T = ENGLISH): string {
+  const { pct } = fmt(t);
   const shill = Date.parse(item.shill_timestamp);
   if (Number.isFinite(shill) && shill + w.ms > now) return '…';
   const after = item[w.priceKey];
@@ -28,12 +29,13 @@ export function changeAfter(item: KolTokenItem, w: WindowDef, now: number): stri
   return ratio === null ? '-' : pct((ratio - 1) * 100, 'percent', { sign: true, decimals: 0 });
 }
 
-export function momentumRow(item: KolTokenItem, windows: readonly WindowDef[], now: number): Record<string, string> {
+export function momentumRow(item: KolTokenItem, windows: readonly WindowDef[], now: number, t: T = ENGLISH): Record<string, string> {
+  const { timeAgo } = fmt(t);
   const row: Record<string, string> = {
     token: ticker(item.token_symbol, item.token_name),
     chain: item.token_chain_id,
     when: timeAgo(item.shill_timestamp, now),
   };
-  for (const w of windows) row[w.label] = changeAfter(item, w, now);
+  for (const w of windows) row[w.label] = changeAfter(item, w, now, t);
   return row;
 }

@@ -4,6 +4,7 @@
  * every platform, from a stored key).
  */
 import type { Action } from '../model.ts';
+import { ENGLISH, fmt, type T } from './lang.ts';
 
 type Options = Readonly<Record<string, unknown>>;
 
@@ -25,20 +26,20 @@ function hasNextOffset(p: OffsetPage): boolean {
   return p.total !== undefined ? p.offset + p.shown < p.total : p.shown >= p.limit;
 }
 
-export function offsetActions(command: string, input: Options, p: OffsetPage): Action[] {
+export function offsetActions(command: string, input: Options, p: OffsetPage, t: T = ENGLISH): Action[] {
   const out: Action[] = [];
   if (p.offset > 0) {
-    out.push({ label: '◀ Previous', command, options: defined({ ...input, offset: Math.max(0, p.offset - p.limit) }) });
+    out.push({ label: t('paging.previous'), command, options: defined({ ...input, offset: Math.max(0, p.offset - p.limit) }) });
   }
-  if (hasNextOffset(p)) out.push({ label: 'Next ▶', command, options: defined({ ...input, offset: p.offset + p.limit }) });
+  if (hasNextOffset(p)) out.push({ label: t('paging.next'), command, options: defined({ ...input, offset: p.offset + p.limit }) });
   return out;
 }
 
 /** "11-20 of 160", or "11-20" when the total is unknown; "no results" for an empty page. */
-export function rangeText(p: OffsetPage): string {
-  if (p.shown === 0) return p.offset > 0 ? 'no more results' : 'no results';
+export function rangeText(p: OffsetPage, t: T = ENGLISH): string {
+  if (p.shown === 0) return t(p.offset > 0 ? 'paging.noMore' : 'paging.none');
   const span = `${p.offset + 1}-${p.offset + p.shown}`;
-  return p.total !== undefined ? `${span} of ${p.total}` : span;
+  return p.total !== undefined ? t('paging.of', { span, total: fmt(t).int(p.total) }) : span;
 }
 
 /** Marks "the first page" in the stack of earlier cursors (a cursor is never this). */
@@ -58,21 +59,21 @@ export interface CursorPage {
  * Cursor APIs only go forward, so Next also pushes this page's cursor on a
  * small stack that Previous pops.
  */
-export function cursorActions(command: string, input: Options, p: CursorPage): Action[] {
+export function cursorActions(command: string, input: Options, p: CursorPage, t: T = ENGLISH): Action[] {
   const back = [...(p.back ?? [])];
   const out: Action[] = [];
   const prev = back.at(-1);
   if (p.cursor !== undefined && prev !== undefined) {
     const rest = back.slice(0, -1);
     out.push({
-      label: '◀ Previous',
+      label: t('paging.previous'),
       command,
       options: defined({ ...input, cursor: prev === FIRST_PAGE ? undefined : prev, back: rest.length ? rest : undefined }),
     });
   }
   if (p.next) {
     const pushed = [...back, p.cursor ?? FIRST_PAGE].slice(-BACK_MAX);
-    out.push({ label: 'Next ▶', command, options: defined({ ...input, cursor: p.next, back: pushed }) });
+    out.push({ label: t('paging.next'), command, options: defined({ ...input, cursor: p.next, back: pushed }) });
   }
   return out;
 }

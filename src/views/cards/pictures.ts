@@ -17,9 +17,11 @@ import type {
 import type { ChartInputs, ChartKind } from '../charts/draw.ts';
 import { ChartPoolBusy } from '../charts/pool.ts';
 import { decimalRatio } from '../charts/decimal.ts';
-import { int, pct, score as scoreText, timeAgo } from '../format.ts';
+import type { ChartWords } from '../charts/words.ts';
+import { languageOf } from '../../i18n/index.ts';
 import type { CardView, Picture, TableView, TextView } from '../model.ts';
 import { ticker } from './common.ts';
+import { ENGLISH, fmt, type T } from './lang.ts';
 import { WINDOWS } from './windows.ts';
 
 /** Long enough to absorb a burst or a double press, short next to how fast prices move. */
@@ -37,7 +39,40 @@ export function imageCacheKey(kind: string, params: Readonly<Record<string, unkn
 /** Lines the momentum chart can tell apart (one per colour). */
 export const MOMENTUM_MAX_TOKENS = 8;
 
-type PictureCtx = Pick<CommandContext, 'capabilities' | 'log' | 'charts'>;
+type PictureCtx = Pick<CommandContext, 'capabilities' | 'log' | 'charts'> & { readonly t?: T };
+
+/** A number whose plural category in `locale` is `category` (1 for one, 2 for few, 5 for many...). */
+function sampleOf(locale: string, category: string): number {
+  const rules = new Intl.PluralRules(locale);
+  for (let n = 0; n < 200; n++) if (rules.select(n) === category) return n;
+  return 100;
+}
+
+/** A plural word as templates per category, `{n}` left for the chart to fill. */
+function plural(t: T, key: 'chart.skipped' | 'chart.linked'): Record<string, string> {
+  const locale = languageOf(t);
+  const forms = new Intl.PluralRules(locale).resolvedOptions().pluralCategories;
+  return Object.fromEntries(forms.map((c) => [c, t(key, { count: sampleOf(locale, c), n: '{n}' })]));
+}
+
+/** The chart's own words in `t`'s language. */
+export function chartWords(t: T): ChartWords {
+  return {
+    locale: languageOf(t),
+    latest: t('chart.latest'),
+    noData: t('chart.noData'),
+    changeAfter: t('chart.changeAfter', { change: '{change}', window: '{window}' }),
+    scores: t('chart.scores'),
+    na: t('chart.na'),
+    momentumSubtitle: t('chart.momentumSubtitle'),
+    skipped: plural(t, 'chart.skipped'),
+    linked: plural(t, 'chart.linked'),
+    strongest: t('chart.strongest', { n: '{n}', m: '{m}' }),
+    legend: t('chart.legend'),
+    timeAfter: t('chart.timeAfter'),
+    shill: t('chart.shill'),
+  };
+}
 
 interface PictureSpec<K extends ChartKind> {
   readonly kind: K;
@@ -55,7 +90,7 @@ export interface Drawn {
   readonly note?: string;
 }
 
-export const BUSY_NOTE = 'No picture this time: many are being drawn right now. Ask again in a minute for it.';
+export const BUSY_NOTE = ENGLISH('chart.busy');
 
 /**
  * Draws one picture in the chart pool, or reuses it. Never throws. The key
@@ -78,7 +113,7 @@ export async function drawPicture<K extends ChartKind>(ctx: PictureCtx, spec: Pi
   } catch (err) {
     const busy = err instanceof ChartPoolBusy;
     ctx.log.warn({ picture: spec.kind, err }, 'answer sent without its picture');
-    return busy ? { note: BUSY_NOTE } : {};
+    return busy ? { note: (ctx.t ?? ENGLISH)('chart.busy') } : {};
   }
 }
 
@@ -95,7 +130,7 @@ export function withPicture<V extends CardView | TableView | TextView>(view: V, 
 
 // ---- /mindmap (operation 1) ----
 
-export function mindmapChart(graph: MindmapGraph, centre: TokenSummary | undefined, hours: number): MindmapInput {
+export function mindmapChart(graph: MindmapGraph, centre: TokenSummary | undefined, hours: number, t: T = ENGLISH): MindmapInput {
   const centerId = centre?.id ?? graph.nodes[0]?.id ?? '0';
   // Tokens sharing a symbol would read as one: their labels use the name, and the chain if that is shared too.
   const norm = (s: string) => s.trim().toLowerCase();
@@ -115,7 +150,8 @@ export function mindmapChart(graph: MindmapGraph, centre: TokenSummary | undefin
     nodes: graph.nodes,
     edges: graph.edges,
     tokens,
-    title: `${centre ? ticker(centre.symbol, centre.name) : 'Token'} token map · last ${hours}h`,
+    title: t('chart.mindmapTitle', { name: centre ? ticker(centre.symbol, centre.name) : t('chart.token'), hours }),
+    words: chartWords(t),
   };
 }
 
@@ -125,15 +161,16 @@ export function mindmapPicture(
   centre: TokenSummary | undefined,
   request: { readonly chain: string; readonly address: string; readonly hours: number; readonly limit: number },
 ): Promise<Drawn> {
-  const name = centre ? ticker(centre.symbol, centre.name) : 'this token';
+  const t = ctx.t ?? ENGLISH;
+  const name = centre ? ticker(centre.symbol, centre.name) : t('mindmap.thisToken');
   const linked = Math.max(0, graph.nodes.length - 1);
   return drawPicture(ctx, {
     kind: 'mindmap',
     request,
     name: 'mindmap.png',
-    alt: () => `Token map of ${name}: ${linked} linked token${linked === 1 ? '' : 's'} in the last ${request.hours}h`,
+    alt: () => t('chart.mindmapAlt', { name, count: linked, n: linked, hours: request.hours }),
     // A lone token says nothing the text does not: no picture then.
-    input: () => (graph.edges.length > 0 ? mindmapChart(graph, centre, request.hours) : undefined),
+    input: () => (graph.edges.length > 0 ? mindmapChart(graph, centre, request.hours, t) : undefined),
   });
 }
 
@@ -145,40 +182,44 @@ export interface WinRateChartInput {
   readonly momentum: Pick<KolTokensResult, 'summary' | 'total'>;
 }
 
-export function winRateChart({ kol, score: s, momentum }: WinRateChartInput): WinRateInput {
+export function winRateChart({ kol, score: s, momentum }: WinRateChartInput, t: T = ENGLISH): WinRateInput {
+  const { int, score: scoreText } = fmt(t);
   // With no token counted the API's zeros mean "unknown", not "never won".
   const values = Object.fromEntries(WINDOWS.map((w) => [w.label, momentum.total > 0 ? (momentum.summary[w.summaryKey] ?? null) : null]));
   const ref = kolRef(kol);
   const display = kol.row?.display_name.trim();
   const who = display && display.toLowerCase() !== kol.username?.toLowerCase() ? `${display} (${ref})` : ref;
   return {
-    title: `${who} · win rate after a shill`,
-    subtitle: `Share of ${int(momentum.total)} shilled token${momentum.total === 1 ? '' : 's'} above the shill price after each window`,
+    title: t('chart.winRateTitle', { who }),
+    subtitle: t('chart.winRateSubtitle', { count: momentum.total, n: int(momentum.total) }),
     summary: values,
     scale: 'fraction',
+    words: chartWords(t),
     scores: [
-      { label: 'Score v2', value: scoreText(s.score_v2) },
-      { label: 'Rank (v2)', value: `#${int(s.position_by_score_v2)}` },
-      { label: 'Score', value: scoreText(s.score) },
-      { label: 'Accuracy', value: scoreText(s.accuracy_score) },
-      { label: 'Speed', value: scoreText(s.speed_score) },
-      { label: 'Engagement', value: scoreText(s.engagement_score) },
-      { label: 'Legality', value: scoreText(s.legality_score) },
-      { label: 'Active', value: scoreText(s.active_score) },
-      { label: 'Shilled tokens', value: int(s.num_shill_tokens) },
+      { label: t('chart.scoreV2'), value: scoreText(s.score_v2) },
+      { label: t('chart.rankV2'), value: `#${int(s.position_by_score_v2)}` },
+      { label: t('chart.score'), value: scoreText(s.score) },
+      { label: t('chart.accuracy'), value: scoreText(s.accuracy_score) },
+      { label: t('chart.speed'), value: scoreText(s.speed_score) },
+      { label: t('chart.engagement'), value: scoreText(s.engagement_score) },
+      { label: t('chart.legality'), value: scoreText(s.legality_score) },
+      { label: t('chart.active'), value: scoreText(s.active_score) },
+      { label: t('chart.shilledTokens'), value: int(s.num_shill_tokens) },
     ],
   };
 }
 
 export function winRatePicture(ctx: PictureCtx, data: WinRateChartInput): Promise<Drawn> {
+  const t = ctx.t ?? ENGLISH;
+  const { pct } = fmt(t);
   const at = (label: string): string => pct(data.momentum.summary[WINDOWS.find((w) => w.label === label)!.summaryKey], 'fraction', { decimals: 0 });
-  const rates = data.momentum.total > 0 ? `: ${at('1h')} after 1h, ${at('24h')} after 24h, ${at('7d')} after 7d` : ': no tokens counted yet';
+  const rates = data.momentum.total > 0 ? t('chart.winRateAltRates', { h1: at('1h'), h24: at('24h'), d7: at('7d') }) : t('chart.winRateAltNone');
   return drawPicture(ctx, {
     kind: 'winrate',
     request: { kol: data.kol.xUserId },
     name: 'winrate.png',
-    alt: () => `Win rate after a shill of ${kolRef(data.kol)}${rates}`,
-    input: () => winRateChart(data),
+    alt: () => t('chart.winRateAlt', { who: kolRef(data.kol), rates }),
+    input: () => winRateChart(data, t),
   });
 }
 
@@ -190,7 +231,8 @@ export function winRatePicture(ctx: PictureCtx, data: WinRateChartInput): Promis
  * Tokens with no window passed yet (or, under a window sort, not that window)
  * have nothing to draw and are left out.
  */
-export function momentumChart(title: string, items: readonly KolTokenItem[], sort: string, now: number): MomentumInput {
+export function momentumChart(title: string, items: readonly KolTokenItem[], sort: string, now: number, t: T = ENGLISH): MomentumInput {
+  const { timeAgo } = fmt(t);
   // A window that has not passed yet has no real price in the API.
   const known = (item: KolTokenItem) => {
     const shill = Date.parse(item.shill_timestamp);
@@ -210,10 +252,11 @@ export function momentumChart(title: string, items: readonly KolTokenItem[], sor
   const top = picked.slice(0, MOMENTUM_MAX_TOKENS);
   const seen = new Map<string, number>();
   for (const i of top) seen.set(i.token_symbol, (seen.get(i.token_symbol) ?? 0) + 1);
-  const order = sort === 'recent' ? 'biggest moves first' : `sorted by ${sort}`;
+  const order = sort === 'recent' ? t('chart.biggestFirst') : t('lists.sortedBy', { sort });
   return {
     title,
-    subtitle: `Price relative to the shill price, log scale · ${top.length} token${top.length === 1 ? '' : 's'}, ${order}`,
+    subtitle: t('chart.momentumRelative', { count: top.length, n: top.length, order }),
+    words: chartWords(t),
     maxTokens: MOMENTUM_MAX_TOKENS,
     tokens: top.map((item) => {
       const open = new Set(known(item).map((w) => w.label));
@@ -236,13 +279,14 @@ export function momentumPicture(
   now: number,
 ): Promise<Drawn> {
   const who = kolRef(kol);
+  const t = ctx.t ?? ENGLISH;
   return drawPicture(ctx, {
     kind: 'momentum',
     request: { ...request, kol: kol.xUserId },
     name: 'momentum.png',
-    alt: (input) => `Price after the shill of ${input.tokens.map((t) => t.symbol).join(', ')}, shilled by ${who}`,
+    alt: (input) => t('chart.momentumAlt', { symbols: input.tokens.map((x) => x.symbol).join(', '), who }),
     input: () => {
-      const chart = momentumChart(`Tokens shilled by ${who} · price after the shill`, items, request.sort, now);
+      const chart = momentumChart(t('chart.momentumTitle', { who }), items, request.sort, now, t);
       return chart.tokens.length > 0 ? chart : undefined;
     },
   });
@@ -250,19 +294,21 @@ export function momentumPicture(
 
 // ---- /token: price change strip (operation 2's changes) ----
 
-export function priceStripChart(item: TokenAnalyticsItem): PriceStripInput {
+export function priceStripChart(item: TokenAnalyticsItem, t: T = ENGLISH): PriceStripInput {
   const symbol = ticker(item.token.symbol, item.token.name);
-  return { symbol, changes: item.changes, title: `${symbol} price change` };
+  return { symbol, changes: item.changes, title: t('chart.priceTitle', { symbol }), words: chartWords(t) };
 }
 
 export function priceStripPicture(ctx: PictureCtx, chain: string, item: TokenAnalyticsItem): Promise<Drawn> {
   const c = item.changes;
+  const t = ctx.t ?? ENGLISH;
+  const { pct } = fmt(t);
   const p = (v: number) => pct(v, 'percent', { sign: true });
   return drawPicture(ctx, {
     kind: 'price-strip',
     request: { chain, address: item.token.address },
     name: 'price-strip.png',
-    alt: () => `${ticker(item.token.symbol, item.token.name)} price change: 5m ${p(c.m5)}, 1h ${p(c.h1)}, 4h ${p(c.h4)}, 24h ${p(c.h24)}`,
-    input: () => priceStripChart(item),
+    alt: () => `${t('chart.priceTitle', { symbol: ticker(item.token.symbol, item.token.name) })}: 5m ${p(c.m5)}, 1h ${p(c.h1)}, 4h ${p(c.h4)}, 24h ${p(c.h24)}`,
+    input: () => priceStripChart(item, t),
   });
 }

@@ -5,42 +5,43 @@
  */
 import { CHAIN_LABEL, explorerTokenUrl } from '../../core/chains.ts';
 import type { FoundToken } from '../../core/lookup.ts';
-import { LOOKUP_TEXT } from '../../core/lookup-text.ts';
-import { compact, pct, score, usd } from '../format.ts';
 import type { Action, Rich, Span, TextView } from '../model.ts';
 import { ticker } from './common.ts';
+import { ENGLISH, fmt, type T } from './lang.ts';
 
 export const COMPACT_MAX = 3;
 
-export function compactLines(f: FoundToken): Span[] {
+export function compactLines(f: FoundToken, tr: T = ENGLISH): Span[] {
+  const { compact, pct, score, usd } = fmt(tr);
   const t = f.item.token;
   const c = f.item.changes;
   return [
     { b: `${ticker(t.symbol, t.name)} · ${t.name || t.symbol}` },
     ` · ${CHAIN_LABEL[f.chain]} · `,
-    { link: 'explorer', url: explorerTokenUrl(f.chain, t.address) },
+    { link: tr('compact.explorer'), url: explorerTokenUrl(f.chain, t.address) },
     '\n',
     { code: t.address },
-    `\nMC ${usd(f.item.marketcap)} · Liq ${usd(f.item.liquidity)} · 1h ${pct(c.h1, 'percent', { sign: true })} · 24h ${pct(c.h24, 'percent', { sign: true })}`,
-    `\nMentions ${compact(f.item.mention)} · Smart followers ${compact(f.item.smart_follower)} · Score ${score(f.item.score_v2)}`,
+    `\n${tr('compact.market', { mc: usd(f.item.marketcap), liq: usd(f.item.liquidity), h1: pct(c.h1, 'percent', { sign: true }), h24: pct(c.h24, 'percent', { sign: true }) })}`,
+    `\n${tr('compact.social', { mentions: compact(f.item.mention), smart: compact(f.item.smart_follower), score: score(f.item.score_v2) })}`,
   ];
 }
 
-function listLine(f: FoundToken): Span[] {
+function listLine(f: FoundToken, tr: T): Span[] {
+  const { pct, usd } = fmt(tr);
   const t = f.item.token;
-  return [{ b: ticker(t.symbol, t.name) }, ` ${f.chain} · MC ${usd(f.item.marketcap)} · 24h ${pct(f.item.changes.h24, 'percent', { sign: true })} · `, { code: t.address }];
+  return [{ b: ticker(t.symbol, t.name) }, ` ${f.chain} · ${tr('compact.line', { mc: usd(f.item.marketcap), h24: pct(f.item.changes.h24, 'percent', { sign: true }) })} · `, { code: t.address }];
 }
 
 /** One message for every token found in a paste; a "Card" button each opens the full card. */
-export function compactCards(found: readonly FoundToken[]): TextView {
+export function compactCards(found: readonly FoundToken[], tr: T = ENGLISH): TextView {
   const cards = found.length <= COMPACT_MAX;
-  const spans: Span[] = cards ? [] : [`${LOOKUP_TEXT.moreTokens(found.length)}\n`];
+  const spans: Span[] = cards ? [] : [`${tr('lookup.moreTokens', { count: found.length })}\n`];
   found.forEach((f, i) => {
     if (i > 0) spans.push(cards ? '\n\n' : '\n');
-    spans.push(...(cards ? compactLines(f) : listLine(f)));
+    spans.push(...(cards ? compactLines(f, tr) : listLine(f, tr)));
   });
   const actions: Action[] = found.slice(0, COMPACT_MAX).map((f) => ({
-    label: LOOKUP_TEXT.fullCard(ticker(f.item.token.symbol, f.item.token.name)),
+    label: tr('lookup.fullCard', { symbol: ticker(f.item.token.symbol, f.item.token.name) }),
     command: 'token',
     options: { chain: f.chain, address: f.item.token.address },
   }));

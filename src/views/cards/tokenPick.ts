@@ -1,13 +1,13 @@
 /** `/token <name>` with several matches: a short pick list, one button per token opening its card. */
 import type { FoundToken } from '../../core/lookup.ts';
-import { LOOKUP_TEXT } from '../../core/lookup-text.ts';
-import { age, compact, usd } from '../format.ts';
 import type { Action, TableView } from '../model.ts';
 import { ticker } from './common.ts';
+import { ENGLISH, fmt, type T } from './lang.ts';
 
 export const PICK_MAX = 5;
 
-export function tokenPickList(query: string, found: readonly FoundToken[]): TableView {
+export function tokenPickList(query: string, found: readonly FoundToken[], t: T = ENGLISH): TableView {
+  const { age, compact, usd } = fmt(t);
   const shown = found.slice(0, PICK_MAX);
   const actions: Action[] = shown.map((f, i) => ({
     label: `${i + 1}. ${ticker(f.item.token.symbol, f.item.token.name)} · ${f.chain}`,
@@ -16,15 +16,15 @@ export function tokenPickList(query: string, found: readonly FoundToken[]): Tabl
   }));
   return {
     kind: 'table',
-    title: LOOKUP_TEXT.pickTitle(query),
-    description: LOOKUP_TEXT.pickHint,
+    title: t('lookup.pickTitle', { query }),
+    description: t('lookup.pickHint'),
     columns: [
       { key: 'n', label: '#' },
-      { key: 'token', label: 'Token' },
-      { key: 'chain', label: 'Chain' },
-      { key: 'mcap', label: 'MCap', align: 'right' },
-      { key: 'age', label: 'Age', align: 'right' },
-      { key: 'mentions', label: 'Mentions', align: 'right' },
+      { key: 'token', label: t('columns.token') },
+      { key: 'chain', label: t('columns.chain') },
+      { key: 'mcap', label: t('columns.mcap'), align: 'right' },
+      { key: 'age', label: t('columns.age'), align: 'right' },
+      { key: 'mentions', label: t('columns.mentions'), align: 'right' },
     ],
     rows: shown.map((f, i) => ({
       n: String(i + 1),
@@ -34,7 +34,7 @@ export function tokenPickList(query: string, found: readonly FoundToken[]): Tabl
       age: age(f.item.token_age, 'days'),
       mentions: compact(f.item.mention),
     })),
-    ...(found.length > PICK_MAX ? { footer: LOOKUP_TEXT.pickMore(found.length - PICK_MAX) } : {}),
+    ...(found.length > PICK_MAX ? { footer: t('lookup.pickMore', { count: found.length - PICK_MAX }) } : {}),
     actions,
   };
 }

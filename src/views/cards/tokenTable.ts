@@ -1,30 +1,32 @@
 /** Rows of the token list (operation 2): fixed columns plus the one the list is sorted by. */
 import type { TokenAnalyticsItem } from '../../api/index.ts';
-import { age, compact, pct, score, usd } from '../format.ts';
 import type { Column, Rich } from '../model.ts';
 import { ticker } from './common.ts';
+import { ENGLISH, fmt, type Formats, type T } from './lang.ts';
 
-type Cell = (t: TokenAnalyticsItem) => string;
+type Cell = (t: TokenAnalyticsItem, f: Formats) => string;
 
-const change = (k: keyof TokenAnalyticsItem['changes']): Cell => (t) => pct(t.changes[k], 'percent', { sign: true, decimals: 0 });
+const change = (k: keyof TokenAnalyticsItem['changes']): Cell => (t, f) => f.pct(t.changes[k], 'percent', { sign: true, decimals: 0 });
 
-/** Every column a token row can show, by key. */
-const CELLS: Readonly<Record<string, { label: string; cell: Cell }>> = {
-  mcap: { label: 'MCap', cell: (t) => usd(t.marketcap) },
-  h1: { label: '1h', cell: change('h1') },
-  h24: { label: '24h', cell: change('h24') },
-  m5: { label: '5m', cell: change('m5') },
-  h4: { label: '4h', cell: change('h4') },
-  liquidity: { label: 'Liq', cell: (t) => usd(t.liquidity) },
-  age: { label: 'Age', cell: (t) => age(t.token_age, 'days') },
-  mentions: { label: 'Ment', cell: (t) => compact(t.mention) },
-  impressions: { label: 'Impr', cell: (t) => compact(t.impression) },
-  followers: { label: 'SmartF', cell: (t) => compact(t.smart_follower) },
-  score: { label: 'Score', cell: (t) => score(t.score_v2) },
-  avgscore: { label: 'Avg', cell: (t) => score(t.avg_score) },
-  avgscorev2: { label: 'AvgV2', cell: (t) => score(t.avg_score_v2) },
-  totalscore: { label: 'Total', cell: (t) => score(t.total_score) },
+/** Every column a token row can show, by key; headings are columns.tokenList.<key> (window names stay as typed). */
+const CELLS: Readonly<Record<string, Cell>> = {
+  mcap: (t, f) => f.usd(t.marketcap),
+  h1: change('h1'),
+  h24: change('h24'),
+  m5: change('m5'),
+  h4: change('h4'),
+  liquidity: (t, f) => f.usd(t.liquidity),
+  age: (t, f) => f.age(t.token_age, 'days'),
+  mentions: (t, f) => f.compact(t.mention),
+  impressions: (t, f) => f.compact(t.impression),
+  followers: (t, f) => f.compact(t.smart_follower),
+  score: (t, f) => f.score(t.score_v2),
+  avgscore: (t, f) => f.score(t.avg_score),
+  avgscorev2: (t, f) => f.score(t.avg_score_v2),
+  totalscore: (t, f) => f.score(t.total_score),
 };
+const WINDOW_KEYS = new Set(['h1', 'h24', 'm5', 'h4']);
+const heading = (k: string, t: T): string => (WINDOW_KEYS.has(k) ? (k[0] === 'm' ? `${k.slice(1)}m` : `${k.slice(1)}h`) : t(`columns.tokenList.${k}` as 'columns.tokenList.mcap'));
 
 const BASE = ['mcap', 'h1', 'h24'];
 
@@ -33,16 +35,17 @@ export function tokenColumnKeys(extra: string | undefined): string[] {
   return extra && extra in CELLS && !BASE.includes(extra) ? [...BASE, extra] : BASE;
 }
 
-export function tokenColumns(keys: readonly string[]): Column[] {
-  return [{ key: 'token', label: 'Token' }, ...keys.map((k): Column => ({ key: k, label: CELLS[k]!.label, align: 'right' }))];
+export function tokenColumns(keys: readonly string[], t: T = ENGLISH): Column[] {
+  return [{ key: 'token', label: t('columns.token') }, ...keys.map((k): Column => ({ key: k, label: heading(k, t), align: 'right' }))];
 }
 
 /** The token as a row names it; `chain` when the list has the same symbol more than once. */
 const tokenName = (t: TokenAnalyticsItem, chain: string | undefined): string => `${ticker(t.token.symbol, t.token.name)}${chain ? ` (${chain})` : ''}`;
 
-export function tokenRow(t: TokenAnalyticsItem, keys: readonly string[], chain?: string): Record<string, string> {
+export function tokenRow(t: TokenAnalyticsItem, keys: readonly string[], chain?: string, tr: T = ENGLISH): Record<string, string> {
+  const f = fmt(tr);
   const row: Record<string, string> = { token: tokenName(t, chain) };
-  for (const k of keys) row[k] = CELLS[k]!.cell(t);
+  for (const k of keys) row[k] = CELLS[k]!(t, f);
   return row;
 }
 

@@ -1,8 +1,8 @@
 /** Tweets as chat lines: who, when, what (cut), and a link to the post on X. */
 import type { TokenTweet, TweetListItem } from '../../api/index.ts';
-import { compact, timeAgo } from '../format.ts';
 import type { Field, Span } from '../model.ts';
 import { excerpt, ticker, xPostUrl } from './common.ts';
+import { ENGLISH, fmt, type T } from './lang.ts';
 
 /** The fields both tweet views share, plus what each adds. */
 export interface TweetLine {
@@ -46,27 +46,29 @@ export function fromListTweet(t: TweetListItem): TweetLine {
   };
 }
 
-const author = (t: TweetLine) => (t.username ? `@${t.username}` : 'unknown author');
+const author = (t: TweetLine, tr: T) => (t.username ? `@${t.username}` : tr('tweets.unknownAuthor'));
 
 /** One field per tweet, for feeds: the heading says who and when, the value what. */
-export function tweetField(t: TweetLine, now: number, max = 220): Field {
-  const head = [author(t), timeAgo(t.tweetedAt, now), t.tokens, t.type && t.type !== 'tweet' ? t.type : undefined];
+export function tweetField(t: TweetLine, now: number, max = 220, tr: T = ENGLISH): Field {
+  const { compact, timeAgo } = fmt(tr);
+  const head = [author(t, tr), timeAgo(t.tweetedAt, now), t.tokens, t.type && t.type !== 'tweet' ? t.type : undefined];
   const value: Span[] = [
-    excerpt(t.content, max) || '(no text)',
+    excerpt(t.content, max) || tr('tweets.noText'),
     '\n',
     `♥ ${compact(t.likes)} · 👁 ${compact(t.views)}`,
-    t.followers !== undefined ? ` · ${compact(t.followers)} followers · ` : ' · ',
-    { link: 'open on X', url: xPostUrl(t.username, t.twitterId) },
+    t.followers !== undefined ? ` · ${tr('tweets.followers', { count: t.followers, n: compact(t.followers) })} · ` : ' · ',
+    { link: tr('tweets.openOnX'), url: xPostUrl(t.username, t.twitterId) },
   ];
   return { name: head.filter(Boolean).join(' · '), value };
 }
 
 /** A few tweets as compact lines inside one field (the token card). */
-export function tweetDigest(tweets: readonly TweetLine[], now: number, max = 100): Span[] {
+export function tweetDigest(tweets: readonly TweetLine[], now: number, max = 100, tr: T = ENGLISH): Span[] {
+  const { timeAgo } = fmt(tr);
   const out: Span[] = [];
   tweets.forEach((t, i) => {
     if (i > 0) out.push('\n');
-    out.push({ b: author(t) }, ` ${timeAgo(t.tweetedAt, now)}: `, excerpt(t.content, max) || '(no text)', ' ');
+    out.push({ b: author(t, tr) }, ` ${timeAgo(t.tweetedAt, now)}: `, excerpt(t.content, max) || tr('tweets.noText'), ' ');
     out.push({ link: '↗', url: xPostUrl(t.username, t.twitterId) });
   });
   return out;

@@ -4,6 +4,7 @@ import type { MindmapInput, MindmapOptions } from './mindmapLayout.ts';
 import { circle, header, line, svgDocument, textEl } from './svg.ts';
 import { escapeXml, pickLabel } from './text.ts';
 import { FONT_SIZE, THEME } from './theme.ts';
+import { fill } from './words.ts';
 
 export function mindmapSvg(input: MindmapInput, opts: MindmapOptions = {}): string {
   const layout = mindmapLayout(input, opts);
@@ -13,10 +14,12 @@ export function mindmapSvg(input: MindmapInput, opts: MindmapOptions = {}): stri
   const centreLabel = pickLabel([centreToken?.symbol, centreToken?.name], `#${centre.id}`);
   const title = input.title ?? `${centreLabel} token map`;
   const shown = nodes.length;
-  const subtitle =
-    `${shown - 1} linked token${shown === 2 ? '' : 's'}` +
-    (layout.totalNodes > shown ? ` (strongest ${shown - 1} of ${layout.totalNodes - 1})` : '') +
-    ' · circle size = value · line width = link strength';
+  const w = input.words;
+  const subtitle = w
+    ? fill(w.linked, { n: shown - 1 }, w.locale) + (layout.totalNodes > shown ? fill(w.strongest, { n: shown - 1, m: layout.totalNodes - 1 }) : '') + w.legend
+    : `${shown - 1} linked token${shown === 2 ? '' : 's'}` +
+      (layout.totalNodes > shown ? ` (strongest ${shown - 1} of ${layout.totalNodes - 1})` : '') +
+      ' · circle size = value · line width = link strength';
 
   const body: string[] = header(width, title, subtitle);
 

@@ -4,6 +4,7 @@
  * inner ring. Node area follows value (sqrt scale); edges carry their weight as
  * width and opacity. Same input, same picture: no randomness anywhere.
  */
+import type { ChartWords } from './words.ts';
 import { finite } from './format.ts';
 import { placeLabels } from './labels.ts';
 import type { Box, Circle, LabelRequest, PlacedLabel } from './labels.ts';
@@ -21,6 +22,8 @@ export interface MindmapInput {
   /** Keyed by token id as a string (as in the API's `tokens` object). */
   readonly tokens: Readonly<Record<string, { readonly symbol: string; readonly name: string }>>;
   readonly title?: string;
+  /** The chart's own words in the reader's language; English when absent. */
+  readonly words?: ChartWords;
 }
 
 export interface MindmapOptions {

@@ -10,6 +10,7 @@ import { drawableText, escapeXml, fitText } from './text.ts';
 import { FONT_SIZE, SERIES_COLOURS, THEME } from './theme.ts';
 import { WINDOWS } from './windows.ts';
 import type { Window } from './windows.ts';
+import { fill as fillIn, type ChartWords } from './words.ts';
 
 export interface MomentumToken {
   readonly symbol: string;
@@ -25,6 +26,8 @@ export interface MomentumInput {
   readonly tokens: readonly MomentumToken[];
   /** Lines drawn, in input order; at most 8 (one per distinct colour). Default 8. */
   readonly maxTokens?: number;
+  /** The chart's own words in the reader's language; English when absent. */
+  readonly words?: ChartWords;
 }
 
 const W = 1000;
@@ -79,15 +82,16 @@ export function momentumSvg(input: MomentumInput): string {
   const all = series.flatMap((s) => s.ratios.filter((r): r is number => r !== null && r > 0));
   const { lo, hi, ticks } = domain(all);
   const plot = { left: 92, top: 100, right: 740, bottom: 520 };
-  const cols = ['shill', ...WINDOWS];
+  const cols = [input.words?.shill ?? 'shill', ...WINDOWS];
   const xOf = (i: number): number => plot.left + 18 + (i * (plot.right - plot.left - 36)) / (cols.length - 1);
   const yOf = (r: number): number => {
     const t = (Math.log(Math.min(hi, Math.max(lo, r))) - Math.log(lo)) / (Math.log(hi) - Math.log(lo));
     return plot.bottom - t * (plot.bottom - plot.top);
   };
 
-  const note = skipped > 0 ? ` · ${skipped} token${skipped === 1 ? '' : 's'} without a start price left out` : '';
-  const body: string[] = header(W, input.title, (input.subtitle ?? 'Price change since the shill, log scale') + note);
+  const w = input.words;
+  const note = skipped === 0 ? '' : w ? fillIn(w.skipped, { n: skipped }, w.locale) : ` · ${skipped} token${skipped === 1 ? '' : 's'} without a start price left out`;
+  const body: string[] = header(W, input.title, (input.subtitle ?? w?.momentumSubtitle ?? 'Price change since the shill, log scale') + note);
 
   for (const t of ticks) {
     const y = yOf(t);
@@ -112,15 +116,15 @@ export function momentumSvg(input: MomentumInput): string {
   if (series.length === 0) {
     body.push(textEl((plot.left + plot.right) / 2, (plot.top + plot.bottom) / 2, 'No price data yet', { size: FONT_SIZE.subtitle, fill: THEME.muted, anchor: 'middle' }));
   }
-  body.push(...legend(series, { x: 770, y: plot.top - 8, width: W - 770 - 28 }));
+  body.push(...legend(series, { x: 770, y: plot.top - 8, width: W - 770 - 28 }, w));
   return svgDocument(W, H, body);
 }
 
-function legend(series: readonly MomentumSeries[], box: { x: number; y: number; width: number }): string[] {
+function legend(series: readonly MomentumSeries[], box: { x: number; y: number; width: number }, words?: ChartWords): string[] {
   if (series.length === 0) return [];
   const rowH = 50;
   const out = [rect(box.x, box.y, box.width, 44 + rowH * series.length, THEME.panel, `rx="12" stroke="${THEME.grid}"`)];
-  out.push(textEl(box.x + 16, box.y + 28, 'Latest change', { size: 14, fill: THEME.muted }));
+  out.push(textEl(box.x + 16, box.y + 28, escapeXml(words?.latest ?? 'Latest change'), { size: 14, fill: THEME.muted }));
   series.forEach((s, k) => {
     const y = box.y + 44 + k * rowH + rowH / 2;
     const last = [...s.ratios].reverse().find((r) => r !== null) ?? null;
@@ -128,7 +132,7 @@ function legend(series: readonly MomentumSeries[], box: { x: number; y: number; 
     out.push(rect(box.x + 16, y - 12, 14, 14, SERIES_COLOURS[k]!, 'rx="3"'));
     const symbol = fitText(drawableText(s.symbol) || '?', box.width - 60, 15, true);
     out.push(textEl(box.x + 38, y, escapeXml(symbol), { size: 15, bold: true }));
-    const change = last === null ? 'no data' : `${changeLabel(last)} after ${WINDOWS[lastAt]}`;
+    const change = last === null ? (words?.noData ?? 'no data') : words ? fillIn(words.changeAfter, { change: changeLabel(last), window: WINDOWS[lastAt]! }) : `${changeLabel(last)} after ${WINDOWS[lastAt]}`;
     const fill = last === null ? THEME.faint : last >= 1 ? THEME.up : THEME.down;
     out.push(textEl(box.x + 38, y + 18, escapeXml(change), { size: 12, fill }));
   });

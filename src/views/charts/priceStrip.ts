@@ -1,4 +1,5 @@
 /** A compact strip of a token's price change per window: green up, red down, each value written on its bar. */
+import type { ChartWords } from './words.ts';
 import { finite, signedPercent } from './format.ts';
 import { header, line, rect, svgDocument, textEl } from './svg.ts';
 import { escapeXml } from './text.ts';
@@ -9,6 +10,8 @@ export interface PriceStripInput {
   /** Percent change per window, as the API's `changes` (m5, h1, h4, h24). */
   readonly changes: { readonly m5: number | null; readonly h1: number | null; readonly h4: number | null; readonly h24: number | null };
   readonly title?: string;
+  /** The chart's own words in the reader's language; English when absent. */
+  readonly words?: ChartWords;
 }
 
 const W = 800;
@@ -35,7 +38,7 @@ export function priceStripSvg(input: PriceStripInput): string {
     const barW = Math.min(90, colW * 0.5);
     body.push(textEl(cx, H - 16, label, { size: 15, fill: THEME.muted, anchor: 'middle' }));
     if (v === null) {
-      body.push(textEl(cx, zero - 10, 'n/a', { size: 16, fill: THEME.faint, anchor: 'middle' }));
+      body.push(textEl(cx, zero - 10, escapeXml(input.words?.na ?? 'n/a'), { size: 16, fill: THEME.faint, anchor: 'middle' }));
       return;
     }
     const h = v === 0 ? 0 : Math.max(3, (half * Math.abs(v)) / maxAbs);

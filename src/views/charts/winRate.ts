@@ -1,7 +1,8 @@
 /** A KOL's win rate across the eleven windows after a shill, with their scores beside it. */
+import type { ChartWords } from './words.ts';
 import { finite, percent, px } from './format.ts';
 import { circle, header, line, pathThrough, rect, svgDocument, textEl } from './svg.ts';
-import { svgText } from './text.ts';
+import { escapeXml, svgText } from './text.ts';
 import { FONT_SIZE, THEME } from './theme.ts';
 import { WINDOWS } from './windows.ts';
 import type { Window } from './windows.ts';
@@ -17,6 +18,8 @@ export interface WinRateInput {
    * known value is at most 1 (a KOL at 1% everywhere is less likely than one at 100%).
    */
   readonly scale?: 'fraction' | 'percent';
+  /** The chart's own words in the reader's language; English when absent. */
+  readonly words?: ChartWords;
 }
 
 const W = 1000;
@@ -49,7 +52,7 @@ export function winRateSvg(input: WinRateInput): string {
   WINDOWS.forEach((w, i) => {
     body.push(textEl(xOf(i), plot.bottom + 24, w, { size: FONT_SIZE.axis, fill: THEME.muted, anchor: 'middle' }));
   });
-  body.push(textEl(plot.left + (plot.right - plot.left) / 2, plot.bottom + 50, 'time after shill', { size: FONT_SIZE.value, fill: THEME.faint, anchor: 'middle' }));
+  body.push(textEl(plot.left + (plot.right - plot.left) / 2, plot.bottom + 50, escapeXml(input.words?.timeAfter ?? 'time after shill'), { size: FONT_SIZE.value, fill: THEME.faint, anchor: 'middle' }));
 
   const points = values.map((v, i) => (v === null ? null : { x: xOf(i), y: yOf(v) }));
   // Area under each unbroken run of known values.
@@ -86,7 +89,7 @@ export function winRateSvg(input: WinRateInput): string {
     body.push(textEl((plot.left + plot.right) / 2, (plot.top + plot.bottom) / 2, 'No win-rate data yet', { size: FONT_SIZE.subtitle, fill: THEME.muted, anchor: 'middle' }));
   }
 
-  if (scores.length > 0) body.push(...scorePanel(scores, { x: 720, y: plot.top - 8, width: W - 720 - 28, height: plot.bottom - plot.top + 16 }));
+  if (scores.length > 0) body.push(...scorePanel(scores, { x: 720, y: plot.top - 8, width: W - 720 - 28, height: plot.bottom - plot.top + 16 }, input.words?.scores));
 
   const defs =
     `<linearGradient id="winArea" x1="0" y1="0" x2="0" y2="1">` +
@@ -94,9 +97,9 @@ export function winRateSvg(input: WinRateInput): string {
   return svgDocument(W, H, body, defs);
 }
 
-function scorePanel(scores: readonly { readonly label: string; readonly value: string }[], box: { x: number; y: number; width: number; height: number }): string[] {
+function scorePanel(scores: readonly { readonly label: string; readonly value: string }[], box: { x: number; y: number; width: number; height: number }, heading = 'Scores'): string[] {
   const out = [rect(box.x, box.y, box.width, box.height, THEME.panel, `rx="12" stroke="${THEME.grid}"`)];
-  out.push(textEl(box.x + 18, box.y + 32, 'Scores', { size: 17, bold: true }));
+  out.push(textEl(box.x + 18, box.y + 32, svgText(heading, box.width - 36, 17, true), { size: 17, bold: true }));
   const rowH = Math.min(48, (box.height - 56) / Math.max(1, scores.length));
   const inner = box.width - 36;
   scores.forEach((s, i) => {

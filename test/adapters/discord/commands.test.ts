@@ -99,7 +99,7 @@ test('command descriptions are localised for every mapped Discord locale from th
     for (const text of Object.values(l)) assert.ok(text.length >= 1 && text.length <= 100, `${def.name}: ${text}`);
   }
   const token = defs.find((d) => d.name === 'token')!;
-  assert.equal(token.description_localizations['zh-CN'], '代币卡片（地址、链接、$代码或名称）：市值、流动性、提及、评分、推文');
+  assert.equal(token.description_localizations['zh-CN'], '代币卡片（按 CA、链接、$代号或名称）：市值、流动性、提及、评分、推文');
   assert.equal(token.description_localizations['es-419'], token.description_localizations['es-ES']);
   assert.match(token.description_localizations['ru']!, /^Карточка токена/);
   // Options the catalogue describes are localised too; the others wait for their texts.

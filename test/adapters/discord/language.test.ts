@@ -15,9 +15,9 @@ const read = (m: FakeMessage): string => shown([m.content, ...m.embeds.map((e) =
 
 test("/help answers in the member's Discord locale", async () => {
   const zh = await publicAnswer(await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]!, locale: 'zh-CN', options: [] }));
-  assert.match(read(zh), /代币卡片（地址、链接、\$代码或名称）：市值、流动性/);
+  assert.match(read(zh), /代币卡片（按 CA、链接、\$代号或名称）：市值、流动性/);
   const es = await publicAnswer(await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]!, locale: 'es-419', options: [] }));
-  assert.match(read(es), /Ficha del token por dirección/);
+  assert.match(read(es), /Ficha del token por CA/);
   const en = await publicAnswer(await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]!, locale: 'en-GB', options: [] }));
   assert.match(read(en), /Token card by address, link/);
 });
@@ -36,4 +36,25 @@ test('a channel manager sets the channel language; members then read it whatever
   // The next channel keeps following each member.
   const other = await publicAnswer(await h.fake.sendCommand({ name: 'help', channelId: h.channels[2]!, user: MEMBER, locale: 'ko', options: [] }));
   assert.match(read(other), /토큰 카드/);
+});
+
+test('through the Discord fake: a table, its page button and an error in the member’s locale, within embed limits', async () => {
+  const channelId = h.channels[2]!;
+  const first = await h.fake.sendCommand({ name: 'kols', channelId, locale: 'zh-CN', options: [] });
+  const page1 = await publicAnswer(first);
+  const embed = page1.embeds[0] as { title?: string; description?: string; footer?: { text: string } };
+  assert.match(embed.footer!.text, /^1-10 \/ 共 \d+ · 按 score 排序/);
+  const next = (page1.components[0] as { components: { label: string; custom_id?: string }[] }).components.find((b) => b.label.startsWith('下一页'));
+  assert.ok(next?.custom_id, 'a 下一页 button');
+  const click = await h.fake.clickButton({ customId: next.custom_id, message: page1, locale: 'zh-CN' } as never);
+  await click.waitFor((x) => (x.original?.edits ?? 0) >= 2);
+  const page2 = h.fake.message(page1.id)!;
+  assert.match((page2.embeds[0] as { footer: { text: string } }).footer.text, /^11-20 \/ 共/);
+  const bad = await privateAnswer(await h.fake.sendCommand({ name: 'kols', channelId, locale: 'tr', options: [{ name: 'sort', type: 3, value: 'winrat' }] }));
+  assert.match(read(bad), /Bilinmeyen sıralama: “winrat”\. winrate mı demek istedin\?/);
+  for (const m of [page1, page2, bad]) {
+    for (const e of m.embeds as { title?: string; description?: string }[]) {
+      assert.ok((e.title ?? '').length <= 256 && (e.description ?? '').length <= 4096);
+    }
+  }
 });

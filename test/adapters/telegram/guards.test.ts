@@ -11,7 +11,7 @@ test('foreign and expired buttons are answered with a short notice; the message 
   const expired = r.fake.pressButton({ chatId: chat.id, messageId: m.message_id, data: 'a:nosuchkey', unchecked: true });
   const until = Date.now() + 3000;
   while ((r.fake.answersFor(legacy).length === 0 || r.fake.answersFor(expired).length === 0) && Date.now() < until) await new Promise((res) => setTimeout(res, 10));
-  assert.deepEqual(r.fake.answersFor(legacy).map((a) => a.text), ['This button is no longer supported.']);
+  assert.deepEqual(r.fake.answersFor(legacy).map((a) => a.text), ['This button is no longer supported. Run the command again.']);
   assert.equal(r.fake.answersFor(expired)[0]?.text, 'This button does not belong to this message.', 'a key the message does not carry');
   assert.equal(r.fake.messages(chat.id)[0]!.edits.length, 0);
 });
