@@ -1,0 +1,95 @@
+/**
+ * Call tracking end to end through the real discord.js and grammY against the
+ * platform fakes, on SQLite and Redis: each alert is followed up in place at
+ * 1h, 6h and 24h with the market caps the sandbox served, and an alert a
+ * member deleted stops its follow-ups without a word in the chat.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bothPlatforms } from '../helpers/platforms.ts';
+import { openSubscription } from '../helpers/subscriptions.ts';
+import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
+import { usd } from '../../src/views/format.ts';
+
+const HOUR = 3_600_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const available = redisAvailable();
+if (!available) process.stderr.write(`NOTICE: ${REDIS_SKIP}\n`);
+
+const CHANNEL = '831000000000000001';
+const DELETED_CHANNEL = '831000000000000002';
+const CHAT = 7200001;
+const DELETED_CHAT = 7200002;
+
+for (const store of ['SQLite', 'Redis'] as const) {
+  test(`${store}: alerts on both platforms are followed up in place with the sandbox's market caps; a deleted alert stops quietly`, { timeout: 120_000, skip: store === 'Redis' && !available ? REDIS_SKIP : false }, async (t) => {
+    let storeUrl: string;
+    if (store === 'Redis') storeUrl = (await startRedis(t)).url;
+    else {
+      const dir = await mkdtemp(join(tmpdir(), 'kolradar-calls-e2e-'));
+      t.after(() => rm(dir, { recursive: true, force: true }));
+      storeUrl = `sqlite:${join(dir, 'state.sqlite')}`;
+    }
+    let clock = Date.now();
+    const now = () => clock;
+    const { discord, telegram, app, dc, tg } = await bothPlatforms(t, {
+      channels: [CHANNEL, DELETED_CHANNEL],
+      guildId: '931000000000000001',
+      telegramToken: '7000000013:AAFakeTokenForTheCallsTest_01234567',
+      storeUrl,
+      marketClock: now,
+    });
+    for (const c of [CHANNEL, DELETED_CHANNEL]) await app.store.subscriptions.put(openSubscription('discord', c));
+    for (const c of [CHAT, DELETED_CHAT]) await app.store.subscriptions.put(openSubscription('telegram', String(c)));
+    const watcher = app.startAlerts([dc.sender, tg.sender], { followupNow: now });
+    await watcher.tick();
+    const sb = app.sandbox!;
+    const tok = sb.data.tokens.find((x) => /^[A-Z0-9]+$/.test(x.symbol) && x.marketcap > 0)!;
+    sb.addTweets(1, { token: tok.id, kol: sb.data.kols[0]!.id, tokenScore: 95, kolScore: 95 });
+    await watcher.tick();
+    const arrived = () =>
+      [CHANNEL, DELETED_CHANNEL].every((c) => discord.channelMessages(c).length === 1) && [CHAT, DELETED_CHAT].every((c) => telegram.messages(c).length === 1);
+    for (let i = 0; i < 200 && !arrived(); i++) await sleep(25);
+    assert.ok(arrived(), 'one alert in each chat');
+    const atAlert = tok.marketcap;
+    // Members delete the alert in one Discord channel and one Telegram group.
+    discord.deleteMessage(discord.channelMessages(DELETED_CHANNEL)[0]!.id);
+    telegram.deleteSent(DELETED_CHAT, telegram.messages(DELETED_CHAT)[0]!.message_id);
+
+    const discordText = () => JSON.stringify(discord.channelMessages(CHANNEL)[0]!.embeds).replace(/\\\\/g, '');
+    const telegramText = () => telegram.messages(CHAT)[0]!.text ?? '';
+    const discordEdits = () => discord.requests.filter((r) => r.method === 'PATCH' && r.path.includes(`/channels/${CHANNEL}/messages/`) && r.status === 200).length;
+    let peak = atAlert;
+    for (const [i, [advance, label]] of ([[HOUR + 60_000, '1h'], [5 * HOUR, '6h'], [18 * HOUR, '1d']] as const).entries()) {
+      clock += advance;
+      await watcher.tick();
+      const served = tok.marketcap;
+      peak = Math.max(peak, served);
+      const line = `Since alert (${label})`;
+      const shown = () => discordText().includes(line) && telegramText().includes(line);
+      for (let k = 0; k < 200 && !shown(); k++) await sleep(25);
+      assert.ok(shown(), `${label}: the follow-up line on both platforms`);
+      for (const text of [discordText(), telegramText()]) {
+        assert.ok(text.includes(`${usd(atAlert)} → ${usd(served)}`), `${label}: the market caps the sandbox served, in ${text.slice(0, 300)}`);
+      }
+      assert.equal(discordEdits(), i + 1, `${label}: one edit of the Discord alert`);
+      assert.equal(telegram.messages(CHAT)[0]!.edits.length, i + 1, `${label}: one edit of the Telegram alert`);
+    }
+    assert.equal(discord.channelMessages(CHANNEL).length, 1, 'still one message');
+    assert.equal(telegram.messages(CHAT).length, 1);
+    // The deleted alerts: the first follow-up found them gone and ended; nothing was posted, the chats stay subscribed.
+    assert.equal(discord.requests.filter((r) => r.method === 'PATCH' && r.path.includes(`/channels/${DELETED_CHANNEL}/`)).length, 1, 'one attempt, then no more');
+    const tgTries = telegram.requests.filter((r) => r.method === 'editMessageText' && String(r.chat_id) === String(DELETED_CHAT));
+    assert.deepEqual(tgTries.map((r) => [r.status, r.description]), [[400, 'Bad Request: message to edit not found']], 'Telegram: one attempt, then no more');
+    assert.equal(discord.channelMessages(DELETED_CHANNEL).length, 1, 'nothing new posted');
+    assert.equal(telegram.messages(DELETED_CHAT).length, 1);
+    assert.equal((await app.store.subscriptions.get(`discord:${DELETED_CHANNEL}`))!.disabled, null);
+    assert.equal((await app.store.subscriptions.get(`telegram:${DELETED_CHAT}`))!.disabled, null);
+    const [ended] = await app.store.calls.list(`telegram:${DELETED_CHAT}`, 0);
+    assert.match(ended!.ended ?? '', /not found/);
+    assert.equal(discord.violations.length + telegram.violations.length, 0);
+  });
+}
