@@ -140,9 +140,9 @@ export function createDelivery(o: DeliveryOptions): Delivery {
   async function sendOne(e: OutboxEntry, sender: Sender, sub: Subscription | undefined): Promise<Step> {
     const accepted = unrecorded.get(e.id);
     if (accepted !== undefined) {
+      await track(e, accepted, sub);
       await finish(e, 'sent', accepted);
       unrecorded.delete(e.id);
-      await track(e, accepted, sub);
       return 'next';
     }
     if (e.notBefore > now()) {
@@ -165,12 +165,13 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     switch (r.kind) {
       case 'sent':
         try {
+          // The call first: an entry marked sent is also a recorded call (recording twice changes nothing).
+          await track(e, r.messageId, sub);
           await finish(e, 'sent', r.messageId);
         } catch (err) {
           unrecorded.set(e.id, r.messageId);
           throw err;
         }
-        await track(e, r.messageId, sub);
         return 'next';
       case 'retry':
         if (now() - e.createdAt > retryForMs && !r.reason.startsWith('429')) {
