@@ -11,7 +11,7 @@ import { parseDuration } from '../src/core/duration.ts';
 import { requireSubscription } from './_subscription.ts';
 import { followupsOf } from '../src/alerts/calls/record.ts';
 import { formats } from '../src/i18n/format.ts';
-import { followupsSetting } from '../src/views/cards/calls.ts';
+import { followupsSetting } from '../src/views/cards/callLine.ts';
 
 const options = {
   action: opt.choice(['show', 'pause', 'resume', 'test'], { description: 'show (default), pause, resume or test', positional: true, noun: 'action' }),

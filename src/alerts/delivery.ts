@@ -16,7 +16,7 @@ import type { Lease } from '../store/lease.ts';
 import { disable, migrate } from './subscriptions.ts';
 import type { CallStore } from '../store/calls.ts';
 import { callOf, followupsOf } from './calls/record.ts';
-import { followupLine } from '../views/cards/calls.ts';
+import { followupLine } from '../views/cards/callLine.ts';
 import { DEFAULT_LOCALE, translator, type Locale } from '../i18n/index.ts';
 import { formats } from '../i18n/format.ts';
 

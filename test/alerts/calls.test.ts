@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { callsHarness, textOf } from './calls-harness.ts';
 import { usd } from '../../src/views/format.ts';
-import { multiple } from '../../src/views/cards/calls.ts';
+import { multiple } from '../../src/views/cards/callLine.ts';
 import { formats } from '../../src/i18n/format.ts';
 
 const HOUR = 3_600_000;
