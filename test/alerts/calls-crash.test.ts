@@ -67,7 +67,18 @@ test('SIGKILL between "due" and "edited": exactly one edit per alert after the r
   const tok = sb.data.tokens.find((x) => /^[A-Z0-9]+$/.test(x.symbol) && x.marketcap > 0)!;
   sb.addTweets(1, { token: tok.id, kol: sb.data.kols[0]!.id, tokenScore: 95, kolScore: 95 });
   await until('alerts arrived', () => CHANNELS.every((c) => discord.channelMessages(c).length === 1) && CHATS.every((c) => telegram.messages(c).length === 1));
-  await sleep(1500); // the calls are recorded before the alerts are marked sent; let the last writes land
+  // Read from the store the bot writes: every alert recorded as a call (it is, before the alert is marked sent).
+  const recorded = async () => {
+    const s = await openStore(storeUrl);
+    try {
+      const ids = [...CHANNELS.map((c) => `discord:${c}`), ...CHATS.map((c) => `telegram:${c}`)];
+      return (await Promise.all(ids.map((id) => s.calls.list(id, 0)))).every((l) => l.length === 1);
+    } finally {
+      await s.close();
+    }
+  };
+  for (let i = 0; i < 400 && !(await recorded()); i++) await sleep(50);
+  assert.ok(await recorded(), 'each alert is a call');
   child.kill('SIGKILL');
   await exited(child);
 
