@@ -95,3 +95,37 @@ for (const store of ['SQLite', 'Redis'] as const) {
     assert.equal(discord.violations.length + telegram.violations.length, 0);
   });
 }
+
+test('1,000 Telegram chats and a Discord channel on one token: one upstream request per round, every alert edited once', { timeout: 180_000 }, async (t) => {
+  let clock = Date.now();
+  const now = () => clock;
+  const { discord, telegram, app, dc, tg } = await bothPlatforms(t, {
+    channels: [CHANNEL],
+    guildId: '931000000000000002',
+    telegramToken: '7000000015:AAFakeTokenForTheCallsFanout_0123456',
+    marketClock: now,
+    // Telegram's clock 20x faster (its 30/s becomes 600/s), the adapter's pacer told the same.
+    timeScale: 0.05,
+  });
+  const chats = Array.from({ length: 1000 }, (_, i) => 7_400_000 + i);
+  await app.store.subscriptions.put(openSubscription('discord', CHANNEL, { followups: [60] }));
+  for (const c of chats) await app.store.subscriptions.put(openSubscription('telegram', String(c), { followups: [60] }));
+  const watcher = app.startAlerts([dc.sender, tg.sender], { followupNow: now });
+  await watcher.tick();
+  const sb = app.sandbox!;
+  const tok = sb.data.tokens.find((x) => /^[A-Z0-9]+$/.test(x.symbol) && x.marketcap > 0)!;
+  sb.addTweets(1, { token: tok.id, kol: sb.data.kols[0]!.id, tokenScore: 95, kolScore: 95 });
+  await watcher.tick();
+  const sent = () => chats.filter((c) => telegram.messages(c).length === 1).length + discord.channelMessages(CHANNEL).length;
+  for (let i = 0; i < 2400 && (sent() < 1001 || (await app.store.outbox.pending()).length > 0); i++) await sleep(25);
+  assert.equal(sent(), 1001, 'every alert arrived');
+  clock += HOUR + 60_000;
+  const before = sb.count('2');
+  await watcher.tick();
+  assert.equal(sb.count('2') - before, 1, 'one op-2 request for 1,001 follow-ups');
+  const edited = () => chats.filter((c) => telegram.messages(c)[0]!.edits.length === 1).length + (JSON.stringify(discord.channelMessages(CHANNEL)[0]!.embeds).includes('Since alert (1h)') ? 1 : 0);
+  for (let i = 0; i < 2400 && edited() < 1001; i++) await sleep(25);
+  assert.equal(edited(), 1001, 'each alert edited once');
+  assert.ok(chats.every((c) => telegram.messages(c)[0]!.edits.length === 1 && telegram.messages(c).length === 1));
+  assert.equal(discord.violations.length + telegram.violations.length, 0, 'edits paced within the limits');
+});
