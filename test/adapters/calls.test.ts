@@ -129,3 +129,83 @@ test('1,000 Telegram chats and a Discord channel on one token: one upstream requ
   assert.ok(chats.every((c) => telegram.messages(c)[0]!.edits.length === 1 && telegram.messages(c).length === 1));
   assert.equal(discord.violations.length + telegram.violations.length, 0, 'edits paced within the limits');
 });
+
+test('Redis, two bot instances with the real adapters: a leader change gives no double edit', { timeout: 120_000, skip: available ? false : REDIS_SKIP }, async (t) => {
+  const { createApp } = await import('../../src/app.ts');
+  const { loadConfig } = await import('../../src/config.ts');
+  const { silentLogger } = await import('../../src/log.ts');
+  const { createDiscordAdapter } = await import('../../src/adapters/discord/index.ts');
+  const { createTelegramAdapter } = await import('../../src/adapters/telegram/index.ts');
+  const { startSandbox } = await import('../../src/sandbox/server.ts');
+  const { startDiscordFake } = await import('../fakes/discord/index.ts');
+  const { startTelegramFake } = await import('../fakes/telegram/index.ts');
+  const redis = await startRedis(t);
+  let clock = Date.now();
+  const now = () => clock;
+  const sb = await startSandbox({ market: { clock: now } });
+  const discord = await startDiscordFake({ guilds: [{ id: '931000000000000003', channels: [{ id: CHANNEL }] }] });
+  const telegram = await startTelegramFake({ token: '7000000016:AAFakeTokenForTheCallsLeader_012345', knownChatsOnly: false });
+  const log = silentLogger();
+  const instance = async () => {
+    const app = await createApp(loadConfig({ STORE_URL: redis.url, WATCH_CRON: '0 0 1 1 *', KOL_API_BASE_URL: sb.url, KOL_API_KEY: sb.apiKey }), log);
+    const dc = createDiscordAdapter({ token: discord.token, applicationId: discord.applicationId, apiBase: discord.apiBase, dispatcher: app.dispatcher, api: app.api, log, subscriptions: app.store.subscriptions });
+    const tg = createTelegramAdapter({ token: telegram.token, apiRoot: telegram.apiRoot, dispatcher: app.dispatcher, store: app.store, log });
+    await dc.start();
+    await tg.start();
+    const watcher = app.startAlerts([dc.sender, tg.sender], { followupNow: now });
+    let closed: Promise<void> | undefined;
+    const close = () =>
+      (closed ??= (async () => {
+        await app.stopAlerts();
+        await dc.stop();
+        await tg.stop();
+        await app.close();
+      })());
+    return { app, watcher, close };
+  };
+  const a = await instance();
+  const b = await instance();
+  t.after(async () => {
+    await a.close();
+    await b.close();
+    await discord.close();
+    await telegram.close();
+    await sb.close();
+  });
+  await a.app.store.subscriptions.put(openSubscription('discord', CHANNEL));
+  await a.app.store.subscriptions.put(openSubscription('telegram', String(CHAT)));
+  const both = async () => {
+    await a.watcher.tick().catch(() => undefined);
+    await b.watcher.tick();
+  };
+  await both();
+  const tok = sb.data.tokens.find((x) => /^[A-Z0-9]+$/.test(x.symbol) && x.marketcap > 0)!;
+  sb.addTweets(1, { token: tok.id, kol: sb.data.kols[0]!.id, tokenScore: 95, kolScore: 95 });
+  await both();
+  for (let i = 0; i < 200 && !(discord.channelMessages(CHANNEL).length === 1 && telegram.messages(CHAT).length === 1); i++) await sleep(25);
+  for (let i = 0; i < 400 && (await a.app.store.outbox.pending()).length > 0; i++) await sleep(25);
+  const discordEdits = () => discord.requests.filter((r) => r.method === 'PATCH' && r.path.includes(`/channels/${CHANNEL}/messages/`) && r.status === 200).length;
+  const telegramEdits = () => telegram.messages(CHAT)[0]!.edits.length;
+  const wait = async (n: number) => {
+    for (let i = 0; i < 400 && !(discordEdits() >= n && telegramEdits() >= n); i++) await sleep(25);
+    for (let i = 0; i < 400 && (await b.app.store.outbox.pending()).length > 0; i++) await sleep(25);
+  };
+  clock += HOUR + 60_000;
+  await both();
+  await wait(1);
+  assert.deepEqual([discordEdits(), telegramEdits()], [1, 1], '1h: one edit on each platform');
+  // The leader goes away mid-life; the other instance takes over the follow-ups.
+  const leader = a.app.leaseStatus() === 'leader' ? a : b;
+  const other = leader === a ? b : a;
+  await leader.close();
+  clock += 5 * HOUR;
+  await other.watcher.tick();
+  await wait(2);
+  clock += 18 * HOUR;
+  await other.watcher.tick();
+  await other.watcher.tick();
+  await wait(3);
+  assert.deepEqual([discordEdits(), telegramEdits()], [3, 3], 'three points, three edits per alert, none twice');
+  assert.match(telegram.messages(CHAT)[0]!.text ?? '', /Since alert \(1d\)/);
+  assert.equal(discord.channelMessages(CHANNEL).length + telegram.messages(CHAT).length, 2, 'still one message each');
+});
