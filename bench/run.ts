@@ -11,6 +11,7 @@ import { benchDiscordFanout, benchTelegramFanout } from './fanout.ts';
 import { benchStartup } from './startup.ts';
 import { benchI18n } from './i18n.ts';
 import { benchDetect } from './detect.ts';
+import { benchCalls } from './calls.ts';
 import { printTable, type Row } from './stats.ts';
 
 const only = process.argv.slice(2);
@@ -24,6 +25,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ['i18n', () => benchI18n()],
   ['discord', () => benchDiscordFanout()],
   ['telegram', () => benchTelegramFanout()],
+  ['calls', () => benchCalls()],
 ];
 
 const rows: Row[] = [];

@@ -12,7 +12,7 @@ import { parseDuration } from '../src/core/duration.ts';
 import { requireSubscription } from './_subscription.ts';
 import { quietHours, scheduleFields } from './_quiet.ts';
 import { followupsOf } from '../src/alerts/calls/record.ts';
-import { followupsSetting } from '../src/views/cards/calls.ts';
+import { followupsSetting } from '../src/views/cards/callLine.ts';
 
 const options = {
   action: opt.choice(['show', 'pause', 'resume', 'test', 'quiet'], { description: 'show (default), pause, resume, test or quiet', positional: true, noun: 'action' }),

@@ -10,7 +10,7 @@ import { followupsOf, parseFollowups } from '../src/alerts/calls/record.ts';
 import { parseDuration } from '../src/core/duration.ts';
 import { UserError } from '../src/core/errors.ts';
 import { formats } from '../src/i18n/format.ts';
-import { followupsSetting } from '../src/views/cards/calls.ts';
+import { followupsSetting } from '../src/views/cards/callLine.ts';
 
 const username = opt.string({ description: 'X username', pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'usernames' });
 

@@ -15,6 +15,9 @@ import { startSandbox } from '../src/sandbox/server.ts';
 import { openStore } from '../src/store/index.ts';
 import { momentumSvg, renderPng } from '../src/views/charts/index.ts';
 import { sampleMomentum } from '../src/views/charts/samples.ts';
+import { MarketWalk } from '../src/sandbox/market.ts';
+import type { Call } from '../src/store/calls.ts';
+import { SAMPLE_ALERT } from '../bench/fanout.ts';
 
 const SEED = 20240601;
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
@@ -82,6 +85,53 @@ try {
   const zhPath = join(outDir, 'momentum-zh.png');
   await writeFile(zhPath, zh.picture.png);
   process.stdout.write(`${zhPath}  ${(zh.picture.png.byteLength / 1024).toFixed(0)} KB  ${zhLine} (Chinese caller)\n  alt: ${zh.picture.alt}\n`);
+  // The scorecard: twelve calls made 1-3 days ago in this chat, their market caps walked by the sandbox's own random walk.
+  const called = tokens.filter((t) => t.marketcap > 0 && plain(t.symbol)).slice(0, 12).map((t) => structuredClone(t));
+  const walkFrom = NOW - 72 * HOUR;
+  const walk = new MarketWalk(called, SEED, walkFrom);
+  const caps = new Map<number, number>();
+  const at = (ms: number) => {
+    walk.advance(ms);
+    return new Map(called.map((t) => [t.id, t.marketcap]));
+  };
+  const sampled: { t: (typeof called)[number]; at: number; base: number; samples: number[] }[] = called.map((t, i) => ({ t, at: walkFrom + (i * 4 + 1) * HOUR, base: 0, samples: [] }));
+  const times = sampled.flatMap((c) => [c.at, c.at + HOUR, c.at + 6 * HOUR, c.at + 24 * HOUR].map((ms, k) => ({ c, ms, k }))).sort((a, b) => a.ms - b.ms);
+  for (const { c, ms, k } of times) {
+    const cap = at(ms).get(c.t.id)!;
+    if (k === 0) c.base = cap;
+    else c.samples.push(cap);
+  }
+  void caps;
+  for (const [i, c] of sampled.entries()) {
+    const k = kols[i % 5]!;
+    const call: Call = {
+      id: `shot-${i}`,
+      subId: 'console:screenshots',
+      platform: 'console',
+      chatId: 'screenshots',
+      messageId: String(i + 1),
+      token: { chain: c.t.chain_id, address: c.t.address, symbol: c.t.symbol, name: c.t.name },
+      kols: [k.username.toLowerCase()],
+      tweetIds: [String(i)],
+      at: c.at,
+      marketCap: c.base,
+      liquidity: null,
+      points: [60, 360, 1440],
+      next: 3,
+      samples: c.samples.map((m, j) => ({ at: c.at + [1, 6, 24][j]! * HOUR, marketCap: m, point: [60, 360, 1440][j]! })),
+      peak: Math.max(c.base, ...c.samples),
+      content: { ...(SAMPLE_ALERT as Extract<typeof SAMPLE_ALERT, { kind: 'alert' }>), token: { ...(SAMPLE_ALERT as Extract<typeof SAMPLE_ALERT, { kind: 'alert' }>).token, symbol: c.t.symbol } },
+    };
+    await store.calls.record(call);
+  }
+  {
+    const line = '/calls period:7d';
+    const view = await dispatcher.text(line, caller, { capabilities: { pictures: true, buttons: true } });
+    if (!view || view.kind === 'error' || !view.picture) throw new Error(`${line}: no picture`);
+    const path = join(outDir, 'calls.png');
+    await writeFile(path, view.picture.png);
+    process.stdout.write(`${path}  ${(view.picture.png.byteLength / 1024).toFixed(0)} KB  ${line}\n  alt: ${view.picture.alt}\n`);
+  }
   // Names in Chinese, Korean, Japanese and Russian, as communities name their tokens. Drawn from the chart
   // functions: the sandbox has no such names.
   const base = sampleMomentum(4, 5);

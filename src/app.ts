@@ -189,6 +189,11 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
           if (r.lagMs !== null) metrics.watcherLag.set(r.lagMs / 1000);
         },
         onTickError: () => metrics.watcherTicks.inc({ result: 'error' }),
+        onFollowups: (f) => {
+          metrics.followupRequests.inc({}, f.requests);
+          metrics.followupsQueued.inc({}, f.queued);
+          metrics.followupsDeferred.inc({}, f.deferred);
+        },
         ...opts,
       });
       digests = createDigests({

@@ -134,3 +134,14 @@ test('servers listen on 127.0.0.1 unless a host variable says otherwise; a host 
   assert.equal(loadConfig({ ...discord, DISCORD_INTERACTIONS_HOST: '0.0.0.0' }).discord?.interactions?.host, '0.0.0.0');
   assert.throws(() => loadConfig({ ...discord, DISCORD_INTERACTIONS_HOST: 'lb.example.com' }), /DISCORD_INTERACTIONS_HOST must be an IP address/);
 });
+
+test('call tracking settings: defaults, values, and a clear word for a bad one', () => {
+  const d = loadConfig({});
+  assert.equal(d.callsRetentionDays, 30);
+  assert.equal(d.followupRequestsPerMinute, 20);
+  const set = loadConfig({ CALLS_RETENTION_DAYS: '7', FOLLOWUP_REQUESTS_PER_MINUTE: '60' });
+  assert.equal(set.callsRetentionDays, 7);
+  assert.equal(set.followupRequestsPerMinute, 60);
+  assert.throws(() => loadConfig({ CALLS_RETENTION_DAYS: 'a month' }), /CALLS_RETENTION_DAYS.*whole number of days/);
+  assert.throws(() => loadConfig({ FOLLOWUP_REQUESTS_PER_MINUTE: '0' }), /FOLLOWUP_REQUESTS_PER_MINUTE.*at least 1/);
+});

@@ -21,7 +21,7 @@ import type { MarketAtTime, TokenRef } from './market.ts';
 import { mergedView } from '../views/cards/merged.ts';
 import type { CallStore } from '../store/calls.ts';
 import { callOf, followupsOf } from './calls/record.ts';
-import { followupLine } from '../views/cards/calls.ts';
+import { followupLine } from '../views/cards/callLine.ts';
 import { DEFAULT_LOCALE, translator, type Locale, type T } from '../i18n/index.ts';
 import { formats } from '../i18n/format.ts';
 
@@ -178,9 +178,9 @@ export function createDelivery(o: DeliveryOptions): Delivery {
   async function sendOne(e: OutboxEntry, sender: Sender, sub: Subscription | undefined): Promise<Step> {
     const accepted = unrecorded.get(e.id);
     if (accepted !== undefined) {
+      await track(e, accepted, sub);
       await finish(e, 'sent', accepted);
       unrecorded.delete(e.id);
-      await track(e, accepted, sub);
       return 'next';
     }
     if (e.notBefore > now()) {
@@ -204,12 +204,13 @@ export function createDelivery(o: DeliveryOptions): Delivery {
       case 'sent':
         recent.record(`${e.platform}:${e.chatId}`);
         try {
+          // The call first: an entry marked sent is also a recorded call (recording twice changes nothing).
+          await track(e, r.messageId, sub);
           await finish(e, 'sent', r.messageId);
         } catch (err) {
           unrecorded.set(e.id, r.messageId);
           throw err;
         }
-        await track(e, r.messageId, sub);
         return 'next';
       case 'retry':
         if (now() - e.createdAt > retryForMs && !r.reason.startsWith('429')) {

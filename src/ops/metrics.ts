@@ -140,6 +140,9 @@ export function createMetrics() {
     authorCacheHits: add(new Counter('kolradar_author_cache_hits_total', 'Tweets whose missing author facts came from the per-author cache.')),
     authorUnknown: add(new Counter('kolradar_author_facts_unknown_total', 'Tweets whose KOL score, followers or labels stayed unknown after the lookup.')),
     alertsHeld: add(new Counter('kolradar_alerts_held_total', 'Tweet and subscription pairs held back because a filter needed an unknown fact.')),
+    followupRequests: add(new Counter('kolradar_followup_requests_total', 'Operation 2 requests made for call follow-ups (one per due token per round).')),
+    followupsQueued: add(new Counter('kolradar_followups_queued_total', 'Follow-up edits of alerts queued.')),
+    followupsDeferred: add(new Counter('kolradar_followups_deferred_total', 'Due tokens left for a later round by the per-minute budget.')),
     watcherTicks: add(new Counter('kolradar_watcher_ticks_total', 'Watcher ticks by result (leader, follower, error).')),
     eventLoopDelay: add(
       new Gauge('kolradar_event_loop_delay_seconds', 'Event-loop delay since the last scrape, by quantile (and max).', (g) => {

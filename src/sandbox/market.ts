@@ -11,9 +11,9 @@ export interface MarketWalkOptions {
   readonly stepMs?: number;
 }
 
-/** Per step: a pump (x1.5-4) or a rug (x0.05-0.3) happens this rarely. */
-const PUMP = 0.002;
-const RUG = 0.0008;
+/** Per step: a pump (x1.5-4) or a rug (x0.05-0.3) happens this rarely (about one pump in 2 days, one rug in 7, per token). */
+const PUMP = 0.0003;
+const RUG = 0.0001;
 /** Typical step size in log space (about 1 % a minute). */
 const VOLATILITY = 0.01;
 /** Walks stay within these bounds so every value is a plausible market cap. */

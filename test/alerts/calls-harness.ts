@@ -10,6 +10,7 @@ import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { silentLogger } from '../../src/log.ts';
 import type { View } from '../../src/views/model.ts';
+import type { Sandbox } from '../../src/sandbox/server.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 
 export interface Edit {
@@ -24,11 +25,25 @@ export function textOf(view: View): string {
   return view.kind === 'card' ? `${view.title}\n${flat(view.description)}` : view.kind === 'text' ? flat(view.text) : view.kind;
 }
 
-export async function callsHarness(t: TestContext, o: { storeUrl?: string; destinations?: number; perMinute?: number; followups?: number[] } = {}) {
-  let clock = Date.now();
-  const now = () => clock;
+/** One clock for the follow-ups and the sandbox's market, moved by the test. */
+export function testClock() {
+  let at = Date.now();
+  return { now: () => at, advance: (ms: number) => void (at += ms) };
+}
+
+export async function callsHarness(
+  t: TestContext,
+  o: { storeUrl?: string; destinations?: number; perMinute?: number; followups?: number[]; sandbox?: Sandbox; clock?: ReturnType<typeof testClock>; subscribe?: boolean } = {},
+) {
+  const clock = o.clock ?? testClock();
+  const now = clock.now;
   const app = await createApp(
-    loadConfig({ STORE_URL: o.storeUrl ?? 'memory:', WATCH_CRON: '0 0 1 1 *', FOLLOWUP_REQUESTS_PER_MINUTE: String(o.perMinute ?? 100) }),
+    loadConfig({
+      STORE_URL: o.storeUrl ?? 'memory:',
+      WATCH_CRON: '0 0 1 1 *',
+      FOLLOWUP_REQUESTS_PER_MINUTE: String(o.perMinute ?? 100),
+      ...(o.sandbox ? { KOL_API_BASE_URL: o.sandbox.url, KOL_API_KEY: o.sandbox.apiKey } : {}),
+    }),
     silentLogger(),
     { sandboxLiveRate: 0, sandboxMarket: { clock: now }, dispatcher: { now, userLimit: { count: 10_000, windowMs: 1000 } } },
   );
@@ -51,17 +66,19 @@ export async function callsHarness(t: TestContext, o: { storeUrl?: string; desti
     },
   };
   const chats = Array.from({ length: o.destinations ?? 3 }, (_, i) => `chat-${i}`);
-  for (const c of chats) await app.store.subscriptions.put(openSubscription('console', c, o.followups ? { followups: o.followups } : {}));
+  if (o.subscribe !== false) for (const c of chats) await app.store.subscriptions.put(openSubscription('console', c, o.followups ? { followups: o.followups } : {}));
   const watcher = app.startAlerts([sender], { followupNow: now });
-  t.after(() => app.close());
-  const sb = app.sandbox!;
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= app.close());
+  t.after(close);
+  const sb = (o.sandbox ?? app.sandbox)!;
   // The first tick takes the head of the feed as its mark.
   await watcher.tick();
   const idle = async () => {
     // Delivery runs on its own after a tick; wait for the outbox to empty (no clock involved).
     for (let i = 0; i < 2000; i++) {
       const pending = await app.store.outbox.pending();
-      if (!pending.some((e) => e.notBefore <= clock)) return;
+      if (!pending.some((e) => e.notBefore <= now())) return;
       await new Promise((r) => setTimeout(r, 5));
     }
     throw new Error('delivery never went idle');
@@ -69,6 +86,8 @@ export async function callsHarness(t: TestContext, o: { storeUrl?: string; desti
   return {
     app,
     sb,
+    /** Stops this instance (idempotent): a process that goes away. */
+    close,
     sender,
     sent,
     edits,
@@ -78,7 +97,7 @@ export async function callsHarness(t: TestContext, o: { storeUrl?: string; desti
     now,
     /** Moves the follow-up clock (and the sandbox market) forward. */
     advance(ms: number) {
-      clock += ms;
+      clock.advance(ms);
     },
     /** A tick (feed, then due follow-ups) and delivery until the outbox is idle. */
     async cycle() {

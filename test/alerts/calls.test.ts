@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { callsHarness, textOf } from './calls-harness.ts';
 import { usd } from '../../src/views/format.ts';
-import { multiple } from '../../src/views/cards/calls.ts';
+import { multiple } from '../../src/views/cards/callLine.ts';
 import { formats } from '../../src/i18n/format.ts';
 
 const HOUR = 3_600_000;
@@ -131,4 +131,28 @@ test('the follow-up budget spreads a large round over minutes', async (t) => {
   }
   assert.deepEqual(counts, [2, 2, 1], 'at most 2 requests a minute');
   assert.equal(h.edits.length, 5, 'every call followed up in the end');
+});
+
+test('the peak counts later sightings of the token by the watcher', async (t) => {
+  const h = await callsHarness(t, { destinations: 1, followups: [60] });
+  const tok = h.shill(0, 0);
+  await h.cycle();
+  const atAlert = tok.marketcap;
+  // Minutes pass until the token trades above its alert market cap (a plain lookup moves the sandbox's walk)...
+  for (let m = 0; m < 50 && !(tok.marketcap > atAlert); m += 5) {
+    h.advance(5 * 60_000);
+    await h.app.api.getTokenAnalytics({ tokenAddress: tok.address, chainId: tok.chain_id, limit: 5 }, { cache: 'bypass' });
+  }
+  assert.ok(tok.marketcap > atAlert, 'the sandbox moved it up within the hour');
+  // ...and then another KOL shills it: a new alert, and a sighting of the market cap then.
+  h.shill(0, 1);
+  await h.cycle();
+  const sighted = tok.marketcap;
+  const [first] = (await h.app.store.calls.list('console:chat-0', 0)).sort((a, b) => a.at - b.at);
+  assert.equal(first!.peak, sighted, 'the first call keeps the highest market cap seen, by the watcher too');
+  h.advance(60 * 60_000);
+  await h.cycle();
+  const line = textOf(h.edits.find((e) => e.messageId === '1')!.view);
+  const peak = Math.max(sighted, tok.marketcap);
+  assert.ok(line.includes(`peak ${multiple(peak / atAlert, en)}`), line);
 });

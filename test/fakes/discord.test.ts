@@ -390,3 +390,14 @@ test('files travel as multipart on channel sends and reply edits', async (t) => 
   const tooLong = await textChannel(client, ALERTS).send('x'.repeat(2001)).catch((e: unknown) => e);
   assert.ok(tooLong instanceof DiscordAPIError && tooLong.code === 50035);
 });
+
+test('a member deletes a bot message: editing it answers 404 Unknown Message (10008)', async (t) => {
+  const { fake, client } = await boot(t);
+  const sent = await textChannel(client, ALERTS).send('alert');
+  fake.deleteMessage(sent.id);
+  assert.equal(fake.channelMessages(ALERTS)[0]!.deleted, true);
+  const err = await client.rest.patch(Routes.channelMessage(ALERTS, sent.id), { body: { content: 'edited' } }).then(() => undefined, (e: unknown) => e);
+  assert.ok(err instanceof DiscordAPIError, String(err));
+  assert.equal(err.status, 404);
+  assert.equal(err.code, 10008);
+});

@@ -344,3 +344,14 @@ test('a message sent on behalf of a chat carries sender_chat and Telegram\'s pla
     ],
   );
 });
+
+test('an admin deletes a bot message: editing it answers "message to edit not found"', async (t) => {
+  const { fake, bot } = await setup(t);
+  fake.addChat({ id: -55, type: 'group' });
+  const m = await bot.api.sendMessage(-55, 'alert');
+  fake.deleteSent(-55, m.message_id);
+  const err = await rejection(bot.api.editMessageText(-55, m.message_id, 'edited'));
+  assert.ok(err instanceof GrammyError);
+  assert.equal(err.error_code, 400);
+  assert.match(err.description, /message to edit not found/);
+});

@@ -14,11 +14,22 @@ import { startTelegramFake } from '../fakes/telegram/index.ts';
 
 export async function bothPlatforms(
   t: TestContext,
-  o: { channels: readonly string[]; guildId: string; telegramToken: string; storeUrl?: string; watchCron?: string; timeScale?: number; channelBucket?: { limit: number; windowMs: number }; now?: () => number },
+  o: {
+    channels: readonly string[];
+    guildId: string;
+    telegramToken: string;
+    storeUrl?: string;
+    watchCron?: string;
+    timeScale?: number;
+    /** The sandbox's market caps walk on this clock (call follow-up tests move it by hours). */
+    marketClock?: () => number;
+    channelBucket?: { limit: number; windowMs: number };
+    now?: () => number;
+  },
 ) {
   const discord = await startDiscordFake({ guilds: [{ id: o.guildId, channels: o.channels.map((id) => ({ id })) }], ...(o.channelBucket ? { channelBucket: o.channelBucket } : {}) });
   const telegram = await startTelegramFake({ token: o.telegramToken, knownChatsOnly: false, ...(o.timeScale ? { timeScale: o.timeScale } : {}) });
-  const app = await createApp(loadConfig({ STORE_URL: o.storeUrl ?? 'memory:', WATCH_CRON: o.watchCron ?? '0 0 1 1 *' }), silentLogger(), { sandboxLiveRate: 0, ...(o.now ? { dispatcher: { now: o.now } } : {}) });
+  const app = await createApp(loadConfig({ STORE_URL: o.storeUrl ?? 'memory:', WATCH_CRON: o.watchCron ?? '0 0 1 1 *' }), silentLogger(), { sandboxLiveRate: 0, ...(o.now ? { dispatcher: { now: o.now } } : {}), ...(o.marketClock ? { sandboxMarket: { clock: o.marketClock } } : {}) });
   const log = silentLogger();
   const dc = createDiscordAdapter({ token: discord.token, applicationId: discord.applicationId, apiBase: discord.apiBase, dispatcher: app.dispatcher, api: app.api, log, subscriptions: app.store.subscriptions });
   const tg = createTelegramAdapter({ token: telegram.token, apiRoot: telegram.apiRoot, dispatcher: app.dispatcher, store: app.store, log, ...(o.timeScale ? { pacing: { timeScale: o.timeScale } } : {}) });

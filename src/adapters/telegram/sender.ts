@@ -49,11 +49,14 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
     async edit(chatId: string, messageId: string, view: View): Promise<SendResult> {
       try {
         const m = toTelegramHtml(view);
-        await o.api.editMessageText(chatParam(chatId), Number(messageId), m.text, {
-          parse_mode: 'HTML',
-          link_preview_options: m.link_preview_options,
-          ...(m.reply_markup ? { reply_markup: m.reply_markup } : {}),
-        });
+        const markup = m.reply_markup ? { reply_markup: m.reply_markup } : {};
+        try {
+          await o.api.editMessageText(chatParam(chatId), Number(messageId), m.text, { parse_mode: 'HTML', link_preview_options: m.link_preview_options, ...markup });
+        } catch (err) {
+          // An alert sent as a picture carries its text as the caption: Telegram edits that with another method.
+          if (!(err instanceof GrammyError && /there is no text in the message to edit/i.test(err.description))) throw err;
+          await o.api.editMessageCaption(chatParam(chatId), Number(messageId), { caption: m.text, parse_mode: 'HTML', ...markup });
+        }
         return { kind: 'sent', messageId };
       } catch (err) {
         if (isNotModified(err)) return { kind: 'sent', messageId };

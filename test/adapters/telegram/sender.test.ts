@@ -118,3 +118,24 @@ test('a fan-out to 600 chats stays within 30 messages a second without a single 
   // 600 at 30/s is at least 19 "seconds" of the fake's clock after the first 30.
   assert.ok(ms >= (600 / 30 - 1) * 1000 * fake.timeScale, `${ms} ms`);
 });
+
+test('an alert that went out as a picture is edited as its caption; "not modified" counts as done; a deleted one is refused', async (t) => {
+  const { Api, InputFile } = await import('grammy');
+  const { tinyPng } = await import('../../fakes/telegram/png.ts');
+  const r = await rig(t, { start: false });
+  r.fake.addChat({ id: -31, type: 'group' });
+  const api = new Api(r.fake.token, { apiRoot: r.fake.apiRoot });
+  const photo = await api.sendPhoto(-31, new InputFile(tinyPng(4, 4), 'alert.png'), { caption: 'Alert' });
+  const edited = await r.adapter.sender.edit!('-31', String(photo.message_id), card('Alert · Since alert (1h): 2x'));
+  assert.deepEqual(edited, { kind: 'sent', messageId: String(photo.message_id) });
+  const m = r.fake.messages(-31)[0]!;
+  assert.deepEqual(m.edits.map((e) => e.method), ['editMessageCaption']);
+  assert.match(m.text ?? '', /Since alert \(1h\): 2x/);
+  const again = await r.adapter.sender.edit!('-31', String(photo.message_id), card('Alert · Since alert (1h): 2x'));
+  assert.equal(again.kind, 'sent', 'the same edit again is done, not an error');
+  assert.equal(r.fake.messages(-31)[0]!.edits.length, 1);
+  r.fake.deleteSent(-31, photo.message_id);
+  const gone = await r.adapter.sender.edit!('-31', String(photo.message_id), card('Alert · Since alert (6h): 3x'));
+  assert.equal(gone.kind, 'rejected');
+  assert.match(gone.kind === 'rejected' ? gone.reason : '', /message to edit not found/);
+});

@@ -166,6 +166,13 @@ export class DiscordFake {
     return [...(this.#state.messages.byChannel.get(channelId) ?? [])];
   }
 
+  /** A member with Manage Messages deletes one of the bot's messages: a later edit answers Unknown Message (10008). */
+  deleteMessage(id: string): void {
+    const m = this.#state.messages.byId.get(id);
+    if (!m) throw new Error(`deleteMessage: the bot produced no message ${id}`);
+    m.deleted = true;
+  }
+
   /** Any message the bot produced (channel send, interaction reply, follow-up), by id. */
   message(id: string): FakeMessage | undefined {
     return this.#state.messages.byId.get(id);

@@ -137,6 +137,13 @@ export class TelegramFake {
     return status === 'administrator' || status === 'creator';
   }
 
+  /** A group admin deletes one of the bot's messages (no update for that either): a later edit finds no message. */
+  deleteSent(chatId: number, messageId: number): void {
+    const m = this.parts.state.sentMessage(chatId, messageId);
+    if (!m) throw new Error(`deleteSent: the bot sent no message ${messageId} in ${chatId}`);
+    m.deleted = true;
+  }
+
   /** A user deletes their message (bots get no update for that); a later reply to it finds no message. */
   deleteIncoming(chatId: number, messageId: number): void {
     this.parts.state.forgetIncoming(chatId, messageId);
