@@ -356,7 +356,9 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     for (const chunk of burstChunks(ready, budget)) {
       if (chunk.length < 2) continue;
       const m = await merge('burst', chunk);
-      chunk.forEach((e, i) => replaced.set(e.id, i === 0 ? (m ?? null) : null));
+      chunk.forEach((e, i) => {
+        replaced.set(e.id, i === 0 ? (m ?? null) : null);
+      });
     }
     return out.flatMap((e) => {
       const r = replaced.get(e.id);

@@ -67,7 +67,10 @@ export class RecentSends {
 
   record(dest: string): void {
     let a = this.#at.get(dest);
-    if (!a) this.#at.set(dest, (a = []));
+    if (!a) {
+      a = [];
+      this.#at.set(dest, a);
+    }
     a.push(this.now());
   }
 

@@ -77,7 +77,10 @@ function memoised(raw: T): T {
   return ((key: unknown, ...rest: unknown[]) => {
     if (rest.length > 0 || typeof key !== 'string') return (raw as unknown as (...a: unknown[]) => unknown)(key, ...rest);
     let text = plain.get(key);
-    if (text === undefined) plain.set(key, (text = (raw as unknown as (k: string) => string)(key)));
+    if (text === undefined) {
+      text = (raw as unknown as (k: string) => string)(key);
+      plain.set(key, text);
+    }
     return text;
   }) as unknown as T;
 }

@@ -41,7 +41,10 @@ const decimals = new Map<string, Intl.NumberFormat>();
 function decimal(t: T, n: number): string {
   const lng = languageOf(t);
   let f = decimals.get(lng);
-  if (!f) decimals.set(lng, (f = new Intl.NumberFormat(lng, { maximumFractionDigits: 1, useGrouping: false })));
+  if (!f) {
+    f = new Intl.NumberFormat(lng, { maximumFractionDigits: 1, useGrouping: false });
+    decimals.set(lng, f);
+  }
   return f.format(Math.round(n * 10) / 10);
 }
 
@@ -49,7 +52,10 @@ function decimal(t: T, n: number): string {
 function listed(t: T, items: readonly string[], type: 'disjunction' | 'conjunction'): string {
   const key = `${languageOf(t)}:${type}`;
   let f = lists.get(key);
-  if (!f) lists.set(key, (f = new Intl.ListFormat(languageOf(t), { type })));
+  if (!f) {
+    f = new Intl.ListFormat(languageOf(t), { type });
+    lists.set(key, f);
+  }
   return f.format(items);
 }
 

@@ -28,7 +28,12 @@ export function textOf(view: View): string {
 /** One clock for the follow-ups and the sandbox's market, moved by the test. */
 export function testClock() {
   let at = Date.now();
-  return { now: () => at, advance: (ms: number) => void (at += ms) };
+  return {
+    now: () => at,
+    advance: (ms: number) => {
+      at += ms;
+    },
+  };
 }
 
 export async function callsHarness(

@@ -28,7 +28,9 @@ test('/calls: summary, rows and KOL ranking equal figures computed from the call
   for (const step of [HOUR + 60_000, 5 * HOUR]) {
     h.advance(step);
     await h.cycle();
-    tokens.forEach((x, i) => samples[i]!.push(x.marketcap));
+    tokens.forEach((x, i) => {
+      samples[i]!.push(x.marketcap);
+    });
   }
   // Independently: multiple now = last served / at alert; peak = highest served (or at alert) / at alert.
   const expected = tokens.map((x, i) => {

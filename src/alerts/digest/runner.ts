@@ -138,7 +138,11 @@ export function createDigests(o: DigestOptions): Digests {
   /** One node-cron task per distinct schedule, in its time zone: the check runs at the very minute. */
   function reschedule(subs: readonly Subscription[]): void {
     const want = new Map(subs.map((s) => [`${cronExpression(s.digest!)}|${s.digest!.tz}`, s.digest!]));
-    for (const [k, task] of tasks) if (!want.has(k)) void task.stop(), tasks.delete(k);
+    for (const [k, task] of tasks) {
+      if (want.has(k)) continue;
+      void task.stop();
+      tasks.delete(k);
+    }
     for (const [k, d] of want) if (!tasks.has(k) && !stopped) tasks.set(k, cron.schedule(cronExpression(d), fire, { timezone: d.tz }));
   }
 

@@ -30,7 +30,9 @@ export function mergedView(c: Merged, t: T, x: MergedExtras = {}): CardView {
   const count = c.items.length;
   const tz = x.tz ?? 'UTC';
   const lines: Span[] = [];
-  c.items.slice(0, LINES_MAX).forEach((it, i) => lines.push(...line(it, t, tz, c.why === 'quiet', x.multiples, x.fmt?.usd ?? usd), i < Math.min(count, LINES_MAX) - 1 ? '\n' : ''));
+  c.items.slice(0, LINES_MAX).forEach((it, i) => {
+    lines.push(...line(it, t, tz, c.why === 'quiet', x.multiples, x.fmt?.usd ?? usd), i < Math.min(count, LINES_MAX) - 1 ? '\n' : '');
+  });
   if (count > LINES_MAX) lines.push('\n', t('merged.more', { count: count - LINES_MAX }));
   const actions: Action[] = c.items
     .flatMap((it) => (it.card ? [{ ...it.card, label: it.token.symbol }] : []))
