@@ -13,7 +13,6 @@
  * older missed periods are not posted at all (one late digest, never a backlog).
  */
 import cron from 'node-cron';
-import type { Logger } from 'pino';
 import { DEFAULT_LOCALE, translator } from '../../i18n/index.ts';
 import { formats } from '../../i18n/format.ts';
 import type { Lease } from '../../store/lease.ts';
