@@ -116,7 +116,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   if (opts.faults) faults.set(opts.faults);
   const live = new LiveFeed(store, seed, ctx.now);
   const marketOpts = opts.market ?? (opts.live ? {} : false);
-  const marketClock = (marketOpts?.clock) || Date.now;
+  const marketClock = (marketOpts === false ? undefined : marketOpts.clock) ?? Date.now;
   const walk = marketOpts ? new MarketWalk(store.data.tokens, seed, marketClock(), marketOpts.stepMs !== undefined ? { stepMs: marketOpts.stepMs } : {}) : undefined;
   const requests: RequestRecord[] = [];
   const counters = new Map<string, number>();
