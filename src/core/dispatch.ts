@@ -109,6 +109,10 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     const started = now();
     let outcome: Outcome = 'ok';
     let t = ENGLISH;
+    // Ends the command's upstream calls once it has answered: a call it no longer awaits (a
+    // nicety beside one that failed first) must not keep retrying against a struggling upstream.
+    const answered = new AbortController();
+    const signal = opts.signal ? AbortSignal.any([opts.signal, answered.signal]) : answered.signal;
     try {
       // People posting as a chat share one Telegram user; each such chat is its own sender.
       const sender = caller.senderChatId !== undefined ? `${caller.platform}:chat:${caller.senderChatId}` : `${caller.platform}:${caller.userId}`;
@@ -131,7 +135,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         locale,
         t,
         capabilities: opts.capabilities ?? DEFAULT_CAPS,
-        signal: opts.signal ?? new AbortController().signal,
+        signal,
         budgetMs: opts.budgetMs ?? budget,
         commands: o.commands,
         log: o.log,
@@ -145,6 +149,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       outcome = oc;
       return view;
     } finally {
+      answered.abort(new Error('the command has answered'));
       o.onOutcome?.(o.commands.has(name) ? name : UNKNOWN_COMMAND, outcome, now() - started);
     }
   }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createKolClient } from '../../src/api/index.ts';
 import type { AnyCommand, Caller, Command } from '../../src/core/command.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
+import { UserError } from '../../src/core/errors.ts';
 import { opt } from '../../src/core/options.ts';
 import { buildRegistry } from '../../src/core/registry.ts';
 import { silentLogger } from '../../src/log.ts';
@@ -60,6 +61,29 @@ test('past 10 commands in 30 s a user is answered politely, and others are not a
   now += 30_001;
   assert.equal((await d.text('/pages', caller))?.kind, 'text', 'served again after the window');
   await close();
+});
+
+test('once a command has answered, the upstream calls it no longer awaits are stopped; the caller’s signal is left alone', async () => {
+  const store = await openStore('memory:');
+  const api = createKolClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' });
+  let stopped = false;
+  // As /kol with an unknown id: the score fails at once while the name lookup beside it is still retrying.
+  const pair = {
+    name: 'pair', description: 'Two calls at once', examples: ['/pair'], options: {},
+    run: async (_input, ctx) => {
+      const nicety = new Promise<string>((resolve) => ctx.signal.addEventListener('abort', () => resolve(String((stopped = true))), { once: true }));
+      const [, score] = await Promise.all([nicety, Promise.reject(new UserError('No such KOL.'))]);
+      return { kind: 'text', text: String(score) };
+    },
+  } satisfies AnyCommand;
+  const d = createDispatcher({ commands: buildRegistry([pair]), api, store, log: silentLogger() });
+  const outer = new AbortController();
+  const answer = await d.run('pair', {}, caller, { signal: outer.signal });
+  assert.equal(answer.kind === 'error' && answer.message, 'No such KOL.');
+  assert.equal(stopped, true, 'the call still running when the answer went out was stopped');
+  assert.equal(outer.signal.aborted, false, 'the adapter’s own signal is not aborted');
+  await api.close();
+  await store.close();
 });
 
 test('permission, unknown commands and internal failures get short answers without internals', async () => {
