@@ -71,7 +71,13 @@ test('once a command has answered, the upstream calls it no longer awaits are st
   const pair = {
     name: 'pair', description: 'Two calls at once', examples: ['/pair'], options: {},
     run: async (_input, ctx) => {
-      const nicety = new Promise<string>((resolve) => ctx.signal.addEventListener('abort', () => resolve(String((stopped = true))), { once: true }));
+      const nicety = new Promise<string>((resolve) => {
+        const onAbort = () => {
+          stopped = true;
+          resolve('stopped');
+        };
+        ctx.signal.addEventListener('abort', onAbort, { once: true });
+      });
       const [, score] = await Promise.all([nicety, Promise.reject(new UserError('No such KOL.'))]);
       return { kind: 'text', text: String(score) };
     },
