@@ -1,7 +1,11 @@
 /**
  * Three instances on one Redis, each its own process, the leader SIGKILLed at
  * the scheduled minute between writing the digest and sending it: the digest
- * is posted exactly once, by the instance that takes over.
+ * is posted exactly once, by the instance that takes over. The instances read
+ * one upstream (one sandbox), as a real fleet reads one API: each with a
+ * sandbox of its own would see the seeded feed anchored at its own start
+ * second, and a successor started a second later would find the "same" tweets
+ * newer than the mark the leader left, and alert them.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +19,7 @@ import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
 import { openStore } from '../../src/store/index.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
+import { startSandbox } from '../../src/sandbox/server.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const INSTANCE = fileURLToPath(new URL('./instance.ts', import.meta.url));
@@ -26,6 +31,8 @@ test('three instances, leader SIGKILLed at the scheduled minute after writing th
   const redis = await startRedis(t);
   const telegram = await startTelegramFake({ token: TOKEN, knownChatsOnly: false });
   t.after(() => telegram.close());
+  const sandbox = await startSandbox();
+  t.after(() => sandbox.close());
   const dir = await mkdtemp(join(tmpdir(), 'kolradar-fleet-digest-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const url = `${redis.url}/1`;
@@ -37,7 +44,7 @@ test('three instances, leader SIGKILLed at the scheduled minute after writing th
   const flag = join(dir, 'killed');
   const children = [0, 1, 2].map(() => {
     const child = spawn(process.execPath, [INSTANCE], {
-      env: { PATH: process.env.PATH ?? '', STORE_URL: url, TG_ROOT: telegram.apiRoot, TG_TOKEN: TOKEN, CLOCK_START: String(scheduled - 4000), KILL_FLAG: flag },
+      env: { PATH: process.env.PATH ?? '', STORE_URL: url, API_URL: sandbox.url, API_KEY: sandbox.apiKey, TG_ROOT: telegram.apiRoot, TG_TOKEN: TOKEN, CLOCK_START: String(scheduled - 4000), KILL_FLAG: flag },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let logs = '';

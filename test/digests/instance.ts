@@ -1,7 +1,7 @@
 /**
  * One bot instance for the several-instances digest test, as its own process:
  * the real app on a shared Redis store, the real grammY sending to the Telegram
- * fake, and a clock starting at CLOCK_START (so the scheduled minute comes
+ * fake, the test's one sandbox as the upstream, and a clock starting at CLOCK_START (so the scheduled minute comes
  * seconds after start). The first instance to write a digest to the outbox
  * SIGKILLs itself right after: the worst moment, record written, nothing sent.
  */
@@ -18,7 +18,7 @@ const t0 = Date.now();
 const now = () => start + (Date.now() - t0);
 const flag = env['KILL_FLAG']!;
 const log = silentLogger();
-const app = await createApp(loadConfig({ STORE_URL: env['STORE_URL']!, WATCH_CRON: '0 0 1 1 *' }), log, { sandboxLiveRate: 0 });
+const app = await createApp(loadConfig({ STORE_URL: env['STORE_URL']!, KOL_API_BASE_URL: env['API_URL']!, KOL_API_KEY: env['API_KEY']!, WATCH_CRON: '0 0 1 1 *' }), log, { sandboxLiveRate: 0 });
 const enqueue = app.store.outbox.enqueue.bind(app.store.outbox);
 app.store.outbox.enqueue = async (batch, entries) => {
   const n = await enqueue(batch, entries);
