@@ -34,7 +34,9 @@ export async function benchCalls(tokensN = 200, perToken = 50, perSecond = 500):
   const api = createKolClient({ baseUrl: sb.url, apiKey: sb.apiKey, cacheTtlMs: false });
   const guilds = Array.from({ length: Math.ceil((n + 1) / 500) }, (_, g) => ({
     id: `9${String(g).padStart(17, '0')}`,
-    channels: Array.from({ length: Math.min(500, n + 1 - g * 500) }, (_, c) => ({ id: `8${String(g * 500 + c).padStart(17, '0')}` })),
+    channels: Array.from({ length: Math.min(500, n + 1 - g * 500) }, (_, c) => ({
+      id: `8${String(g * 500 + c).padStart(17, '0')}`,
+    })),
   }));
   const channels = guilds.flatMap((g) => g.channels.map((c) => c.id));
   const fake = await startDiscordFake({ guilds, globalPerSecond: perSecond });
@@ -44,7 +46,20 @@ export async function benchCalls(tokensN = 200, perToken = 50, perSecond = 500):
   const store = await openStore(`sqlite:${file}`);
   const log = silentLogger();
   for (const chatId of channels) {
-    await store.subscriptions.put({ id: `discord:${chatId}`, platform: 'discord', chatId, isGroup: false, filters: { ...DEFAULT_FILTERS, followups: [60] }, mutedTokens: [], pausedUntil: null, startAfter: null, disabled: null, createdBy: 'bench', createdAt: 0, updatedAt: 0 });
+    await store.subscriptions.put({
+      id: `discord:${chatId}`,
+      platform: 'discord',
+      chatId,
+      isGroup: false,
+      filters: { ...DEFAULT_FILTERS, followups: [60] },
+      mutedTokens: [],
+      pausedUntil: null,
+      startAfter: null,
+      disabled: null,
+      createdBy: 'bench',
+      createdAt: 0,
+      updatedAt: 0,
+    });
   }
   const tokens = sb.data.tokens.filter((t) => t.marketcap > 0).slice(0, tokensN);
   const entry = (id: string, chatId: string, t: (typeof tokens)[number]): OutboxEntry => ({
@@ -53,25 +68,59 @@ export async function benchCalls(tokensN = 200, perToken = 50, perSecond = 500):
     platform: 'discord',
     chatId,
     isGroup: false,
-    content: { ...SAMPLE_ALERT, token: { ...SAMPLE_ALERT.token, name: t.name, symbol: t.symbol, chain: t.chain_id, address: t.address, marketCap: t.marketcap, liquidity: t.liquidity } },
+    content: {
+      ...SAMPLE_ALERT,
+      token: {
+        ...SAMPLE_ALERT.token,
+        name: t.name,
+        symbol: t.symbol,
+        chain: t.chain_id,
+        address: t.address,
+        marketCap: t.marketcap,
+        liquidity: t.liquidity,
+      },
+    },
     createdAt: now(),
     state: 'pending',
     attempts: 0,
     notBefore: 0,
   });
-  await store.outbox.enqueue('alerts', tokens.flatMap((t, i) => channels.slice(i * perToken, (i + 1) * perToken).map((c) => entry(`a:${c}`, c, t))));
-  const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [createDiscordSender(rest, log, new SlidingWindow(perSecond, 1000))], log, concurrency: 64, calls: store.calls, now });
+  await store.outbox.enqueue(
+    'alerts',
+    tokens.flatMap((t, i) => channels.slice(i * perToken, (i + 1) * perToken).map((c) => entry(`a:${c}`, c, t))),
+  );
+  const delivery = createDelivery({
+    outbox: store.outbox,
+    subscriptions: store.subscriptions,
+    senders: [createDiscordSender(rest, log, new SlidingWindow(perSecond, 1000))],
+    log,
+    concurrency: 64,
+    calls: store.calls,
+    now,
+  });
   const sizeBefore = (await stat(file)).size;
   await delivery.drain();
-  const recorded = (await Promise.all(channels.slice(0, n).map((c) => store.calls.list(`discord:${c}`, 0)))).flat().length;
+  const recorded = (await Promise.all(channels.slice(0, n).map((c) => store.calls.list(`discord:${c}`, 0)))).flat()
+    .length;
   // SQLite grows in pages; WAL content counts until checkpointed: the file and its -wal together.
-  const walSize = await stat(`${file}-wal`).then((s) => s.size, () => 0);
+  const walSize = await stat(`${file}-wal`).then(
+    (s) => s.size,
+    () => 0,
+  );
   const bytesPerCall = ((await stat(file)).size + walSize - sizeBefore) / recorded;
 
   clock += 61 * 60_000;
   const lease = localLease();
   await lease.acquire();
-  const followups = createFollowups({ calls: store.calls, outbox: store.outbox, api, lease, log, perMinute: tokensN, now });
+  const followups = createFollowups({
+    calls: store.calls,
+    outbox: store.outbox,
+    api,
+    lease,
+    log,
+    perMinute: tokensN,
+    now,
+  });
   sb.resetRequests();
   const round = await followups.round();
   const requests = sb.count('2');
@@ -99,9 +148,32 @@ export async function benchCalls(tokensN = 200, perToken = 50, perSecond = 500):
   await fake.close();
   await rm(dir, { recursive: true, force: true });
   return [
-    { area: 'calls', metric: `${n.toLocaleString('en-US')} follow-ups due in one minute over ${tokensN} tokens: upstream requests`, value: `${requests} (${round.queued.toLocaleString('en-US')} edits queued)`, target: `${tokensN}`, ok: requests === tokensN && round.queued === n },
-    { area: 'calls', metric: `Discord: the edits (limit ${perSecond}/s): rate / requests inside a 429 window / 429s`, value: `${(edits / seconds).toFixed(0)}/s, ${edits.toLocaleString('en-US')} in ${seconds.toFixed(1)} s / ${violations} / ${limited}`, target: '<= limit / 0 / 0', ok: edits === n && violations === 0 && limited === 0 && edits / seconds <= perSecond * 1.02 },
-    { area: 'calls', metric: 'a new alert arriving during the edits: sent after', value: `${alertLatency.toFixed(2)} s`, target: '<= 1 s', ok: alertLatency <= 1 },
-    { area: 'calls', metric: `store bytes per call (SQLite, ${recorded.toLocaleString('en-US')} calls)`, value: `${bytesPerCall.toFixed(0)} B`, target: 'bounded (retention 30 d)' },
+    {
+      area: 'calls',
+      metric: `${n.toLocaleString('en-US')} follow-ups due in one minute over ${tokensN} tokens: upstream requests`,
+      value: `${requests} (${round.queued.toLocaleString('en-US')} edits queued)`,
+      target: `${tokensN}`,
+      ok: requests === tokensN && round.queued === n,
+    },
+    {
+      area: 'calls',
+      metric: `Discord: the edits (limit ${perSecond}/s): rate / requests inside a 429 window / 429s`,
+      value: `${(edits / seconds).toFixed(0)}/s, ${edits.toLocaleString('en-US')} in ${seconds.toFixed(1)} s / ${violations} / ${limited}`,
+      target: '<= limit / 0 / 0',
+      ok: edits === n && violations === 0 && limited === 0 && edits / seconds <= perSecond * 1.02,
+    },
+    {
+      area: 'calls',
+      metric: 'a new alert arriving during the edits: sent after',
+      value: `${alertLatency.toFixed(2)} s`,
+      target: '<= 1 s',
+      ok: alertLatency <= 1,
+    },
+    {
+      area: 'calls',
+      metric: `store bytes per call (SQLite, ${recorded.toLocaleString('en-US')} calls)`,
+      value: `${bytesPerCall.toFixed(0)} B`,
+      target: 'bounded (retention 30 d)',
+    },
   ];
 }

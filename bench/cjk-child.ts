@@ -10,7 +10,11 @@ import { sampleMomentum } from '../src/views/charts/samples.ts';
 
 const mode = process.argv[2];
 const english = sampleMomentum(3, 4);
-const cjk: MomentumInput = { ...english, title: 'Дмитрий', tokens: english.tokens.map((t, i) => ({ ...t, symbol: ['龙币', '한국토큰', 'ミーム'][i]! })) };
+const cjk: MomentumInput = {
+  ...english,
+  title: 'Дмитрий',
+  tokens: english.tokens.map((t, i) => ({ ...t, symbol: ['龙币', '한국토큰', 'ミーム'][i]! })),
+};
 
 /** Layout (which measures text, and so reads the fonts) and drawing, as a command pays them. */
 const time = (input: MomentumInput): number => {

@@ -36,13 +36,22 @@ export async function benchCommands(iterations = 200): Promise<Row[]> {
   const limit = { count: 1e9, windowMs: 1000 };
   const d = createDispatcher({ commands, api, store, log, userLimit: limit });
   const dc = createDispatcher({ commands, api: cached, store, log, userLimit: limit });
-  const caller = { platform: 'console' as const, userId: 'bench', chatId: 'bench', chatType: 'private' as const, canManage: async () => true };
+  const caller = {
+    platform: 'console' as const,
+    userId: 'bench',
+    chatId: 'bench',
+    chatType: 'private' as const,
+    canManage: async () => true,
+  };
   const token = sb.data.tokens.find((t) => t.chain_id === 'solana')!;
   const kol = sb.data.kols[0]!;
   const lines = { token: `/token solana ${token.address}`, kol: `/kol @${kol.username}` };
 
   const busy = (from: number, to: number) => {
-    const xs = intervals.filter(([s, e]) => e > from && s < to).map(([s, e]) => [Math.max(s, from), Math.min(e, to)] as [number, number]).sort((a, b) => a[0] - b[0]);
+    const xs = intervals
+      .filter(([s, e]) => e > from && s < to)
+      .map(([s, e]) => [Math.max(s, from), Math.min(e, to)] as [number, number])
+      .sort((a, b) => a[0] - b[0]);
     let total = 0;
     let cur: [number, number] | undefined;
     for (const x of xs) {
@@ -85,10 +94,22 @@ export async function benchCommands(iterations = 200): Promise<Row[]> {
     const tot = summary(totals);
     const ov = summary(overheads);
     rows.push({ area: 'command', metric: `/${name} total p50 / p99`, value: `${ms(tot.p50)} / ${ms(tot.p99)}` });
-    rows.push({ area: 'command', metric: `/${name} overhead p50 / p99`, value: `${ms(ov.p50, 3)} / ${ms(ov.p99, 3)}`, target: 'p99 < 2 ms', ok: ov.p99 < 2 });
+    rows.push({
+      area: 'command',
+      metric: `/${name} overhead p50 / p99`,
+      value: `${ms(ov.p50, 3)} / ${ms(ov.p99, 3)}`,
+      target: 'p99 < 2 ms',
+      ok: ov.p99 < 2,
+    });
     if (name === 'token') {
       const ratio = tot.p50 / oneUpstream;
-      rows.push({ area: 'command', metric: '/token (2 parallel calls) vs its slower call alone', value: `${ratio.toFixed(3)}x (${ms(oneUpstream)})`, target: '< 1.1x', ok: ratio < 1.1 });
+      rows.push({
+        area: 'command',
+        metric: '/token (2 parallel calls) vs its slower call alone',
+        value: `${ratio.toFixed(3)}x (${ms(oneUpstream)})`,
+        target: '< 1.1x',
+        ok: ratio < 1.1,
+      });
     }
     const hits: number[] = [];
     await dc.text(line, caller);
@@ -103,11 +124,27 @@ export async function benchCommands(iterations = 200): Promise<Row[]> {
   // Sandbox server time per typical request (moved here from a timed test): an accidental O(n^2) shows at once.
   sb.clearFaults();
   const kolId = sb.data.kols[0]!.twitter_id;
-  const paths = ['/v2/tweets', '/v2/tokens/analytics', '/v2/x-users/analytics', `/v2/x-users/${kolId}/tokens`, '/v2/x-users/win-rate', `/v2/x-users/${kolId}/score`];
+  const paths = [
+    '/v2/tweets',
+    '/v2/tokens/analytics',
+    '/v2/x-users/analytics',
+    `/v2/x-users/${kolId}/tokens`,
+    '/v2/x-users/win-rate',
+    `/v2/x-users/${kolId}/score`,
+  ];
   sb.resetRequests();
-  for (let i = 0; i < 240; i++) await fetch(`${sb.url}${paths[i % paths.length]}`, { headers: { 'x-api-key': sb.apiKey } }).then((r) => r.arrayBuffer());
+  for (let i = 0; i < 240; i++)
+    await fetch(`${sb.url}${paths[i % paths.length]}`, { headers: { 'x-api-key': sb.apiKey } }).then((r) =>
+      r.arrayBuffer(),
+    );
   const server = summary(sb.requests.slice(paths.length).map((r) => r.ms));
-  rows.push({ area: 'command', metric: 'sandbox server time per typical request p50 / p99', value: `${ms(server.p50, 3)} / ${ms(server.p99, 3)}`, target: 'p50 < 1 ms', ok: server.p50 < 1 });
+  rows.push({
+    area: 'command',
+    metric: 'sandbox server time per typical request p50 / p99',
+    value: `${ms(server.p50, 3)} / ${ms(server.p99, 3)}`,
+    target: 'p50 < 1 ms',
+    ok: server.p50 < 1,
+  });
   await api.close();
   await cached.close();
   await store.close();

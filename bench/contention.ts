@@ -27,20 +27,38 @@ export async function benchContention(iterations = 400): Promise<Row[]> {
   const store = await openStore('memory:');
   const commands = await loadCommands();
   const pool = createChartPool();
-  const inline: ChartPool = { draw: async (kind, input) => drawChart(kind, input), stats: () => ({ running: 0, queued: 0, refused: 0 }), close: async () => {} };
+  const inline: ChartPool = {
+    draw: async (kind, input) => drawChart(kind, input),
+    stats: () => ({ running: 0, queued: 0, refused: 0 }),
+    close: async () => {},
+  };
   const mk = (api: typeof cached, charts: ChartPool) =>
     createDispatcher({ commands, api, store, log: silentLogger(), userLimit: { count: 1e9, windowMs: 1000 }, charts });
-  const caller: Caller = { platform: 'console', userId: 'bench', chatId: 'bench', chatType: 'private', canManage: async () => true };
+  const caller: Caller = {
+    platform: 'console',
+    userId: 'bench',
+    chatId: 'bench',
+    chatType: 'private',
+    canManage: async () => true,
+  };
   const text = { capabilities: { pictures: false, buttons: true } };
   const pics = { capabilities: { pictures: true, buttons: true } };
 
   const { tokens, tweets } = sb.data;
   const mentions = new Map<number, number>();
   for (const t of tweets) for (const id of t.tokenIds) mentions.set(id, (mentions.get(id) ?? 0) + 1);
-  const big = tokens.filter((t) => t.chain_id === 'solana').sort((a, b) => (mentions.get(b.id) ?? 0) - (mentions.get(a.id) ?? 0))[0]!;
-  const pictureLines = Array.from({ length: DISTINCT }, (_, i) => `/mindmap solana ${big.address} hours:${700 - i} limit:50`);
+  const big = tokens
+    .filter((t) => t.chain_id === 'solana')
+    .sort((a, b) => (mentions.get(b.id) ?? 0) - (mentions.get(a.id) ?? 0))[0]!;
+  const pictureLines = Array.from(
+    { length: DISTINCT },
+    (_, i) => `/mindmap solana ${big.address} hours:${700 - i} limit:50`,
+  );
   // The burst has lines of its own, so none is in the image cache yet.
-  const burstLines = Array.from({ length: CONCURRENT }, (_, i) => `/mindmap solana ${big.address} hours:${300 - i} limit:50`);
+  const burstLines = Array.from(
+    { length: CONCURRENT },
+    (_, i) => `/mindmap solana ${big.address} hours:${300 - i} limit:50`,
+  );
   const textLine = `/token solana ${tokens.find((t) => t.chain_id === 'solana' && t !== big)!.address}`;
 
   const textOnly = mk(uncached, pool);
@@ -87,7 +105,9 @@ export async function benchContention(iterations = 400): Promise<Row[]> {
     const d = mk(cached, charts);
     let done = false;
     let drawn = 0;
-    const all = Promise.all(burstLines.map(async (l) => ((await d.text(l, caller, pics))?.kind !== 'error' ? drawn++ : 0))).then(() => (done = true));
+    const all = Promise.all(
+      burstLines.map(async (l) => ((await d.text(l, caller, pics))?.kind !== 'error' ? drawn++ : 0)),
+    ).then(() => (done = true));
     const xs: number[] = [];
     let failed = 0;
     while (!done) {
@@ -111,7 +131,11 @@ export async function benchContention(iterations = 400): Promise<Row[]> {
     const m = summary(main.xs);
     const goal = 1.5 * idle.p99 + 5;
     return [
-      { area: 'contention', metric: `text command (${textLine.split(' ')[0]}, no picture) idle p50 / p99`, value: `${ms(idle.p50)} / ${ms(idle.p99)}` },
+      {
+        area: 'contention',
+        metric: `text command (${textLine.split(' ')[0]}, no picture) idle p50 / p99`,
+        value: `${ms(idle.p50)} / ${ms(idle.p99)}`,
+      },
       {
         area: 'contention',
         metric: `same, ${CONCURRENT} pictures drawing in the worker pool p50 / p99 (${pooled.drawn} drawn, ${pooled.without} without, ${pooled.failed} text errors)`,

@@ -14,7 +14,10 @@ const TARGET_MS = 1;
 function messages(): [string, string][] {
   const chat = 'gm frens, wen moon? this one is sending 🚀🚀 lfg ser, 0xdeadbeef lol. ';
   const fill = (s: string) => (s + chat.repeat(80)).slice(0, 4096);
-  const links = Array.from({ length: 30 }, () => `https://dexscreener.com/solana/${USDC} https://bscscan.com/token/${BSC} `).join('');
+  const links = Array.from(
+    { length: 30 },
+    () => `https://dexscreener.com/solana/${USDC} https://bscscan.com/token/${BSC} `,
+  ).join('');
   const words = Array.from({ length: 120 }, (_, i) => `Supercalifragilistic${i}word`).join(' ');
   return [
     ['no candidate', fill('')],
@@ -35,7 +38,13 @@ export async function benchDetect(runs = 2_000): Promise<Row[]> {
       samples.push(performance.now() - t0);
     }
     const s = summary(samples);
-    rows.push({ area: 'detect', metric: `scan 4,096 chars, ${name} (p50 / p99)`, value: `${(s.p50 * 1000).toFixed(1)} / ${(s.p99 * 1000).toFixed(1)} µs`, target: `< ${TARGET_MS} ms`, ok: s.p50 < TARGET_MS });
+    rows.push({
+      area: 'detect',
+      metric: `scan 4,096 chars, ${name} (p50 / p99)`,
+      value: `${(s.p50 * 1000).toFixed(1)} / ${(s.p99 * 1000).toFixed(1)} µs`,
+      target: `< ${TARGET_MS} ms`,
+      ok: s.p50 < TARGET_MS,
+    });
   }
   return rows;
 }

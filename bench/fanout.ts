@@ -19,8 +19,27 @@ import type { Row } from './stats.ts';
 
 export const SAMPLE_ALERT: AlertContent = {
   kind: 'alert',
-  token: { name: 'Capy Swap', symbol: 'CAPYS', chain: 'solana', address: 'RP7R5SeyBXVk45GgceFu821fvA7jwijvfKvNwGPypump', score: 82.4, marketCap: 1_234_567, change1h: 3.2, change24h: -12.5 },
-  kols: [{ username: 'MemeResearch', displayName: 'Meme Research', followers: 48_200, score: 71.3, tweetUrl: 'https://x.com/MemeResearch/status/1741610183685080127', text: '$CAPYS looking strong, watching closely', tweetedAt: '2026-11-22T10:00:00.000Z' }],
+  token: {
+    name: 'Capy Swap',
+    symbol: 'CAPYS',
+    chain: 'solana',
+    address: 'RP7R5SeyBXVk45GgceFu821fvA7jwijvfKvNwGPypump',
+    score: 82.4,
+    marketCap: 1_234_567,
+    change1h: 3.2,
+    change24h: -12.5,
+  },
+  kols: [
+    {
+      username: 'MemeResearch',
+      displayName: 'Meme Research',
+      followers: 48_200,
+      score: 71.3,
+      tweetUrl: 'https://x.com/MemeResearch/status/1741610183685080127',
+      text: '$CAPYS looking strong, watching closely',
+      tweetedAt: '2026-11-22T10:00:00.000Z',
+    },
+  ],
   reason: 'token score 82.4 >= 70, KOL score 71.3 >= 60, 48,200 followers >= 10,000',
   actions: [],
 };
@@ -28,7 +47,20 @@ export const SAMPLE_ALERT: AlertContent = {
 /** Each destination subscribed (delivery drops alerts for chats that are not). */
 async function subscribeAll(store: Store, platform: 'discord' | 'telegram', chatIds: readonly string[]): Promise<void> {
   for (const chatId of chatIds) {
-    await store.subscriptions.put({ id: `${platform}:${chatId}`, platform, chatId, isGroup: false, filters: DEFAULT_FILTERS, mutedTokens: [], pausedUntil: null, startAfter: null, disabled: null, createdBy: 'bench', createdAt: 0, updatedAt: 0 });
+    await store.subscriptions.put({
+      id: `${platform}:${chatId}`,
+      platform,
+      chatId,
+      isGroup: false,
+      filters: DEFAULT_FILTERS,
+      mutedTokens: [],
+      pausedUntil: null,
+      startAfter: null,
+      disabled: null,
+      createdBy: 'bench',
+      createdAt: 0,
+      updatedAt: 0,
+    });
   }
 }
 
@@ -50,7 +82,9 @@ export function entries(platform: 'discord' | 'telegram', chatIds: readonly stri
 export async function benchDiscordFanout(n = 10_000, perSecond = 500): Promise<Row[]> {
   const guilds = Array.from({ length: Math.ceil(n / 500) }, (_, g) => ({
     id: `9${String(g).padStart(17, '0')}`,
-    channels: Array.from({ length: Math.min(500, n - g * 500) }, (_, c) => ({ id: `8${String(g * 500 + c).padStart(17, '0')}` })),
+    channels: Array.from({ length: Math.min(500, n - g * 500) }, (_, c) => ({
+      id: `8${String(g * 500 + c).padStart(17, '0')}`,
+    })),
   }));
   const fake = await startDiscordFake({ guilds, globalPerSecond: perSecond });
   const rest = new REST({ api: fake.apiBase, globalRequestsPerSecond: perSecond }).setToken(fake.token);
@@ -59,7 +93,13 @@ export async function benchDiscordFanout(n = 10_000, perSecond = 500): Promise<R
   const channels = guilds.flatMap((g) => g.channels.map((c) => c.id));
   await subscribeAll(store, 'discord', channels);
   await store.outbox.enqueue('bench', entries('discord', channels));
-  const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [createDiscordSender(rest, log, new SlidingWindow(perSecond, 1000))], log, concurrency: 64 });
+  const delivery = createDelivery({
+    outbox: store.outbox,
+    subscriptions: store.subscriptions,
+    senders: [createDiscordSender(rest, log, new SlidingWindow(perSecond, 1000))],
+    log,
+    concurrency: 64,
+  });
   const t0 = performance.now();
   await delivery.drain();
   const seconds = (performance.now() - t0) / 1000;
@@ -78,7 +118,13 @@ export async function benchDiscordFanout(n = 10_000, perSecond = 500): Promise<R
       target: '>= 0.95',
       ok: rate / perSecond >= 0.95,
     },
-    { area: 'fan-out', metric: 'Discord: requests inside a 429 window / lost', value: `${violations} / ${lost}`, target: '0 / 0', ok: violations === 0 && lost === 0 },
+    {
+      area: 'fan-out',
+      metric: 'Discord: requests inside a 429 window / lost',
+      value: `${violations} / ${lost}`,
+      target: '0 / 0',
+      ok: violations === 0 && lost === 0,
+    },
   ];
 }
 
@@ -93,11 +139,24 @@ export async function benchTelegramFanout(n = 10_000, timeScale = 0.25): Promise
   const log = silentLogger();
   const store = await openStore('memory:');
   const limit = 30 / timeScale;
-  const adapter = createTelegramAdapter({ token: fake.token, apiRoot: fake.apiRoot, dispatcher: undefined as never, store, log, pacing: { timeScale } });
+  const adapter = createTelegramAdapter({
+    token: fake.token,
+    apiRoot: fake.apiRoot,
+    dispatcher: undefined as never,
+    store,
+    log,
+    pacing: { timeScale },
+  });
   const chats = Array.from({ length: n }, (_, i) => String(1_000_000 + i));
   await subscribeAll(store, 'telegram', chats);
   await store.outbox.enqueue('bench', entries('telegram', chats));
-  const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [adapter.sender], log, concurrency: 256 });
+  const delivery = createDelivery({
+    outbox: store.outbox,
+    subscriptions: store.subscriptions,
+    senders: [adapter.sender],
+    log,
+    concurrency: 256,
+  });
   const t0 = performance.now();
   await delivery.drain();
   const seconds = (performance.now() - t0) / 1000;
@@ -116,6 +175,12 @@ export async function benchTelegramFanout(n = 10_000, timeScale = 0.25): Promise
       target: '>= 0.95',
       ok: rate / limit >= 0.95,
     },
-    { area: 'fan-out', metric: 'Telegram: requests inside a 429 window / 429s / lost', value: `${violations} / ${limited} / ${n - delivered}`, target: '0 / 0 / 0', ok: violations === 0 && limited === 0 && delivered === n },
+    {
+      area: 'fan-out',
+      metric: 'Telegram: requests inside a 429 window / 429s / lost',
+      value: `${violations} / ${limited} / ${n - delivered}`,
+      target: '0 / 0 / 0',
+      ok: violations === 0 && limited === 0 && delivered === n,
+    },
   ];
 }

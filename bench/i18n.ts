@@ -46,7 +46,11 @@ export async function benchI18n(runs = 5): Promise<Row[]> {
   const rows: Row[] = [];
   const used = FALLBACK_FILES.reduce((n, f) => n + statSync(f).size, 0);
   const installed = FALLBACK_FILES.reduce((n, f) => n + dirSize(packageOf(f)), 0);
-  rows.push({ area: 'i18n', metric: 'CJK fonts: regular TTFs used / packages installed (all 9 weights)', value: `${mb(used)} / ${mb(installed)}` });
+  rows.push({
+    area: 'i18n',
+    metric: 'CJK fonts: regular TTFs used / packages installed (all 9 weights)',
+    value: `${mb(used)} / ${mb(installed)}`,
+  });
 
   const en: { first: number; rssMb: number }[] = [];
   const cjk: { first: number; warm: number; rssMb: number }[] = [];
@@ -60,7 +64,11 @@ export async function benchI18n(runs = 5): Promise<Row[]> {
     metric: 'first chart render in a fresh process: English / first CJK label (fonts read) / warm CJK, p50',
     value: `${ms(p50(en.map((r) => r.first)), 1)} / ${ms(p50(cjk.map((r) => r.first)), 1)} / ${ms(p50(cjk.map((r) => r.warm)), 1)}`,
   });
-  rows.push({ area: 'i18n', metric: 'process RSS after English only / after a CJK chart, p50', value: `${p50(en.map((r) => r.rssMb)).toFixed(0)} MB / ${p50(cjk.map((r) => r.rssMb)).toFixed(0)} MB` });
+  rows.push({
+    area: 'i18n',
+    metric: 'process RSS after English only / after a CJK chart, p50',
+    value: `${p50(en.map((r) => r.rssMb)).toFixed(0)} MB / ${p50(cjk.map((r) => r.rssMb)).toFixed(0)} MB`,
+  });
 
   // English charts with and without the fallback faces, interleaved so load drifts hit both alike.
   const svg = momentumSvg(sampleMomentum(8, 5));
@@ -74,20 +82,63 @@ export async function benchI18n(runs = 5): Promise<Row[]> {
     (i % 2 === 0 ? on : off).push(performance.now() - t0);
   }
   setFallbackFaces(true);
-  rows.push({ area: 'i18n', metric: 'English momentum chart p50: with fallback faces / without', value: `${ms(p50(on))} / ${ms(p50(off))}` });
+  rows.push({
+    area: 'i18n',
+    metric: 'English momentum chart p50: with fallback faces / without',
+    value: `${ms(p50(on))} / ${ms(p50(off))}`,
+  });
 
   // English answers through the catalogue vs the same builders handed fixed strings (what literals
   // cost): a 10-row KOL table, 5 tweet fields and an alert, interleaved so load drifts hit both alike.
   const english = translator('en');
   const literal = ((key: string) => key) as unknown as T;
-  const items = Array.from({ length: 10 }, (_, i) => ({ user_ranking: i + 1, kol: `kol${i}`, score_v2: 70.5 + i, winrate: 0.52, sm_follower: 1234, total_token: 17, mention: 9876 })) as never[];
-  const tweet = { username: 'satoshi', followers: 12_345, tweetedAt: '2026-11-23T00:00:00Z', content: 'gm $PEPE', twitterId: '1', likes: 10, views: 1000 };
+  const items = Array.from({ length: 10 }, (_, i) => ({
+    user_ranking: i + 1,
+    kol: `kol${i}`,
+    score_v2: 70.5 + i,
+    winrate: 0.52,
+    sm_follower: 1234,
+    total_token: 17,
+    mention: 9876,
+  })) as never[];
+  const tweet = {
+    username: 'satoshi',
+    followers: 12_345,
+    tweetedAt: '2026-11-23T00:00:00Z',
+    content: 'gm $PEPE',
+    twitterId: '1',
+    likes: 10,
+    views: 1000,
+  };
   const alert: AlertContent = {
     kind: 'alert',
-    token: { name: 'Pepe', symbol: 'PEPE', chain: 'solana', address: 'EKpQGSJtjMFqKZ9KQanSqYXRcF8fBopzLHYxdM65zcjm', score: 91.2, marketCap: 2_345_678, liquidity: 12_345, change1h: 1.2, change24h: -4.5 },
-    kols: [{ username: 'satoshi', displayName: 'Satoshi', followers: 12_345, score: 77.7, tweetUrl: 'https://x.com/s/status/1', text: 'gm', tweetedAt: '2026-11-23T00:00:00Z' }],
+    token: {
+      name: 'Pepe',
+      symbol: 'PEPE',
+      chain: 'solana',
+      address: 'EKpQGSJtjMFqKZ9KQanSqYXRcF8fBopzLHYxdM65zcjm',
+      score: 91.2,
+      marketCap: 2_345_678,
+      liquidity: 12_345,
+      change1h: 1.2,
+      change24h: -4.5,
+    },
+    kols: [
+      {
+        username: 'satoshi',
+        displayName: 'Satoshi',
+        followers: 12_345,
+        score: 77.7,
+        tweetUrl: 'https://x.com/s/status/1',
+        text: 'gm',
+        tweetedAt: '2026-11-23T00:00:00Z',
+      },
+    ],
     reason: 'chain solana',
-    checks: [{ key: 'checks.chain', values: { chain: 'solana' } }, { key: 'checks.tokenScorePass', values: { value: { dec: 91.2 }, min: { dec: 70 } } }],
+    checks: [
+      { key: 'checks.chain', values: { chain: 'solana' } },
+      { key: 'checks.tokenScorePass', values: { value: { dec: 91.2 }, min: { dec: 70 } } },
+    ],
     actions: [],
   };
   const answers = (t: T): void => {
@@ -98,7 +149,10 @@ export async function benchI18n(runs = 5): Promise<Row[]> {
   const viaCatalogue: number[] = [];
   const viaLiterals: number[] = [];
   for (let i = 0; i < 4000; i++) {
-    for (const [t, out] of [[english, viaCatalogue], [literal, viaLiterals]] as const) {
+    for (const [t, out] of [
+      [english, viaCatalogue],
+      [literal, viaLiterals],
+    ] as const) {
       const t0 = performance.now();
       answers(t);
       out.push(performance.now() - t0);
@@ -122,7 +176,11 @@ export async function benchI18n(runs = 5): Promise<Row[]> {
       times.push(performance.now() - t0);
     }
     const s = summary(times);
-    rows.push({ area: 'i18n', metric: 'chat-language lookup per command (SQLite) p50 / p99', value: `${ms(s.p50, 3)} / ${ms(s.p99, 3)}` });
+    rows.push({
+      area: 'i18n',
+      metric: 'chat-language lookup per command (SQLite) p50 / p99',
+      value: `${ms(s.p50, 3)} / ${ms(s.p99, 3)}`,
+    });
   } finally {
     await store.close();
     await rm(dir, { recursive: true, force: true });

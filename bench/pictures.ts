@@ -17,7 +17,9 @@ export async function benchPictures(runs = 20): Promise<Row[]> {
     const { tokens, tweets, kols, shills } = sb.data;
     const mentions = new Map<number, number>();
     for (const t of tweets) for (const id of t.tokenIds) mentions.set(id, (mentions.get(id) ?? 0) + 1);
-    const token = tokens.filter((t) => t.chain_id === 'solana').sort((a, b) => (mentions.get(b.id) ?? 0) - (mentions.get(a.id) ?? 0))[0]!;
+    const token = tokens
+      .filter((t) => t.chain_id === 'solana')
+      .sort((a, b) => (mentions.get(b.id) ?? 0) - (mentions.get(a.id) ?? 0))[0]!;
     const shillCount = (id: number) => shills.filter((s) => s.kolId === id).length;
     const kol = kols.reduce((best, k) => (shillCount(k.id) > shillCount(best.id) ? k : best));
     const resolved = { xUserId: kol.twitter_id, username: kol.username, row: undefined };
@@ -39,10 +41,22 @@ export async function benchPictures(runs = 20): Promise<Row[]> {
     const moves = momentumChart('bench', momentum.items.slice(0, 10), '24h', now);
 
     const cases: [name: string, nodes: number | undefined, draw: () => Uint8Array][] = [
-      [`mindmap ${small.graph.nodes.length} nodes`, small.graph.nodes.length, () => renderPng(mindmapSvg(mindmapChart(small.graph, small.centre, 720)))],
-      [`mindmap ${big.graph.nodes.length} nodes`, big.graph.nodes.length, () => renderPng(mindmapSvg(mindmapChart(big.graph, big.centre, 720)))],
+      [
+        `mindmap ${small.graph.nodes.length} nodes`,
+        small.graph.nodes.length,
+        () => renderPng(mindmapSvg(mindmapChart(small.graph, small.centre, 720))),
+      ],
+      [
+        `mindmap ${big.graph.nodes.length} nodes`,
+        big.graph.nodes.length,
+        () => renderPng(mindmapSvg(mindmapChart(big.graph, big.centre, 720))),
+      ],
       ['win rate + scores', undefined, () => renderPng(winRateSvg(winRateChart({ kol: resolved, score, momentum })))],
-      [`momentum ${moves.tokens.length} tokens`, undefined, () => renderPng(momentumSvg(momentumChart('bench', momentum.items.slice(0, 10), '24h', now)))],
+      [
+        `momentum ${moves.tokens.length} tokens`,
+        undefined,
+        () => renderPng(momentumSvg(momentumChart('bench', momentum.items.slice(0, 10), '24h', now))),
+      ],
       ['price strip', undefined, () => renderPng(priceStripSvg(priceStripChart(item)))],
     ];
     const rows: Row[] = [];

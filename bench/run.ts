@@ -35,6 +35,8 @@ for (const [name, run] of sections) {
   rows.push(...(await run()));
 }
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
-process.stdout.write(`kolradar benchmark, ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} x ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB\n\n`);
+process.stdout.write(
+  `kolradar benchmark, ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} x ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB\n\n`,
+);
 process.stdout.write(`${printTable(rows)}\n`);
 process.exit(0);

@@ -38,7 +38,9 @@ function timeToReady(env: Record<string, string>): Promise<number> {
 export async function benchStartup(runs = 5): Promise<Row[]> {
   const consoleRuns: number[] = [];
   for (let i = 0; i < runs; i++) consoleRuns.push(await timeToReady({}));
-  const discord = await startDiscordFake({ guilds: [{ id: '900000000000000001', channels: [{ id: '800000000000000001' }] }] });
+  const discord = await startDiscordFake({
+    guilds: [{ id: '900000000000000001', channels: [{ id: '800000000000000001' }] }],
+  });
   const telegram = await startTelegramFake({ token: '7000000001:AAFakeTokenForTheBenchmark_0123456789' });
   const chatRuns: number[] = [];
   for (let i = 0; i < runs; i++) {
@@ -57,7 +59,15 @@ export async function benchStartup(runs = 5): Promise<Row[]> {
   const c = summary(consoleRuns);
   const p = summary(chatRuns);
   return [
-    { area: 'start-up', metric: 'spawn to ready: console + embedded sandbox (p50 / max)', value: `${ms(c.p50, 0)} / ${ms(Math.max(...consoleRuns), 0)}` },
-    { area: 'start-up', metric: 'spawn to ready: Discord + Telegram (fakes) + sandbox (p50 / max)', value: `${ms(p.p50, 0)} / ${ms(Math.max(...chatRuns), 0)}` },
+    {
+      area: 'start-up',
+      metric: 'spawn to ready: console + embedded sandbox (p50 / max)',
+      value: `${ms(c.p50, 0)} / ${ms(Math.max(...consoleRuns), 0)}`,
+    },
+    {
+      area: 'start-up',
+      metric: 'spawn to ready: Discord + Telegram (fakes) + sandbox (p50 / max)',
+      value: `${ms(p.p50, 0)} / ${ms(Math.max(...chatRuns), 0)}`,
+    },
   ];
 }

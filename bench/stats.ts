@@ -7,7 +7,12 @@ export function percentile(sorted: readonly number[], p: number): number {
 
 export function summary(samples: readonly number[]) {
   const s = [...samples].sort((a, b) => a - b);
-  return { n: s.length, p50: percentile(s, 50), p99: percentile(s, 99), mean: s.reduce((a, b) => a + b, 0) / (s.length || 1) };
+  return {
+    n: s.length,
+    p50: percentile(s, 50),
+    p99: percentile(s, 99),
+    mean: s.reduce((a, b) => a + b, 0) / (s.length || 1),
+  };
 }
 
 export interface Row {
@@ -20,7 +25,13 @@ export interface Row {
 
 export function printTable(rows: readonly Row[]): string {
   const head = ['area', 'metric', 'value', 'target', ''];
-  const cells = rows.map((r) => [r.area, r.metric, r.value, r.target ?? '', r.ok === undefined ? '' : r.ok ? 'ok' : 'MISS']);
+  const cells = rows.map((r) => [
+    r.area,
+    r.metric,
+    r.value,
+    r.target ?? '',
+    r.ok === undefined ? '' : r.ok ? 'ok' : 'MISS',
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: readonly string[]) => `| ${c.map((x, i) => x.padEnd(widths[i]!)).join(' | ')} |`;
   return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join('\n');

@@ -37,4 +37,3 @@ export function randomSubs(n: number): Subscription[] {
   }
   return subs;
 }
-

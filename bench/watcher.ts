@@ -24,7 +24,11 @@ async function childRss(): Promise<number> {
   try {
     execFileSync(process.execPath, [child, 'fill', `${dir}/s.sqlite`]);
     // Same V8 flags as `npm start`: the young generation is capped there too.
-    return Number(execFileSync(process.execPath, ['--max-semi-space-size=16', child, 'hold', `${dir}/s.sqlite`], { encoding: 'utf8' }).trim());
+    return Number(
+      execFileSync(process.execPath, ['--max-semi-space-size=16', child, 'hold', `${dir}/s.sqlite`], {
+        encoding: 'utf8',
+      }).trim(),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -50,17 +54,38 @@ export async function benchWatcher(): Promise<Row[]> {
     times.push(performance.now() - s);
   }
   const m = summary(times);
-  rows.push({ area: 'watcher', metric: `match 30 tweets x 100k subs (p50 / p99)`, value: `${ms(m.p50)} / ${ms(m.p99)} (${matched} matches)`, target: '< 20 ms', ok: m.p50 < 20 });
+  rows.push({
+    area: 'watcher',
+    metric: `match 30 tweets x 100k subs (p50 / p99)`,
+    value: `${ms(m.p50)} / ${ms(m.p99)} (${matched} matches)`,
+    target: '< 20 ms',
+    ok: m.p50 < 20,
+  });
   rows.push({ area: 'watcher', metric: 'compile 100k subs', value: ms(compileMs) });
   const rss = await childRss();
-  rows.push({ area: 'watcher', metric: 'RSS of a process holding 100k subs', value: `${rss.toFixed(0)} MB`, target: '< 200 MB', ok: rss < 200 });
+  rows.push({
+    area: 'watcher',
+    metric: 'RSS of a process holding 100k subs',
+    value: `${rss.toFixed(0)} MB`,
+    target: '< 200 MB',
+    ok: rss < 200,
+  });
 
   // A quiet tick: one subscription, nothing new in the feed.
   const store = await openStore('memory:');
   await store.subscriptions.put(subs[0]!);
   const log = silentLogger();
   const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [], log });
-  const watcher = createWatcher({ api, subscriptions: store.subscriptions, outbox: store.outbox, state: store.watch, pages: store.pages, delivery, lease: localLease(), log });
+  const watcher = createWatcher({
+    api,
+    subscriptions: store.subscriptions,
+    outbox: store.outbox,
+    state: store.watch,
+    pages: store.pages,
+    delivery,
+    lease: localLease(),
+    log,
+  });
   await watcher.tick();
   await watcher.tick();
   const quiet: number[] = [];
@@ -70,7 +95,11 @@ export async function benchWatcher(): Promise<Row[]> {
     quiet.push(performance.now() - s);
   }
   const q = summary(quiet);
-  rows.push({ area: 'watcher', metric: 'tick with nothing new (p50 / p99)', value: `${ms(q.p50)} / ${ms(q.p99)} (1 upstream request)` });
+  rows.push({
+    area: 'watcher',
+    metric: 'tick with nothing new (p50 / p99)',
+    value: `${ms(q.p50)} / ${ms(q.p99)} (1 upstream request)`,
+  });
   await watcher.stop();
   await store.close();
   await api.close();
@@ -91,19 +120,46 @@ async function benchLookups(shape: 'minimal' | 'mix'): Promise<Row[]> {
   const store = await openStore('memory:');
   const log = silentLogger();
   const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [], log });
-  const watcher = createWatcher({ api, subscriptions: store.subscriptions, outbox: store.outbox, state: store.watch, pages: store.pages, delivery, lease: localLease(), log });
+  const watcher = createWatcher({
+    api,
+    subscriptions: store.subscriptions,
+    outbox: store.outbox,
+    state: store.watch,
+    pages: store.pages,
+    delivery,
+    lease: localLease(),
+    log,
+  });
   // One subscription on the defaults (token >= 70, KOL >= 60, 10,000 followers).
-  await store.subscriptions.put({ ...randomSubs(1)[0]!, filters: { ...DEFAULT_FILTERS }, mutedTokens: [], pausedUntil: null, startAfter: null, disabled: null });
+  await store.subscriptions.put({
+    ...randomSubs(1)[0]!,
+    filters: { ...DEFAULT_FILTERS },
+    mutedTokens: [],
+    pausedUntil: null,
+    startAfter: null,
+    disabled: null,
+  });
   await watcher.tick();
   const kols = sb.data.kols.filter((k) => k.follower_count >= 10_000).slice(0, 6);
   let next = 100;
   const tick = async (tokens: number, perToken: number) => {
     const before = { op7: sb.count('tweetsByToken'), op2: sb.count('tokenAnalytics') };
     for (let i = 0; i < tokens; i++, next++) {
-      for (let j = 0; j < perToken; j++) sb.addTweets(1, { token: sb.data.tokens[next]!.id, kol: kols[(i + j) % kols.length]!.id, tokenScore: 90, kolScore: 80 });
+      for (let j = 0; j < perToken; j++)
+        sb.addTweets(1, {
+          token: sb.data.tokens[next]!.id,
+          kol: kols[(i + j) % kols.length]!.id,
+          tokenScore: 90,
+          kolScore: 80,
+        });
     }
     const r = await watcher.tick();
-    return { op7: sb.count('tweetsByToken') - before.op7, op2: sb.count('tokenAnalytics') - before.op2, queued: r.queued, held: r.held };
+    return {
+      op7: sb.count('tweetsByToken') - before.op7,
+      op2: sb.count('tokenAnalytics') - before.op2,
+      queued: r.queued,
+      held: r.held,
+    };
   };
   const cold = await tick(10, 3);
   const warm = await tick(10, 3);

@@ -23,7 +23,8 @@ export function checkBounds(input: Readonly<Record<string, unknown>>, example: s
   for (const [key, lo] of Object.entries(input)) {
     if (!key.startsWith('min_') || typeof lo !== 'number') continue;
     const hi = input[`max_${key.slice(4)}`];
-    if (typeof hi === 'number' && lo > hi) throw new UserError({ key: 'errors.bounds', values: { min: key, lo, max: `max_${key.slice(4)}`, hi } }, example);
+    if (typeof hi === 'number' && lo > hi)
+      throw new UserError({ key: 'errors.bounds', values: { min: key, lo, max: `max_${key.slice(4)}`, hi } }, example);
   }
 }
 
@@ -43,13 +44,21 @@ export const limit = (def: number, max: number) =>
 
 export const offset = () => opt.integer({ description: 'Rows to skip (the Next button sets it)', min: 0, default: 0 });
 
-export const cursor = () => opt.string({ description: 'Page cursor (the Next button sets it)', max: 512, internal: true });
+export const cursor = () =>
+  opt.string({ description: 'Page cursor (the Next button sets it)', max: 512, internal: true });
 
 export const back = () =>
-  opt.list(opt.string({ description: 'cursor', max: 512 }), { description: 'Earlier page cursors (the buttons set them)', max: BACK_MAX, internal: true });
+  opt.list(opt.string({ description: 'cursor', max: 512 }), {
+    description: 'Earlier page cursors (the buttons set them)',
+    max: BACK_MAX,
+    internal: true,
+  });
 
 export const labels = () =>
-  opt.list(opt.string({ description: 'label', max: 40 }), { description: 'KOL labels, comma separated (e.g. alpha,degen)', max: 10 });
+  opt.list(opt.string({ description: 'label', max: 40 }), {
+    description: 'KOL labels, comma separated (e.g. alpha,degen)',
+    max: 10,
+  });
 
 /** The upstream wants win and rug rates as fractions; people type percents. */
 export function percentToFraction(v: number | undefined): string | undefined {
@@ -60,19 +69,26 @@ export const numText = (v: number | undefined): string | undefined => (v === und
 
 export const callOpts = (ctx: CommandContext) => ({ signal: ctx.signal, budgetMs: ctx.budgetMs });
 
-
-const WHEN = /^(\d{1,4})\s*(m|min|h|d|w)$|^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+const WHEN =
+  /^(\d{1,4})\s*(m|min|h|d|w)$|^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /** A point in time: a date (2024-05-01, ISO time allowed) or how long ago (30m, 24h, 7d, 2w). */
-export const when = (description: string) =>
-  opt.string({ description, pattern: WHEN, hint: 'when', max: 40 });
+export const when = (description: string) => opt.string({ description, pattern: WHEN, hint: 'when', max: 40 });
 
-const UNIT_MS: Readonly<Record<string, number>> = { m: 60_000, min: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const UNIT_MS: Readonly<Record<string, number>> = {
+  m: 60_000,
+  min: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
 
 /** Milliseconds since the epoch for a `when` value; dates without a zone are UTC. */
 export function whenMs(text: string, now: number, example: string): number {
   const rel = /^(\d{1,4})\s*(m|min|h|d|w)$/i.exec(text.trim());
-  const ms = rel ? now - Number(rel[1]) * UNIT_MS[rel[2]!.toLowerCase()]! : Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) || text.length === 10 ? text : `${text}Z`);
+  const ms = rel
+    ? now - Number(rel[1]) * UNIT_MS[rel[2]!.toLowerCase()]!
+    : Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) || text.length === 10 ? text : `${text}Z`);
   if (!Number.isFinite(ms)) throw new UserError({ key: 'errors.badDate', values: { text } }, example);
   if (ms > now) throw new UserError({ key: 'errors.future', values: { text } }, example);
   if (ms < 0) throw new UserError({ key: 'errors.before1970', values: { text } }, example);

@@ -11,7 +11,12 @@ import type { Subscription } from '../src/store/subscriptions.ts';
 import type { Field, View } from '../src/views/model.ts';
 import { zoneOrError } from './_zone.ts';
 
-export async function quietHours(ctx: CommandContext, sub: Subscription, range: string | undefined, tz: string | undefined): Promise<View> {
+export async function quietHours(
+  ctx: CommandContext,
+  sub: Subscription,
+  range: string | undefined,
+  tz: string | undefined,
+): Promise<View> {
   const t = ctx.t;
   const example = '/alerts quiet 23:00-07:00 tz:Europe/Berlin';
   if (range?.trim().toLowerCase() === 'off') {
@@ -33,11 +38,23 @@ export async function quietHours(ctx: CommandContext, sub: Subscription, range: 
 export function scheduleFields(ctx: CommandContext, sub: Subscription): Field[] {
   const t = ctx.t;
   const out: Field[] = [];
-  if (sub.quiet) out.push({ name: t('quiet.field'), value: `${clockText(sub.quiet.from)}-${clockText(sub.quiet.to)} (${sub.quiet.tz})` });
+  if (sub.quiet)
+    out.push({
+      name: t('quiet.field'),
+      value: `${clockText(sub.quiet.from)}-${clockText(sub.quiet.to)} (${sub.quiet.tz})`,
+    });
   const d = sub.digest;
   if (d) {
-    const day = new Intl.DateTimeFormat(ctx.locale, { weekday: 'long', timeZone: 'UTC' }).format(Date.UTC(2024, 0, 7 + d.day));
-    out.push({ name: t('digest.field'), value: d.period === 'daily' ? t('digest.setDaily', { at: clockText(d.at), tz: d.tz }) : t('digest.setWeekly', { day, at: clockText(d.at), tz: d.tz }) });
+    const day = new Intl.DateTimeFormat(ctx.locale, { weekday: 'long', timeZone: 'UTC' }).format(
+      Date.UTC(2024, 0, 7 + d.day),
+    );
+    out.push({
+      name: t('digest.field'),
+      value:
+        d.period === 'daily'
+          ? t('digest.setDaily', { at: clockText(d.at), tz: d.tz })
+          : t('digest.setWeekly', { day, at: clockText(d.at), tz: d.tz }),
+    });
   }
   return out;
 }

@@ -36,7 +36,15 @@ export async function testAlert(ctx: CommandContext, sub: Subscription): Promise
   return alertEntry(
     `test-${now}-${sub.id}`,
     sub,
-    { kind: 'alert', test: true, token: alertToken(facts, markets.get(facts.tokenKey) ?? null), kols: alertKols([facts]), reason: `${renderMessage(ENGLISH, verdict)}: ${parts.join(', ')}`, checks: [verdict, ...checks], actions: [] },
+    {
+      kind: 'alert',
+      test: true,
+      token: alertToken(facts, markets.get(facts.tokenKey) ?? null),
+      kols: alertKols([facts]),
+      reason: `${renderMessage(ENGLISH, verdict)}: ${parts.join(', ')}`,
+      checks: [verdict, ...checks],
+      actions: [],
+    },
     now,
   );
 }

@@ -11,7 +11,12 @@ import { subscriptionId, type FeedPosition, type Subscription } from '../src/sto
 /** This chat as an alert destination, and its subscription id. */
 export function destinationOf(ctx: CommandContext): Destination & { id: string } {
   const platform = ctx.caller.platform;
-  return { id: subscriptionId(platform, ctx.caller.chatId), platform, chatId: ctx.caller.chatId, isGroup: ctx.caller.chatType === 'group' };
+  return {
+    id: subscriptionId(platform, ctx.caller.chatId),
+    platform,
+    chatId: ctx.caller.chatId,
+    isGroup: ctx.caller.chatType === 'group',
+  };
 }
 
 export async function requireSubscription(ctx: CommandContext): Promise<Subscription> {

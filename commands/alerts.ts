@@ -15,8 +15,16 @@ import { followupsOf } from '../src/alerts/calls/record.ts';
 import { followupsSetting } from '../src/views/cards/callLine.ts';
 
 const options = {
-  action: opt.choice(['show', 'pause', 'resume', 'test', 'quiet'], { description: 'show (default), pause, resume, test or quiet', positional: true, noun: 'action' }),
-  duration: opt.string({ description: 'How long to pause: 30m, 2h, 1d; quiet hours: 23:00-07:00 or off', positional: true, example: '2h' }),
+  action: opt.choice(['show', 'pause', 'resume', 'test', 'quiet'], {
+    description: 'show (default), pause, resume, test or quiet',
+    positional: true,
+    noun: 'action',
+  }),
+  duration: opt.string({
+    description: 'How long to pause: 30m, 2h, 1d; quiet hours: 23:00-07:00 or off',
+    positional: true,
+    example: '2h',
+  }),
   tz: opt.string({ description: 'Time zone of quiet hours (IANA name)', example: 'Europe/Berlin', max: 64 }),
 };
 
@@ -29,7 +37,13 @@ export default {
   description: 'Show this chat’s alert settings; pause, resume or send a test alert',
   options,
   chatSettings: true,
-  examples: ['/alerts', '/alerts pause 2h', '/alerts resume', '/alerts test', '/alerts quiet 23:00-07:00 tz:Europe/Berlin'],
+  examples: [
+    '/alerts',
+    '/alerts pause 2h',
+    '/alerts resume',
+    '/alerts test',
+    '/alerts quiet 23:00-07:00 tz:Europe/Berlin',
+  ],
   async run({ action = 'show', duration, tz }, ctx): Promise<View> {
     const sub = await requireSubscription(ctx);
     const now = ctx.now();
@@ -50,8 +64,21 @@ export default {
       return {
         kind: 'card',
         title: t('subscribe.here'),
-        description: [status, '\n', describeFilters(sub.filters, t).join('\n'), '\n', followupsSetting(followupsOf(sub), ctx.t, formats(ctx.locale)), '\n', heldLine, `\n\n${t('subscribe.asCommand')}\n`, { code: toSubscribeLine(sub.filters) }],
-        fields: [...(sub.mutedTokens.length ? [{ name: t('subscribe.mutedTokens'), value: sub.mutedTokens.join('\n') }] : []), ...scheduleFields(ctx, sub)],
+        description: [
+          status,
+          '\n',
+          describeFilters(sub.filters, t).join('\n'),
+          '\n',
+          followupsSetting(followupsOf(sub), ctx.t, formats(ctx.locale)),
+          '\n',
+          heldLine,
+          `\n\n${t('subscribe.asCommand')}\n`,
+          { code: toSubscribeLine(sub.filters) },
+        ],
+        fields: [
+          ...(sub.mutedTokens.length ? [{ name: t('subscribe.mutedTokens'), value: sub.mutedTokens.join('\n') }] : []),
+          ...scheduleFields(ctx, sub),
+        ],
         colour: sub.disabled ? 'error' : paused ? 'warn' : 'up',
       };
     }
@@ -62,10 +89,14 @@ export default {
     await mustManage(ctx);
     if (action === 'pause') {
       const ms = duration === undefined ? undefined : parseDuration(duration);
-      if (duration !== undefined && ms === undefined) throw new UserError(t('subscribe.badDuration', { duration }), '/alerts pause 2h');
+      if (duration !== undefined && ms === undefined)
+        throw new UserError(t('subscribe.badDuration', { duration }), '/alerts pause 2h');
       const until = ms === undefined ? FOREVER : now + ms;
       await setPaused(ctx.store.subscriptions, sub, until, now);
-      return { kind: 'text', text: ms === undefined ? t('subscribe.pausedResume') : t('subscribe.pausedTill', { date: dateShort(until) }) };
+      return {
+        kind: 'text',
+        text: ms === undefined ? t('subscribe.pausedResume') : t('subscribe.pausedTill', { date: dateShort(until) }),
+      };
     }
     if (action === 'resume') {
       await setPaused(ctx.store.subscriptions, sub, null, now);

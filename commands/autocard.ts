@@ -6,8 +6,16 @@ import { opt } from '../src/core/options.ts';
 const EXAMPLE = '/autocard on cooldown:10m';
 
 const options = {
-  mode: opt.choice(['on', 'off'] as const, { description: 'Answer pasted addresses and links with a card: on or off', noun: 'mode', positional: true }),
-  cooldown: opt.string({ description: 'Quiet time per token after a card, like 10m or 2h (at most 24h)', max: 10, example: '10m' }),
+  mode: opt.choice(['on', 'off'] as const, {
+    description: 'Answer pasted addresses and links with a card: on or off',
+    noun: 'mode',
+    positional: true,
+  }),
+  cooldown: opt.string({
+    description: 'Quiet time per token after a card, like 10m or 2h (at most 24h)',
+    max: 10,
+    example: '10m',
+  }),
 };
 
 /** Whether the bot sees pastes here at all, and what to change if not. */
@@ -44,7 +52,16 @@ export default {
     const changed = next !== current;
     if (changed) await settings.put(platform, chatId, next);
     const values = { cooldown: cooldownText(next.cooldownMs) };
-    const head = ctx.t(changed ? (next.enabled ? 'lookup.autocardSetOn' : 'lookup.autocardSetOff') : next.enabled ? 'lookup.autocardOn' : 'lookup.autocardOff', values);
+    const head = ctx.t(
+      changed
+        ? next.enabled
+          ? 'lookup.autocardSetOn'
+          : 'lookup.autocardSetOff'
+        : next.enabled
+          ? 'lookup.autocardOn'
+          : 'lookup.autocardOff',
+      values,
+    );
     const note = next.enabled ? await reach(ctx) : undefined;
     return { kind: 'text', text: note ? `${head}\n${note}` : head };
   },

@@ -4,7 +4,15 @@ import { PermissionError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
 import { formats } from '../src/i18n/format.ts';
 import { subscriptionId } from '../src/store/subscriptions.ts';
-import { callColumns, callRows, callsChart, callsPicture, kolColumns, kolRows, summaryLine } from '../src/views/cards/calls.ts';
+import {
+  callColumns,
+  callRows,
+  callsChart,
+  callsPicture,
+  kolColumns,
+  kolRows,
+  summaryLine,
+} from '../src/views/cards/calls.ts';
 import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
 import { withPicture } from '../src/views/cards/pictures.ts';
 import type { View } from '../src/views/model.ts';
@@ -13,11 +21,33 @@ const PERIOD_MS = { '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_
 const PAGE = 10;
 
 const options = {
-  action: opt.choice(['show', 'clear'], { description: 'clear: forget this chat’s call history (admins)', positional: true, noun: 'action' }),
-  period: opt.choice(['24h', '7d', '30d', 'all'], { description: 'Period: 24h, 7d, 30d or all (default 7d)', noun: 'period', default: '7d', aliases: { day: '24h', '1d': '24h', week: '7d', month: '30d' } }),
-  sort: opt.choice(['best', 'recent', 'worst'], { description: 'Sort: best, recent or worst (default best)', noun: 'sort', default: 'best' }),
-  kol: opt.string({ description: 'Only the calls of this KOL (X username)', pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'username', example: '@cobie' }),
-  by: opt.choice(['call', 'kol'], { description: 'kol: rank the KOLs instead of the calls', noun: 'ranking', aliases: { calls: 'call', kols: 'kol' } }),
+  action: opt.choice(['show', 'clear'], {
+    description: 'clear: forget this chat’s call history (admins)',
+    positional: true,
+    noun: 'action',
+  }),
+  period: opt.choice(['24h', '7d', '30d', 'all'], {
+    description: 'Period: 24h, 7d, 30d or all (default 7d)',
+    noun: 'period',
+    default: '7d',
+    aliases: { day: '24h', '1d': '24h', week: '7d', month: '30d' },
+  }),
+  sort: opt.choice(['best', 'recent', 'worst'], {
+    description: 'Sort: best, recent or worst (default best)',
+    noun: 'sort',
+    default: 'best',
+  }),
+  kol: opt.string({
+    description: 'Only the calls of this KOL (X username)',
+    pattern: /^@?[A-Za-z0-9_]{1,15}$/,
+    hint: 'username',
+    example: '@cobie',
+  }),
+  by: opt.choice(['call', 'kol'], {
+    description: 'kol: rank the KOLs instead of the calls',
+    noun: 'ranking',
+    aliases: { calls: 'call', kols: 'kol' },
+  }),
   offset: opt.integer({ description: 'Rows to skip (the Next button sets it)', min: 0, default: 0, internal: true }),
 };
 
@@ -41,7 +71,9 @@ export default {
     const f = formats(ctx.locale);
     const period = input.period ?? '7d';
     const kol = input.kol?.replace(/^@/, '').toLowerCase();
-    const calls = (await ctx.store.calls.list(subId, now - PERIOD_MS[period])).filter((c) => !kol || c.kols.includes(kol));
+    const calls = (await ctx.store.calls.list(subId, now - PERIOD_MS[period])).filter(
+      (c) => !kol || c.kols.includes(kol),
+    );
     const scored = calls.map(scoreCall);
     const summary = summarise(scored);
     const periodText = period === 'all' ? t('calls.periodAll') : t('calls.periodLast', { period });
@@ -78,6 +110,13 @@ export default {
     // The picture shows the whole period, so it is drawn with the first page only.
     if (offset > 0) return table;
     const chartTitle = `${t('calls.chartTitle', { period: periodText })}${kol ? ` · @${kol}` : ''}`;
-    return withPicture(table, await callsPicture(ctx, callsChart(scored, summary, chartTitle, t, f), { subId, ...request, now: Math.floor(now / 60_000) }));
+    return withPicture(
+      table,
+      await callsPicture(ctx, callsChart(scored, summary, chartTitle, t, f), {
+        subId,
+        ...request,
+        now: Math.floor(now / 60_000),
+      }),
+    );
   },
 } satisfies Command<typeof options>;

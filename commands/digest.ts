@@ -12,7 +12,12 @@ const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const EXAMPLE = '/digest daily at:09:00 tz:Europe/Berlin';
 
 const options = {
-  period: opt.choice(['daily', 'weekly', 'off', 'now'], { description: 'daily, weekly, off, or now to post one at once', positional: true, noun: 'period', required: true }),
+  period: opt.choice(['daily', 'weekly', 'off', 'now'], {
+    description: 'daily, weekly, off, or now to post one at once',
+    positional: true,
+    noun: 'period',
+    required: true,
+  }),
   at: opt.string({ description: 'Local time to post it, 24-hour (default 09:00)', example: '09:00', max: 5 }),
   tz: opt.string({ description: 'Time zone, an IANA name (default UTC)', example: 'Europe/Berlin', max: 64 }),
   day: opt.string({ description: 'Weekly digests: the day (mon-sun, default mon)', example: 'mon', max: 9 }),
@@ -23,7 +28,12 @@ export default {
   description: 'Post a daily or weekly summary here: top tokens, best KOLs, calls (admins)',
   options,
   chatSettings: true,
-  examples: ['/digest daily at:09:00 tz:Europe/Berlin', '/digest weekly day:mon at:18:00', '/digest now', '/digest off'],
+  examples: [
+    '/digest daily at:09:00 tz:Europe/Berlin',
+    '/digest weekly day:mon at:18:00',
+    '/digest now',
+    '/digest off',
+  ],
   async run({ period, at, tz, day }, ctx): Promise<View> {
     const t = ctx.t;
     const sub = await requireSubscription(ctx);
@@ -34,19 +44,36 @@ export default {
       return { kind: 'text', text: t('digest.off') };
     }
     if (period === 'now') {
-      await queueDigestNow({ api: ctx.api, calls: ctx.store.calls, charts: ctx.charts, log: ctx.log, outbox: ctx.store.outbox, languages: ctx.store.languages }, sub, now);
+      await queueDigestNow(
+        {
+          api: ctx.api,
+          calls: ctx.store.calls,
+          charts: ctx.charts,
+          log: ctx.log,
+          outbox: ctx.store.outbox,
+          languages: ctx.store.languages,
+        },
+        sub,
+        now,
+      );
       ctx.kickAlerts?.();
       return { kind: 'text', text: t('digest.now') };
     }
     const minutes = at === undefined ? (sub.digest?.at ?? 9 * 60) : parseClock(at);
     if (minutes === undefined) throw new UserError(t('digest.badAt', { at: at ?? '', example: '09:00' }), EXAMPLE);
     const dayIndex = day === undefined ? (sub.digest?.day ?? 1) : DAYS.indexOf(day.trim().slice(0, 3).toLowerCase());
-    if (dayIndex < 0) throw new UserError(t('digest.badDay', { day: day ?? '', days: DAYS.join(', ') }), '/digest weekly day:mon at:09:00');
+    if (dayIndex < 0)
+      throw new UserError(
+        t('digest.badDay', { day: day ?? '', days: DAYS.join(', ') }),
+        '/digest weekly day:mon at:09:00',
+      );
     const zone = zoneOrError(t, tz ?? sub.digest?.tz ?? 'UTC', EXAMPLE);
     await setDigest(ctx.store.subscriptions, sub, { period, at: minutes, tz: zone, day: dayIndex, since: now }, now);
     if (period === 'daily') return { kind: 'text', text: t('digest.setDaily', { at: clockText(minutes), tz: zone }) };
     // 2024-01-07 was a Sunday: the day's name in the reader's language.
-    const dayName = new Intl.DateTimeFormat(ctx.locale, { weekday: 'long', timeZone: 'UTC' }).format(Date.UTC(2024, 0, 7 + dayIndex));
+    const dayName = new Intl.DateTimeFormat(ctx.locale, { weekday: 'long', timeZone: 'UTC' }).format(
+      Date.UTC(2024, 0, 7 + dayIndex),
+    );
     return { kind: 'text', text: t('digest.setWeekly', { day: dayName, at: clockText(minutes), tz: zone }) };
   },
 } satisfies Command<typeof options>;

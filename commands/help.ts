@@ -19,6 +19,9 @@ export default {
     const found = ctx.commands.get(name);
     if (found) return helpFor(found, ctx.t);
     const near = suggest(name, [...ctx.commands.keys()]);
-    throw new UserError(near ? ctx.t('help.noSuchNear', { name, near }) : ctx.t('help.noSuch', { name }), near ? `/help ${near}` : '/help');
+    throw new UserError(
+      near ? ctx.t('help.noSuchNear', { name, near }) : ctx.t('help.noSuch', { name }),
+      near ? `/help ${near}` : '/help',
+    );
   },
 } satisfies Command<typeof options>;

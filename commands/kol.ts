@@ -5,7 +5,12 @@ import { kolCard } from '../src/views/cards/kolCard.ts';
 import { winRatePicture, withPicture } from '../src/views/cards/pictures.ts';
 
 const options = {
-  kol: opt.kol({ description: 'The KOL: @username, username or numeric X id', required: true, positional: true, example: '@cryptoking' }),
+  kol: opt.kol({
+    description: 'The KOL: @username, username or numeric X id',
+    required: true,
+    positional: true,
+    example: '@cryptoking',
+  }),
 };
 
 export default {
@@ -16,7 +21,10 @@ export default {
   async run({ kol: input }, ctx) {
     const call = budgetFrom(ctx);
     const data = (xUserId: string) =>
-      kolNotFound(input, Promise.all([ctx.api.getKolScore({ xUserId }, call()), ctx.api.getKolTokens({ xUserId }, call())]));
+      kolNotFound(
+        input,
+        Promise.all([ctx.api.getKolScore({ xUserId }, call()), ctx.api.getKolTokens({ xUserId }, call())]),
+      );
     // A KOL looked up recently has a known id: its table row and its scores are fetched at once.
     const known = knownKolId(input);
     let kol: ResolvedKol;

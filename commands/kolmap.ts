@@ -28,7 +28,11 @@ export default {
     const shown = { ...page, shown: res.items.length, total: res.total };
     const who = kolRef(kol);
     const cards = res.items.slice(0, CARD_BUTTONS).map(
-      (t): Action => ({ label: ticker(t.symbol, t.name), command: 'token', options: { chain: t.chain_id, address: t.address } }),
+      (t): Action => ({
+        label: ticker(t.symbol, t.name),
+        command: 'token',
+        options: { chain: t.chain_id, address: t.address },
+      }),
     );
     return {
       kind: 'table',
@@ -40,10 +44,19 @@ export default {
         { key: 'name', label: ctx.t('columns.name') },
         { key: 'chain', label: ctx.t('columns.chain') },
       ],
-      rows: res.items.map((t, i) => ({ n: String(page.offset + i + 1), token: ticker(t.symbol, t.name), name: excerpt(t.name, 24), chain: t.chain_id })),
+      rows: res.items.map((t, i) => ({
+        n: String(page.offset + i + 1),
+        token: ticker(t.symbol, t.name),
+        name: excerpt(t.name, 24),
+        chain: t.chain_id,
+      })),
       notes: res.items.map((t) => [`${ticker(t.symbol, t.name)} `, { code: t.address }]),
       footer: rangeText(shown, ctx.t),
-      actions: [...offsetActions('kolmap', input, shown, ctx.t), ...cards, { label: ctx.t('lists.kolCard'), command: 'kol', options: { kol: who } }],
+      actions: [
+        ...offsetActions('kolmap', input, shown, ctx.t),
+        ...cards,
+        { label: ctx.t('lists.kolCard'), command: 'kol', options: { kol: who } },
+      ],
     };
   },
 } satisfies Command<typeof options>;

@@ -2,11 +2,39 @@ import type { Command } from '../src/core/command.ts';
 import { opt } from '../src/core/options.ts';
 import { kolTableFor } from '../src/views/cards/kolTable.ts';
 import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
-import { apiOrder, callOpts, checkBounds, labels, limit, numText, offset, order, percentToFraction, range } from './_options.ts';
+import {
+  apiOrder,
+  callOpts,
+  checkBounds,
+  labels,
+  limit,
+  numText,
+  offset,
+  order,
+  percentToFraction,
+  range,
+} from './_options.ts';
 
 const SORTS = [
-  'score', 'winrate', 'followers', 'mentions', 'impressions', 'tokens', 'rug', 'lose', 'active', 'ranking', 'total',
-  'speed', 'accuracy', 'legality', 'engagement', 'speed_v2', 'accuracy_v2', 'legality_v2', 'engagement_v2',
+  'score',
+  'winrate',
+  'followers',
+  'mentions',
+  'impressions',
+  'tokens',
+  'rug',
+  'lose',
+  'active',
+  'ranking',
+  'total',
+  'speed',
+  'accuracy',
+  'legality',
+  'engagement',
+  'speed_v2',
+  'accuracy_v2',
+  'legality_v2',
+  'engagement_v2',
 ] as const;
 const SORT_FIELD = {
   score: 'scoreV2',

@@ -6,7 +6,12 @@ import type { Span } from '../src/views/model.ts';
 
 const options = {
   // Free text rather than choices: 'pt-br', 'zh-CN' or 'Ru' are all understood.
-  code: opt.string({ description: 'Language code (en, zh, ru, es, pt-BR, tr, vi, ko) or auto', positional: true, max: 35, example: 'ru' }),
+  code: opt.string({
+    description: 'Language code (en, zh, ru, es, pt-BR, tr, vi, ko) or auto',
+    positional: true,
+    max: 35,
+    example: 'ru',
+  }),
 };
 
 const nameOf = (l: Locale): string => CATALOGUES[l].language.name;
@@ -26,7 +31,9 @@ export default {
     const t = ctx.t;
     if (!code) {
       const chosen = await ctx.store.languages.get(platform, chatId);
-      const line = chosen ? t('language.current', { language: nameOf(chosen) }) : t('language.followsCaller', { language: nameOf(ctx.locale) });
+      const line = chosen
+        ? t('language.current', { language: nameOf(chosen) })
+        : t('language.followsCaller', { language: nameOf(ctx.locale) });
       return { kind: 'text', text: [line, `\n\n${t('language.choose')}\n`, ...choices()] };
     }
     if (!(await ctx.caller.canManage())) {

@@ -27,7 +27,11 @@ export default {
   name: 'mindmap',
   description: 'Tokens most linked to a token by the KOLs who mention it',
   options,
-  examples: [EXAMPLE, '/mindmap solana So11111111111111111111111111111111111111112', '/mindmap base 0x4ed4e862860bed51a9570b96d89af5e1b0efefed min_mcap:1m'],
+  examples: [
+    EXAMPLE,
+    '/mindmap solana So11111111111111111111111111111111111111112',
+    '/mindmap base 0x4ed4e862860bed51a9570b96d89af5e1b0efefed min_mcap:1m',
+  ],
   normalize: inferChain('mindmap'),
   async run(input, ctx) {
     const { chain, address } = input;
@@ -59,10 +63,13 @@ export default {
         callOpts(ctx),
       );
     } catch (err) {
-      if (err instanceof ApiNotFoundError) throw new UserError(ctx.t('mindmap.noToken', { address: shortAddress(address), chain }), EXAMPLE);
+      if (err instanceof ApiNotFoundError)
+        throw new UserError(ctx.t('mindmap.noToken', { address: shortAddress(address), chain }), EXAMPLE);
       throw err;
     }
-    const centre = Object.values(graph.tokens).find((t) => t.chain_id === chain && sameAddress(chain, t.address, address));
+    const centre = Object.values(graph.tokens).find(
+      (t) => t.chain_id === chain && sameAddress(chain, t.address, address),
+    );
     const drawn = await mindmapPicture(ctx, graph, centre, { chain, address, hours, limit });
     return withPicture(
       {

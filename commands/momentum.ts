@@ -17,7 +17,16 @@ const SCORE_SORT = {
   engagement: 'engagementScore',
   score: 'scoreV2',
 } as const;
-const SORTS = ['recent', ...WINDOW_LABELS, 'performance', 'consistency', 'auc', 'unified', 'engagement', 'score'] as const;
+const SORTS = [
+  'recent',
+  ...WINDOW_LABELS,
+  'performance',
+  'consistency',
+  'auc',
+  'unified',
+  'engagement',
+  'score',
+] as const;
 
 const EXAMPLE = '/momentum @cryptoking since:7d sort:24h';
 
@@ -66,12 +75,20 @@ export default {
     const items = res.items.slice(page.offset, page.offset + page.limit);
     const windows = shownWindows(window?.label);
     const who = kolRef(kol);
-    const drawn = await momentumPicture(ctx, kol, items, { chain: input.chain, sort, order: input.order, since: startTime, ...page }, now);
+    const drawn = await momentumPicture(
+      ctx,
+      kol,
+      items,
+      { chain: input.chain, sort, order: input.order, since: startTime, ...page },
+      now,
+    );
     return withPicture(
       {
         kind: 'table',
         title: `${ctx.t('lists.shilledBy', { who })}${input.chain ? ` · ${input.chain}` : ''}`,
-        description: res.total ? ctx.t('lists.winRate', { line: winRateLine(res.summary, ctx.t) }) : ctx.t('lists.noShilled'),
+        description: res.total
+          ? ctx.t('lists.winRate', { line: winRateLine(res.summary, ctx.t) })
+          : ctx.t('lists.noShilled'),
         columns: momentumColumns(windows, ctx.t),
         rows: items.map((i) => momentumRow(i, windows, now, ctx.t)),
         footer: `${rangeText({ ...page, shown: items.length }, ctx.t)} · ${ctx.t('lists.sinceShill')} · ${ctx.t('lists.sortedBy', { sort })}`,

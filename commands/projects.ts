@@ -22,7 +22,10 @@ function note(p: ProjectItem, t: T): Rich {
   const { compact } = formats(languageOf(t));
   const names = p.smart_follower.slice(0, NAMED).map((s) => `@${s.username}`);
   const more = p.smart_follower_count > names.length ? ` +${compact(p.smart_follower_count - names.length)}` : '';
-  return [{ b: `@${p.username}` }, ` ${names.length ? t('projects.followedBy', { names: `${names.join(', ')}${more}` }) : t('projects.noneListed')}`];
+  return [
+    { b: `@${p.username}` },
+    ` ${names.length ? t('projects.followedBy', { names: `${names.join(', ')}${more}` }) : t('projects.noneListed')}`,
+  ];
 }
 
 export default {

@@ -11,11 +11,7 @@ export default {
   async run(_input, ctx) {
     return {
       kind: 'text',
-      text: [
-        { b: ctx.t('start.hi') },
-        ` ${ctx.t('start.intro')}\n\n`,
-        ...commandList(ctx.commands, ctx.t),
-      ],
+      text: [{ b: ctx.t('start.hi') }, ` ${ctx.t('start.intro')}\n\n`, ...commandList(ctx.commands, ctx.t)],
     };
   },
 } satisfies Command<typeof options>;

@@ -15,15 +15,39 @@ import { followupsSetting } from '../src/views/cards/callLine.ts';
 const username = opt.string({ description: 'X username', pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'usernames' });
 
 const options = {
-  chains: opt.list(opt.chain({ description: 'chain' }), { description: `Chains to watch (default all): ${CHAINS.join(', ')}` }),
-  token_score: opt.number({ description: `Minimum token score 0-100 (default ${DEFAULT_FILTERS.minTokenScore})`, min: 0, max: 100 }),
-  kol_score: opt.number({ description: `Minimum KOL score 0-100 (default ${DEFAULT_FILTERS.minKolScore})`, min: 0, max: 100 }),
-  followers: opt.integer({ description: `Minimum followers of the KOL (default ${DEFAULT_FILTERS.minFollowers})`, min: 0, max: 1_000_000_000 }),
-  labels: opt.list(opt.string({ description: 'label', pattern: /^[\w -]{1,40}$/, hint: 'words' }), { description: 'Only KOLs with one of these labels', max: 20 }),
-  types: opt.list(opt.string({ description: 'type', pattern: /^[a-z_]{1,20}$/i, hint: 'tweetTypes' }), { description: 'Tweet types, e.g. tweet,quote (default all)', max: 10 }),
+  chains: opt.list(opt.chain({ description: 'chain' }), {
+    description: `Chains to watch (default all): ${CHAINS.join(', ')}`,
+  }),
+  token_score: opt.number({
+    description: `Minimum token score 0-100 (default ${DEFAULT_FILTERS.minTokenScore})`,
+    min: 0,
+    max: 100,
+  }),
+  kol_score: opt.number({
+    description: `Minimum KOL score 0-100 (default ${DEFAULT_FILTERS.minKolScore})`,
+    min: 0,
+    max: 100,
+  }),
+  followers: opt.integer({
+    description: `Minimum followers of the KOL (default ${DEFAULT_FILTERS.minFollowers})`,
+    min: 0,
+    max: 1_000_000_000,
+  }),
+  labels: opt.list(opt.string({ description: 'label', pattern: /^[\w -]{1,40}$/, hint: 'words' }), {
+    description: 'Only KOLs with one of these labels',
+    max: 20,
+  }),
+  types: opt.list(opt.string({ description: 'type', pattern: /^[a-z_]{1,20}$/i, hint: 'tweetTypes' }), {
+    description: 'Tweet types, e.g. tweet,quote (default all)',
+    max: 10,
+  }),
   only: opt.list(username, { description: 'Only these KOLs (usernames)', max: 100, example: '@cobie,@ansem' }),
   except: opt.list(username, { description: 'Never these KOLs (usernames)', max: 100, example: '@cobie,@ansem' }),
-  cooldown: opt.integer({ description: `Minutes between alerts for one token (default ${DEFAULT_FILTERS.cooldownMinutes})`, min: 0, max: 10_080 }),
+  cooldown: opt.integer({
+    description: `Minutes between alerts for one token (default ${DEFAULT_FILTERS.cooldownMinutes})`,
+    min: 0,
+    max: 10_080,
+  }),
   followups: opt.string({ description: 'Follow-up times after an alert, e.g. 1h,6h,24h, or off', example: '1h,24h' }),
 };
 
@@ -49,11 +73,16 @@ export default {
   description: 'Turn on alerts here when high-score KOLs shill a token (admins)',
   options,
   chatSettings: true,
-  examples: ['/subscribe', '/subscribe chains:solana,base token_score:80 kol_score:65 followers:20000 cooldown:30', '/subscribe followups:1h,24h'],
+  examples: [
+    '/subscribe',
+    '/subscribe chains:solana,base token_score:80 kol_score:65 followers:20000 cooldown:30',
+    '/subscribe followups:1h,24h',
+  ],
   requires: 'manage',
   async run(o, ctx) {
     const followups = o.followups === undefined ? undefined : parseFollowups(o.followups, parseDuration);
-    if (o.followups !== undefined && followups === undefined) throw new UserError(ctx.t('calls.badFollowups', { value: o.followups }), '/subscribe followups:1h,6h,24h');
+    if (o.followups !== undefined && followups === undefined)
+      throw new UserError(ctx.t('calls.badFollowups', { value: o.followups }), '/subscribe followups:1h,6h,24h');
     const filtersFrom = (base: AlertFilters): AlertFilters => ({
       chains: o.chains ? [...new Set(o.chains)] : base.chains,
       minTokenScore: o.token_score ?? base.minTokenScore,
@@ -66,14 +95,27 @@ export default {
       cooldownMinutes: o.cooldown ?? base.cooldownMinutes,
       ...(followups ? { followups } : base.followups ? { followups: base.followups } : {}),
     });
-    const { sub, updated } = await subscribe(ctx.store.subscriptions, destinationOf(ctx), ctx.caller.userId, filtersFrom, () => feedHead(ctx), ctx.now());
+    const { sub, updated } = await subscribe(
+      ctx.store.subscriptions,
+      destinationOf(ctx),
+      ctx.caller.userId,
+      filtersFrom,
+      () => feedHead(ctx),
+      ctx.now(),
+    );
     await seedLanguage(ctx);
     const filters = sub.filters;
     const t = ctx.t;
     return {
       kind: 'card',
       title: t(updated ? 'subscribe.updated' : 'subscribe.on'),
-      description: [describeFilters(filters, t).join('\n'), '\n', followupsSetting(followupsOf(sub), ctx.t, formats(ctx.locale)), `\n\n${t('subscribe.recreate')}\n`, { code: toSubscribeLine(filters) }],
+      description: [
+        describeFilters(filters, t).join('\n'),
+        '\n',
+        followupsSetting(followupsOf(sub), ctx.t, formats(ctx.locale)),
+        `\n\n${t('subscribe.recreate')}\n`,
+        { code: toSubscribeLine(filters) },
+      ],
       footer: t('subscribe.footer'),
       colour: 'up',
     };

@@ -16,8 +16,18 @@ const TWEETS = 4;
 const NO_MATCH_EXAMPLE = '/token $PEPE';
 
 const options = {
-  chain: opt.chain({ description: 'Chain: solana, bsc, base, sui or aptos (found from the address when left out)', positional: true, example: 'solana' }),
-  address: opt.string({ description: 'Token address, explorer or trading link, $SYMBOL or name', required: true, positional: true, max: 200, autocomplete: 'token' }),
+  chain: opt.chain({
+    description: 'Chain: solana, bsc, base, sui or aptos (found from the address when left out)',
+    positional: true,
+    example: 'solana',
+  }),
+  address: opt.string({
+    description: 'Token address, explorer or trading link, $SYMBOL or name',
+    required: true,
+    positional: true,
+    max: 200,
+    autocomplete: 'token',
+  }),
 };
 
 type Call = { signal: AbortSignal; budgetMs: number };
@@ -26,20 +36,38 @@ type Call = { signal: AbortSignal; budgetMs: number };
  * An address several chains share (0x… on BSC and Base, Move types on Sui and
  * Aptos) is looked up on each of them at once; the one that has it wins.
  */
-async function findChain(ctx: CommandContext, address: string, candidates: readonly ChainId[], call: Call): Promise<ChainId> {
+async function findChain(
+  ctx: CommandContext,
+  address: string,
+  candidates: readonly ChainId[],
+  call: Call,
+): Promise<ChainId> {
   if (!candidates.length) throw new UserError(ctx.t('token.noChain', { address: shortAddress(address) }), EXAMPLE);
   if (candidates.length === 1) return candidates[0]!;
   const found = (await findOnChains(ctx.api, address, candidates, call)).map((f) => f.chain);
   if (found.length === 1) return found[0]!;
-  if (!found.length) throw new UserError({ key: 'token.notOn', values: { address: shortAddress(address), chains: { or: candidates } } }, '/token pepe');
+  if (!found.length)
+    throw new UserError(
+      { key: 'token.notOn', values: { address: shortAddress(address), chains: { or: candidates } } },
+      '/token pepe',
+    );
   throw new UserError(
-    { key: 'token.onSeveral', values: { address: shortAddress(address), chains: { and: found }, commands: { or: found.map((c) => `/token ${c} ${address}`) } } },
+    {
+      key: 'token.onSeveral',
+      values: {
+        address: shortAddress(address),
+        chains: { and: found },
+        commands: { or: found.map((c) => `/token ${c} ${address}`) },
+      },
+    },
     `/token ${found[0]} ${address}`,
   );
 }
 
 const CHAIN_WORDS = [...CHAINS, ...Object.keys(CHAIN_ALIASES)];
-const isChainWord = (v: unknown): boolean => typeof v === 'string' && ((CHAINS as readonly string[]).includes(v.trim().toLowerCase()) || v.trim().toLowerCase() in CHAIN_ALIASES);
+const isChainWord = (v: unknown): boolean =>
+  typeof v === 'string' &&
+  ((CHAINS as readonly string[]).includes(v.trim().toLowerCase()) || v.trim().toLowerCase() in CHAIN_ALIASES);
 
 /**
  * On top of the address conveniences (`/token <address>` finds the chain):
@@ -49,14 +77,22 @@ const isChainWord = (v: unknown): boolean => typeof v === 'string' && ((CHAINS a
  */
 function normalize(raw: RawArgs): RawArgs {
   // An autocomplete choice carries "<chain> <address>" in the address option.
-  const picked = typeof raw.address === 'string' && (raw.chain === undefined || raw.chain === '') ? /^(\S+)\s+(\S+)$/.exec(raw.address.trim()) : null;
-  if (picked && isChainWord(picked[1]) && chainsForAddress(picked[2]!).length) raw = { ...raw, chain: picked[1], address: picked[2] };
+  const picked =
+    typeof raw.address === 'string' && (raw.chain === undefined || raw.chain === '')
+      ? /^(\S+)\s+(\S+)$/.exec(raw.address.trim())
+      : null;
+  if (picked && isChainWord(picked[1]) && chainsForAddress(picked[2]!).length)
+    raw = { ...raw, chain: picked[1], address: picked[2] };
   const r = inferChain('token', { ambiguous: 'leave' })(raw);
   const { chain, address } = r;
   if (typeof chain !== 'string' || isChainWord(chain)) return r;
   // `/token solanaa <address>` (or any second word after a near-chain) is a typo of a chain: its answer says so.
   const second = typeof address === 'string' && address.trim() !== '';
-  if (second && (chainsForAddress(address.trim()).length || findTokenRefs(address, 1).length || suggest(chain.trim(), CHAIN_WORDS))) return r;
+  if (
+    second &&
+    (chainsForAddress(address.trim()).length || findTokenRefs(address, 1).length || suggest(chain.trim(), CHAIN_WORDS))
+  )
+    return r;
   const rest = typeof address === 'string' && address !== '' ? ` ${address}` : '';
   return { ...r, chain: undefined, address: `${chain.trim()}${rest}` };
 }
@@ -75,7 +111,10 @@ async function card(ctx: CommandContext, chain: ChainId, address: string, call: 
   ]);
   const item = found[0]?.item;
   if (!item) {
-    throw new UserError({ key: 'token.notOn', values: { address: shortAddress(address), chains: { or: [chain] } } }, `/token pepe chain:${chain}`);
+    throw new UserError(
+      { key: 'token.notOn', values: { address: shortAddress(address), chains: { or: [chain] } } },
+      `/token pepe chain:${chain}`,
+    );
   }
   const view = tokenCard({ chain, item, tweets: tweets?.slice(0, TWEETS), now: ctx.now() }, ctx.t);
   return withPicture(view, await priceStripPicture(ctx, chain, item));
@@ -94,7 +133,12 @@ export default {
   name: 'token',
   description: 'Token card by address, link, $SYMBOL or name: market cap, liquidity, mentions, scores, tweets',
   options,
-  examples: [EXAMPLE, '/token $PEPE', '/token pepe chain:solana', '/token bsc 0x55d398326f99059fF775485246999027B3197955'],
+  examples: [
+    EXAMPLE,
+    '/token $PEPE',
+    '/token pepe chain:solana',
+    '/token bsc 0x55d398326f99059fF775485246999027B3197955',
+  ],
   normalize,
   async run({ chain: given, address: text }, ctx) {
     const call = { signal: ctx.signal, budgetMs: ctx.budgetMs };

@@ -14,7 +14,11 @@ import { apiOrder, callOpts, checkBounds, limit, numText, offset, order, range }
  * tells the family, and where it fits two chains (EVM, Move) each is asked.
  * A chain that cannot be told shows as its candidates, e.g. "bsc/base".
  */
-async function chainsOfRepeated(ctx: CommandContext, items: readonly TokenAnalyticsItem[], filter: ChainId | undefined): Promise<Map<string, string>> {
+async function chainsOfRepeated(
+  ctx: CommandContext,
+  items: readonly TokenAnalyticsItem[],
+  filter: ChainId | undefined,
+): Promise<Map<string, string>> {
   // A chain filter names the chain once, in the title.
   if (filter) return new Map();
   const count = new Map<string, number>();
@@ -26,9 +30,10 @@ async function chainsOfRepeated(ctx: CommandContext, items: readonly TokenAnalyt
       if (candidates.length <= 1) return [t.token.id, candidates[0] ?? '?'];
       const hits = await Promise.all(
         candidates.map((c) =>
-          ctx.api
-            .getTokenAnalytics({ tokenAddress: t.token.address, chainId: c, limit: 5 }, callOpts(ctx))
-            .then((r) => (r.items.some((i) => sameAddress(c, i.token.address, t.token.address)) ? c : undefined), () => undefined),
+          ctx.api.getTokenAnalytics({ tokenAddress: t.token.address, chainId: c, limit: 5 }, callOpts(ctx)).then(
+            (r) => (r.items.some((i) => sameAddress(c, i.token.address, t.token.address)) ? c : undefined),
+            () => undefined,
+          ),
         ),
       );
       const on = hits.filter((c): c is ChainId => c !== undefined);
@@ -67,7 +72,16 @@ const options = {
     description: 'Sort by: change1h, change24h, mcap, liquidity, mentions, score, new, age…',
     noun: 'sort',
     default: 'change1h',
-    aliases: { marketcap: 'mcap', market_cap: 'mcap', liq: 'liquidity', newest: 'new', '1h': 'change1h', '24h': 'change24h', '5m': 'change5m', '4h': 'change4h' },
+    aliases: {
+      marketcap: 'mcap',
+      market_cap: 'mcap',
+      liq: 'liquidity',
+      newest: 'new',
+      '1h': 'change1h',
+      '24h': 'change24h',
+      '5m': 'change5m',
+      '4h': 'change4h',
+    },
   }),
   order: order(),
   new: opt.integer({ description: 'Only tokens created in the last N hours (1-168)', min: 1, max: 168 }),
@@ -86,7 +100,13 @@ export default {
   name: 'tokens',
   description: 'Token list: price changes, market cap, mentions and scores; sort, filter and page',
   options,
-  examples: [EXAMPLE, '/tokens', '/tokens pepe', '/tokens sort:new new:24 chain:base', '/tokens sort:mentions order:desc min_liquidity:50k'],
+  examples: [
+    EXAMPLE,
+    '/tokens',
+    '/tokens pepe',
+    '/tokens sort:new new:24 chain:base',
+    '/tokens sort:mentions order:desc min_liquidity:50k',
+  ],
   async run(input, ctx) {
     checkBounds(input, EXAMPLE);
     const sort = input.sort ?? 'change1h';
@@ -121,11 +141,19 @@ export default {
     const chains = await chainsOfRepeated(ctx, res.items, input.chain);
     const page = { offset: input.offset ?? 0, limit: input.limit ?? 10, shown: res.items.length, total: res.total };
     const t = ctx.t;
-    const where = [input.chain, input.search && `“${input.search}”`, input.new && t('lists.newIn', { hours: input.new })].filter(Boolean).join(' · ');
+    const where = [
+      input.chain,
+      input.search && `“${input.search}”`,
+      input.new && t('lists.newIn', { hours: input.new }),
+    ]
+      .filter(Boolean)
+      .join(' · ');
     return {
       kind: 'table',
       title: `${t('lists.tokens')}${where ? ` · ${where}` : ''}`,
-      description: res.items.length ? t('lists.tokensNew', { count: res.new_token_count24h, n: formats(ctx.locale).int(res.new_token_count24h) }) : t('lists.noToken'),
+      description: res.items.length
+        ? t('lists.tokensNew', { count: res.new_token_count24h, n: formats(ctx.locale).int(res.new_token_count24h) })
+        : t('lists.noToken'),
       columns: tokenColumns(keys, t),
       rows: res.items.map((x) => tokenRow(x, keys, chains.get(x.token.id), t)),
       notes: res.items.map((x) => tokenNote(x, chains.get(x.token.id))),

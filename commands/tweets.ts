@@ -8,19 +8,41 @@ import { fromListTweet, fromTokenTweet, tweetField } from '../src/views/cards/tw
 import type { CardView } from '../src/views/model.ts';
 import { back, callOpts, checkBounds, cursor, labels, order, range } from './_options.ts';
 
-const FEED_SORT = { newest: 'tweetedAt', tokenscore: 'tokenScore', kolscore: 'kolScore', followers: 'followerCount' } as const;
+const FEED_SORT = {
+  newest: 'tweetedAt',
+  tokenscore: 'tokenScore',
+  kolscore: 'kolScore',
+  followers: 'followerCount',
+} as const;
 const TOKEN_SORT = { newest: 'tweetedAt', ranking: 'rankingScore', score: 'scoreV2' } as const;
 const SORTS = ['newest', 'tokenscore', 'kolscore', 'followers', 'ranking', 'score'] as const;
-const FEED_ONLY = ['chains', 'types', 'min_token_score', 'max_token_score', 'min_kol_score', 'max_kol_score', 'min_followers', 'max_followers'] as const;
+const FEED_ONLY = [
+  'chains',
+  'types',
+  'min_token_score',
+  'max_token_score',
+  'min_kol_score',
+  'max_kol_score',
+  'min_followers',
+  'max_followers',
+] as const;
 
 const EXAMPLE = '/tweets chains:solana,base min_kol_score:60';
 const TOKEN_EXAMPLE = '/tweets solana So11111111111111111111111111111111111111112';
 
 const options = {
-  chain: opt.chain({ description: 'With an address: tweets about that token; alone: the feed on that chain', positional: true }),
+  chain: opt.chain({
+    description: 'With an address: tweets about that token; alone: the feed on that chain',
+    positional: true,
+  }),
   address: opt.string({ description: 'Token address, for the tweets about one token', positional: true, max: 200 }),
-  chains: opt.list(opt.chain({ description: 'chain' }), { description: 'Feed: only tokens on these chains (solana,base)' }),
-  types: opt.list(opt.string({ description: 'type', max: 30 }), { description: 'Feed: tweet types, e.g. tweet,reply,quote,retweet', max: 10 }),
+  chains: opt.list(opt.chain({ description: 'chain' }), {
+    description: 'Feed: only tokens on these chains (solana,base)',
+  }),
+  types: opt.list(opt.string({ description: 'type', max: 30 }), {
+    description: 'Feed: tweet types, e.g. tweet,reply,quote,retweet',
+    max: 10,
+  }),
   ...range('token_score', 'token score (feed)', { min: 0 }),
   ...range('kol_score', 'KOL score (feed)', { min: 0 }),
   ...range('followers', 'author followers (feed)', { min: 0 }),
@@ -51,7 +73,12 @@ export default {
   },
 } satisfies Command<typeof options>;
 
-async function byToken(input: In, chain: NonNullable<In['chain']>, address: string, ctx: CommandContext): Promise<CardView> {
+async function byToken(
+  input: In,
+  chain: NonNullable<In['chain']>,
+  address: string,
+  ctx: CommandContext,
+): Promise<CardView> {
   checkAddress(chain, address, TOKEN_EXAMPLE);
   const misplaced = FEED_ONLY.find((k) => input[k] !== undefined);
   if (misplaced) throw new UserError(ctx.t('feed.feedOnly', { option: misplaced }), EXAMPLE);
@@ -70,12 +97,16 @@ async function byToken(input: In, chain: NonNullable<In['chain']>, address: stri
     callOpts(ctx),
   );
   const now = ctx.now();
-  const token = res.items.flatMap((t) => t.highlights).find((h) => sameAddress(chain, h.token.token_address, address))?.token;
+  const token = res.items
+    .flatMap((t) => t.highlights)
+    .find((h) => sameAddress(chain, h.token.token_address, address))?.token;
   const name = token ? ticker(token.symbol, token.name) : shortAddress(address);
   return {
     kind: 'card',
     title: ctx.t('feed.aboutTitle', { name, chain }),
-    ...(res.items.length ? {} : { description: input.cursor ? ctx.t('feed.noMore') : ctx.t('feed.noneAbout', { name, chain }) }),
+    ...(res.items.length
+      ? {}
+      : { description: input.cursor ? ctx.t('feed.noMore') : ctx.t('feed.noneAbout', { name, chain }) }),
     fields: res.items.map((t) => tweetField(fromTokenTweet(t), now, 220, ctx.t)),
     colour: 'brand',
     actions: [

@@ -23,8 +23,21 @@ const SCORE_SORT = {
   engagement_v2: 'eScoreV2',
 } as const;
 const SORTS = [
-  ...WINDOW_LABELS, 'performance', 'consistency', 'auc', 'tokens', 'likes', 'shares', 'mentions', 'active', 'engagement', 'score',
-  'performance_v2', 'auc_v2', 'consistency_v2', 'engagement_v2',
+  ...WINDOW_LABELS,
+  'performance',
+  'consistency',
+  'auc',
+  'tokens',
+  'likes',
+  'shares',
+  'mentions',
+  'active',
+  'engagement',
+  'score',
+  'performance_v2',
+  'auc_v2',
+  'consistency_v2',
+  'engagement_v2',
 ] as const;
 
 const EXAMPLE = '/winrate sort:24h chain:solana';
@@ -55,7 +68,13 @@ export default {
   name: 'winrate',
   description: 'KOL win rates after a shill, by time window, with performance scores',
   options,
-  examples: [EXAMPLE, '/winrate', '/winrate sort:consistency labels:alpha', '/winrate start:30d min_score:50', '/winrate sort:engagement_v2 min_consistency:40'],
+  examples: [
+    EXAMPLE,
+    '/winrate',
+    '/winrate sort:consistency labels:alpha',
+    '/winrate start:30d min_score:50',
+    '/winrate sort:engagement_v2 min_consistency:40',
+  ],
   async run(input, ctx) {
     checkBounds(input, EXAMPLE);
     const now = ctx.now();
@@ -64,7 +83,8 @@ export default {
     const sortField = window ? window.winRateSort : SCORE_SORT[sort as keyof typeof SCORE_SORT];
     const startDate = whenDate(input.start, now, EXAMPLE);
     const endDate = whenDate(input.end, now, EXAMPLE);
-    if (startDate && endDate && Date.parse(startDate) > Date.parse(endDate)) throw new UserError(ctx.t('lists.startAfterEnd', { start: input.start, end: input.end }), EXAMPLE);
+    if (startDate && endDate && Date.parse(startDate) > Date.parse(endDate))
+      throw new UserError(ctx.t('lists.startAfterEnd', { start: input.start, end: input.end }), EXAMPLE);
     const res = await ctx.api.getKolWinRates(
       {
         offset: input.offset ?? 0,

@@ -43,17 +43,30 @@ for (const [name, draw] of cases) {
     pngT.push(t2 - t1);
     totalT.push(t2 - t0);
   }
-  rows.push({ name, svg: median(svgT), png: median(pngT), total: median(totalT), min: Math.min(...totalT), kb: size / 1024 });
+  rows.push({
+    name,
+    svg: median(svgT),
+    png: median(pngT),
+    total: median(totalT),
+    min: Math.min(...totalT),
+    kb: size / 1024,
+  });
 }
 
 const pad = (s: string, n: number): string => s.padStart(n);
 console.log(`chart timings, median of ${runs} runs (Node ${process.version})`);
 // The minimum shows the cost on an idle machine; the median includes whatever else the host was doing.
-console.log(`${'picture'.padEnd(20)}${pad('svg ms', 9)}${pad('png ms', 9)}${pad('total ms', 10)}${pad('min ms', 9)}${pad('png KB', 9)}`);
+console.log(
+  `${'picture'.padEnd(20)}${pad('svg ms', 9)}${pad('png ms', 9)}${pad('total ms', 10)}${pad('min ms', 9)}${pad('png KB', 9)}`,
+);
 for (const r of rows) {
-  console.log(`${r.name.padEnd(20)}${pad(r.svg.toFixed(2), 9)}${pad(r.png.toFixed(2), 9)}${pad(r.total.toFixed(2), 10)}${pad(r.min.toFixed(2), 9)}${pad(r.kb.toFixed(0), 9)}`);
+  console.log(
+    `${r.name.padEnd(20)}${pad(r.svg.toFixed(2), 9)}${pad(r.png.toFixed(2), 9)}${pad(r.total.toFixed(2), 10)}${pad(r.min.toFixed(2), 9)}${pad(r.kb.toFixed(0), 9)}`,
+  );
 }
 const big = rows.find((r) => r.name === 'mindmap 50 nodes')!;
 const ok = big.total < BUDGET_MS;
-console.log(`mindmap 50 nodes: median ${big.total.toFixed(1)} ms, min ${big.min.toFixed(1)} ms (budget ${BUDGET_MS} ms) ${ok ? 'OK' : 'OVER BUDGET'}`);
+console.log(
+  `mindmap 50 nodes: median ${big.total.toFixed(1)} ms, min ${big.min.toFixed(1)} ms (budget ${BUDGET_MS} ms) ${ok ? 'OK' : 'OVER BUDGET'}`,
+);
 if (check && !ok) process.exitCode = 1;

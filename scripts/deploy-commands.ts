@@ -34,10 +34,14 @@ async function main(): Promise<number> {
   const where = r.scope === 'guild' ? `guild ${guildId}` : 'globally (may take up to an hour to show everywhere)';
   const slash = r.commands.filter((c) => c.type === 1).map((c) => `/${c.name}`);
   const menus = r.commands.filter((c) => c.type === 3).map((c) => `"${c.name}"`);
-  process.stdout.write(`Registered ${r.registered.length} commands ${where}: ${slash.join(' ')}${menus.length ? ` and the message command ${menus.join(', ')}` : ''}\n`);
+  process.stdout.write(
+    `Registered ${r.registered.length} commands ${where}: ${slash.join(' ')}${menus.length ? ` and the message command ${menus.join(', ')}` : ''}\n`,
+  );
   // Lookups are offered to servers and to users who install the app themselves (user install):
   // enable "User Install" under Installation in the developer portal for the second.
-  process.stdout.write('Lookups work in servers, DMs and (with User Install enabled in the developer portal) anywhere the user is.\n');
+  process.stdout.write(
+    'Lookups work in servers, DMs and (with User Install enabled in the developer portal) anywhere the user is.\n',
+  );
   return 0;
 }
 
@@ -46,7 +50,9 @@ main().then(
   (err: unknown) => {
     // The message of a Discord error names the route and code, never the token.
     const e = err as { message?: string; code?: unknown; status?: unknown };
-    process.stderr.write(`Registering commands failed: ${e.message ?? String(err)}${e.status ? ` (HTTP ${String(e.status)})` : ''}\n`);
+    process.stderr.write(
+      `Registering commands failed: ${e.message ?? String(err)}${e.status ? ` (HTTP ${String(e.status)})` : ''}\n`,
+    );
     process.exit(1);
   },
 );

@@ -28,7 +28,13 @@ const MAP_LIMIT = 20;
 Date.now = () => NOW;
 
 const outDir = resolve(process.argv[2] ?? 'docs/images');
-const caller: Caller = { platform: 'console', userId: 'screenshots', chatId: 'screenshots', chatType: 'private', canManage: async () => true };
+const caller: Caller = {
+  platform: 'console',
+  userId: 'screenshots',
+  chatId: 'screenshots',
+  chatType: 'private',
+  canManage: async () => true,
+};
 
 const sandbox = await startSandbox({ seed: SEED, now: NOW, live: false });
 const api = createKolClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
@@ -47,7 +53,8 @@ try {
 
   // The busiest Solana token of the last day whose map has only plainly named tokens makes a full, readable picture.
   const recent = new Map<number, number>();
-  for (const t of tweets) if (t.tweetedMs > NOW - 24 * HOUR) for (const id of t.tokenIds) recent.set(id, (recent.get(id) ?? 0) + 1);
+  for (const t of tweets)
+    if (t.tweetedMs > NOW - 24 * HOUR) for (const id of t.tokenIds) recent.set(id, (recent.get(id) ?? 0) + 1);
   const candidates = tokens
     .filter((t) => t.chain_id === 'solana' && plain(t.symbol))
     .sort((a, b) => (recent.get(b.id) ?? 0) - (recent.get(a.id) ?? 0) || a.id - b.id);
@@ -61,7 +68,9 @@ try {
   }
   // The KOL with the longest record, so every window has data.
   const shillCount = (id: number) => shills.filter((s) => s.kolId === id).length;
-  const kol = kols.filter((k) => /^[a-z0-9_]+$/i.test(k.username)).sort((a, b) => shillCount(b.id) - shillCount(a.id) || a.id - b.id)[0]!;
+  const kol = kols
+    .filter((k) => /^[a-z0-9_]+$/i.test(k.username))
+    .sort((a, b) => shillCount(b.id) - shillCount(a.id) || a.id - b.id)[0]!;
 
   const shots: [file: string, line: string][] = [
     ['mindmap.png', `/mindmap solana ${token.address} hours:24 limit:${MAP_LIMIT}`],
@@ -76,17 +85,28 @@ try {
     if (!view.picture) throw new Error(`${line}: answered without a picture`);
     const path = join(outDir, file);
     await writeFile(path, view.picture.png);
-    process.stdout.write(`${path}  ${(view.picture.png.byteLength / 1024).toFixed(0)} KB  ${line}\n  alt: ${view.picture.alt}\n`);
+    process.stdout.write(
+      `${path}  ${(view.picture.png.byteLength / 1024).toFixed(0)} KB  ${line}\n  alt: ${view.picture.alt}\n`,
+    );
   }
   // One answer in another language: /momentum for a caller whose app speaks Chinese (title, axes, legend from the catalogue).
   const zhLine = `/momentum @${kol.username} sort:24h`;
-  const zh = await dispatcher.text(zhLine, { ...caller, chatId: 'screenshots-zh', locale: 'zh-CN' }, { capabilities: { pictures: true, buttons: true } });
+  const zh = await dispatcher.text(
+    zhLine,
+    { ...caller, chatId: 'screenshots-zh', locale: 'zh-CN' },
+    { capabilities: { pictures: true, buttons: true } },
+  );
   if (!zh || zh.kind === 'error' || !zh.picture) throw new Error(`${zhLine} (zh): no picture`);
   const zhPath = join(outDir, 'momentum-zh.png');
   await writeFile(zhPath, zh.picture.png);
-  process.stdout.write(`${zhPath}  ${(zh.picture.png.byteLength / 1024).toFixed(0)} KB  ${zhLine} (Chinese caller)\n  alt: ${zh.picture.alt}\n`);
+  process.stdout.write(
+    `${zhPath}  ${(zh.picture.png.byteLength / 1024).toFixed(0)} KB  ${zhLine} (Chinese caller)\n  alt: ${zh.picture.alt}\n`,
+  );
   // The scorecard: twelve calls made 1-3 days ago in this chat, their market caps walked by the sandbox's own random walk.
-  const called = tokens.filter((t) => t.marketcap > 0 && plain(t.symbol)).slice(0, 12).map((t) => structuredClone(t));
+  const called = tokens
+    .filter((t) => t.marketcap > 0 && plain(t.symbol))
+    .slice(0, 12)
+    .map((t) => structuredClone(t));
   const walkFrom = NOW - 72 * HOUR;
   const walk = new MarketWalk(called, SEED, walkFrom);
   const caps = new Map<number, number>();
@@ -94,8 +114,15 @@ try {
     walk.advance(ms);
     return new Map(called.map((t) => [t.id, t.marketcap]));
   };
-  const sampled: { t: (typeof called)[number]; at: number; base: number; samples: number[] }[] = called.map((t, i) => ({ t, at: walkFrom + (i * 4 + 1) * HOUR, base: 0, samples: [] }));
-  const times = sampled.flatMap((c) => [c.at, c.at + HOUR, c.at + 6 * HOUR, c.at + 24 * HOUR].map((ms, k) => ({ c, ms, k }))).sort((a, b) => a.ms - b.ms);
+  const sampled: { t: (typeof called)[number]; at: number; base: number; samples: number[] }[] = called.map((t, i) => ({
+    t,
+    at: walkFrom + (i * 4 + 1) * HOUR,
+    base: 0,
+    samples: [],
+  }));
+  const times = sampled
+    .flatMap((c) => [c.at, c.at + HOUR, c.at + 6 * HOUR, c.at + 24 * HOUR].map((ms, k) => ({ c, ms, k })))
+    .sort((a, b) => a.ms - b.ms);
   for (const { c, ms, k } of times) {
     const cap = at(ms).get(c.t.id)!;
     if (k === 0) c.base = cap;
@@ -118,9 +145,16 @@ try {
       liquidity: null,
       points: [60, 360, 1440],
       next: 3,
-      samples: c.samples.map((m, j) => ({ at: c.at + [1, 6, 24][j]! * HOUR, marketCap: m, point: [60, 360, 1440][j]! })),
+      samples: c.samples.map((m, j) => ({
+        at: c.at + [1, 6, 24][j]! * HOUR,
+        marketCap: m,
+        point: [60, 360, 1440][j]!,
+      })),
       peak: Math.max(c.base, ...c.samples),
-      content: { ...(SAMPLE_ALERT as Extract<typeof SAMPLE_ALERT, { kind: 'alert' }>), token: { ...(SAMPLE_ALERT as Extract<typeof SAMPLE_ALERT, { kind: 'alert' }>).token, symbol: c.t.symbol } },
+      content: {
+        ...(SAMPLE_ALERT as Extract<typeof SAMPLE_ALERT, { kind: 'alert' }>),
+        token: { ...(SAMPLE_ALERT as Extract<typeof SAMPLE_ALERT, { kind: 'alert' }>).token, symbol: c.t.symbol },
+      },
     };
     await store.calls.record(call);
   }
@@ -130,16 +164,26 @@ try {
     if (!view || view.kind === 'error' || !view.picture) throw new Error(`${line}: no picture`);
     const path = join(outDir, 'calls.png');
     await writeFile(path, view.picture.png);
-    process.stdout.write(`${path}  ${(view.picture.png.byteLength / 1024).toFixed(0)} KB  ${line}\n  alt: ${view.picture.alt}\n`);
+    process.stdout.write(
+      `${path}  ${(view.picture.png.byteLength / 1024).toFixed(0)} KB  ${line}\n  alt: ${view.picture.alt}\n`,
+    );
   }
   // Names in Chinese, Korean, Japanese and Russian, as communities name their tokens. Drawn from the chart
   // functions: the sandbox has no such names.
   const base = sampleMomentum(4, 5);
   const names = ['龙币', '한국토큰', 'ミーム', 'МЕМКОИН'];
-  const cjk = renderPng(momentumSvg({ ...base, title: 'Дмитрий Криптонов · 加密 KOL', tokens: base.tokens.map((t, i) => ({ ...t, symbol: names[i]! })) }));
+  const cjk = renderPng(
+    momentumSvg({
+      ...base,
+      title: 'Дмитрий Криптонов · 加密 KOL',
+      tokens: base.tokens.map((t, i) => ({ ...t, symbol: names[i]! })),
+    }),
+  );
   const cjkPath = join(outDir, 'momentum-cjk.png');
   await writeFile(cjkPath, cjk);
-  process.stdout.write(`${cjkPath}  ${(cjk.byteLength / 1024).toFixed(0)} KB  momentum chart with CJK and Cyrillic names\n`);
+  process.stdout.write(
+    `${cjkPath}  ${(cjk.byteLength / 1024).toFixed(0)} KB  momentum chart with CJK and Cyrillic names\n`,
+  );
 } finally {
   await api.close();
   await store.close();

@@ -59,7 +59,9 @@ export interface App {
 }
 
 export interface AppOverrides {
-  readonly dispatcher?: Partial<Pick<DispatcherOptions, 'userLimit' | 'actionTtlMs' | 'budgetMs' | 'now' | 'onOutcome'>>;
+  readonly dispatcher?: Partial<
+    Pick<DispatcherOptions, 'userLimit' | 'actionTtlMs' | 'budgetMs' | 'now' | 'onOutcome'>
+  >;
   /** Live feed rate of the embedded sandbox (tweets per second); 0 for a still feed. */
   readonly sandboxLiveRate?: number;
   /** The embedded sandbox's market caps walk on this clock (tests move it by hours); default: with a live feed, on the wall clock. */
@@ -76,7 +78,10 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
   if (!baseUrl) {
     const { startSandbox } = await import('./sandbox/server.ts');
     const rate = over.sandboxLiveRate ?? 0.2;
-    sandbox = await startSandbox({ ...(rate > 0 ? { live: { tweetsPerSecond: rate } } : {}), ...(over.sandboxMarket ? { market: over.sandboxMarket } : {}) });
+    sandbox = await startSandbox({
+      ...(rate > 0 ? { live: { tweetsPerSecond: rate } } : {}),
+      ...(over.sandboxMarket ? { market: over.sandboxMarket } : {}),
+    });
     baseUrl = sandbox.url;
     apiKey = sandbox.apiKey;
   }
@@ -93,7 +98,12 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
   });
   let store: Store;
   try {
-    store = await openStore(config.storeUrl, { ...over.start, log, timeoutMs: config.storeConnectTimeoutMs, callsRetentionDays: config.callsRetentionDays });
+    store = await openStore(config.storeUrl, {
+      ...over.start,
+      log,
+      timeoutMs: config.storeConnectTimeoutMs,
+      callsRetentionDays: config.callsRetentionDays,
+    });
   } catch (err) {
     await api.close();
     await sandbox?.close();

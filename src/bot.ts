@@ -19,7 +19,6 @@ const SHUTDOWN_BOUND_MS = 20_000;
 /** Longest one adapter may take to stop (in-flight commands finishing). */
 const ADAPTER_STOP_BOUND_MS = 12_000;
 
-
 async function chatAdapters(config: Config, app: App, log: Logger): Promise<ChatAdapter[]> {
   const adapters: ChatAdapter[] = [];
   if (config.discord) {
@@ -47,7 +46,9 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
       createTelegramAdapter({
         token: config.telegram.token,
         ...(config.telegram.apiRoot ? { apiRoot: config.telegram.apiRoot } : {}),
-        ...(config.telegram.webhook ? { webhook: config.telegram.webhook } : { pollLease: app.lease(`telegram-poller:${config.telegram.token.split(':')[0]}`) }),
+        ...(config.telegram.webhook
+          ? { webhook: config.telegram.webhook }
+          : { pollLease: app.lease(`telegram-poller:${config.telegram.token.split(':')[0]}`) }),
         dispatcher: app.dispatcher,
         store: app.store,
         autoCards: app.autoCards,
@@ -128,7 +129,9 @@ export async function run(signal: Promise<string>): Promise<number> {
       closeOps = () => ops.close(); // closed last: /healthz answers while the rest stops
       log.info({ host: config.httpHost, port: ops.port }, 'health and metrics listening');
     }
-    app = await createApp(config, log, { start: { signal: aborted.signal, say, onWaiting: (why) => (waiting = why ?? 'starting') } });
+    app = await createApp(config, log, {
+      start: { signal: aborted.signal, say, onWaiting: (why) => (waiting = why ?? 'starting') },
+    });
     adapters = await chatAdapters(config, app, log);
   } catch (err) {
     await app?.close().catch(() => {});
@@ -147,7 +150,13 @@ export async function run(signal: Promise<string>): Promise<number> {
   if (adapters.length === 0) {
     if (app.sandbox) banner(app.sandbox);
     const colour = Boolean(process.stdout.isTTY);
-    const c = startConsole({ dispatcher: app.dispatcher, input: process.stdin, output: process.stdout, colour, locale: config.consoleLocale });
+    const c = startConsole({
+      dispatcher: app.dispatcher,
+      input: process.stdin,
+      output: process.stdout,
+      colour,
+      locale: config.consoleLocale,
+    });
     stops.push(() => c.stop());
     app.startAlerts([consoleSender(process.stdout, colour)]);
     done = c.done;
@@ -188,9 +197,12 @@ export async function run(signal: Promise<string>): Promise<number> {
       // (or the store's: the lease must still be released).
       await Promise.all(
         stops.map((stop) =>
-          Promise.race([stop(), sleep(ADAPTER_STOP_BOUND_MS, undefined, { ref: false }).then(() => log.warn('an adapter did not stop in time'))]).catch((err: unknown) =>
-            log.error({ err }, 'stop failed'),
-          ),
+          Promise.race([
+            stop(),
+            sleep(ADAPTER_STOP_BOUND_MS, undefined, { ref: false }).then(() =>
+              log.warn('an adapter did not stop in time'),
+            ),
+          ]).catch((err: unknown) => log.error({ err }, 'stop failed')),
         ),
       );
       await app.close();

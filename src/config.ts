@@ -99,77 +99,117 @@ const host = optionalString.pipe(
 /** Where a server listens unless told otherwise: this machine only. */
 export const DEFAULT_HOST = '127.0.0.1';
 
-const snowflake = optionalString.pipe(z.string().regex(/^\d{17,20}$/, 'must be a Discord id (17-20 digits)').optional());
+const snowflake = optionalString.pipe(
+  z
+    .string()
+    .regex(/^\d{17,20}$/, 'must be a Discord id (17-20 digits)')
+    .optional(),
+);
 
-const EnvSchema = z
-  .object({
-    KOL_API_BASE_URL: optionalUrl,
-    KOL_API_KEY: optionalString,
-    DISCORD_TOKEN: optionalString,
-    DISCORD_APPLICATION_ID: snowflake,
-    DISCORD_GUILD_ID: snowflake,
-    DISCORD_API_BASE: optionalUrl,
-    DISCORD_PUBLIC_KEY: optionalString.pipe(z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be the 64 hex characters of the application public key').optional()),
-    DISCORD_INTERACTIONS_PORT: port(1),
-    DISCORD_INTERACTIONS_HOST: host,
-    DISCORD_SHARD_COUNT: optionalString.pipe(
-      z
-        .union([z.literal('auto'), z.string().regex(/^\d{1,5}$/).transform(Number).pipe(z.number().int().min(1))], { error: 'must be auto or a number of shards (1 or more)' })
-        .optional(),
-    ),
-    DISCORD_SHARD_IDS: shardIds,
-    DISCORD_MESSAGE_CONTENT: optionalString.pipe(z.enum(['true', 'false'], { error: 'must be true or false' }).optional()),
-    TELEGRAM_BOT_TOKEN: optionalString.pipe(
-      z.string().regex(/^\d+:[\w-]{10,}$/, 'must look like 123456:ABC-DEF... (from BotFather)').optional(),
-    ),
-    TELEGRAM_API_ROOT: optionalUrl,
-    TELEGRAM_WEBHOOK_URL: optionalUrl,
-    TELEGRAM_WEBHOOK_SECRET: optionalString.pipe(
-      // At least 16: guessing is out of reach, and the log scrubber (which skips values under 6) always meets it.
-      z.string().regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16-256 characters of A-Z a-z 0-9 _ -').optional(),
-    ),
-    TELEGRAM_WEBHOOK_PORT: port(1),
-    TELEGRAM_WEBHOOK_HOST: host,
-    STORE_URL: optionalString.pipe(
-      z
-        .string()
-        .regex(/^(sqlite:.+|redis(s)?:\/\/.+|memory:)$/, 'must be sqlite:<path>, redis://host:port or memory:')
-        .optional(),
-    ),
-    STORE_CONNECT_TIMEOUT: optionalString.pipe(
-      z
-        .string()
-        .regex(/^\d+(\.\d+)?(ms|s)?$/, 'must be a duration such as 30s, 30 (seconds) or 1500ms')
-        .transform((s) => (s.endsWith('ms') ? Number(s.slice(0, -2)) : Number(s.replace(/s$/, '')) * 1000))
-        .pipe(z.number().min(1000, 'must be at least 1s').max(3_600_000, 'must be at most 3600s'))
-        .optional(),
-    ),
-    WATCH_CRON: optionalString.pipe(
-      z.string().refine((s) => validateCron(s), 'must be a cron expression such as */30 * * * * *').optional(),
-    ),
-    CALLS_RETENTION_DAYS: optionalString.pipe(
-      z.string().regex(/^\d+$/, 'must be a whole number of days').transform(Number).pipe(z.number().int().min(1, 'must be at least 1').max(3650, 'must be at most 3650')).optional(),
-    ),
-    FOLLOWUP_REQUESTS_PER_MINUTE: optionalString.pipe(
-      z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1, 'must be at least 1').max(6000, 'must be at most 6000')).optional(),
-    ),
-    LOG_LEVEL: optionalString.pipe(z.enum(LEVELS, { error: `must be one of ${LEVELS.join(', ')}` }).optional()),
-    HTTP_PORT: port(0),
-    KOL_API_MAX_BODY_BYTES: optionalString.pipe(
-      z
-        .string()
-        .regex(/^\d+$/, 'must be a number of bytes')
-        .transform(Number)
-        .pipe(z.number().int().min(65_536, 'must be at least 65536').max(1_073_741_824, 'must be at most 1073741824'))
-        .optional(),
-    ),
-    // The terminal's language, POSIX order: LC_ALL, then LC_MESSAGES, then LANG. Any value is
-    // accepted: one we do not speak (C, POSIX, de_DE) means English.
-    LC_ALL: optionalString,
-    LC_MESSAGES: optionalString,
-    LANG: optionalString,
-    HTTP_HOST: host,
-  });
+const EnvSchema = z.object({
+  KOL_API_BASE_URL: optionalUrl,
+  KOL_API_KEY: optionalString,
+  DISCORD_TOKEN: optionalString,
+  DISCORD_APPLICATION_ID: snowflake,
+  DISCORD_GUILD_ID: snowflake,
+  DISCORD_API_BASE: optionalUrl,
+  DISCORD_PUBLIC_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-fA-F]{64}$/, 'must be the 64 hex characters of the application public key')
+      .optional(),
+  ),
+  DISCORD_INTERACTIONS_PORT: port(1),
+  DISCORD_INTERACTIONS_HOST: host,
+  DISCORD_SHARD_COUNT: optionalString.pipe(
+    z
+      .union(
+        [
+          z.literal('auto'),
+          z
+            .string()
+            .regex(/^\d{1,5}$/)
+            .transform(Number)
+            .pipe(z.number().int().min(1)),
+        ],
+        { error: 'must be auto or a number of shards (1 or more)' },
+      )
+      .optional(),
+  ),
+  DISCORD_SHARD_IDS: shardIds,
+  DISCORD_MESSAGE_CONTENT: optionalString.pipe(
+    z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  ),
+  TELEGRAM_BOT_TOKEN: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+:[\w-]{10,}$/, 'must look like 123456:ABC-DEF... (from BotFather)')
+      .optional(),
+  ),
+  TELEGRAM_API_ROOT: optionalUrl,
+  TELEGRAM_WEBHOOK_URL: optionalUrl,
+  TELEGRAM_WEBHOOK_SECRET: optionalString.pipe(
+    // At least 16: guessing is out of reach, and the log scrubber (which skips values under 6) always meets it.
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16-256 characters of A-Z a-z 0-9 _ -')
+      .optional(),
+  ),
+  TELEGRAM_WEBHOOK_PORT: port(1),
+  TELEGRAM_WEBHOOK_HOST: host,
+  STORE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^(sqlite:.+|redis(s)?:\/\/.+|memory:)$/, 'must be sqlite:<path>, redis://host:port or memory:')
+      .optional(),
+  ),
+  STORE_CONNECT_TIMEOUT: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?(ms|s)?$/, 'must be a duration such as 30s, 30 (seconds) or 1500ms')
+      .transform((s) => (s.endsWith('ms') ? Number(s.slice(0, -2)) : Number(s.replace(/s$/, '')) * 1000))
+      .pipe(z.number().min(1000, 'must be at least 1s').max(3_600_000, 'must be at most 3600s'))
+      .optional(),
+  ),
+  WATCH_CRON: optionalString.pipe(
+    z
+      .string()
+      .refine((s) => validateCron(s), 'must be a cron expression such as */30 * * * * *')
+      .optional(),
+  ),
+  CALLS_RETENTION_DAYS: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number of days')
+      .transform(Number)
+      .pipe(z.number().int().min(1, 'must be at least 1').max(3650, 'must be at most 3650'))
+      .optional(),
+  ),
+  FOLLOWUP_REQUESTS_PER_MINUTE: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(1, 'must be at least 1').max(6000, 'must be at most 6000'))
+      .optional(),
+  ),
+  LOG_LEVEL: optionalString.pipe(z.enum(LEVELS, { error: `must be one of ${LEVELS.join(', ')}` }).optional()),
+  HTTP_PORT: port(0),
+  KOL_API_MAX_BODY_BYTES: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a number of bytes')
+      .transform(Number)
+      .pipe(z.number().int().min(65_536, 'must be at least 65536').max(1_073_741_824, 'must be at most 1073741824'))
+      .optional(),
+  ),
+  // The terminal's language, POSIX order: LC_ALL, then LC_MESSAGES, then LANG. Any value is
+  // accepted: one we do not speak (C, POSIX, de_DE) means English.
+  LC_ALL: optionalString,
+  LC_MESSAGES: optionalString,
+  LANG: optionalString,
+  HTTP_HOST: host,
+});
 
 /** Variables that only make sense together; checked on the raw values so every problem is listed at once. */
 const REQUIRES: readonly (readonly [when: string, needs: string])[] = [
@@ -202,7 +242,12 @@ export interface Config {
     | {
         readonly token: string;
         readonly apiRoot?: string;
-        readonly webhook?: { readonly url: string; readonly secret: string; readonly port: number; readonly host: string };
+        readonly webhook?: {
+          readonly url: string;
+          readonly secret: string;
+          readonly port: number;
+          readonly host: string;
+        };
       }
     | undefined;
   readonly storeUrl: string;
@@ -257,7 +302,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
     ? []
     : parsed.error.issues.map((issue) => `${String(issue.path[0] ?? 'environment')} ${issue.message}`);
   const present = (k: string) => (env[k] ?? '').trim() !== '';
-  for (const [when, needs] of REQUIRES) if (present(when) && !present(needs)) problems.push(`${needs} is required when ${when} is set`);
+  for (const [when, needs] of REQUIRES)
+    if (present(when) && !present(needs)) problems.push(`${needs} is required when ${when} is set`);
   if (!parsed.success || problems.length) throw new ConfigError([...new Set(problems)]);
   const e = parsed.data;
   const secrets = [
@@ -274,8 +320,23 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
             applicationId: e.DISCORD_APPLICATION_ID,
             ...(e.DISCORD_GUILD_ID ? { guildId: e.DISCORD_GUILD_ID } : {}),
             ...(e.DISCORD_API_BASE ? { apiBase: e.DISCORD_API_BASE } : {}),
-            ...(e.DISCORD_PUBLIC_KEY && e.DISCORD_INTERACTIONS_PORT ? { interactions: { publicKey: e.DISCORD_PUBLIC_KEY, port: e.DISCORD_INTERACTIONS_PORT, host: e.DISCORD_INTERACTIONS_HOST ?? DEFAULT_HOST } } : {}),
-            ...(e.DISCORD_SHARD_COUNT !== undefined ? { shards: { count: e.DISCORD_SHARD_COUNT, ...(e.DISCORD_SHARD_IDS ? { ids: e.DISCORD_SHARD_IDS } : {}) } } : {}),
+            ...(e.DISCORD_PUBLIC_KEY && e.DISCORD_INTERACTIONS_PORT
+              ? {
+                  interactions: {
+                    publicKey: e.DISCORD_PUBLIC_KEY,
+                    port: e.DISCORD_INTERACTIONS_PORT,
+                    host: e.DISCORD_INTERACTIONS_HOST ?? DEFAULT_HOST,
+                  },
+                }
+              : {}),
+            ...(e.DISCORD_SHARD_COUNT !== undefined
+              ? {
+                  shards: {
+                    count: e.DISCORD_SHARD_COUNT,
+                    ...(e.DISCORD_SHARD_IDS ? { ids: e.DISCORD_SHARD_IDS } : {}),
+                  },
+                }
+              : {}),
             messageContent: e.DISCORD_MESSAGE_CONTENT === 'true',
           }
         : undefined,

@@ -36,10 +36,12 @@ export function scrub(text: string, secrets: readonly string[]): string {
  * Already-made fields (a plain object) pass through unchanged.
  */
 export function errorFields(err: unknown): Record<string, unknown> {
-  if (!(err instanceof Error)) return typeof err === 'object' && err !== null ? (err as Record<string, unknown>) : { value: String(err) };
+  if (!(err instanceof Error))
+    return typeof err === 'object' && err !== null ? (err as Record<string, unknown>) : { value: String(err) };
   const e = err as Error & Record<string, unknown>;
   const out: Record<string, unknown> = { name: e.name, message: e.message };
-  for (const k of ['code', 'status', 'operation', 'method', 'error_code', 'description'] as const) if (e[k] !== undefined) out[k] = e[k];
+  for (const k of ['code', 'status', 'operation', 'method', 'error_code', 'description'] as const)
+    if (e[k] !== undefined) out[k] = e[k];
   // grammY's HttpError keeps its cause in `error`.
   const cause = e.cause ?? e['error'];
   if (typeof cause === 'object' && cause !== null && 'code' in cause) out['cause'] = (cause as { code: unknown }).code;
@@ -57,7 +59,15 @@ export function createLogger(opts: LoggerOptions): Logger {
       base: undefined,
       serializers: { err: errorFields },
       redact: {
-        paths: ['apiKey', 'token', '*.apiKey', '*.token', 'headers["x-api-key"]', '*.headers["x-api-key"]', 'authorization'],
+        paths: [
+          'apiKey',
+          'token',
+          '*.apiKey',
+          '*.token',
+          'headers["x-api-key"]',
+          '*.headers["x-api-key"]',
+          'authorization',
+        ],
         censor: REDACTED,
       },
     },

@@ -60,7 +60,9 @@ export async function waitFor<T>(dep: Dependency<T>, o: WaitOptions): Promise<T>
     o.signal?.throwIfAborted();
     const left = o.timeoutMs - (Date.now() - begun);
     if (failures > 0 && left <= 0) {
-      throw new StartupError(`cannot connect to ${dep.name} after ${seconds(Date.now() - begun)} (${failures} attempts): ${why}. ${dep.hint}.`);
+      throw new StartupError(
+        `cannot connect to ${dep.name} after ${seconds(Date.now() - begun)} (${failures} attempts): ${why}. ${dep.hint}.`,
+      );
     }
     const bound = Math.max(1, Math.min(failures === 0 ? FIRST_ATTEMPT_MS : LATER_ATTEMPT_MS, left));
     const attempt = new AbortController();
@@ -69,7 +71,8 @@ export async function waitFor<T>(dep: Dependency<T>, o: WaitOptions): Promise<T>
     o.signal?.addEventListener('abort', stop, { once: true });
     try {
       const value = await dep.attempt(attempt.signal, bound);
-      if (failures > 0) o.log.info({ dependency: dep.name, attempts: failures + 1, ms: Date.now() - begun }, `reached ${dep.name}`);
+      if (failures > 0)
+        o.log.info({ dependency: dep.name, attempts: failures + 1, ms: Date.now() - begun }, `reached ${dep.name}`);
       o.onWaiting?.(undefined);
       return value;
     } catch (err) {
@@ -92,6 +95,8 @@ export async function waitFor<T>(dep: Dependency<T>, o: WaitOptions): Promise<T>
     }
     // An abort rejects with the signal's own reason, as the attempt does.
     const pause = o.sleep ?? ((ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal }));
-    await pause(Math.min(backoffMs(failures, BACKOFF, o.random), remaining), o.signal ?? NEVER).catch(() => o.signal?.throwIfAborted());
+    await pause(Math.min(backoffMs(failures, BACKOFF, o.random), remaining), o.signal ?? NEVER).catch(() =>
+      o.signal?.throwIfAborted(),
+    );
   }
 }

@@ -23,7 +23,11 @@ function importsOf(file: string): string[] {
 }
 
 function edges(dir: string, forbidden: (target: string) => boolean): string[] {
-  return sources(dir).flatMap((f) => importsOf(f).filter(forbidden).map((t) => `${f} -> ${t}`));
+  return sources(dir).flatMap((f) =>
+    importsOf(f)
+      .filter(forbidden)
+      .map((t) => `${f} -> ${t}`),
+  );
 }
 
 test('the import reader sees what a file imports', () => {
@@ -33,26 +37,43 @@ test('the import reader sees what a file imports', () => {
 });
 
 test('nothing in src/store imports src/alerts', () => {
-  assert.deepEqual(edges('src/store', (t) => t.startsWith('src/alerts/')), []);
+  assert.deepEqual(
+    edges('src/store', (t) => t.startsWith('src/alerts/')),
+    [],
+  );
 });
 
 /** Leaf modules (the root helpers and the list of locales) that every layer may use: they import no project code above the API. */
 const FOUNDATION = new Set(['src/log.ts', 'src/config.ts', 'src/startup.ts', 'src/i18n/locales.ts']);
 
 test('the foundation modules import nothing of the project but the API helpers', () => {
-  for (const f of FOUNDATION) assert.deepEqual(importsOf(f).filter((t) => !t.startsWith('src/api/')), [], f);
+  for (const f of FOUNDATION)
+    assert.deepEqual(
+      importsOf(f).filter((t) => !t.startsWith('src/api/')),
+      [],
+      f,
+    );
 });
 
 test('the store sits below everything but the API types: it imports no views, core, commands or adapters', () => {
-  assert.deepEqual(edges('src/store', (t) => !t.startsWith('src/store/') && !t.startsWith('src/api/') && !FOUNDATION.has(t)), []);
+  assert.deepEqual(
+    edges('src/store', (t) => !t.startsWith('src/store/') && !t.startsWith('src/api/') && !FOUNDATION.has(t)),
+    [],
+  );
 });
 
 test('nothing in src/alerts imports the dispatcher', () => {
-  assert.deepEqual(edges('src/alerts', (t) => t === 'src/core/dispatch.ts'), []);
+  assert.deepEqual(
+    edges('src/alerts', (t) => t === 'src/core/dispatch.ts'),
+    [],
+  );
 });
 
 test('the core imports no command, adapter or alert code', () => {
-  assert.deepEqual(edges('src/core', (t) => t.startsWith('commands/') || t.startsWith('src/adapters/') || t.startsWith('src/alerts/')), []);
+  assert.deepEqual(
+    edges('src/core', (t) => t.startsWith('commands/') || t.startsWith('src/adapters/') || t.startsWith('src/alerts/')),
+    [],
+  );
 });
 
 test('subscriptions change only through src/alerts/subscriptions.ts', () => {

@@ -27,7 +27,15 @@ test('every invalid variable is named at once, and no secret value is echoed', (
     assert.fail('should throw');
   } catch (err) {
     assert.ok(err instanceof ConfigError);
-    for (const name of ['KOL_API_BASE_URL', 'DISCORD_APPLICATION_ID', 'TELEGRAM_BOT_TOKEN', 'STORE_URL', 'WATCH_CRON', 'LOG_LEVEL', 'HTTP_PORT']) {
+    for (const name of [
+      'KOL_API_BASE_URL',
+      'DISCORD_APPLICATION_ID',
+      'TELEGRAM_BOT_TOKEN',
+      'STORE_URL',
+      'WATCH_CRON',
+      'LOG_LEVEL',
+      'HTTP_PORT',
+    ]) {
       assert.match(err.message, new RegExp(name), `names ${name}`);
     }
     assert.doesNotMatch(err.message, /SECRET-TOKEN|discord-secret/);
@@ -50,16 +58,27 @@ test('a full configuration is parsed into typed sections and lists its secrets',
     HTTP_PORT: '9090',
   });
   assert.equal(c.apiBaseUrl, 'https://api.example.com');
-  assert.deepEqual(c.discord, { token: 'discord-token-xyz', applicationId: '123456789012345678', guildId: '223456789012345678', messageContent: true });
+  assert.deepEqual(c.discord, {
+    token: 'discord-token-xyz',
+    applicationId: '123456789012345678',
+    guildId: '223456789012345678',
+    messageContent: true,
+  });
   assert.equal(c.telegram?.apiRoot, 'http://127.0.0.1:8081');
   assert.equal(c.httpPort, 9090);
-  assert.deepEqual([...c.secrets].sort(), ['12345:AAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'discord-token-xyz', 'k3y-k3y-k3y'].sort());
+  assert.deepEqual(
+    [...c.secrets].sort(),
+    ['12345:AAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'discord-token-xyz', 'k3y-k3y-k3y'].sort(),
+  );
 });
 
 test('DISCORD_MESSAGE_CONTENT is off by default and must be true or false', () => {
   const base = { DISCORD_TOKEN: 'discord-token-xyz', DISCORD_APPLICATION_ID: '123456789012345678' };
   assert.equal(loadConfig(base).discord?.messageContent, false);
-  assert.throws(() => loadConfig({ ...base, DISCORD_MESSAGE_CONTENT: 'yes' }), /DISCORD_MESSAGE_CONTENT.*must be true or false/);
+  assert.throws(
+    () => loadConfig({ ...base, DISCORD_MESSAGE_CONTENT: 'yes' }),
+    /DISCORD_MESSAGE_CONTENT.*must be true or false/,
+  );
 });
 
 test('an upstream URL without a key is refused', () => {
@@ -71,14 +90,19 @@ test('STORE_CONNECT_TIMEOUT: 30 s by default, seconds or milliseconds, named whe
   assert.equal(loadConfig({ STORE_CONNECT_TIMEOUT: '3s' }).storeConnectTimeoutMs, 3_000);
   assert.equal(loadConfig({ STORE_CONNECT_TIMEOUT: '90' }).storeConnectTimeoutMs, 90_000);
   assert.equal(loadConfig({ STORE_CONNECT_TIMEOUT: '2500ms' }).storeConnectTimeoutMs, 2_500);
-  for (const bad of ['soon', '-5', '0', '2h']) assert.throws(() => loadConfig({ STORE_CONNECT_TIMEOUT: bad }), /STORE_CONNECT_TIMEOUT/, bad);
+  for (const bad of ['soon', '-5', '0', '2h'])
+    assert.throws(() => loadConfig({ STORE_CONNECT_TIMEOUT: bad }), /STORE_CONNECT_TIMEOUT/, bad);
 });
 
 test('the user and password inside STORE_URL are secrets, rediss:// and percent-encoding included; the default user is not', () => {
   const c = loadConfig({ STORE_URL: 'rediss://kolbot-user:p%40ss-w0rd-long@redis.example.com:6380/2' });
   assert.deepEqual([...c.secrets].sort(), ['kolbot-user', 'p%40ss-w0rd-long', 'p@ss-w0rd-long'].sort());
-  assert.deepEqual(loadConfig({ STORE_URL: 'redis://default:only-the-password@127.0.0.1:6379' }).secrets, ['only-the-password']);
-  assert.deepEqual(loadConfig({ STORE_URL: 'redis://:only-the-password@127.0.0.1:6379' }).secrets, ['only-the-password']);
+  assert.deepEqual(loadConfig({ STORE_URL: 'redis://default:only-the-password@127.0.0.1:6379' }).secrets, [
+    'only-the-password',
+  ]);
+  assert.deepEqual(loadConfig({ STORE_URL: 'redis://:only-the-password@127.0.0.1:6379' }).secrets, [
+    'only-the-password',
+  ]);
   assert.deepEqual(loadConfig({ STORE_URL: 'redis://127.0.0.1:6379' }).secrets, []);
   assert.deepEqual(loadConfig({ STORE_URL: 'sqlite:./data/x.sqlite' }).secrets, []);
 });
@@ -92,25 +116,45 @@ test('a STORE_URL that does not parse is named, not echoed', () => {
 
 test('several instances: shard plan and HTTP interactions variables, with clear refusals', () => {
   const base = { DISCORD_TOKEN: 'x.y.z', DISCORD_APPLICATION_ID: '123456789012345678' };
-  const c = loadConfig({ ...base, DISCORD_SHARD_COUNT: 'auto', DISCORD_SHARD_IDS: '0-2,5', DISCORD_PUBLIC_KEY: 'ab'.repeat(32), DISCORD_INTERACTIONS_PORT: '8081' });
+  const c = loadConfig({
+    ...base,
+    DISCORD_SHARD_COUNT: 'auto',
+    DISCORD_SHARD_IDS: '0-2,5',
+    DISCORD_PUBLIC_KEY: 'ab'.repeat(32),
+    DISCORD_INTERACTIONS_PORT: '8081',
+  });
   assert.deepEqual(c.discord?.shards, { count: 'auto', ids: [0, 1, 2, 5] });
   assert.deepEqual(c.discord?.interactions, { publicKey: 'ab'.repeat(32), port: 8081, host: '127.0.0.1' });
   assert.deepEqual(loadConfig({ ...base, DISCORD_SHARD_COUNT: '4' }).discord?.shards, { count: 4 });
   try {
-    loadConfig({ ...base, DISCORD_SHARD_COUNT: 'many', DISCORD_PUBLIC_KEY: 'nothex', DISCORD_INTERACTIONS_PORT: '8081' });
+    loadConfig({
+      ...base,
+      DISCORD_SHARD_COUNT: 'many',
+      DISCORD_PUBLIC_KEY: 'nothex',
+      DISCORD_INTERACTIONS_PORT: '8081',
+    });
     assert.fail('should throw');
   } catch (err) {
     assert.ok(err instanceof ConfigError);
     assert.match(err.message, /DISCORD_SHARD_COUNT must be auto or a number/);
     assert.match(err.message, /DISCORD_PUBLIC_KEY must be the 64 hex/);
   }
-  assert.throws(() => loadConfig({ ...base, DISCORD_SHARD_COUNT: '4', DISCORD_SHARD_IDS: '3-1' }), /DISCORD_SHARD_IDS must be shard ids/);
-  assert.throws(() => loadConfig({ ...base, DISCORD_SHARD_IDS: '0' }), /DISCORD_SHARD_COUNT is required when DISCORD_SHARD_IDS is set/);
+  assert.throws(
+    () => loadConfig({ ...base, DISCORD_SHARD_COUNT: '4', DISCORD_SHARD_IDS: '3-1' }),
+    /DISCORD_SHARD_IDS must be shard ids/,
+  );
+  assert.throws(
+    () => loadConfig({ ...base, DISCORD_SHARD_IDS: '0' }),
+    /DISCORD_SHARD_COUNT is required when DISCORD_SHARD_IDS is set/,
+  );
   assert.throws(() => loadConfig({ ...base, DISCORD_INTERACTIONS_PORT: '8081' }), /DISCORD_PUBLIC_KEY is required/);
 });
 
 test('a webhook secret shorter than 16 characters is a configuration error, without echoing it', () => {
-  const env = { TELEGRAM_BOT_TOKEN: '12345:AAAAAAAAAAAAAAAAAAAAAAAAAAAA', TELEGRAM_WEBHOOK_URL: 'https://bot.example.com/hook' };
+  const env = {
+    TELEGRAM_BOT_TOKEN: '12345:AAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    TELEGRAM_WEBHOOK_URL: 'https://bot.example.com/hook',
+  };
   for (const short of ['abc', 'fifteen-chars15']) {
     try {
       loadConfig({ ...env, TELEGRAM_WEBHOOK_SECRET: short });
@@ -121,18 +165,32 @@ test('a webhook secret shorter than 16 characters is a configuration error, with
       assert.ok(!err.message.includes(short));
     }
   }
-  assert.equal(loadConfig({ ...env, TELEGRAM_WEBHOOK_SECRET: 'sixteen-chars-16' }).telegram?.webhook?.secret, 'sixteen-chars-16');
+  assert.equal(
+    loadConfig({ ...env, TELEGRAM_WEBHOOK_SECRET: 'sixteen-chars-16' }).telegram?.webhook?.secret,
+    'sixteen-chars-16',
+  );
 });
 
 test('servers listen on 127.0.0.1 unless a host variable says otherwise; a host that is not an address is refused', () => {
   assert.equal(loadConfig({}).httpHost, '127.0.0.1');
   assert.equal(loadConfig({ HTTP_HOST: '0.0.0.0' }).httpHost, '0.0.0.0');
   assert.throws(() => loadConfig({ HTTP_HOST: 'every interface' }), /HTTP_HOST must be an IP address/);
-  assert.throws(() => loadConfig({ TELEGRAM_WEBHOOK_HOST: 'example.com' }), /TELEGRAM_WEBHOOK_HOST must be an IP address/);
-  const discord = { DISCORD_TOKEN: 'x.y.z', DISCORD_APPLICATION_ID: '123456789012345678', DISCORD_PUBLIC_KEY: 'ab'.repeat(32), DISCORD_INTERACTIONS_PORT: '8081' };
+  assert.throws(
+    () => loadConfig({ TELEGRAM_WEBHOOK_HOST: 'example.com' }),
+    /TELEGRAM_WEBHOOK_HOST must be an IP address/,
+  );
+  const discord = {
+    DISCORD_TOKEN: 'x.y.z',
+    DISCORD_APPLICATION_ID: '123456789012345678',
+    DISCORD_PUBLIC_KEY: 'ab'.repeat(32),
+    DISCORD_INTERACTIONS_PORT: '8081',
+  };
   assert.equal(loadConfig(discord).discord?.interactions?.host, '127.0.0.1', 'the interactions endpoint too');
   assert.equal(loadConfig({ ...discord, DISCORD_INTERACTIONS_HOST: '0.0.0.0' }).discord?.interactions?.host, '0.0.0.0');
-  assert.throws(() => loadConfig({ ...discord, DISCORD_INTERACTIONS_HOST: 'lb.example.com' }), /DISCORD_INTERACTIONS_HOST must be an IP address/);
+  assert.throws(
+    () => loadConfig({ ...discord, DISCORD_INTERACTIONS_HOST: 'lb.example.com' }),
+    /DISCORD_INTERACTIONS_HOST must be an IP address/,
+  );
 });
 
 test('call tracking settings: defaults, values, and a clear word for a bad one', () => {

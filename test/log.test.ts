@@ -5,7 +5,11 @@ import { createLogger, scrub } from '../src/log.ts';
 test('secrets are scrubbed from every log line, even inside messages and URLs', () => {
   const lines: string[] = [];
   const secret = '123456:ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-  const log = createLogger({ level: 'info', secrets: [secret, 'api-key-value'], destination: { write: (l) => lines.push(l) } });
+  const log = createLogger({
+    level: 'info',
+    secrets: [secret, 'api-key-value'],
+    destination: { write: (l) => lines.push(l) },
+  });
   log.info({ url: `https://api.telegram.org/bot${secret}/getMe`, apiKey: 'api-key-value' }, `failed with ${secret}`);
   log.error({ err: new Error(`token ${encodeURIComponent(secret)} refused`) }, 'boom');
   const all = lines.join('');
@@ -46,7 +50,11 @@ test('STORE_URL credentials are scrubbed from log lines, whichever form a librar
   const { loadConfig } = await import('../src/config.ts');
   const url = 'rediss://kolbot-user:p%40ss-w0rd-long@redis.example.com:6380';
   const lines: string[] = [];
-  const log = createLogger({ level: 'info', secrets: loadConfig({ STORE_URL: url }).secrets, destination: { write: (l) => lines.push(l) } });
+  const log = createLogger({
+    level: 'info',
+    secrets: loadConfig({ STORE_URL: url }).secrets,
+    destination: { write: (l) => lines.push(l) },
+  });
   log.warn({ url }, 'connecting to %s', url);
   log.error({ err: new Error('WRONGPASS for kolbot-user with p@ss-w0rd-long') }, 'auth');
   const all = lines.join('');

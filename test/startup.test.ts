@@ -6,11 +6,22 @@
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLogger } from '../src/log.ts';
-import { FIRST_ATTEMPT_MS, LATER_ATTEMPT_MS, LOG_EVERY_MS, StartupError, waitFor, type Dependency } from '../src/startup.ts';
+import {
+  FIRST_ATTEMPT_MS,
+  LATER_ATTEMPT_MS,
+  LOG_EVERY_MS,
+  StartupError,
+  waitFor,
+  type Dependency,
+} from '../src/startup.ts';
 
 function collectingLogger() {
   const lines: { level: number; msg: string; attempt?: number; time: number }[] = [];
-  const log = createLogger({ level: 'info', secrets: [], destination: { write: (l) => lines.push({ ...JSON.parse(l), time: Date.now() }) } });
+  const log = createLogger({
+    level: 'info',
+    secrets: [],
+    destination: { write: (l) => lines.push({ ...JSON.parse(l), time: Date.now() }) },
+  });
   return { log, lines };
 }
 
@@ -31,7 +42,10 @@ const mockedSleep = (ms: number, signal: AbortSignal) =>
 /** Drives simulated time in small steps until `p` settles. */
 async function settle<T>(p: Promise<T>): Promise<{ value?: T; error?: unknown; at: number }> {
   let done: { value?: T; error?: unknown } | undefined;
-  p.then((value) => (done = { value }), (error: unknown) => (done = { error }));
+  p.then(
+    (value) => (done = { value }),
+    (error: unknown) => (done = { error }),
+  );
   while (!done) {
     for (let i = 0; i < 5; i++) await Promise.resolve();
     if (!done) mock.timers.tick(10);
@@ -54,7 +68,16 @@ test('a refused dependency: reported at the first failure, then at most every 5 
       throw new Error('connection refused (ECONNREFUSED)');
     },
   };
-  const r = await settle(waitFor(dep, { sleep: mockedSleep, timeoutMs: 30_000, log, say: (l) => said.push(l), onWaiting: (w) => waiting.push(w), random: () => 1 }));
+  const r = await settle(
+    waitFor(dep, {
+      sleep: mockedSleep,
+      timeoutMs: 30_000,
+      log,
+      say: (l) => said.push(l),
+      onWaiting: (w) => waiting.push(w),
+      random: () => 1,
+    }),
+  );
 
   assert.ok(r.error instanceof StartupError);
   assert.equal(
@@ -65,11 +88,17 @@ test('a refused dependency: reported at the first failure, then at most every 5 
   const warns = lines.filter((l) => l.level === 40);
   assert.equal(warns[0]!.time, 0, 'the first failure is logged at once');
   assert.equal(warns[0]!.attempt, 1);
-  for (let i = 1; i < warns.length; i++) assert.ok(warns[i]!.time - warns[i - 1]!.time >= LOG_EVERY_MS, 'reminders at least 5 s apart');
+  for (let i = 1; i < warns.length; i++)
+    assert.ok(warns[i]!.time - warns[i - 1]!.time >= LOG_EVERY_MS, 'reminders at least 5 s apart');
   assert.ok(warns.length >= 5 && warns.length <= 7, `a reminder every 5 s or so over 30 s (${warns.length})`);
   assert.ok(attempts.length > warns.length, `retried more often than reported (${attempts.length} attempts)`);
-  for (let i = 1; i < attempts.length; i++) assert.ok(attempts[i]! - attempts[i - 1]! <= 3_000, 'backoff capped at 3 s');
-  assert.deepEqual(said, warns.map((w) => w.msg), 'the terminal hears the same lines');
+  for (let i = 1; i < attempts.length; i++)
+    assert.ok(attempts[i]! - attempts[i - 1]! <= 3_000, 'backoff capped at 3 s');
+  assert.deepEqual(
+    said,
+    warns.map((w) => w.msg),
+    'the terminal hears the same lines',
+  );
   assert.equal(waiting.length, attempts.length, '/readyz learns every failure');
   assert.match(waiting[0]!, /^cannot connect to the store \(redis at 127\.0\.0\.1:1\): connection refused/);
 });
@@ -110,7 +139,9 @@ test('a dependency that comes late: reached, logged once, and /readyz told it is
       return 'client';
     },
   };
-  const r = await settle(waitFor(dep, { sleep: mockedSleep, timeoutMs: 30_000, log, onWaiting: (w) => waiting.push(w), random: () => 1 }));
+  const r = await settle(
+    waitFor(dep, { sleep: mockedSleep, timeoutMs: 30_000, log, onWaiting: (w) => waiting.push(w), random: () => 1 }),
+  );
   assert.equal(r.value, 'client');
   assert.equal(waiting.at(-1), undefined);
   assert.match(lines.at(-1)!.msg, /^reached the store \(redis at 127\.0\.0\.1:3\)/);
@@ -129,7 +160,9 @@ test('a signal during the wait ends it at once, without the failure line', async
       throw new Error('connection refused (ECONNREFUSED)');
     },
   };
-  const r = await settle(waitFor(dep, { sleep: mockedSleep, timeoutMs: 30_000, log, signal: stop.signal, random: () => 1 }));
+  const r = await settle(
+    waitFor(dep, { sleep: mockedSleep, timeoutMs: 30_000, log, signal: stop.signal, random: () => 1 }),
+  );
   assert.equal((r.error as Error).message, 'SIGTERM');
   assert.ok(!(r.error instanceof StartupError));
   assert.ok(r.at < 30_000);

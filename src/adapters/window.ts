@@ -92,9 +92,12 @@ export class SlidingWindow {
   }
 
   #arm(ms: number): void {
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#pump();
-    }, Math.max(1, Math.ceil(ms)));
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        this.#pump();
+      },
+      Math.max(1, Math.ceil(ms)),
+    );
   }
 }

@@ -37,7 +37,10 @@ export interface LookupStats {
 
 export interface AuthorLookup {
   /** Facts for each tweet (by tweet id); the feed's own first, then cache, then one op-7 request per token. */
-  fill(tweets: readonly TweetListItem[], o: { budgetMs: number; signal?: AbortSignal }): Promise<{ facts: Map<string, AuthorFacts>; stats: LookupStats }>;
+  fill(
+    tweets: readonly TweetListItem[],
+    o: { budgetMs: number; signal?: AbortSignal },
+  ): Promise<{ facts: Map<string, AuthorFacts>; stats: LookupStats }>;
 }
 
 /** Default lifetime of a cached author: scores and follower counts move slowly. */
@@ -91,7 +94,13 @@ const authorKeys = (id: string | undefined, username: string | null | undefined)
   ...(username ? [`@${username.toLowerCase()}`] : []),
 ];
 
-export function createAuthorLookup(o: { api: KolClient; log: Logger; ttlMs?: number; now?: () => number; maxEntries?: number }): AuthorLookup {
+export function createAuthorLookup(o: {
+  api: KolClient;
+  log: Logger;
+  ttlMs?: number;
+  now?: () => number;
+  maxEntries?: number;
+}): AuthorLookup {
   const ttlMs = o.ttlMs ?? AUTHOR_TTL_MS;
   const now = o.now ?? Date.now;
   const cache = new TtlCache<AuthorFacts>(o.maxEntries ?? 20_000);
@@ -138,10 +147,16 @@ export function createAuthorLookup(o: { api: KolClient; log: Logger; ttlMs?: num
           let items: TokenTweet[];
           try {
             // Newest first (the default order): the new tweets of this tick are on the first page.
-            const r = await o.api.getTweetsByToken({ chainId: g.chain, tokenAddress: g.address, limit: 30 }, { budgetMs: opt.budgetMs, cache: 'bypass', ...(opt.signal ? { signal: opt.signal } : {}) });
+            const r = await o.api.getTweetsByToken(
+              { chainId: g.chain, tokenAddress: g.address, limit: 30 },
+              { budgetMs: opt.budgetMs, cache: 'bypass', ...(opt.signal ? { signal: opt.signal } : {}) },
+            );
             items = r.items;
           } catch (err) {
-            o.log.warn({ token: `${g.chain}:${g.address}`, err }, 'author lookup failed; their facts stay unknown this tick');
+            o.log.warn(
+              { token: `${g.chain}:${g.address}`, err },
+              'author lookup failed; their facts stay unknown this tick',
+            );
             continue;
           }
           // The same tweet in both views has the same id (2.8); authors also by id and username.

@@ -134,10 +134,13 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     if (stopping || at >= wakeAt) return;
     wakeAt = at;
     clearTimeout(wakeTimer);
-    wakeTimer = setTimeout(() => {
-      wakeAt = Infinity;
-      drain().catch((err: unknown) => o.log.warn({ err }, 'delivery paused'));
-    }, Math.max(1, at - now()));
+    wakeTimer = setTimeout(
+      () => {
+        wakeAt = Infinity;
+        drain().catch((err: unknown) => o.log.warn({ err }, 'delivery paused'));
+      },
+      Math.max(1, at - now()),
+    );
   }
 
   /** The destination's language: the one way delivery learns it. A store fault costs the language, never the alert. */
@@ -241,7 +244,11 @@ export function createDelivery(o: DeliveryOptions): Delivery {
    * them all when it goes. Sent: it is edited (an edit is idempotent, so unlike a
    * send it may be retried). Returns a step when the edit could not be done now.
    */
-  async function addKols(e: OutboxEntry, more: Extract<OutboxEntry['content'], { kind: 'more' }>, sender: Sender): Promise<Step | undefined> {
+  async function addKols(
+    e: OutboxEntry,
+    more: Extract<OutboxEntry['content'], { kind: 'more' }>,
+    sender: Sender,
+  ): Promise<Step | undefined> {
     const orig = await o.outbox.get(more.of);
     if (orig?.content.kind !== 'alert' || orig.state === 'dead') {
       await finish(e, 'dead', 'the alert to add to is gone');
@@ -251,7 +258,9 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     if (merged.kols.length === orig.content.kols.length) return undefined;
     if (orig.state === 'sent' && orig.messageId) {
       const view = alertView(merged, await languageOf(orig));
-      const r = sender.edit ? await sender.edit(orig.chatId, orig.messageId, view) : await sender.send(e.chatId, view, nonceFor(e.id));
+      const r = sender.edit
+        ? await sender.edit(orig.chatId, orig.messageId, view)
+        : await sender.send(e.chatId, view, nonceFor(e.id));
       o.onResult?.(e, r);
       if (r.kind === 'retry') {
         e.notBefore = now() + r.afterMs;
@@ -270,7 +279,9 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     const call = await o.calls?.get(orig.id);
     if (call) {
       const kols = [...new Set([...call.kols, ...merged.kols.map((k) => k.username.toLowerCase())])];
-      const tweetIds = [...new Set([...call.tweetIds, ...more.kols.map((k) => k.tweetUrl.slice(k.tweetUrl.lastIndexOf('/') + 1))])];
+      const tweetIds = [
+        ...new Set([...call.tweetIds, ...more.kols.map((k) => k.tweetUrl.slice(k.tweetUrl.lastIndexOf('/') + 1))]),
+      ];
       await o.calls!.save([{ ...call, kols, tweetIds, content: merged }]);
     }
     return undefined;
@@ -280,7 +291,11 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     if (e.content.kind !== 'merged') return alertView(e.content, await languageOf(e));
     const [locale, sub] = await Promise.all([localeOf(e), o.subscriptions.get(e.subId)]);
     const c = e.content;
-    return mergedView(c, translator(locale), { fmt: formats(locale), ...(sub?.quiet ? { tz: sub.quiet.tz } : {}), ...(c.why === 'quiet' ? { multiples: await multiples(c.items) } : {}) });
+    return mergedView(c, translator(locale), {
+      fmt: formats(locale),
+      ...(sub?.quiet ? { tz: sub.quiet.tz } : {}),
+      ...(c.why === 'quiet' ? { multiples: await multiples(c.items) } : {}),
+    });
   }
 
   /** How far each held alert's token moved since its alert: market cap now over then. Best effort. */
@@ -292,7 +307,8 @@ export function createDelivery(o: DeliveryOptions): Delivery {
       for (const i of items) {
         const k = tokenKeyOf(i.token.chain, i.token.address);
         const nowCap = caps.get(k)?.marketCap;
-        if (nowCap != null && i.token.marketCap != null && i.token.marketCap > 0 && !out.has(k)) out.set(k, nowCap / i.token.marketCap);
+        if (nowCap != null && i.token.marketCap != null && i.token.marketCap > 0 && !out.has(k))
+          out.set(k, nowCap / i.token.marketCap);
       }
     } catch (err) {
       o.log.debug({ err }, 'market caps for a quiet-hours summary not read');
@@ -371,7 +387,12 @@ export function createDelivery(o: DeliveryOptions): Delivery {
    * message users deleted (or a chat the bot left) ends the call's follow-ups
    * quietly; an edit is idempotent, so anything transient is simply retried.
    */
-  async function followUp(e: OutboxEntry, fu: Extract<OutboxEntry['content'], { kind: 'followup' }>, sender: Sender, sub: Subscription | undefined): Promise<Step> {
+  async function followUp(
+    e: OutboxEntry,
+    fu: Extract<OutboxEntry['content'], { kind: 'followup' }>,
+    sender: Sender,
+    sub: Subscription | undefined,
+  ): Promise<Step> {
     const call = await o.calls?.get(fu.call);
     if (!call || call.ended) {
       await finish(e, 'dead', call ? `follow-ups ended: ${call.ended}` : 'call forgotten');
@@ -425,7 +446,8 @@ export function createDelivery(o: DeliveryOptions): Delivery {
       return 'stop';
     }
     await finish(e, 'dead', reason);
-    if (await disable(o.subscriptions, e.subId, reason, now())) o.log.warn({ sub: e.subId, reason }, 'destination gone; subscription disabled');
+    if (await disable(o.subscriptions, e.subId, reason, now()))
+      o.log.warn({ sub: e.subId, reason }, 'destination gone; subscription disabled');
     return 'stop';
   }
 
@@ -439,7 +461,11 @@ export function createDelivery(o: DeliveryOptions): Delivery {
     if (isTest(e)) return undefined;
     if (sub.pausedUntil !== null && sub.pausedUntil > now()) return 'alerts paused';
     if (e.content.kind === 'followup') return undefined;
-    if (e.content.kind === 'alert' && sub.mutedTokens.includes(tokenKeyOf(e.content.token.chain, e.content.token.address))) return 'token muted';
+    if (
+      e.content.kind === 'alert' &&
+      sub.mutedTokens.includes(tokenKeyOf(e.content.token.chain, e.content.token.address))
+    )
+      return 'token muted';
     return undefined;
   }
 

@@ -48,7 +48,8 @@ export function toSubscribeLine(f: AlertFilters): string {
   if (f.allowKols.length) put('allowKols', f.allowKols.join(','));
   if (f.denyKols.length) put('denyKols', f.denyKols.join(','));
   if (f.cooldownMinutes !== DEFAULT_FILTERS.cooldownMinutes) put('cooldownMinutes', String(f.cooldownMinutes));
-  if (f.followups && followupValue(f.followups) !== followupValue(DEFAULT_FOLLOWUPS)) put('followups', followupValue(f.followups));
+  if (f.followups && followupValue(f.followups) !== followupValue(DEFAULT_FOLLOWUPS))
+    put('followups', followupValue(f.followups));
   return parts.join(' ');
 }
 
@@ -56,11 +57,16 @@ export function toSubscribeLine(f: AlertFilters): string {
 export function describeFilters(f: AlertFilters, t: T = translator('en')): string[] {
   const { int } = formats(languageOf(t));
   const num = (x: number) => (Number.isInteger(x) ? int(x) : formats(languageOf(t)).score(x));
-  const kols = f.allowKols.length ? t('filters.onlyKols', { names: `@${f.allowKols.join(', @')}` }) : t('filters.anyone');
+  const kols = f.allowKols.length
+    ? t('filters.onlyKols', { names: `@${f.allowKols.join(', @')}` })
+    : t('filters.anyone');
   return [
     t('filters.chains', { chains: f.chains.length ? f.chains.join(', ') : t('filters.all') }),
     t('filters.scores', { token: num(f.minTokenScore), kol: num(f.minKolScore), followers: int(f.minFollowers) }),
-    t('filters.labels', { labels: f.labels.length ? f.labels.join(', ') : t('filters.any'), types: f.tweetTypes.length ? f.tweetTypes.join(', ') : t('filters.all') }),
+    t('filters.labels', {
+      labels: f.labels.length ? f.labels.join(', ') : t('filters.any'),
+      types: f.tweetTypes.length ? f.tweetTypes.join(', ') : t('filters.all'),
+    }),
     `${t('filters.kols', { kols })}${f.denyKols.length ? t('filters.except', { names: `@${f.denyKols.join(', @')}` }) : ''}`,
     t('filters.cooldown', { minutes: int(f.cooldownMinutes) }),
   ];

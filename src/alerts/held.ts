@@ -17,7 +17,12 @@ interface Bucket {
 
 const keyOf = (subId: string, hour: number) => `held:${subId}:${hour}`;
 
-export async function recordHeld(kv: Kv, counts: ReadonlyMap<string, number>, batchId: string, now: number): Promise<void> {
+export async function recordHeld(
+  kv: Kv,
+  counts: ReadonlyMap<string, number>,
+  batchId: string,
+  now: number,
+): Promise<void> {
   const hour = Math.floor(now / HOUR);
   const all = [...counts];
   for (let i = 0; i < all.length; i += 500) {
@@ -28,7 +33,11 @@ export async function recordHeld(kv: Kv, counts: ReadonlyMap<string, number>, ba
       chunk.map(([, n], j) => {
         const b = current[j] ?? { n: 0, batches: [] };
         if (b.batches.includes(batchId)) return undefined;
-        return kv.set(keys[j]!, { n: b.n + n, batches: [...b.batches, batchId].slice(-BATCHES_KEPT) } satisfies Bucket, 25 * HOUR);
+        return kv.set(
+          keys[j]!,
+          { n: b.n + n, batches: [...b.batches, batchId].slice(-BATCHES_KEPT) } satisfies Bucket,
+          25 * HOUR,
+        );
       }),
     );
   }

@@ -42,7 +42,9 @@ export async function marketNow(
           { tokenAddress: t.address, chainId: t.chain, limit: 5 },
           { budgetMs: o.budgetMs, cache: 'bypass', ...(o.signal ? { signal: o.signal } : {}) },
         );
-        const hit = r.items.find((i) => i.token.address === t.address) ?? r.items.find((i) => i.token.address.toLowerCase() === t.address.toLowerCase());
+        const hit =
+          r.items.find((i) => i.token.address === t.address) ??
+          r.items.find((i) => i.token.address.toLowerCase() === t.address.toLowerCase());
         if (hit) out.set(key, { marketCap: hit.marketcap, liquidity: hit.liquidity });
       } catch (err) {
         o.log.debug({ token: key, err }, 'market lookup failed');

@@ -37,7 +37,10 @@ export interface Match {
 }
 
 /** The facts of a tweet; `author` adds what a lookup found (see authors.ts). Token score is the tweet token's avg_score (2.9). */
-export function tweetFacts(tweet: TweetListItem, author: AuthorFacts = feedAuthorFacts(tweet.x_user[0])): TweetFacts | undefined {
+export function tweetFacts(
+  tweet: TweetListItem,
+  author: AuthorFacts = feedAuthorFacts(tweet.x_user[0]),
+): TweetFacts | undefined {
   const token = tweet.token;
   if (!token || !tweet.x_user[0]) return undefined;
   return {
@@ -172,7 +175,11 @@ function bucketOf(subs: Subscription[], labels: Bits, types: Bits): Bucket {
     b.typeMask[i] = tm ?? 0;
     b.exact[i] = lm === undefined || tm === undefined ? 1 : 0;
     b.listStart[i] = hashes.length;
-    for (const [kind, list] of [[ALLOW, f.allowKols], [DENY, f.denyKols], [MUTED, s.mutedTokens]] as const) {
+    for (const [kind, list] of [
+      [ALLOW, f.allowKols],
+      [DENY, f.denyKols],
+      [MUTED, s.mutedTokens],
+    ] as const) {
       for (const item of list) {
         hashes.push(hash32(item));
         kinds.push(kind);
@@ -231,11 +238,25 @@ export function compile(subs: readonly Subscription[]): CompiledSubscriptions {
       for (const key of [facts.chain, '*']) {
         const b = buckets.get(key);
         if (!b) continue;
-        const { subs, minToken, minKol, minFollowers, startMs, pausedUntil, labelMask, typeMask, listStart, listHash, listKind, exact } = b;
+        const {
+          subs,
+          minToken,
+          minKol,
+          minFollowers,
+          startMs,
+          pausedUntil,
+          labelMask,
+          typeMask,
+          listStart,
+          listHash,
+          listKind,
+          exact,
+        } = b;
         const n = subs.length;
         next: for (let i = 0; i < n; i++) {
           if (minToken[i]! > tokenScore) break; // sorted: nobody further wants it
-          if (minKol[i]! > kolScore || minFollowers[i]! > followers || startMs[i]! > tweetMs || pausedUntil[i]! > now) continue;
+          if (minKol[i]! > kolScore || minFollowers[i]! > followers || startMs[i]! > tweetMs || pausedUntil[i]! > now)
+            continue;
           const lm = labelMask[i]!;
           if (lm !== 0 && !unknownLabels && (lm & tweetLabels) === 0) continue;
           const tm = typeMask[i]!;
@@ -260,7 +281,12 @@ export function compile(subs: readonly Subscription[]): CompiledSubscriptions {
           if (exact[i] === 1 && !exactAccepts(sub, facts)) continue;
           // Same second as the start position: only the exact feed order can tell.
           if (startMs[i] === tweetMs && !isAfter(facts.position, sub.startAfter!)) continue;
-          if (anyUnknown && ((unknownKol && minKol[i]! > 0) || (unknownFollowers && minFollowers[i]! > 0) || (unknownLabels && sub.filters.labels.length > 0))) {
+          if (
+            anyUnknown &&
+            ((unknownKol && minKol[i]! > 0) ||
+              (unknownFollowers && minFollowers[i]! > 0) ||
+              (unknownLabels && sub.filters.labels.length > 0))
+          ) {
             held?.push(sub);
             continue;
           }
@@ -296,12 +322,19 @@ export function filterChecks(f: AlertFilters, t: TweetFacts): { parts: string[];
   threshold('tokenScore', t.tokenScore, f.minTokenScore);
   threshold('kolScore', t.kolScore, f.minKolScore);
   if (t.followers === null) put(f.minFollowers <= 0, 'followersUnknown');
-  else put(t.followers >= f.minFollowers, t.followers >= f.minFollowers ? 'followersPass' : 'followersFail', { value: { int: t.followers }, min: { int: f.minFollowers } });
+  else
+    put(t.followers >= f.minFollowers, t.followers >= f.minFollowers ? 'followersPass' : 'followersFail', {
+      value: { int: t.followers },
+      min: { int: f.minFollowers },
+    });
   if (f.tweetTypes.length) {
     const ok = f.tweetTypes.includes(t.tweetType);
     put(ok, ok ? 'type' : 'typeNot', { type: t.tweetType, types: f.tweetTypes.join('/') });
   }
-  if (f.allowKols.length) put(f.allowKols.includes(t.username), f.allowKols.includes(t.username) ? 'onList' : 'notOnList', { name: t.username });
+  if (f.allowKols.length)
+    put(f.allowKols.includes(t.username), f.allowKols.includes(t.username) ? 'onList' : 'notOnList', {
+      name: t.username,
+    });
   if (f.denyKols.includes(t.username)) put(false, 'excluded', { name: t.username });
   if (f.labels.length) {
     if (t.labels === null) put(false, 'labelsUnknown');

@@ -16,12 +16,18 @@ import { fnv1a } from './hash.ts';
 export const BURST_ITEMS_MIN = 10;
 export const BURST_ITEMS_MAX = 40;
 
-export const isAlert = (e: OutboxEntry): boolean => e.content.kind === 'alert' && !e.content.test && !e.id.startsWith('test-');
+export const isAlert = (e: OutboxEntry): boolean =>
+  e.content.kind === 'alert' && !e.content.test && !e.id.startsWith('test-');
 
 export function mergedItem(e: OutboxEntry): MergedItem {
   if (e.content.kind !== 'alert') throw new TypeError('only alerts merge');
   const card = e.content.actions.find((a) => a.command === 'token');
-  return { token: e.content.token, kols: e.content.kols.map((k) => k.username), at: e.createdAt, ...(card ? { card } : {}) };
+  return {
+    token: e.content.token,
+    kols: e.content.kols.map((k) => k.username),
+    at: e.createdAt,
+    ...(card ? { card } : {}),
+  };
 }
 
 /** The merged entry for these members (alerts of one destination), id fixed by the members. */
@@ -48,7 +54,10 @@ export function mergedEntry(why: 'burst' | 'quiet', members: readonly OutboxEntr
  * messages this minute: as few messages as readable, leaving room for what comes next.
  */
 export function burstChunks<T>(items: readonly T[], budget: number): T[][] {
-  const per = Math.min(BURST_ITEMS_MAX, Math.max(BURST_ITEMS_MIN, Math.ceil(items.length / Math.max(1, Math.floor(budget / 2)))));
+  const per = Math.min(
+    BURST_ITEMS_MAX,
+    Math.max(BURST_ITEMS_MIN, Math.ceil(items.length / Math.max(1, Math.floor(budget / 2)))),
+  );
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += per) out.push(items.slice(i, i + per));
   return out;

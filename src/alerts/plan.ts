@@ -54,7 +54,10 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
   const groups = new Map<string, Match[]>();
   for (const m of p.matches) {
     // With no cooldown nothing is "within the cooldown": every tweet is its own alert.
-    const k = m.sub.filters.cooldownMinutes > 0 ? `${m.sub.id}|${m.facts.tokenKey}` : `${m.sub.id}|${m.facts.tokenKey}|${m.facts.tweet.id}`;
+    const k =
+      m.sub.filters.cooldownMinutes > 0
+        ? `${m.sub.id}|${m.facts.tokenKey}`
+        : `${m.sub.id}|${m.facts.tokenKey}|${m.facts.tweet.id}`;
     let g = groups.get(k);
     if (!g) {
       g = [];
@@ -69,14 +72,22 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
   const heldBy = new Map<Match[], Cooldown>();
   cooling.forEach((g, i) => {
     const c = last[i];
-    if (c !== undefined && c.batch !== p.batchId && c.at + g[0]!.sub.filters.cooldownMinutes * 60_000 > p.now) heldBy.set(g, c);
+    if (c !== undefined && c.batch !== p.batchId && c.at + g[0]!.sub.filters.cooldownMinutes * 60_000 > p.now)
+      heldBy.set(g, c);
   });
   const live = all.filter((g) => !heldBy.has(g));
 
   const tokens = new Map<string, TweetFacts>();
   for (const g of live) tokens.set(g[0]!.facts.tokenKey, g[0]!.facts);
   const [markets, actions] = await Promise.all([
-    marketNow(p.api, [...tokens.values()].map((f) => ({ chain: f.tweet.token.chain_id as ChainId, address: f.tweet.token.token_address })), { budgetMs: p.budgetMs, log: p.log }),
+    marketNow(
+      p.api,
+      [...tokens.values()].map((f) => ({
+        chain: f.tweet.token.chain_id as ChainId,
+        address: f.tweet.token.token_address,
+      })),
+      { budgetMs: p.budgetMs, log: p.log },
+    ),
     actionsOf(p, live),
   ]);
 
@@ -98,11 +109,20 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
   for (const [g, c] of heldBy) {
     if (!c.entry) continue;
     const m = g[0]!;
-    entries.push(alertEntry(`more:${m.facts.tweet.id}:${m.sub.id}`, m.sub, { kind: 'more', of: c.entry, kols: alertKols(g.map((x) => x.facts)) }, p.now));
+    entries.push(
+      alertEntry(
+        `more:${m.facts.tweet.id}:${m.sub.id}`,
+        m.sub,
+        { kind: 'more', of: c.entry, kols: alertKols(g.map((x) => x.facts)) },
+        p.now,
+      ),
+    );
   }
   if (p.skipped > 0) {
     const text = `kolradar was behind the feed: ${p.skipped.toLocaleString('en-US')} older tweets were skipped; alerts continue from the newest.`;
-    for (const s of p.subs) if (!s.disabled) entries.push(alertEntry(`skip-${p.batchId}:${s.id}`, s, { kind: 'notice', text, skipped: p.skipped }, p.now));
+    for (const s of p.subs)
+      if (!s.disabled)
+        entries.push(alertEntry(`skip-${p.batchId}:${s.id}`, s, { kind: 'notice', text, skipped: p.skipped }, p.now));
   }
   return {
     entries,
@@ -198,13 +218,25 @@ async function actionsOf(p: PlanInput, groups: readonly Match[][]) {
     const t = f.tweet.token;
     const specs = [
       { label: 'Token card', command: 'token', options: { chain: t.chain_id, address: t.token_address } },
-      { label: `@${f.tweet.x_user[0]?.username ?? f.username}`, command: 'kol', options: { kol: f.tweet.x_user[0]?.username ?? f.username } },
-      { label: 'Mute token', command: 'mute', options: { chain: t.chain_id, address: t.token_address }, style: 'danger' as const },
+      {
+        label: `@${f.tweet.x_user[0]?.username ?? f.username}`,
+        command: 'kol',
+        options: { kol: f.tweet.x_user[0]?.username ?? f.username },
+      },
+      {
+        label: 'Mute token',
+        command: 'mute',
+        options: { chain: t.chain_id, address: t.token_address },
+        style: 'danger' as const,
+      },
     ];
     out.set(
       key,
       await Promise.all(
-        specs.map(async (s) => ({ ...s, id: await bindAction(p.pages, { ...s, chats: [...chats.get(key)!] }, ALERT_ACTION_TTL_MS, { opensNew: true }) })),
+        specs.map(async (s) => ({
+          ...s,
+          id: await bindAction(p.pages, { ...s, chats: [...chats.get(key)!] }, ALERT_ACTION_TTL_MS, { opensNew: true }),
+        })),
       ),
     );
   }

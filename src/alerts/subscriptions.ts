@@ -67,23 +67,46 @@ export function unsubscribe(subs: SubscriptionStore, id: string): Promise<boolea
 }
 
 /** Pauses alerts until `until` (FOREVER: until resumed); null resumes them. */
-export function setPaused(subs: SubscriptionStore, sub: Subscription, until: number | null, now: number): Promise<void> {
+export function setPaused(
+  subs: SubscriptionStore,
+  sub: Subscription,
+  until: number | null,
+  now: number,
+): Promise<void> {
   return subs.put({ ...sub, pausedUntil: until, updatedAt: now });
 }
 
 /** Mutes (or unmutes) one token (`chain:address`) for this destination. */
-export function setMuted(subs: SubscriptionStore, sub: Subscription, tokenKey: string, muted: boolean, now: number): Promise<void> {
-  const mutedTokens = muted ? [...new Set([...sub.mutedTokens, tokenKey])] : sub.mutedTokens.filter((t) => t !== tokenKey);
+export function setMuted(
+  subs: SubscriptionStore,
+  sub: Subscription,
+  tokenKey: string,
+  muted: boolean,
+  now: number,
+): Promise<void> {
+  const mutedTokens = muted
+    ? [...new Set([...sub.mutedTokens, tokenKey])]
+    : sub.mutedTokens.filter((t) => t !== tokenKey);
   return subs.put({ ...sub, mutedTokens, updatedAt: now });
 }
 
 /** Sets quiet hours (null: none). Alerts already held are summarised when the current quiet hours end, or at once without them. */
-export function setQuiet(subs: SubscriptionStore, sub: Subscription, quiet: QuietHours | null, now: number): Promise<void> {
+export function setQuiet(
+  subs: SubscriptionStore,
+  sub: Subscription,
+  quiet: QuietHours | null,
+  now: number,
+): Promise<void> {
   return subs.put({ ...sub, quiet, updatedAt: now });
 }
 
 /** Sets the scheduled digest (null: none). */
-export function setDigest(subs: SubscriptionStore, sub: Subscription, digest: DigestSettings | null, now: number): Promise<void> {
+export function setDigest(
+  subs: SubscriptionStore,
+  sub: Subscription,
+  digest: DigestSettings | null,
+  now: number,
+): Promise<void> {
   return subs.put({ ...sub, digest, updatedAt: now });
 }
 
@@ -101,7 +124,12 @@ export async function disable(subs: SubscriptionStore, id: string, reason: strin
  * The old id stays, disabled, pointing at the new chat, so that alerts already
  * queued for it follow. Safe to run again: answers the two ids only when something moved.
  */
-export async function migrate(subs: SubscriptionStore, fromId: string, toChatId: string, now: number): Promise<{ from: string; to: string } | undefined> {
+export async function migrate(
+  subs: SubscriptionStore,
+  fromId: string,
+  toChatId: string,
+  now: number,
+): Promise<{ from: string; to: string } | undefined> {
   const sub = await subs.get(fromId);
   if (!sub || sub.movedTo) return undefined;
   const to = subscriptionId(sub.platform, toChatId);

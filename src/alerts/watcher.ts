@@ -20,7 +20,15 @@ import type { Kv } from '../store/strict.ts';
 import type { FeedPosition, Subscription, SubscriptionStore } from '../store/subscriptions.ts';
 import type { Delivery } from './delivery.ts';
 import { fnv1a } from './hash.ts';
-import { compile, hasUnknowns, isAfter, loosestFilters, tweetFacts, type CompiledSubscriptions, type Match } from './matcher.ts';
+import {
+  compile,
+  hasUnknowns,
+  isAfter,
+  loosestFilters,
+  tweetFacts,
+  type CompiledSubscriptions,
+  type Match,
+} from './matcher.ts';
 import { createAuthorLookup, type AuthorFacts, type LookupStats } from './authors.ts';
 import { recordHeld } from './held.ts';
 import type { Outbox } from '../store/outbox.ts';
@@ -115,7 +123,12 @@ export function createWatcher(o: WatcherOptions): Watcher {
   let leading = false;
   let recoveredAt = 0;
   let cache: { version: string; subs: Subscription[]; compiled: CompiledSubscriptions } | undefined;
-  const authors = createAuthorLookup({ api: o.api, log: o.log, now, ...(o.authorTtlMs !== undefined ? { ttlMs: o.authorTtlMs } : {}) });
+  const authors = createAuthorLookup({
+    api: o.api,
+    log: o.log,
+    now,
+    ...(o.authorTtlMs !== undefined ? { ttlMs: o.authorTtlMs } : {}),
+  });
 
   /** Starts a drain without waiting; a store fault pauses delivery until the next tick. */
   function kick(): void {
@@ -152,7 +165,10 @@ export function createWatcher(o: WatcherOptions): Watcher {
     let cursor: string | undefined;
     const cursors = new Set<string>();
     for (let page = 0; page < MAX_PAGES; page++) {
-      const r = await o.api.getTweets({ limit: pageSize, ...filters, ...(cursor ? { cursor } : {}) }, { budgetMs, cache: 'bypass' });
+      const r = await o.api.getTweets(
+        { limit: pageSize, ...filters, ...(cursor ? { cursor } : {}) },
+        { budgetMs, cache: 'bypass' },
+      );
       let oldest = Infinity;
       for (const t of r.items) {
         const ms = Date.parse(t.tweeted_at);
@@ -207,7 +223,9 @@ export function createWatcher(o: WatcherOptions): Watcher {
       const h = await head();
       if (h && (!state.hwm || isAfter(h, state.hwm))) {
         // Nothing before the head was marked seen: the lookback must not reach behind it.
-        await o.lease.fenced(() => o.state.set(STATE_KEY, { hwm: h, seenFrom: Date.parse(h.tweetedAt) + 1 } satisfies State));
+        await o.lease.fenced(() =>
+          o.state.set(STATE_KEY, { hwm: h, seenFrom: Date.parse(h.tweetedAt) + 1 } satisfies State),
+        );
         mark = h;
       }
       kick();
@@ -250,12 +268,25 @@ export function createWatcher(o: WatcherOptions): Watcher {
       for (const s of waiting) heldBy.set(s.id, (heldBy.get(s.id) ?? 0) + 1);
       held += waiting.length;
     }
-    if (held) o.log.info({ held, unknown: lookup.unknown }, 'tweets held back: a filter needs an author fact no source gave');
-    const plan = await planAlerts({ matches, skipped, subs, batchId, api: o.api, pages: o.pages, state: o.state, now: t, budgetMs, log: o.log });
+    if (held)
+      o.log.info({ held, unknown: lookup.unknown }, 'tweets held back: a filter needs an author fact no source gave');
+    const plan = await planAlerts({
+      matches,
+      skipped,
+      subs,
+      batchId,
+      api: o.api,
+      pages: o.pages,
+      state: o.state,
+      now: t,
+      budgetMs,
+      log: o.log,
+    });
     await o.outbox.enqueue(batchId, plan.entries);
     await plan.commitCooldowns();
     if (heldBy.size) await recordHeld(o.state, heldBy, batchId, t);
-    if (o.followups && plan.markets.size) await o.followups.sighted(plan.markets).catch((err: unknown) => o.log.warn({ err }, 'call peaks not updated'));
+    if (o.followups && plan.markets.size)
+      await o.followups.sighted(plan.markets).catch((err: unknown) => o.log.warn({ err }, 'call peaks not updated'));
     await Promise.all(tweets.map((x) => o.state.set(`seen:${x.id}`, 1, lookbackMs * 3)));
     await o.lease.fenced(() => o.state.set(STATE_KEY, { ...state, hwm: newHwm } satisfies State));
     mark = newHwm;
@@ -295,7 +326,10 @@ export function createWatcher(o: WatcherOptions): Watcher {
         });
       });
       // Deliver whatever a previous run left in the outbox, without waiting for the first tick.
-      void o.lease.acquire().then((ok) => ok && kick(), () => {});
+      void o.lease.acquire().then(
+        (ok) => ok && kick(),
+        () => {},
+      );
     },
     tick,
     kick() {

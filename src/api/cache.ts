@@ -83,7 +83,11 @@ export class SingleFlight<V> {
   }
 
   /** Joins the flight for key, starting it with `start` when none is running. */
-  run(key: string, start: (signal: AbortSignal) => Promise<V>, waiter: Waiter): { promise: Promise<V>; leader: boolean } {
+  run(
+    key: string,
+    start: (signal: AbortSignal) => Promise<V>,
+    waiter: Waiter,
+  ): { promise: Promise<V>; leader: boolean } {
     let flight = this.#flights.get(key);
     const leader = flight === undefined;
     if (!flight) {

@@ -99,7 +99,8 @@ export function createKolClient(o: KolClientOptions): KolClient {
       // An observer's bug must not turn a good answer into a failure.
     }
     if (err === undefined) o.logger?.debug?.({ ...e }, 'upstream call');
-    else if (err instanceof ApiValidationError || err instanceof ApiAbortedError) o.logger?.debug?.({ ...e, err: errorFields(err) }, 'upstream call not completed');
+    else if (err instanceof ApiValidationError || err instanceof ApiAbortedError)
+      o.logger?.debug?.({ ...e, err: errorFields(err) }, 'upstream call not completed');
     else o.logger?.warn?.({ ...e, err: errorFields(err) }, 'upstream call failed');
   }
 
@@ -113,7 +114,10 @@ export function createKolClient(o: KolClientOptions): KolClient {
     async function fetchParsed(target: string, signal: AbortSignal, deadline: number, stats: CallStats): Promise<Out> {
       const json = await transport.get(def.name, target, signal, deadline, stats);
       const data = decodeResult(def.name, def.result, json, (rows) =>
-        o.logger?.warn?.({ operation: def.name, rows: rows.map((r) => `${r.path}: ${r.message}`) }, 'list rows could not be read; the rest is shown'),
+        o.logger?.warn?.(
+          { operation: def.name, rows: rows.map((r) => `${r.path}: ${r.message}`) },
+          'list rows could not be read; the rest is shown',
+        ),
       );
       // This object stays private to the cache and the flight; every caller gets a copy.
       cache.set(target, data, ttlMs);
@@ -152,14 +156,23 @@ export function createKolClient(o: KolClientOptions): KolClient {
         leader = run.leader;
         const value = structuredClone(await run.promise);
         if (leader) {
-          report({ operation: def.name, ms: elapsed(), outcome: 'ok', attempts: stats.attempts, ...statusOf(stats.status) });
+          report({
+            operation: def.name,
+            ms: elapsed(),
+            outcome: 'ok',
+            attempts: stats.attempts,
+            ...statusOf(stats.status),
+          });
         } else {
           report({ operation: def.name, ms: elapsed(), outcome: 'cache', attempts: 0 });
         }
         return value;
       } catch (err) {
         const status = err instanceof ApiError && err.status !== undefined ? err.status : stats.status;
-        report({ operation: def.name, ms: elapsed(), outcome: 'error', attempts: stats.attempts, ...statusOf(status) }, err);
+        report(
+          { operation: def.name, ms: elapsed(), outcome: 'error', attempts: stats.attempts, ...statusOf(status) },
+          err,
+        );
         throw err;
       }
     };
@@ -190,7 +203,8 @@ function normalizeBaseUrl(raw: string): string {
   } catch {
     throw new TypeError('createKolClient: baseUrl is not a valid URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError('createKolClient: baseUrl must be http or https');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError('createKolClient: baseUrl must be http or https');
   if (url.search || url.hash || url.username || url.password) {
     throw new TypeError('createKolClient: baseUrl must not carry credentials, a query or a fragment');
   }

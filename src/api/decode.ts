@@ -44,7 +44,8 @@ export function decodeResult<RS extends z.ZodType>(
   const parsed = schema.safeParse(json);
   if (parsed.success) {
     // `unreadable` is the client's own note; an upstream field of that name is not believed.
-    if (parsed.data && typeof parsed.data === 'object' && 'unreadable' in parsed.data) delete (parsed.data as { unreadable?: number }).unreadable;
+    if (parsed.data && typeof parsed.data === 'object' && 'unreadable' in parsed.data)
+      delete (parsed.data as { unreadable?: number }).unreadable;
     return parsed.data;
   }
   const partial = readableRows(schema, json);
@@ -56,11 +57,25 @@ export function decodeResult<RS extends z.ZodType>(
     }
   }
   const issue = parsed.error.issues[0];
-  throw new ApiSchemaError(operation, pathOf(issue?.path ?? []), issue?.message ?? 'invalid', parsed.error.issues.length);
+  throw new ApiSchemaError(
+    operation,
+    pathOf(issue?.path ?? []),
+    issue?.message ?? 'invalid',
+    parsed.error.issues.length,
+  );
 }
 
-function readableRows(schema: z.ZodType, json: unknown): { good: unknown[]; bad: UnreadableRow[]; total: number } | undefined {
-  if (!(schema instanceof z.ZodObject) || !json || typeof json !== 'object' || !Array.isArray((json as { items?: unknown }).items)) return undefined;
+function readableRows(
+  schema: z.ZodType,
+  json: unknown,
+): { good: unknown[]; bad: UnreadableRow[]; total: number } | undefined {
+  if (
+    !(schema instanceof z.ZodObject) ||
+    !json ||
+    typeof json !== 'object' ||
+    !Array.isArray((json as { items?: unknown }).items)
+  )
+    return undefined;
   const list = schema.shape['items'];
   if (!(list instanceof z.ZodArray)) return undefined;
   const row = list.element as z.ZodType;
@@ -70,7 +85,12 @@ function readableRows(schema: z.ZodType, json: unknown): { good: unknown[]; bad:
   items.forEach((item, index) => {
     const r = row.safeParse(item);
     if (r.success) good.push(item);
-    else bad.push({ index, path: `items.${index}.${pathOf(r.error.issues[0]?.path ?? [])}`, message: r.error.issues[0]?.message ?? 'invalid' });
+    else
+      bad.push({
+        index,
+        path: `items.${index}.${pathOf(r.error.issues[0]?.path ?? [])}`,
+        message: r.error.issues[0]?.message ?? 'invalid',
+      });
   });
   return { good, bad, total: items.length };
 }

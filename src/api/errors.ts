@@ -27,7 +27,9 @@ export class ApiValidationError extends ApiError {
 export class ApiBadRequestError extends ApiError {
   readonly upstreamMessage: string;
   constructor(operation: OperationName, status: number, upstreamMessage: string) {
-    super(operation, `upstream rejected the request (${status})${upstreamMessage ? `: ${upstreamMessage}` : ''}`, { status });
+    super(operation, `upstream rejected the request (${status})${upstreamMessage ? `: ${upstreamMessage}` : ''}`, {
+      status,
+    });
     this.upstreamMessage = upstreamMessage;
   }
 }
@@ -42,14 +44,24 @@ export class ApiUnauthorizedError extends ApiError {
 
 export class ApiNotFoundError extends ApiError {
   constructor(operation: OperationName, upstreamMessage: string) {
-    super(operation, `not found (404)${upstreamMessage && upstreamMessage !== 'Not Found' ? `: ${upstreamMessage}` : ''}`, {
-      status: 404,
-    });
+    super(
+      operation,
+      `not found (404)${upstreamMessage && upstreamMessage !== 'Not Found' ? `: ${upstreamMessage}` : ''}`,
+      {
+        status: 404,
+      },
+    );
   }
 }
 
 /** `too_large`: the body passed the client's size cap (KolClientOptions.maxBodyBytes). */
-export type UnavailableKind = 'network' | 'timeout' | 'rate_limited' | 'server_error' | 'unexpected_status' | 'too_large';
+export type UnavailableKind =
+  | 'network'
+  | 'timeout'
+  | 'rate_limited'
+  | 'server_error'
+  | 'unexpected_status'
+  | 'too_large';
 
 /**
  * Upstream could not give an answer in time: network error, timeout, 429 or 5xx that

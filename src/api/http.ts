@@ -49,7 +49,13 @@ export interface CallStats {
 
 export interface Transport {
   /** GETs pathAndQuery, retrying transient failures until `deadline` (epoch ms); returns parsed JSON. */
-  get(operation: OperationName, pathAndQuery: string, signal: AbortSignal, deadline: number, stats: CallStats): Promise<unknown>;
+  get(
+    operation: OperationName,
+    pathAndQuery: string,
+    signal: AbortSignal,
+    deadline: number,
+    stats: CallStats,
+  ): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -72,7 +78,11 @@ const decoders: Record<string, Decoder> = {
 
 /** Thrown inside an attempt; never retried (the same request would bring the same body). */
 function tooLarge(operation: OperationName, stats: CallStats): ApiUnavailableError {
-  return new ApiUnavailableError(operation, 'too_large', { attempts: stats.attempts, budgetExhausted: false, ...(stats.status === undefined ? {} : { status: stats.status }) });
+  return new ApiUnavailableError(operation, 'too_large', {
+    attempts: stats.attempts,
+    budgetExhausted: false,
+    ...(stats.status === undefined ? {} : { status: stats.status }),
+  });
 }
 
 export function createTransport(config: TransportConfig): Transport {
@@ -80,12 +90,12 @@ export function createTransport(config: TransportConfig): Transport {
   const dispatcher: Dispatcher =
     config.dispatcher ??
     new Agent({
-        connect: { timeout: config.timeouts.connectMs },
-        headersTimeout: config.timeouts.headersMs,
-        bodyTimeout: config.timeouts.bodyMs,
-        keepAliveTimeout: 10_000,
-        connections: 32,
-      });
+      connect: { timeout: config.timeouts.connectMs },
+      headersTimeout: config.timeouts.headersMs,
+      bodyTimeout: config.timeouts.bodyMs,
+      keepAliveTimeout: 10_000,
+      connections: 32,
+    });
   const headers = {
     'x-api-key': config.apiKey,
     accept: 'application/json',
@@ -144,16 +154,23 @@ export function createTransport(config: TransportConfig): Transport {
     return Buffer.concat(chunks, size);
   }
 
-  async function decodeJson(operation: OperationName, res: Dispatcher.ResponseData, stats: CallStats): Promise<unknown> {
+  async function decodeJson(
+    operation: OperationName,
+    res: Dispatcher.ResponseData,
+    stats: CallStats,
+  ): Promise<unknown> {
     let raw: Buffer = await readCapped(operation, res, stats);
-    const encoding = String(res.headers['content-encoding'] ?? '').trim().toLowerCase();
+    const encoding = String(res.headers['content-encoding'] ?? '')
+      .trim()
+      .toLowerCase();
     const decode = decoders[encoding];
     if (encoding && encoding !== 'identity') {
       if (!decode) throw new ApiSchemaError(operation, '(body)', `unsupported content-encoding ${encoding}`);
       try {
         raw = await decode(raw, { maxOutputLength: config.maxBodyBytes });
       } catch (err) {
-        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) throw tooLarge(operation, stats);
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError)
+          throw tooLarge(operation, stats);
         throw new ApiSchemaError(operation, '(body)', `body is not valid ${encoding}`);
       }
     }
@@ -164,7 +181,13 @@ export function createTransport(config: TransportConfig): Transport {
     }
   }
 
-  async function attempt(operation: OperationName, url: string, signal: AbortSignal, deadline: number, stats: CallStats): Promise<Outcome> {
+  async function attempt(
+    operation: OperationName,
+    url: string,
+    signal: AbortSignal,
+    deadline: number,
+    stats: CallStats,
+  ): Promise<Outcome> {
     const remaining = deadline - Date.now();
     const ctl = new AbortController();
     const timer = setTimeout(() => ctl.abort(new BudgetElapsed('time budget elapsed')), remaining);
@@ -198,11 +221,19 @@ export function createTransport(config: TransportConfig): Transport {
       if (status === 404) throw new ApiNotFoundError(operation, await readUpstreamMessage(res.body));
       if (status >= 400) throw new ApiBadRequestError(operation, status, await readUpstreamMessage(res.body));
       await res.body.dump().catch(() => undefined);
-      throw new ApiUnavailableError(operation, 'unexpected_status', { attempts: stats.attempts, budgetExhausted: false, status });
+      throw new ApiUnavailableError(operation, 'unexpected_status', {
+        attempts: stats.attempts,
+        budgetExhausted: false,
+        status,
+      });
     } catch (err) {
       if (signal.aborted) throw new ApiAbortedError(operation, signal.reason);
       if (ctl.signal.reason instanceof BudgetElapsed) {
-        throw new ApiUnavailableError(operation, 'timeout', { attempts: stats.attempts, budgetExhausted: true, cause: err });
+        throw new ApiUnavailableError(operation, 'timeout', {
+          attempts: stats.attempts,
+          budgetExhausted: true,
+          cause: err,
+        });
       }
       if (err instanceof ApiError) throw err;
       const timedOut = isTimeout(err) || ctl.signal.reason instanceof AttemptTimedOut;
@@ -236,7 +267,10 @@ export function createTransport(config: TransportConfig): Transport {
         if (Date.now() + waitMs >= deadline) {
           throw new ApiUnavailableError(operation, kind, { ...details, budgetExhausted: true });
         }
-        config.logger?.warn?.({ operation, attempt: stats.attempts, kind, status, waitMs }, 'upstream call failed; retrying');
+        config.logger?.warn?.(
+          { operation, attempt: stats.attempts, kind, status, waitMs },
+          'upstream call failed; retrying',
+        );
         try {
           await sleep(waitMs, undefined, { signal });
         } catch {

@@ -32,7 +32,8 @@ export function describeType(v: unknown): string {
   return typeof v;
 }
 
-const expected = (what: string) => (iss: { input?: unknown }) => `expected ${what}, received ${describeType(iss.input)}`;
+const expected = (what: string) => (iss: { input?: unknown }) =>
+  `expected ${what}, received ${describeType(iss.input)}`;
 
 const DECIMAL = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 const DIGITS = /^\d+$/;
@@ -54,10 +55,9 @@ export const int = z
 
 /** A decimal kept as its exact text; a JSON number is accepted and turned into its source text. */
 export const dec = z
-  .custom<string | number | LosslessNumber>(
-    (v) => (typeof v === 'string' && DECIMAL.test(v.trim())) || isNum(v),
-    { error: expected('decimal string') },
-  )
+  .custom<string | number | LosslessNumber>((v) => (typeof v === 'string' && DECIMAL.test(v.trim())) || isNum(v), {
+    error: expected('decimal string'),
+  })
   .transform((v) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : v.source));
 
 /** A 64-bit integer id, exposed as its exact digit string. */

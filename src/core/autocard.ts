@@ -51,7 +51,10 @@ export function autoCardSettings(store: Store) {
   return {
     async get(platform: Platform, chatId: string): Promise<AutoCardSettings> {
       const v = await kv.get<Partial<AutoCardSettings>>(key(platform, chatId));
-      return { enabled: v?.enabled ?? DEFAULT_SETTINGS.enabled, cooldownMs: v?.cooldownMs ?? DEFAULT_SETTINGS.cooldownMs };
+      return {
+        enabled: v?.enabled ?? DEFAULT_SETTINGS.enabled,
+        cooldownMs: v?.cooldownMs ?? DEFAULT_SETTINGS.cooldownMs,
+      };
     },
     put: (platform: Platform, chatId: string, s: AutoCardSettings) => kv.set(key(platform, chatId), s),
   };
@@ -95,7 +98,8 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
   const limiter = createRateLimiter(o.perMinute ?? DEFAULT_PER_MINUTE, 60_000);
   const settings = autoCardSettings(o.store);
   const cooldowns: Kv = o.store.autocard;
-  const cdKey = (w: Where, address: string) => `cd:${w.platform}:${w.chatId}:${/^0x[0-9a-fA-F]{40}$/.test(address) ? address.toLowerCase() : address}`;
+  const cdKey = (w: Where, address: string) =>
+    `cd:${w.platform}:${w.chatId}:${/^0x[0-9a-fA-F]{40}$/.test(address) ? address.toLowerCase() : address}`;
 
   /** The chat's language, else the asker's; a store fault costs only the language. */
   async function textOf(w: Where): Promise<T> {
@@ -104,7 +108,10 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
   }
 
   /** Each reference looked up on its chains at once; a fault is kept (to log or show), not thrown. */
-  async function lookupAll(refs: readonly TokenRef[], signal: AbortSignal): Promise<{ found: FoundToken[]; fault: unknown }> {
+  async function lookupAll(
+    refs: readonly TokenRef[],
+    signal: AbortSignal,
+  ): Promise<{ found: FoundToken[]; fault: unknown }> {
     let fault: unknown;
     const call = { signal, budgetMs: o.budgetMs ?? 8_000 };
     const lists = await Promise.all(
@@ -134,7 +141,11 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
     for (const k of keys) pending.add(k);
     try {
       const { found, fault } = await lookupAll(fresh, signal);
-      if (fault) o.log.warn({ err: fault instanceof Error ? { name: fault.name, message: fault.message } : String(fault) }, 'autocard: lookup failed (silent)');
+      if (fault)
+        o.log.warn(
+          { err: fault instanceof Error ? { name: fault.name, message: fault.message } : String(fault) },
+          'autocard: lookup failed (silent)',
+        );
       if (!found.length) return { outcome: fault ? 'unavailable' : 'not_found' };
       // Only what was shown cools down: an unknown paste stays cheap to retry (the client caches misses).
       await Promise.all(found.map((f) => cooldowns.set(cdKey(w, f.item.token.address), now(), s.cooldownMs)));
@@ -150,7 +161,9 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
     if (!refs.length) return { kind: 'error', message: t('lookup.messageCommandNothing') };
     const { found, fault } = await lookupAll(refs, signal);
     if (found.length) return o.bind(compactCards(found, t), w);
-    return fault ? toErrorView(fault, NAME, o.log, t).view : { kind: 'error', message: t('lookup.messageCommandUnknown') };
+    return fault
+      ? toErrorView(fault, NAME, o.log, t).view
+      : { kind: 'error', message: t('lookup.messageCommandUnknown') };
   }
 
   return {
@@ -163,7 +176,10 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
         return view;
       } catch (err) {
         // The store or a view failed: silence in the chat, the detail in the log.
-        o.log.warn({ err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, 'autocard: failed (silent)');
+        o.log.warn(
+          { err: err instanceof Error ? { name: err.name, message: err.message } : String(err) },
+          'autocard: failed (silent)',
+        );
         o.onOutcome?.(NAME, 'failed', now() - started);
         return undefined;
       }

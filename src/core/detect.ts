@@ -33,8 +33,17 @@ const EVM_ONLY = /^0x[0-9a-fA-F]{40}$/;
 const HEX_RUN = /0x[0-9a-fA-F]+/g;
 
 const SITES = [
-  'solscan.io', 'birdeye.so', 'gmgn.ai', 'pump.fun', 'dexscreener.com', 'geckoterminal.com',
-  'bscscan.com', 'basescan.org', 'suiscan.xyz', 'suivision.xyz', 'explorer.aptoslabs.com',
+  'solscan.io',
+  'birdeye.so',
+  'gmgn.ai',
+  'pump.fun',
+  'dexscreener.com',
+  'geckoterminal.com',
+  'bscscan.com',
+  'basescan.org',
+  'suiscan.xyz',
+  'suivision.xyz',
+  'explorer.aptoslabs.com',
 ] as const;
 type Site = (typeof SITES)[number];
 /** A known site's name; the link around it is found by walking to the delimiters (cheaper than one big URL pattern). */
@@ -45,7 +54,14 @@ const HOST_PREFIX = /^(?:https?:\/\/)?((?:[a-z0-9-]+\.)*)$/i;
 
 /** Chain slugs as the sites write them. */
 const SLUG: Readonly<Record<string, ChainId>> = {
-  solana: 'solana', sol: 'solana', bsc: 'bsc', bnb: 'bsc', base: 'base', sui: 'sui', 'sui-network': 'sui', aptos: 'aptos',
+  solana: 'solana',
+  sol: 'solana',
+  bsc: 'bsc',
+  bnb: 'bsc',
+  base: 'base',
+  sui: 'sui',
+  'sui-network': 'sui',
+  aptos: 'aptos',
 };
 
 function slug(s: string | null | undefined): ChainId | undefined {
@@ -54,13 +70,16 @@ function slug(s: string | null | undefined): ChainId | undefined {
 
 /** [chain, address] named by a link of `site`, or undefined when the page is not a token's. */
 function fromLink(site: Site, host: string, path: string, q: URLSearchParams): [ChainId, string] | undefined {
-  const seg = path.split('/').filter(Boolean).map((p) => {
-    try {
-      return decodeURIComponent(p);
-    } catch {
-      return p;
-    }
-  });
+  const seg = path
+    .split('/')
+    .filter(Boolean)
+    .map((p) => {
+      try {
+        return decodeURIComponent(p);
+      } catch {
+        return p;
+      }
+    });
   const mainnet = (n: string | null) => n === null || n === '' || n.toLowerCase() === 'mainnet';
   switch (site) {
     case 'solscan.io': // solscan.io/token/<mint> (cluster=devnet pages are not mainnet tokens)
@@ -69,7 +88,9 @@ function fromLink(site: Site, host: string, path: string, q: URLSearchParams): [
       if (seg[0] === 'token' && seg[1]) return withChain(q.get('chain') ? slug(q.get('chain')) : 'solana', seg[1]);
       return seg[1] === 'token' && seg[2] ? withChain(slug(seg[0]), seg[2]) : undefined;
     case 'gmgn.ai': // gmgn.ai/<sol|bsc|base>/token/<addr>, referral form <code>_<addr>
-      return seg[1] === 'token' && seg[2] ? withChain(slug(seg[0]), seg[2].slice(seg[2].lastIndexOf('_') + 1)) : undefined;
+      return seg[1] === 'token' && seg[2]
+        ? withChain(slug(seg[0]), seg[2].slice(seg[2].lastIndexOf('_') + 1))
+        : undefined;
     case 'pump.fun': // pump.fun/<mint>, pump.fun/coin/<mint>
       return seg[0] === 'coin' && seg[1] ? ['solana', seg[1]] : seg.length === 1 ? ['solana', seg[0]!] : undefined;
     case 'dexscreener.com': // dexscreener.com/<chain>/<token or pair address>
@@ -85,7 +106,9 @@ function fromLink(site: Site, host: string, path: string, q: URLSearchParams): [
     case 'suivision.xyz': // suivision.xyz/coin/<type>; testnet.suivision.xyz is another network
       return seg[0] === 'coin' && seg[1] && /^(?:www\.)?suivision\.xyz$/i.test(host) ? ['sui', seg[1]] : undefined;
     case 'explorer.aptoslabs.com': // /coin/<type>?network=mainnet, /fungible_asset/<addr>
-      return (seg[0] === 'coin' || seg[0] === 'fungible_asset') && seg[1] && mainnet(q.get('network')) ? ['aptos', seg[1]] : undefined;
+      return (seg[0] === 'coin' || seg[0] === 'fungible_asset') && seg[1] && mainnet(q.get('network'))
+        ? ['aptos', seg[1]]
+        : undefined;
   }
 }
 
@@ -145,7 +168,13 @@ function blankSpans(text: string, spans: readonly [number, number][]): string {
 export function findTokenRefs(text: string, max = MAX_REFS): TokenRef[] {
   const out: TokenRef[] = [];
   const seen = new Set<string>();
-  const add = (address: string, chains: readonly ChainId[], via: string, at: number, found: { at: number; ref: TokenRef }[]) => {
+  const add = (
+    address: string,
+    chains: readonly ChainId[],
+    via: string,
+    at: number,
+    found: { at: number; ref: TokenRef }[],
+  ) => {
     // One token per address: links come first, so a link that names the chain wins over the same bare address.
     const key = EVM_ONLY.test(address) ? address.toLowerCase() : address;
     if (seen.has(key)) return;
@@ -177,7 +206,8 @@ export function findTokenRefs(text: string, max = MAX_REFS): TokenRef[] {
       const hit = fromLink(site, host, path.split('#')[0]!, new URLSearchParams(query.split('#')[0]));
       if (!hit) continue;
       const [chain, address] = hit;
-      const valid = chain === 'solana' ? isValidAddress(chain, address) && isBase58Key(address) : isValidAddress(chain, address);
+      const valid =
+        chain === 'solana' ? isValidAddress(chain, address) && isBase58Key(address) : isValidAddress(chain, address);
       if (valid) add(address, [chain], site, start, found);
     }
     if (spans.length) rest = blankSpans(text, spans);
@@ -187,7 +217,8 @@ export function findTokenRefs(text: string, max = MAX_REFS): TokenRef[] {
     for (const m of rest.matchAll(EVM_ADDR)) add(m[0], ['bsc', 'base'], 'text', m.index, found);
     rest = rest.replace(HEX_RUN, (h) => ' '.repeat(h.length));
   }
-  for (const m of rest.matchAll(BASE58_RUN)) if (m[0].length <= 44 && isBase58Key(m[0])) add(m[0], ['solana'], 'text', m.index, found);
+  for (const m of rest.matchAll(BASE58_RUN))
+    if (m[0].length <= 44 && isBase58Key(m[0])) add(m[0], ['solana'], 'text', m.index, found);
   found.sort((a, b) => a.at - b.at);
   for (const f of found) {
     if (out.length >= max) break;

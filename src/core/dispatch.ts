@@ -103,9 +103,30 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
   const budget = o.budgetMs ?? 8_000;
 
   /** With `quiet`, a sender already told about the limit gets undefined: no answer at all. */
-  async function execute(command: AnyCommand | undefined, name: string, getRaw: () => RawArgs, caller: Caller, opts: RunOptions, quiet: true): Promise<View | undefined>;
-  async function execute(command: AnyCommand | undefined, name: string, getRaw: () => RawArgs, caller: Caller, opts: RunOptions, quiet?: false): Promise<View>;
-  async function execute(command: AnyCommand | undefined, name: string, getRaw: () => RawArgs, caller: Caller, opts: RunOptions, quiet = false): Promise<View | undefined> {
+  async function execute(
+    command: AnyCommand | undefined,
+    name: string,
+    getRaw: () => RawArgs,
+    caller: Caller,
+    opts: RunOptions,
+    quiet: true,
+  ): Promise<View | undefined>;
+  async function execute(
+    command: AnyCommand | undefined,
+    name: string,
+    getRaw: () => RawArgs,
+    caller: Caller,
+    opts: RunOptions,
+    quiet?: false,
+  ): Promise<View>;
+  async function execute(
+    command: AnyCommand | undefined,
+    name: string,
+    getRaw: () => RawArgs,
+    caller: Caller,
+    opts: RunOptions,
+    quiet = false,
+  ): Promise<View | undefined> {
     const started = now();
     let outcome: Outcome = 'ok';
     let t = ENGLISH;
@@ -115,17 +136,26 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     const signal = opts.signal ? AbortSignal.any([opts.signal, answered.signal]) : answered.signal;
     try {
       // People posting as a chat share one Telegram user; each such chat is its own sender.
-      const sender = caller.senderChatId !== undefined ? `${caller.platform}:chat:${caller.senderChatId}` : `${caller.platform}:${caller.userId}`;
+      const sender =
+        caller.senderChatId !== undefined
+          ? `${caller.platform}:chat:${caller.senderChatId}`
+          : `${caller.platform}:${caller.userId}`;
       const verdict = limiter.take(sender, started);
       if (verdict.waitMs > 0) outcome = 'limited';
       if (verdict.waitMs > 0 && quiet && verdict.toldAlready) return undefined;
       // The language first, so every answer below, errors included, speaks it.
       const locale = await localeOf(caller);
       t = translator(locale);
-      if (verdict.waitMs > 0) return { kind: 'error', message: t('errors.rateLimited', { seconds: formats(locale).int(Math.ceil(verdict.waitMs / 1000)) }) };
+      if (verdict.waitMs > 0)
+        return {
+          kind: 'error',
+          message: t('errors.rateLimited', { seconds: formats(locale).int(Math.ceil(verdict.waitMs / 1000)) }),
+        };
       const checked = precheck(command, name, getRaw);
       if (checked.needsManager && !(await caller.canManage())) {
-        throw new PermissionError(t(caller.platform === 'discord' ? 'errors.manageAlertsDiscord' : 'errors.manageAlertsGroup'));
+        throw new PermissionError(
+          t(caller.platform === 'discord' ? 'errors.manageAlertsDiscord' : 'errors.manageAlertsGroup'),
+        );
       }
       const counted = countingUnreadable(o.api);
       const ctx: CommandContext = {
@@ -143,7 +173,10 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         charts: o.charts ?? sharedChartPool(),
         ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
       };
-      return await bindActions(withUnreadableNote(await checked.command.run(checked.input as never, ctx), counted.count(), t), caller);
+      return await bindActions(
+        withUnreadableNote(await checked.command.run(checked.input as never, ctx), counted.count(), t),
+        caller,
+      );
     } catch (err) {
       const { view, outcome: oc } = toErrorView(err, name, o.log, t);
       outcome = oc;
@@ -181,7 +214,8 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     try {
       await Promise.all(
         actions.map(async (a) => {
-          if (!a.id) a.id = await bindAction(o.store.pages, { command: a.command, options: a.options, chats }, actionTtl);
+          if (!a.id)
+            a.id = await bindAction(o.store.pages, { command: a.command, options: a.options, chats }, actionTtl);
         }),
       );
       return view;
@@ -197,7 +231,10 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       const parsed = splitCommand(text);
       if (!parsed) return undefined;
       const command = o.commands.get(parsed.name);
-      const words = () => (parsed.args.length === 0 && opts.quoted !== undefined && readsQuote(parsed.name) ? argsFromQuote(parsed.name, opts.quoted) : parsed.args);
+      const words = () =>
+        parsed.args.length === 0 && opts.quoted !== undefined && readsQuote(parsed.name)
+          ? argsFromQuote(parsed.name, opts.quoted)
+          : parsed.args;
       return execute(command, parsed.name, () => argsFor(command!, words()), caller, opts, true);
     },
     run(name, raw, caller, opts = {}) {
@@ -206,7 +243,8 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     async action(id, caller, opts = {}) {
       const t = translator(await localeOf(caller));
       // Forged callback data: the pressed message does not show this button.
-      if (opts.buttonsOnMessage && !opts.buttonsOnMessage.includes(id)) return { kind: 'error', message: t('errors.foreignButton') };
+      if (opts.buttonsOnMessage && !opts.buttonsOnMessage.includes(id))
+        return { kind: 'error', message: t('errors.foreignButton') };
       const parsed = parseActionId(id);
       let stored: Awaited<ReturnType<Store['pages']['get']>>;
       try {
@@ -238,15 +276,28 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
 
 function unknownCommand(name: string, commands: Registry): UserError {
   const near = suggest(name, [...commands.keys()]);
-  return new UserError(near ? { key: 'errors.unknownCommandNear', values: { name, near } } : { key: 'errors.unknownCommand', values: { name } }, '/help');
+  return new UserError(
+    near
+      ? { key: 'errors.unknownCommandNear', values: { name, near } }
+      : { key: 'errors.unknownCommand', values: { name } },
+    '/help',
+  );
 }
 
 /** Maps any failure to a short, honest answer in `t`'s language; logs what the user should not see. */
-export function toErrorView(err: unknown, command: string, log: Logger, t: T = ENGLISH): { view: View; outcome: Outcome } {
+export function toErrorView(
+  err: unknown,
+  command: string,
+  log: Logger,
+  t: T = ENGLISH,
+): { view: View; outcome: Outcome } {
   const say = (message: string): View => ({ kind: 'error', message });
   if (err instanceof PermissionError) return { view: say(err.localized(t)), outcome: 'denied' };
   if (err instanceof UserError) {
-    return { view: { kind: 'error', message: err.localized(t), ...(err.example ? { example: err.example } : {}) }, outcome: 'user_error' };
+    return {
+      view: { kind: 'error', message: err.localized(t), ...(err.example ? { example: err.example } : {}) },
+      outcome: 'user_error',
+    };
   }
   if (err instanceof ApiNotFoundError) return { view: say(t('errors.notFound')), outcome: 'not_found' };
   if (err instanceof ApiValidationError || err instanceof ApiBadRequestError) {

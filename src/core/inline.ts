@@ -10,7 +10,9 @@ import { argsFromQuote } from './quote.ts';
 
 export const INLINE_MAX = 10;
 
-export type InlineFound = { readonly kind: 'token'; readonly token: FoundToken } | { readonly kind: 'kol'; readonly kol: KolTableItem };
+export type InlineFound =
+  | { readonly kind: 'token'; readonly token: FoundToken }
+  | { readonly kind: 'kol'; readonly kol: KolTableItem };
 
 type Call = { signal: AbortSignal; budgetMs: number };
 
@@ -19,7 +21,10 @@ export async function inlineLookup(api: KolClient, query: string, call: Call): P
   const refs = findTokenRefs(q, INLINE_MAX);
   if (refs.length) {
     const lists = await Promise.all(refs.map((r) => findOnChains(api, r.address, r.chains, call)));
-    return lists.flat().slice(0, INLINE_MAX).map((token) => ({ kind: 'token', token }));
+    return lists
+      .flat()
+      .slice(0, INLINE_MAX)
+      .map((token) => ({ kind: 'token', token }));
   }
   if (q.startsWith('@') || /(?:x|twitter)\.com\//i.test(q)) {
     let handle: string | undefined;
@@ -32,7 +37,9 @@ export async function inlineLookup(api: KolClient, query: string, call: Call): P
     const table = await api.getKolTable({ search: handle, limit: INLINE_MAX }, call);
     const lower = handle.toLowerCase();
     // The exact username first; the search also matches display names.
-    const rows = [...table.items].sort((a, b) => Number(b.kol.toLowerCase() === lower) - Number(a.kol.toLowerCase() === lower));
+    const rows = [...table.items].sort(
+      (a, b) => Number(b.kol.toLowerCase() === lower) - Number(a.kol.toLowerCase() === lower),
+    );
     return rows.slice(0, INLINE_MAX).map((kol) => ({ kind: 'kol', kol }));
   }
   if (!searchTerm(q)) return [];

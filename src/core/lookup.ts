@@ -19,7 +19,12 @@ export interface FoundToken {
 type Call = { signal: AbortSignal; budgetMs: number };
 
 /** The chains among `chains` whose analytics list `address`, each with its item. Several chains are asked at once. */
-export async function findOnChains(api: KolClient, address: string, chains: readonly ChainId[], call: Call): Promise<FoundToken[]> {
+export async function findOnChains(
+  api: KolClient,
+  address: string,
+  chains: readonly ChainId[],
+  call: Call,
+): Promise<FoundToken[]> {
   const hits = await Promise.all(
     chains.map(async (chain) => {
       const res = await api.getTokenAnalytics({ tokenAddress: address, chainId: chain, limit: 20 }, call);
@@ -55,12 +60,24 @@ export function searchTerm(query: string): string | undefined {
  * group the most mentioned (what the chat is talking about), then the largest
  * market cap (the real token over its copycats).
  */
-export async function searchTokens(api: KolClient, query: string, chain: ChainId | undefined, call: Call): Promise<SearchResult> {
+export async function searchTokens(
+  api: KolClient,
+  query: string,
+  chain: ChainId | undefined,
+  call: Call,
+): Promise<SearchResult> {
   const term = searchTerm(query);
   if (!term) return { exact: [], ranked: [] };
   const chains = chain ? [chain] : [...CHAINS];
   const lists = await Promise.all(
-    chains.map(async (c) => (await api.getTokenAnalytics({ tokenAddress: term, chainId: c, limit: PER_CHAIN, sortField: 'mention', sortOrder: 'DESC' }, call)).items.map((item) => ({ chain: c, item }))),
+    chains.map(async (c) =>
+      (
+        await api.getTokenAnalytics(
+          { tokenAddress: term, chainId: c, limit: PER_CHAIN, sortField: 'mention', sortOrder: 'DESC' },
+          call,
+        )
+      ).items.map((item) => ({ chain: c, item })),
+    ),
   );
   const lower = term.toLowerCase();
   const rank = (f: FoundToken): number => {
@@ -71,7 +88,12 @@ export async function searchTokens(api: KolClient, query: string, chain: ChainId
     if (sym.startsWith(lower) || name.startsWith(lower)) return 2;
     return 3;
   };
-  const ranked = lists.flat().sort((a, b) => rank(a) - rank(b) || Number(b.item.mention) - Number(a.item.mention) || b.item.marketcap - a.item.marketcap);
+  const ranked = lists
+    .flat()
+    .sort(
+      (a, b) =>
+        rank(a) - rank(b) || Number(b.item.mention) - Number(a.item.mention) || b.item.marketcap - a.item.marketcap,
+    );
   return { exact: ranked.filter((f) => rank(f) <= 1), ranked };
 }
 

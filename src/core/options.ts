@@ -60,27 +60,41 @@ interface Base<R extends boolean> {
   internal?: boolean;
 }
 
-function finish<T, R extends boolean>(spec: Omit<OptionSpec, 'required'>, schema: z.ZodType<T>, required: R | undefined): Option<T, R> {
+function finish<T, R extends boolean>(
+  spec: Omit<OptionSpec, 'required'>,
+  schema: z.ZodType<T>,
+  required: R | undefined,
+): Option<T, R> {
   const req = (required ?? false) as R;
   return { spec: { ...spec, required: req }, schema: req ? schema : (schema.optional() as unknown as z.ZodType<T>) };
 }
 
 const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);
 
-function string<R extends boolean = false>(o: Base<R> & { min?: number; max?: number; pattern?: RegExp; hint?: HintKey; autocomplete?: 'token' }) {
+function string<R extends boolean = false>(
+  o: Base<R> & { min?: number; max?: number; pattern?: RegExp; hint?: HintKey; autocomplete?: 'token' },
+) {
   let s = z.string({ error: 'errors.option.text' });
   if (o.min !== undefined) s = s.min(o.min, 'errors.option.minChars');
   if (o.max !== undefined) s = s.max(o.max, 'errors.option.maxChars');
   if (o.pattern) s = s.regex(o.pattern, o.hint ? `errors.hint.${o.hint}` : 'errors.option.format');
-  return finish<string, R>({ type: 'string', ...pick(o), ...(o.autocomplete ? { autocomplete: o.autocomplete } : {}) }, z.preprocess(trimmed, s), o.required);
+  return finish<string, R>(
+    { type: 'string', ...pick(o), ...(o.autocomplete ? { autocomplete: o.autocomplete } : {}) },
+    z.preprocess(trimmed, s),
+    o.required,
+  );
 }
 
-function numeric<R extends boolean>(type: 'integer' | 'number', o: Base<R> & { min?: number; max?: number; default?: number }) {
+function numeric<R extends boolean>(
+  type: 'integer' | 'number',
+  o: Base<R> & { min?: number; max?: number; default?: number },
+) {
   const what = type === 'integer' ? 'errors.option.integer' : 'errors.option.number';
   let n = z.number({ error: what }).refine(Number.isFinite, what);
   if (type === 'integer') n = n.refine(Number.isInteger, what);
   const params = { min: o.min, max: o.max };
-  if (o.min !== undefined && o.max !== undefined) n = n.refine((v) => v >= o.min! && v <= o.max!, { message: 'errors.option.between', params });
+  if (o.min !== undefined && o.max !== undefined)
+    n = n.refine((v) => v >= o.min! && v <= o.max!, { message: 'errors.option.between', params });
   else if (o.min !== undefined) n = n.refine((v) => v >= o.min!, { message: 'errors.option.atLeast', params });
   else if (o.max !== undefined) n = n.refine((v) => v <= o.max!, { message: 'errors.option.atMost', params });
   const toNumber = (v: unknown) => {
@@ -93,7 +107,13 @@ function numeric<R extends boolean>(type: 'integer' | 'number', o: Base<R> & { m
     return Number(m[1]) * mult;
   };
   return finish<number, R>(
-    { type, ...pick(o), ...(o.min !== undefined ? { min: o.min } : {}), ...(o.max !== undefined ? { max: o.max } : {}), ...(o.default !== undefined ? { default: o.default } : {}) },
+    {
+      type,
+      ...pick(o),
+      ...(o.min !== undefined ? { min: o.min } : {}),
+      ...(o.max !== undefined ? { max: o.max } : {}),
+      ...(o.default !== undefined ? { default: o.default } : {}),
+    },
     z.preprocess(toNumber, n),
     o.required,
   );
@@ -107,7 +127,11 @@ function boolean<R extends boolean = false>(o: Base<R>) {
     if (['false', 'no', 'n', '0', 'off'].includes(t)) return false;
     return v;
   };
-  return finish<boolean, R>({ type: 'boolean', ...pick(o) }, z.preprocess(toBool, z.boolean({ error: 'errors.option.yesNo' })), o.required);
+  return finish<boolean, R>(
+    { type: 'boolean', ...pick(o) },
+    z.preprocess(toBool, z.boolean({ error: 'errors.option.yesNo' })),
+    o.required,
+  );
 }
 
 /** One of fixed values; case-insensitive, with aliases and a "did you mean". */
@@ -122,22 +146,28 @@ function choice<const V extends readonly [string, ...string[]], R extends boolea
   );
 }
 
-function choiceSchema<V extends readonly [string, ...string[]]>(values: V, aliases: Readonly<Record<string, string>>, noun: NounKey) {
+function choiceSchema<V extends readonly [string, ...string[]]>(
+  values: V,
+  aliases: Readonly<Record<string, string>>,
+  noun: NounKey,
+) {
   const byLower = new Map<string, V[number]>(values.map((v) => [v.toLowerCase(), v]));
   const list = values.join(', ');
-  return z.string({ error: { message: 'errors.option.oneOf', params: { values: list } } as never }).transform((raw, ctx): V[number] => {
-    const key = raw.trim().toLowerCase();
-    const hit = byLower.get(key) ?? (aliases[key] as V[number] | undefined);
-    if (hit) return hit;
-    const near = suggest(key, [...values, ...Object.keys(aliases)]);
-    const resolved = near ? (byLower.get(near) ?? aliases[near] ?? near) : undefined;
-    const nounText = { key: `errors.noun.${noun}` };
-    const whole = resolved
-      ? { key: 'errors.unknownChoiceNear', values: { noun: nounText, raw, near: resolved } }
-      : { key: 'errors.unknownChoice', values: { noun: nounText, raw, values: list } };
-    ctx.addIssue({ code: 'custom', message: whole.key, params: { whole } });
-    return z.NEVER;
-  });
+  return z
+    .string({ error: { message: 'errors.option.oneOf', params: { values: list } } as never })
+    .transform((raw, ctx): V[number] => {
+      const key = raw.trim().toLowerCase();
+      const hit = byLower.get(key) ?? (aliases[key] as V[number] | undefined);
+      if (hit) return hit;
+      const near = suggest(key, [...values, ...Object.keys(aliases)]);
+      const resolved = near ? (byLower.get(near) ?? aliases[near] ?? near) : undefined;
+      const nounText = { key: `errors.noun.${noun}` };
+      const whole = resolved
+        ? { key: 'errors.unknownChoiceNear', values: { noun: nounText, raw, near: resolved } }
+        : { key: 'errors.unknownChoice', values: { noun: nounText, raw, values: list } };
+      ctx.addIssue({ code: 'custom', message: whole.key, params: { whole } });
+      return z.NEVER;
+    });
 }
 
 function chain<R extends boolean = false>(o: Base<R>) {
@@ -168,12 +198,7 @@ function list<T, R extends boolean = false>(item: Option<T>, o: Base<R> & { max?
 function kol<R extends boolean = false>(o: Base<R>) {
   return finish<string, R>(
     { type: 'string', ...pick(o), autocomplete: 'kol' },
-    z.preprocess(
-      trimmed,
-      z
-        .string()
-        .regex(/^@?[A-Za-z0-9_]{1,50}$/, 'errors.option.username'),
-    ),
+    z.preprocess(trimmed, z.string().regex(/^@?[A-Za-z0-9_]{1,50}$/, 'errors.option.username')),
     o.required,
   );
 }
@@ -189,8 +214,10 @@ function pick(o: Base<boolean>) {
 
 export const opt = {
   string,
-  integer: <R extends boolean = false>(o: Base<R> & { min?: number; max?: number; default?: number }) => numeric<R>('integer', o),
-  number: <R extends boolean = false>(o: Base<R> & { min?: number; max?: number; default?: number }) => numeric<R>('number', o),
+  integer: <R extends boolean = false>(o: Base<R> & { min?: number; max?: number; default?: number }) =>
+    numeric<R>('integer', o),
+  number: <R extends boolean = false>(o: Base<R> & { min?: number; max?: number; default?: number }) =>
+    numeric<R>('number', o),
   boolean,
   choice,
   chain,

@@ -93,7 +93,10 @@ export function argsFor(command: AnyCommand, words: readonly string[]): RawArgs 
   if (loose.length > free.length) {
     const extra = loose.slice(free.length).join(' ');
     throw new UserError(
-      { key: free.length === 0 && positional.length === 0 ? 'errors.keyValueOnly' : 'errors.tooMany', values: { command: command.name, extra } },
+      {
+        key: free.length === 0 && positional.length === 0 ? 'errors.keyValueOnly' : 'errors.tooMany',
+        values: { command: command.name, extra },
+      },
       command.examples[0],
     );
   }
@@ -110,7 +113,10 @@ function resolveKey(command: AnyCommand, key: string): string {
   const near = suggest(key, names);
   const values = { key, command: command.name, near, names: names.join(', ') };
   throw new UserError(
-    { key: near ? 'errors.unknownOptionNear' : names.length ? 'errors.unknownOptionList' : 'errors.unknownOption', values },
+    {
+      key: near ? 'errors.unknownOptionNear' : names.length ? 'errors.unknownOptionList' : 'errors.unknownOption',
+      values,
+    },
     command.examples[0],
   );
 }
@@ -141,11 +147,19 @@ export function validate(command: AnyCommand, raw: RawArgs): Record<string, unkn
 /** The first issue as a Message: options.ts gives catalogue keys, with their numbers in the issue. */
 function describe(name: string, value: unknown, error: z.ZodError): Message {
   const issue = error.issues[0];
-  const params = ((issue as { params?: Record<string, unknown> } | undefined)?.params ?? {}) as { whole?: Message; min?: unknown; max?: unknown; values?: unknown };
+  const params = ((issue as { params?: Record<string, unknown> } | undefined)?.params ?? {}) as {
+    whole?: Message;
+    min?: unknown;
+    max?: unknown;
+    values?: unknown;
+  };
   if (issue?.code === 'custom' && params.whole) return params.whole;
   const key = issue?.message?.startsWith('errors.') ? issue.message : 'errors.option.invalid';
   const bounds = issue as { minimum?: unknown; maximum?: unknown } | undefined;
-  const problem: Message = { key, values: { name, min: params.min ?? bounds?.minimum, max: params.max ?? bounds?.maximum, values: params.values } };
+  const problem: Message = {
+    key,
+    values: { name, min: params.min ?? bounds?.minimum, max: params.max ?? bounds?.maximum, values: params.values },
+  };
   const shown = typeof value === 'string' ? `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}'` : String(value);
   return { key: 'errors.got', values: { problem, shown } };
 }

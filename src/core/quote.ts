@@ -20,7 +20,10 @@ export function argsFromQuote(command: string, quoted: string): string[] {
   const read = READERS[command];
   const args = read?.(quoted);
   if (args) return args;
-  throw new UserError({ key: command === 'kol' ? 'lookup.replyNothingKol' : 'lookup.replyNothingToken' }, `/${command}`);
+  throw new UserError(
+    { key: command === 'kol' ? 'lookup.replyNothingKol' : 'lookup.replyNothingToken' },
+    `/${command}`,
+  );
 }
 
 function tokenArgs(text: string): string[] | undefined {
@@ -31,10 +34,27 @@ function tokenArgs(text: string): string[] | undefined {
 }
 
 /** x.com paths that are not profiles. */
-const NOT_PROFILES = new Set(['home', 'i', 'search', 'explore', 'intent', 'share', 'hashtag', 'settings', 'messages', 'notifications', 'login', 'signup', 'tos', 'privacy']);
+const NOT_PROFILES = new Set([
+  'home',
+  'i',
+  'search',
+  'explore',
+  'intent',
+  'share',
+  'hashtag',
+  'settings',
+  'messages',
+  'notifications',
+  'login',
+  'signup',
+  'tos',
+  'privacy',
+]);
 
 function kolArgs(text: string): string[] | undefined {
-  for (const m of text.matchAll(/(?:^|[\s(])(?:https?:\/\/)?(?:www\.|mobile\.)?(?:x|twitter)\.com\/([A-Za-z0-9_]{1,15})(?![A-Za-z0-9_])/gi)) {
+  for (const m of text.matchAll(
+    /(?:^|[\s(])(?:https?:\/\/)?(?:www\.|mobile\.)?(?:x|twitter)\.com\/([A-Za-z0-9_]{1,15})(?![A-Za-z0-9_])/gi,
+  )) {
     if (!NOT_PROFILES.has(m[1]!.toLowerCase())) return [`@${m[1]}`];
   }
   const handle = /(?:^|[^A-Za-z0-9_@])@([A-Za-z0-9_]{1,15})(?![A-Za-z0-9_@.])/.exec(text);

@@ -19,7 +19,9 @@ const OPTIONS_MAX = 25;
 export type Registry = ReadonlyMap<string, AnyCommand>;
 
 export async function loadCommands(dir: string = COMMANDS_DIR): Promise<Registry> {
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.ts') && !f.startsWith('_') && !f.endsWith('.d.ts')).sort();
+  const files = (await readdir(dir))
+    .filter((f) => f.endsWith('.ts') && !f.startsWith('_') && !f.endsWith('.d.ts'))
+    .sort();
   const commands: AnyCommand[] = [];
   for (const file of files) {
     const mod = (await import(pathToFileURL(join(dir, file)).href)) as { default?: unknown };
@@ -44,7 +46,8 @@ function checkCommand(value: unknown, file: string): AnyCommand {
   };
   if (!value || typeof value !== 'object') fail('has no default export');
   const c = value as Partial<AnyCommand>;
-  if (typeof c.name !== 'string' || !NAME.test(c.name)) fail(`name must be 1-32 of [a-z0-9_], got ${JSON.stringify(c.name)}`);
+  if (typeof c.name !== 'string' || !NAME.test(c.name))
+    fail(`name must be 1-32 of [a-z0-9_], got ${JSON.stringify(c.name)}`);
   if (typeof c.description !== 'string' || c.description.length < 1 || c.description.length > DESCRIPTION_MAX) {
     fail(`description must be 1-${DESCRIPTION_MAX} characters`);
   }

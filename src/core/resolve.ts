@@ -6,7 +6,15 @@
  * remembered here, because it costs several calls to find and hardly ever changes.
  */
 import { ApiNotFoundError, type KolAccountRanked, type KolTableItem } from '../api/index.ts';
-import { ADDRESS_HINT, CHAIN_ALIASES, CHAIN_LABEL, CHAINS, type ChainId, chainsForAddress, isValidAddress } from './chains.ts';
+import {
+  ADDRESS_HINT,
+  CHAIN_ALIASES,
+  CHAIN_LABEL,
+  CHAINS,
+  type ChainId,
+  chainsForAddress,
+  isValidAddress,
+} from './chains.ts';
 import type { CommandContext, RawArgs } from './command.ts';
 import { UserError } from './errors.ts';
 
@@ -79,7 +87,12 @@ function rememberedAccount(id: string): KolAccountRanked | undefined {
  * `@name`, `name` or a numeric Twitter id. A bare digit string is an id; `@123`
  * is a (numeric) username. Throws UserError when no KOL has that name.
  */
-export async function resolveKol(ctx: Api, input: string, call: CallFn, o: { names?: boolean } = {}): Promise<ResolvedKol> {
+export async function resolveKol(
+  ctx: Api,
+  input: string,
+  call: CallFn,
+  o: { names?: boolean } = {},
+): Promise<ResolvedKol> {
   const text = input.trim();
   if (/^\d{1,20}$/.test(text)) {
     const xUserId = text.replace(/^0+(?=\d)/, '');
@@ -93,7 +106,9 @@ export async function resolveKol(ctx: Api, input: string, call: CallFn, o: { nam
   if (!row) {
     const near = table.items.slice(0, 5).map((r) => `@${r.kol}`);
     throw new UserError(
-      near.length ? { key: 'errors.kolNoSuchNear', values: { name, near: near.join(', ') } } : { key: 'errors.kolNoSuch', values: { name } },
+      near.length
+        ? { key: 'errors.kolNoSuchNear', values: { name, near: near.join(', ') } }
+        : { key: 'errors.kolNoSuch', values: { name } },
       near.length ? `/kol ${near[0]}` : '/kols sort:score',
     );
   }
@@ -115,7 +130,14 @@ export async function resolveKol(ctx: Api, input: string, call: CallFn, o: { nam
 async function namesOf(ctx: Api, xUserId: string, call: CallFn): Promise<ResolvedKol> {
   const unnamed: ResolvedKol = { xUserId, username: undefined, row: undefined };
   // The name is a nicety next to the scores: if the tables cannot be read, the card goes out without it.
-  const account = rememberedAccount(xUserId) ?? (await scanWinRates(ctx, { limit: ID_PAGE_SIZE, sortField: 'numTokensCountedWinRate' }, (i) => i.x_user.twitter_id === xUserId, call).catch(() => undefined));
+  const account =
+    rememberedAccount(xUserId) ??
+    (await scanWinRates(
+      ctx,
+      { limit: ID_PAGE_SIZE, sortField: 'numTokensCountedWinRate' },
+      (i) => i.x_user.twitter_id === xUserId,
+      call,
+    ).catch(() => undefined));
   if (!account) return unnamed;
   const table = await ctx.api.getKolTable({ search: account.username, limit: 100 }, call()).catch(() => undefined);
   const row = table?.items.find((r) => r.kol.toLowerCase() === account.username.toLowerCase());
@@ -137,7 +159,12 @@ async function twitterIdOf(ctx: Api, row: KolTableItem, call: CallFn): Promise<K
     ...(row.labels.length ? { labels: [...row.labels] } : {}),
   };
   // The row's own id is the service's internal id, not an X id: guessing with it could show another account.
-  return scanWinRates(ctx, base, (i) => i.x_user_id === row.id || i.x_user.username.toLowerCase() === row.kol.toLowerCase(), call);
+  return scanWinRates(
+    ctx,
+    base,
+    (i) => i.x_user_id === row.id || i.x_user.username.toLowerCase() === row.kol.toLowerCase(),
+    call,
+  );
 }
 
 type WinRateScan = { limit: number; sortField: 'numTokensCountedWinRate'; labels?: string[] };
@@ -154,7 +181,9 @@ async function scanWinRates(
   if (found) return found.x_user;
   const pages = Math.min(ID_PAGES, Math.ceil(first.total / ID_PAGE_SIZE));
   const rest = await Promise.all(
-    Array.from({ length: Math.max(0, pages - 1) }, (_, i) => ctx.api.getKolWinRates({ ...base, offset: (i + 1) * ID_PAGE_SIZE }, call())),
+    Array.from({ length: Math.max(0, pages - 1) }, (_, i) =>
+      ctx.api.getKolWinRates({ ...base, offset: (i + 1) * ID_PAGE_SIZE }, call()),
+    ),
   );
   for (const page of rest) {
     const f = page.items.find(hit);
@@ -194,7 +223,10 @@ export function inferChain(command: string, o: { ambiguous?: 'ask' | 'leave' } =
     if (chains.length > 1) {
       const short = `${guess.slice(0, 6)}…`;
       throw new UserError(
-        { key: 'errors.whichChain', values: { short, chains: { or: chains }, commands: { or: chains.map((c) => `/${command} ${c} ${short}`) } } },
+        {
+          key: 'errors.whichChain',
+          values: { short, chains: { or: chains }, commands: { or: chains.map((c) => `/${command} ${c} ${short}`) } },
+        },
         `/${command} ${chains[0]} ${guess}`,
       );
     }
@@ -205,7 +237,13 @@ export function inferChain(command: string, o: { ambiguous?: 'ask' | 'leave' } =
 /** Throws a UserError naming the format the chain expects. */
 export function checkAddress(chain: ChainId, address: string, example: string): void {
   if (isValidAddress(chain, address)) return;
-  throw new UserError({ key: 'errors.notAddress', values: { chain: CHAIN_LABEL[chain], expected: { key: `errors.address.${ADDRESS_HINT[chain]}` } } }, example);
+  throw new UserError(
+    {
+      key: 'errors.notAddress',
+      values: { chain: CHAIN_LABEL[chain], expected: { key: `errors.address.${ADDRESS_HINT[chain]}` } },
+    },
+    example,
+  );
 }
 
 /** Same address? EVM addresses ignore case (checksum casing is cosmetic); the others do not. */
@@ -224,7 +262,9 @@ export async function kolNotFound<T>(input: string, work: Promise<T>): Promise<T
     if (err instanceof ApiNotFoundError) {
       const text = input.trim();
       throw new UserError(
-        /^\d+$/.test(text) ? { key: 'errors.kolUnknownId', values: { id: text } } : { key: 'errors.kolUnknownName', values: { name: text.replace(/^@/, '') } },
+        /^\d+$/.test(text)
+          ? { key: 'errors.kolUnknownId', values: { id: text } }
+          : { key: 'errors.kolUnknownName', values: { name: text.replace(/^@/, '') } },
         '/kols sort:score',
       );
     }

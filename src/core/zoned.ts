@@ -9,7 +9,16 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 function format(tz: string): Intl.DateTimeFormat {
   let f = formats.get(tz);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', weekday: 'short' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      weekday: 'short',
+    });
     formats.set(tz, f);
   }
   return f;
@@ -37,8 +46,19 @@ export interface LocalTime {
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 export function localTime(ms: number, tz: string): LocalTime {
-  const p = Object.fromEntries(format(tz).formatToParts(ms).map((x) => [x.type, x.value]));
-  return { year: +p['year']!, month: +p['month']!, day: +p['day']!, hour: +p['hour']!, minute: +p['minute']!, weekday: DAYS.indexOf(p['weekday']!) };
+  const p = Object.fromEntries(
+    format(tz)
+      .formatToParts(ms)
+      .map((x) => [x.type, x.value]),
+  );
+  return {
+    year: +p['year']!,
+    month: +p['month']!,
+    day: +p['day']!,
+    hour: +p['hour']!,
+    minute: +p['minute']!,
+    weekday: DAYS.indexOf(p['weekday']!),
+  };
 }
 
 /**
@@ -46,7 +66,14 @@ export function localTime(ms: number, tz: string): LocalTime {
  * next month's 1st). A time skipped by a daylight-saving jump is taken one
  * offset later (02:30 on a spring-forward day is 03:30), never dropped.
  */
-export function zonedInstant(year: number, month: number, day: number, hour: number, minute: number, tz: string): number {
+export function zonedInstant(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  tz: string,
+): number {
   const wanted = Date.UTC(year, month - 1, day, hour, minute);
   let guess = wanted;
   // Two corrections settle every real zone's offset (the second handles a guess across a change).
@@ -63,4 +90,5 @@ export function parseClock(s: string): number | undefined {
   return m ? Number(m[1]) * 60 + Number(m[2]) : undefined;
 }
 
-export const clockText = (minutes: number): string => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+export const clockText = (minutes: number): string =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;

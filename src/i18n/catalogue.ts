@@ -13,7 +13,9 @@ export const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
 type PluralBase<K> = K extends `${infer B}_${PluralSuffix}` ? B : never;
 
 export type Shape<T> = {
-  readonly [K in keyof T as K extends `${string}_${PluralSuffix}` ? never : K]: T[K] extends string ? string : Shape<T[K]>;
+  readonly [K in keyof T as K extends `${string}_${PluralSuffix}` ? never : K]: T[K] extends string
+    ? string
+    : Shape<T[K]>;
 } & { readonly [K in `${PluralBase<keyof T & string>}_${PluralSuffix}`]?: string };
 
 export type Catalogue = Shape<typeof en>;

@@ -39,7 +39,14 @@ export interface Formats {
 }
 
 const UNIT_SECONDS: Record<AgeUnit, number> = { seconds: 1, minutes: 60, hours: 3600, days: 86400 };
-const RTF_UNIT = { years: 'year', months: 'month', days: 'day', hours: 'hour', minutes: 'minute', seconds: 'second' } as const;
+const RTF_UNIT = {
+  years: 'year',
+  months: 'month',
+  days: 'day',
+  hours: 'hour',
+  minutes: 'minute',
+  seconds: 'second',
+} as const;
 
 function toMillis(when: When): number | null {
   if (when === null || when === undefined || when === '') return null;
@@ -60,7 +67,12 @@ function localised(locale: Locale): Formats {
     const key = `${sign}:${d}`;
     let f = pctCache.get(key);
     if (!f) {
-      f = new Intl.NumberFormat(locale, { style: 'percent', signDisplay: sign ? 'exceptZero' : 'auto', minimumFractionDigits: d, maximumFractionDigits: d });
+      f = new Intl.NumberFormat(locale, {
+        style: 'percent',
+        signDisplay: sign ? 'exceptZero' : 'auto',
+        minimumFractionDigits: d,
+        maximumFractionDigits: d,
+      });
       pctCache.set(key, f);
     }
     return f;

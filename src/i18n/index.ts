@@ -25,7 +25,16 @@ import zh from './locales/zh.ts';
 import type { Catalogue } from './catalogue.ts';
 import { DEFAULT_LOCALE, type Locale } from './locales.ts';
 
-export { DEFAULT_LOCALE, DISCORD_LOCALES, LOCALES, TELEGRAM_CODES, isLocale, negotiate, pickLocale, type Locale } from './locales.ts';
+export {
+  DEFAULT_LOCALE,
+  DISCORD_LOCALES,
+  LOCALES,
+  TELEGRAM_CODES,
+  isLocale,
+  negotiate,
+  pickLocale,
+  type Locale,
+} from './locales.ts';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -75,7 +84,8 @@ export function translator(locale: Locale): T {
 function memoised(raw: T): T {
   const plain = new Map<string, string>();
   return ((key: unknown, ...rest: unknown[]) => {
-    if (rest.length > 0 || typeof key !== 'string') return (raw as unknown as (...a: unknown[]) => unknown)(key, ...rest);
+    if (rest.length > 0 || typeof key !== 'string')
+      return (raw as unknown as (...a: unknown[]) => unknown)(key, ...rest);
     let text = plain.get(key);
     if (text === undefined) {
       text = (raw as unknown as (k: string) => string)(key);

@@ -29,7 +29,11 @@ const BY_PRIMARY: Readonly<Record<string, Locale>> = {
  */
 export function negotiate(tag: string | null | undefined): Locale | undefined {
   if (!tag) return undefined;
-  const cleaned = tag.trim().replace(/[.@].*$/, '').replace(/_/g, '-').toLowerCase();
+  const cleaned = tag
+    .trim()
+    .replace(/[.@].*$/, '')
+    .replace(/_/g, '-')
+    .toLowerCase();
   const primary = cleaned.split('-')[0] ?? '';
   return Object.hasOwn(BY_PRIMARY, primary) ? BY_PRIMARY[primary] : undefined;
 }

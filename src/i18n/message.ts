@@ -25,10 +25,14 @@ export function renderMessage(t: T, m: Message): string {
   const values: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(m.values ?? {})) {
     if (isMessage(v)) values[k] = renderMessage(t, v);
-    else if (v && typeof v === 'object' && Array.isArray((v as { or?: unknown }).or)) values[k] = listed(t, (v as { or: string[] }).or, 'disjunction');
-    else if (v && typeof v === 'object' && Array.isArray((v as { and?: unknown }).and)) values[k] = listed(t, (v as { and: string[] }).and, 'conjunction');
-    else if (v && typeof v === 'object' && typeof (v as { int?: unknown }).int === 'number') values[k] = formats(languageOf(t)).int((v as { int: number }).int);
-    else if (v && typeof v === 'object' && typeof (v as { dec?: unknown }).dec === 'number') values[k] = decimal(t, (v as { dec: number }).dec);
+    else if (v && typeof v === 'object' && Array.isArray((v as { or?: unknown }).or))
+      values[k] = listed(t, (v as { or: string[] }).or, 'disjunction');
+    else if (v && typeof v === 'object' && Array.isArray((v as { and?: unknown }).and))
+      values[k] = listed(t, (v as { and: string[] }).and, 'conjunction');
+    else if (v && typeof v === 'object' && typeof (v as { int?: unknown }).int === 'number')
+      values[k] = formats(languageOf(t)).int((v as { int: number }).int);
+    else if (v && typeof v === 'object' && typeof (v as { dec?: unknown }).dec === 'number')
+      values[k] = decimal(t, (v as { dec: number }).dec);
     else values[k] = v;
   }
   return t(m.key as never, values as never) as unknown as string;
@@ -58,4 +62,3 @@ function listed(t: T, items: readonly string[], type: 'disjunction' | 'conjuncti
   }
   return f.format(items);
 }
-

@@ -33,29 +33,40 @@ export async function startOpsServer(o: {
   metrics: { render(): string };
   checks: ReadyChecks;
 }): Promise<OpsServer> {
-  const { server, close } = createGuardedServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    const send = (status: number, body: string, type = 'text/plain; charset=utf-8') => {
-      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
-      res.end(body);
-    };
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n');
-    if (path === '/healthz') return send(200, 'ok\n');
-    if (path === '/metrics') return send(200, o.metrics.render(), 'text/plain; version=0.0.4; charset=utf-8');
-    if (path === '/readyz') {
-      void (async () => {
-        const waiting = o.checks.waiting?.();
-        const store = await o.checks.store().catch(() => false);
-        const platforms = o.checks.platforms();
-        const ready = waiting === undefined && store && Object.values(platforms).every(Boolean);
-        const roles = o.checks.roles ? { roles: o.checks.roles() } : {};
-        const body = { ready, store, storeName: o.checks.storeName, platforms, watcher: o.checks.lease(), ...roles, ...(waiting === undefined ? {} : { waiting }) };
-        send(ready ? 200 : 503, `${JSON.stringify(body)}\n`, 'application/json');
-      })();
-      return;
-    }
-    send(404, 'not found\n');
-  }, { maxConnections: 64, ...o.limits });
+  const { server, close } = createGuardedServer(
+    (req, res) => {
+      const path = (req.url ?? '/').split('?')[0];
+      const send = (status: number, body: string, type = 'text/plain; charset=utf-8') => {
+        res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+        res.end(body);
+      };
+      if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n');
+      if (path === '/healthz') return send(200, 'ok\n');
+      if (path === '/metrics') return send(200, o.metrics.render(), 'text/plain; version=0.0.4; charset=utf-8');
+      if (path === '/readyz') {
+        void (async () => {
+          const waiting = o.checks.waiting?.();
+          const store = await o.checks.store().catch(() => false);
+          const platforms = o.checks.platforms();
+          const ready = waiting === undefined && store && Object.values(platforms).every(Boolean);
+          const roles = o.checks.roles ? { roles: o.checks.roles() } : {};
+          const body = {
+            ready,
+            store,
+            storeName: o.checks.storeName,
+            platforms,
+            watcher: o.checks.lease(),
+            ...roles,
+            ...(waiting === undefined ? {} : { waiting }),
+          };
+          send(ready ? 200 : 503, `${JSON.stringify(body)}\n`, 'application/json');
+        })();
+        return;
+      }
+      send(404, 'not found\n');
+    },
+    { maxConnections: 64, ...o.limits },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host ?? '127.0.0.1', () => resolve());

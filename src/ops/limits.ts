@@ -46,7 +46,10 @@ export interface GuardedServer {
   close(): Promise<void>;
 }
 
-export function createGuardedServer(handler: (req: IncomingMessage, res: ServerResponse) => void, limits: Partial<ServerLimits> = {}): GuardedServer {
+export function createGuardedServer(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  limits: Partial<ServerLimits> = {},
+): GuardedServer {
   const l = { ...DEFAULT_LIMITS, ...limits };
   const server = createServer(
     {

@@ -126,53 +126,115 @@ export function createMetrics() {
   let roleSource: () => Record<string, number> = () => ({});
   return {
     commands: add(new Counter('kolradar_commands_total', 'Commands handled, by command and outcome.')),
-    commandSeconds: add(new Histogram('kolradar_command_duration_seconds', 'Time to answer a command.', [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])),
-    upstreamSeconds: add(new Histogram('kolradar_upstream_request_duration_seconds', 'Upstream call time by operation (cache hits excluded).', [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])),
-    upstreamCalls: add(new Counter('kolradar_upstream_calls_total', 'Upstream calls by operation and result (ok, cache, error).')),
-    alertsMatched: add(new Counter('kolradar_alerts_matched_total', 'Tweet and subscription pairs matched by the watcher.')),
+    commandSeconds: add(
+      new Histogram(
+        'kolradar_command_duration_seconds',
+        'Time to answer a command.',
+        [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      ),
+    ),
+    upstreamSeconds: add(
+      new Histogram(
+        'kolradar_upstream_request_duration_seconds',
+        'Upstream call time by operation (cache hits excluded).',
+        [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      ),
+    ),
+    upstreamCalls: add(
+      new Counter('kolradar_upstream_calls_total', 'Upstream calls by operation and result (ok, cache, error).'),
+    ),
+    alertsMatched: add(
+      new Counter('kolradar_alerts_matched_total', 'Tweet and subscription pairs matched by the watcher.'),
+    ),
     alertsQueued: add(new Counter('kolradar_alerts_queued_total', 'Alerts written to the outbox.')),
     alertsSent: add(new Counter('kolradar_alerts_sent_total', 'Alerts accepted by a platform, by platform.')),
-    alertsFailed: add(new Counter('kolradar_alerts_failed_total', 'Alert send failures by platform and kind (retry, gone, uncertain).')),
-    rateLimitWaits: add(new Counter('kolradar_rate_limit_waits_total', 'Sends deferred by a platform rate limit, by platform.')),
+    alertsFailed: add(
+      new Counter('kolradar_alerts_failed_total', 'Alert send failures by platform and kind (retry, gone, uncertain).'),
+    ),
+    rateLimitWaits: add(
+      new Counter('kolradar_rate_limit_waits_total', 'Sends deferred by a platform rate limit, by platform.'),
+    ),
     outboxDepth: add(new Gauge('kolradar_outbox_depth', 'Alerts waiting in the outbox after the last drain.')),
     watcherLag: add(new Gauge('kolradar_watcher_lag_seconds', 'Age of the newest tweet handled by the watcher.')),
-    authorLookups: add(new Counter('kolradar_author_lookups_total', 'Operation 7 requests made to fill author facts the feed lacked.')),
-    authorCacheHits: add(new Counter('kolradar_author_cache_hits_total', 'Tweets whose missing author facts came from the per-author cache.')),
-    authorUnknown: add(new Counter('kolradar_author_facts_unknown_total', 'Tweets whose KOL score, followers or labels stayed unknown after the lookup.')),
-    alertsHeld: add(new Counter('kolradar_alerts_held_total', 'Tweet and subscription pairs held back because a filter needed an unknown fact.')),
-    followupRequests: add(new Counter('kolradar_followup_requests_total', 'Operation 2 requests made for call follow-ups (one per due token per round).')),
+    authorLookups: add(
+      new Counter('kolradar_author_lookups_total', 'Operation 7 requests made to fill author facts the feed lacked.'),
+    ),
+    authorCacheHits: add(
+      new Counter(
+        'kolradar_author_cache_hits_total',
+        'Tweets whose missing author facts came from the per-author cache.',
+      ),
+    ),
+    authorUnknown: add(
+      new Counter(
+        'kolradar_author_facts_unknown_total',
+        'Tweets whose KOL score, followers or labels stayed unknown after the lookup.',
+      ),
+    ),
+    alertsHeld: add(
+      new Counter(
+        'kolradar_alerts_held_total',
+        'Tweet and subscription pairs held back because a filter needed an unknown fact.',
+      ),
+    ),
+    followupRequests: add(
+      new Counter(
+        'kolradar_followup_requests_total',
+        'Operation 2 requests made for call follow-ups (one per due token per round).',
+      ),
+    ),
     followupsQueued: add(new Counter('kolradar_followups_queued_total', 'Follow-up edits of alerts queued.')),
-    followupsDeferred: add(new Counter('kolradar_followups_deferred_total', 'Due tokens left for a later round by the per-minute budget.')),
-    watcherTicks: add(new Counter('kolradar_watcher_ticks_total', 'Watcher ticks by result (leader, follower, error).')),
+    followupsDeferred: add(
+      new Counter('kolradar_followups_deferred_total', 'Due tokens left for a later round by the per-minute budget.'),
+    ),
+    watcherTicks: add(
+      new Counter('kolradar_watcher_ticks_total', 'Watcher ticks by result (leader, follower, error).'),
+    ),
     eventLoopDelay: add(
-      new Gauge('kolradar_event_loop_delay_seconds', 'Event-loop delay since the last scrape, by quantile (and max).', (g) => {
-        if (loop.count > 0) {
-          for (const q of [0.5, 0.99]) g.set(loop.percentile(q * 100) / 1e9, { quantile: String(q) });
-          g.set(loop.max / 1e9, { quantile: 'max' });
-        }
-        loop.reset();
-      }),
+      new Gauge(
+        'kolradar_event_loop_delay_seconds',
+        'Event-loop delay since the last scrape, by quantile (and max).',
+        (g) => {
+          if (loop.count > 0) {
+            for (const q of [0.5, 0.99]) g.set(loop.percentile(q * 100) / 1e9, { quantile: String(q) });
+            g.set(loop.max / 1e9, { quantile: 'max' });
+          }
+          loop.reset();
+        },
+      ),
     ),
     stall: add(
-      new Gauge('kolradar_event_loop_stall_seconds', 'Longest event-loop stall since the last scrape (heartbeat lateness).', (g) => {
-        g.set(Math.max(0, stall) / 1000);
-        stall = 0;
-      }),
+      new Gauge(
+        'kolradar_event_loop_stall_seconds',
+        'Longest event-loop stall since the last scrape (heartbeat lateness).',
+        (g) => {
+          g.set(Math.max(0, stall) / 1000);
+          stall = 0;
+        },
+      ),
     ),
     memory: add(
-      new Gauge('kolradar_process_memory_bytes', 'Process memory by kind (rss, heap_used, heap_total, external, array_buffers).', (g) => {
-        const m = process.memoryUsage();
-        g.set(m.rss, { kind: 'rss' });
-        g.set(m.heapUsed, { kind: 'heap_used' });
-        g.set(m.heapTotal, { kind: 'heap_total' });
-        g.set(m.external, { kind: 'external' });
-        g.set(m.arrayBuffers, { kind: 'array_buffers' });
-      }),
+      new Gauge(
+        'kolradar_process_memory_bytes',
+        'Process memory by kind (rss, heap_used, heap_total, external, array_buffers).',
+        (g) => {
+          const m = process.memoryUsage();
+          g.set(m.rss, { kind: 'rss' });
+          g.set(m.heapUsed, { kind: 'heap_used' });
+          g.set(m.heapTotal, { kind: 'heap_total' });
+          g.set(m.external, { kind: 'external' });
+          g.set(m.arrayBuffers, { kind: 'array_buffers' });
+        },
+      ),
     ),
     roles: add(
-      new Gauge('kolradar_role', 'Roles this instance holds (1) or not (0): watcher_leader, telegram_poller, discord_shard_<n>, discord_http.', (g) => {
-        for (const [role, held] of Object.entries(roleSource())) g.set(held, { role });
-      }),
+      new Gauge(
+        'kolradar_role',
+        'Roles this instance holds (1) or not (0): watcher_leader, telegram_poller, discord_shard_<n>, discord_http.',
+        (g) => {
+          for (const [role, held] of Object.entries(roleSource())) g.set(held, { role });
+        },
+      ),
     ),
     /** Where the role gauge reads from at each scrape. */
     setRoles(source: () => Record<string, number>): void {

@@ -66,13 +66,18 @@ async function main(): Promise<void> {
     const [count, after] = values['rate-limit'].split(':');
     faults.rateLimit = { count: num('rate-limit', count) ?? 0, retryAfterSec: num('rate-limit', after ?? '1') ?? 1 };
   }
-  if (values.ops) faults.operations = values.ops.split(',').map((s) => s.trim()).filter(Boolean);
+  if (values.ops)
+    faults.operations = values.ops
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   const live = num('live', values.live);
   const seed = num('seed', values.seed);
   const port = num('port', values.port);
 
   const authors = values.authors ?? 'full';
-  if (authors !== 'full' && authors !== 'minimal' && authors !== 'mix') throw new Error(`--authors must be full, minimal or mix, got "${authors}"`);
+  if (authors !== 'full' && authors !== 'minimal' && authors !== 'mix')
+    throw new Error(`--authors must be full, minimal or mix, got "${authors}"`);
   const sb = await startSandbox({
     authors,
     ...(port !== undefined ? { port } : {}),
@@ -85,7 +90,9 @@ async function main(): Promise<void> {
   const d = sb.data;
   console.log(`sandbox listening on ${sb.url}`);
   console.log(`api key: ${sb.apiKey}`);
-  console.log(`data: ${d.tokens.length} tokens, ${d.kols.length} KOLs, ${d.tweets.length} tweets (seed ${d.seed})${live ? `, live ${live} tweets/s` : ''}`);
+  console.log(
+    `data: ${d.tokens.length} tokens, ${d.kols.length} KOLs, ${d.tweets.length} tweets (seed ${d.seed})${live ? `, live ${live} tweets/s` : ''}`,
+  );
   console.log(`try: curl -H 'x-api-key: ${sb.apiKey}' '${sb.url}/v2/tweets?limit=2'`);
   console.log(`     KOL twitter id ${d.kols[0]?.twitter_id}, token ${d.tokens[0]?.chain_id}/${d.tokens[0]?.address}`);
   if (Object.keys(faults).length) console.log(`faults: ${JSON.stringify(faults)}`);

@@ -40,7 +40,11 @@ export function generateStore(opts: GenerateOptions = {}): Store {
     },
   };
   const store = new Store(data);
-  data.edge.longTweet = generateTweets(store, stream(seed, 3), opts.tweetCount ?? 6000, { cjk: edge.cjk, html: edge.html, rtl });
+  data.edge.longTweet = generateTweets(store, stream(seed, 3), opts.tweetCount ?? 6000, {
+    cjk: edge.cjk,
+    html: edge.html,
+    rtl,
+  });
   finishKols(store);
   return store;
 }

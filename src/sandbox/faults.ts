@@ -60,7 +60,11 @@ export class FaultState {
   }
 
   get current(): Faults {
-    return { ...this.f, burst5xx: this.burstLeft, ...(this.f.rateLimit ? { rateLimit: { ...this.f.rateLimit, count: this.rateLeft } } : {}) };
+    return {
+      ...this.f,
+      burst5xx: this.burstLeft,
+      ...(this.f.rateLimit ? { rateLimit: { ...this.f.rateLimit, count: this.rateLeft } } : {}),
+    };
   }
 
   applies(op: Operation | undefined): boolean {
@@ -83,15 +87,18 @@ export class FaultState {
       this.burstLeft--;
       return { kind: 'burst', status: 503 };
     }
-    if (this.roll(this.f.errorRate)) return { kind: 'error', status: [500, 502, 503][Math.floor(this.rng() * 3)] as number };
+    if (this.roll(this.f.errorRate))
+      return { kind: 'error', status: [500, 502, 503][Math.floor(this.rng() * 3)] as number };
     if (this.roll(this.f.hangRate)) return { kind: 'hang' };
     return undefined;
   }
 
   /** Corruption of a successful JSON body, if any. */
   after(body: string): { kind: 'malformed' | 'drift'; body: string } | undefined {
-    if (this.roll(this.f.malformedRate)) return { kind: 'malformed', body: body.slice(0, Math.max(1, Math.floor(body.length / 2))) };
-    if (this.roll(this.f.driftRate)) return { kind: 'drift', body: JSON.stringify(drift(JSON.parse(body), this.rng() < 0.5)) };
+    if (this.roll(this.f.malformedRate))
+      return { kind: 'malformed', body: body.slice(0, Math.max(1, Math.floor(body.length / 2))) };
+    if (this.roll(this.f.driftRate))
+      return { kind: 'drift', body: JSON.stringify(drift(JSON.parse(body), this.rng() < 0.5)) };
     return undefined;
   }
 

@@ -1,12 +1,80 @@
 import { type Rng, chance, gauss, hex, int, logUniform, pick, round, shuffle, snowflake } from './prng.ts';
 import type { KolStatistic, SandboxKol } from './types.ts';
 
-const LABELS = ['alpha', 'degen', 'memecoin', 'nft', 'defi', 'trader', 'influencer', 'whale', 'researcher', 'sniper', 'dev', 'kol'];
+const LABELS = [
+  'alpha',
+  'degen',
+  'memecoin',
+  'nft',
+  'defi',
+  'trader',
+  'influencer',
+  'whale',
+  'researcher',
+  'sniper',
+  'dev',
+  'kol',
+];
 
-const HEAD = ['crypto', 'sol', 'degen', 'alpha', 'moon', 'whale', 'chain', 'based', 'ape', 'gem', 'pump', 'meme', 'defi', 'nft', 'onchain', 'lambo', 'bag', 'giga', 'sniper', 'trench', 'bsc', 'sui', 'apt', 'ser', 'anon'];
-const TAIL = ['king', 'lord', 'hunter', 'wizard', 'chad', 'guru', 'caller', 'maxi', 'bro', 'sensei', 'trader', 'labs', 'capital', 'research', 'dao', 'szn', 'whisperer', 'boy', 'queen', 'ninja'];
+const HEAD = [
+  'crypto',
+  'sol',
+  'degen',
+  'alpha',
+  'moon',
+  'whale',
+  'chain',
+  'based',
+  'ape',
+  'gem',
+  'pump',
+  'meme',
+  'defi',
+  'nft',
+  'onchain',
+  'lambo',
+  'bag',
+  'giga',
+  'sniper',
+  'trench',
+  'bsc',
+  'sui',
+  'apt',
+  'ser',
+  'anon',
+];
+const TAIL = [
+  'king',
+  'lord',
+  'hunter',
+  'wizard',
+  'chad',
+  'guru',
+  'caller',
+  'maxi',
+  'bro',
+  'sensei',
+  'trader',
+  'labs',
+  'capital',
+  'research',
+  'dao',
+  'szn',
+  'whisperer',
+  'boy',
+  'queen',
+  'ninja',
+];
 const EMOJI = ['🐋', '🚀', '🎯', '🔥', '💎', '🐸', '⚡', '🧠', '🦍', '🌙'];
-const INTL = ['クリプト太郎', 'Ольга Крипто', '코인 헌터', '币圈老王', 'Jürgen Blocklicht', 'Zoë Müller-Ørsted', 'Mateo Niño'];
+const INTL = [
+  'クリプト太郎',
+  'Ольга Крипто',
+  '코인 헌터',
+  '币圈老王',
+  'Jürgen Blocklicht',
+  'Zoë Müller-Ørsted',
+  'Mateo Niño',
+];
 const BIOS = [
   'Early caller. Not financial advice.',
   'Trading memecoins since 2017 | DYOR',
@@ -29,11 +97,15 @@ function username(r: Rng, taken: Set<string>): string {
     const tail = pick(r, TAIL);
     const style = int(r, 0, 4);
     let u =
-      style === 0 ? head + tail
-      : style === 1 ? `${head}_${tail}`
-      : style === 2 ? cap(head) + cap(tail)
-      : style === 3 ? `${head}${tail}${int(r, 1, 999)}`
-      : `0x${cap(head)}_`;
+      style === 0
+        ? head + tail
+        : style === 1
+          ? `${head}_${tail}`
+          : style === 2
+            ? cap(head) + cap(tail)
+            : style === 3
+              ? `${head}${tail}${int(r, 1, 999)}`
+              : `0x${cap(head)}_`;
     u = u.slice(0, 15);
     if (!taken.has(u.toLowerCase())) {
       taken.add(u.toLowerCase());
@@ -45,7 +117,12 @@ function username(r: Rng, taken: Set<string>): string {
 function displayName(r: Rng, u: string): string {
   if (chance(r, 0.08)) return pick(r, INTL);
   const base = u.replace(/^0x/, '').replace(/_/g, ' ').replace(/\d+$/, '').trim();
-  const words = base.split(/(?=[A-Z])| /).filter(Boolean).map(cap).join(' ') || u;
+  const words =
+    base
+      .split(/(?=[A-Z])| /)
+      .filter(Boolean)
+      .map(cap)
+      .join(' ') || u;
   return chance(r, 0.35) ? `${words} ${pick(r, EMOJI)}` : chance(r, 0.1) ? `${words} | NFA` : words;
 }
 
@@ -103,7 +180,9 @@ export function generateKols(r: Rng, count: number, now: number): { kols: Sandbo
     // Accounts from mid-2019 on, so snowflake ids have 19 digits (well above 2^53).
     const createdMs = Date.UTC(2019, 6, 1) + Math.floor(r() * (Date.UTC(2024, 6, 1) - Date.UTC(2019, 6, 1)));
     const discovered = Math.floor(now - logUniform(r, 20 * DAY, 600 * DAY));
-    const labels = shuffle(r, [...LABELS]).slice(0, chance(r, 0.07) ? 0 : int(r, 1, 3)).sort();
+    const labels = shuffle(r, [...LABELS])
+      .slice(0, chance(r, 0.07) ? 0 : int(r, 1, 3))
+      .sort();
     const followers = chance(r, 0.02) ? 0 : Math.floor(logUniform(r, 400, 3_500_000, 1.7));
     kols.push({
       id,
@@ -130,14 +209,29 @@ export function generateKols(r: Rng, count: number, now: number): { kols: Sandbo
   }
   // Smart followers: bigger accounts are followed by more of the other KOLs.
   for (const k of kols) {
-    const n = Math.min(count - 1, Math.floor(Math.sqrt(k.follower_count) / 40 * r() * 3));
-    const others = shuffle(r, kols.filter((o) => o.id !== k.id).map((o) => o.id)).slice(0, n);
+    const n = Math.min(count - 1, Math.floor((Math.sqrt(k.follower_count) / 40) * r() * 3));
+    const others = shuffle(
+      r,
+      kols.filter((o) => o.id !== k.id).map((o) => o.id),
+    ).slice(0, n);
     k.smartFollowerIds = others;
     k.stat.smart_follower_count = others.length;
   }
-  rank(kols, (k) => k.stat.ranking_score, (k, i) => (k.stat.user_ranking = i));
-  rank(kols, (k) => k.stat.score_v2, (k, i) => (k.stat.position_by_score_v2 = i));
-  rank(kols, (k) => k.stat.active_score, (k, i) => (k.active_rank = i));
+  rank(
+    kols,
+    (k) => k.stat.ranking_score,
+    (k, i) => (k.stat.user_ranking = i),
+  );
+  rank(
+    kols,
+    (k) => k.stat.score_v2,
+    (k, i) => (k.stat.position_by_score_v2 = i),
+  );
+  rank(
+    kols,
+    (k) => k.stat.active_score,
+    (k, i) => (k.active_rank = i),
+  );
   return { kols, rtl: kols[rtlIndex] as SandboxKol };
 }
 

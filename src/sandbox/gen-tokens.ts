@@ -2,14 +2,78 @@ import { type Rng, base58, chance, gauss, hex, int, logUniform, pick, round } fr
 import { CHAINS, type ChainId, type SandboxToken } from './types.ts';
 
 const PREFIX = [
-  'Pepe', 'Doge', 'Shiba', 'Bonk', 'Wif', 'Moon', 'Based', 'Giga', 'Turbo', 'Brett', 'Mog', 'Popcat',
-  'Floki', 'Chad', 'Wojak', 'Sigma', 'Frog', 'Kitty', 'Bull', 'Ape', 'Banana', 'Rocket', 'Pixel', 'Neon',
-  'Quantum', 'Solar', 'Cosmic', 'Hyper', 'Zen', 'Degen', 'Laser', 'Baby', 'King', 'Mega', 'Goat', 'Penguin',
-  'Michi', 'Toshi', 'Ponke', 'Myro', 'Slerf', 'Harambe', 'Nyan', 'Hamster', 'Corgi', 'Panda', 'Otter', 'Capy',
+  'Pepe',
+  'Doge',
+  'Shiba',
+  'Bonk',
+  'Wif',
+  'Moon',
+  'Based',
+  'Giga',
+  'Turbo',
+  'Brett',
+  'Mog',
+  'Popcat',
+  'Floki',
+  'Chad',
+  'Wojak',
+  'Sigma',
+  'Frog',
+  'Kitty',
+  'Bull',
+  'Ape',
+  'Banana',
+  'Rocket',
+  'Pixel',
+  'Neon',
+  'Quantum',
+  'Solar',
+  'Cosmic',
+  'Hyper',
+  'Zen',
+  'Degen',
+  'Laser',
+  'Baby',
+  'King',
+  'Mega',
+  'Goat',
+  'Penguin',
+  'Michi',
+  'Toshi',
+  'Ponke',
+  'Myro',
+  'Slerf',
+  'Harambe',
+  'Nyan',
+  'Hamster',
+  'Corgi',
+  'Panda',
+  'Otter',
+  'Capy',
 ];
 const SUFFIX = [
-  '', '', '', ' Inu', ' Coin', ' AI', ' Cat', ' Dog', ' on Sol', 'Fi', ' Swap', ' Protocol', ' Wif Hat',
-  ' Pump', 'Verse', ' DAO', ' Labs', ' Finance', ' Bot', ' GPT', ' Classic', ' 2.0',
+  '',
+  '',
+  '',
+  ' Inu',
+  ' Coin',
+  ' AI',
+  ' Cat',
+  ' Dog',
+  ' on Sol',
+  'Fi',
+  ' Swap',
+  ' Protocol',
+  ' Wif Hat',
+  ' Pump',
+  'Verse',
+  ' DAO',
+  ' Labs',
+  ' Finance',
+  ' Bot',
+  ' GPT',
+  ' Classic',
+  ' 2.0',
 ];
 const MOVE_MODULES = ['coin', 'token', 'meme', 'fa'];
 const DAY = 86_400_000;
@@ -36,10 +100,21 @@ function chainAddress(r: Rng, chain: ChainId, symbol: string): string {
 }
 
 function symbolOf(name: string): string {
-  const words = name.replace(/[^A-Za-z0-9 ]/g, '').split(' ').filter(Boolean);
+  const words = name
+    .replace(/[^A-Za-z0-9 ]/g, '')
+    .split(' ')
+    .filter(Boolean);
   const first = words[0] ?? 'TKN';
   if (words.length === 1 || first.length >= 5) return first.toUpperCase().slice(0, 8);
-  return (first + words.slice(1).map((w) => w[0]).join('')).toUpperCase().slice(0, 8);
+  return (
+    first +
+    words
+      .slice(1)
+      .map((w) => w[0])
+      .join('')
+  )
+    .toUpperCase()
+    .slice(0, 8);
 }
 
 /** Price as mantissa (5-6 significant digits) and scale: from 0.00000000xxxx to a few dollars. */
@@ -79,7 +154,8 @@ function makeToken(r: Rng, id: number, chain: ChainId, name: string, symbol: str
     address: chainAddress(r, chain, symbol),
     chain_id: chain,
     icon_url: `https://static.sandbox.invalid/tokens/${chain}/${id}.png`,
-    pair_address: chain === 'solana' ? base58(r, 44) : chain === 'sui' || chain === 'aptos' ? `0x${hex(r, 64)}` : `0x${hex(r, 40)}`,
+    pair_address:
+      chain === 'solana' ? base58(r, 44) : chain === 'sui' || chain === 'aptos' ? `0x${hex(r, 64)}` : `0x${hex(r, 40)}`,
     createdMs: Math.floor(now - ageMs),
     marketcap,
     liquidity,

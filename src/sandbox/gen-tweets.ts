@@ -4,7 +4,13 @@ import { HORIZONS, type SandboxKol, type SandboxToken, type SandboxTweet, type S
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
-const CHAIN_NAMES: Record<string, string> = { solana: 'Solana', bsc: 'BNB Chain', base: 'Base', sui: 'Sui', aptos: 'Aptos' };
+const CHAIN_NAMES: Record<string, string> = {
+  solana: 'Solana',
+  bsc: 'BNB Chain',
+  base: 'Base',
+  sui: 'Sui',
+  aptos: 'Aptos',
+};
 
 export interface TweetSpec {
   kol: SandboxKol;
@@ -25,7 +31,10 @@ function pickType(r: Rng): string {
 function content(r: Rng, store: Store, tokens: SandboxToken[], type: string): string {
   const main = tokens[0] as SandboxToken;
   const sym = `$${main.symbol}`;
-  const rest = tokens.slice(1).map((t) => `$${t.symbol}`).join(' ');
+  const rest = tokens
+    .slice(1)
+    .map((t) => `$${t.symbol}`)
+    .join(' ');
   const other = pick(r, store.data.kols).username;
   const body = pick(r, [
     `${sym} looking ready to send 🚀`,
@@ -40,7 +49,8 @@ function content(r: Rng, store: Store, tokens: SandboxToken[], type: string): st
   const extra = rest ? ` Also watching ${rest}.` : '';
   if (type === 'reply') return `@${other} ${body}${extra}`;
   if (type === 'retweet') return `RT @${other}: ${body}${extra}`;
-  if (type === 'quote') return `${body}${extra} https://x.sandbox.invalid/${other}/status/${snowflake(Date.UTC(2024, 0, 1), int(r, 0, 99999))}`;
+  if (type === 'quote')
+    return `${body}${extra} https://x.sandbox.invalid/${other}/status/${snowflake(Date.UTC(2024, 0, 1), int(r, 0, 99999))}`;
   return body + extra;
 }
 
@@ -73,7 +83,9 @@ export function buildTweet(store: Store, r: Rng, spec: TweetSpec): SandboxTweet 
     favorite_count: fav,
     quote_count: Math.floor(retweets * logUniform(r, 0.05, 0.4)),
     view_count: views,
-    photo_urls: chance(r, 0.25) ? Array.from({ length: int(r, 1, 2) }, () => `https://pbs.sandbox.invalid/media/${hex(r, 15)}.jpg`) : [],
+    photo_urls: chance(r, 0.25)
+      ? Array.from({ length: int(r, 1, 2) }, () => `https://pbs.sandbox.invalid/media/${hex(r, 15)}.jpg`)
+      : [],
     is_shill_tweet: isShill,
     tokenScore: spec.tokenScore ?? main.avg_score,
     kolScore: spec.kolScore ?? spec.kol.stat.ranking_score,
@@ -119,14 +131,21 @@ function makeShill(r: Rng, id: number, t: SandboxTweet, token: SandboxToken): Sh
 }
 
 /** Seeded history: tweets over the last 30 days, denser toward now, with one shill per first KOL/token mention. */
-export function generateTweets(store: Store, r: Rng, count: number, edges: { cjk: SandboxToken; html: SandboxToken; rtl: SandboxKol }): SandboxTweet {
+export function generateTweets(
+  store: Store,
+  r: Rng,
+  count: number,
+  edges: { cjk: SandboxToken; html: SandboxToken; rtl: SandboxKol },
+): SandboxTweet {
   const { tokens, kols, now } = store.data;
   const tokenOrder = shuffle(r, [...tokens]);
   const kolOrder = shuffle(r, [...kols]);
   const pickToken = zipfSampler(tokenOrder.length, 1.05);
   const pickKol = zipfSampler(kolOrder.length, 0.75);
   const oldest = [...tokens].sort((a, b) => a.createdMs - b.createdMs).slice(0, 20);
-  const times = Array.from({ length: count }, () => now - 1000 - Math.floor(30 * DAY * r() ** 2.2)).sort((a, b) => a - b);
+  const times = Array.from({ length: count }, () => now - 1000 - Math.floor(30 * DAY * r() ** 2.2)).sort(
+    (a, b) => a - b,
+  );
   const longIndex = Math.floor(count * 0.7);
   let longTweet: SandboxTweet | undefined;
 
@@ -168,7 +187,20 @@ export function generateTweets(store: Store, r: Rng, count: number, edges: { cjk
 
 function longContent(r: Rng, token: SandboxToken): string {
   const head = `Long thread on $${token.symbol} 🧵 (${token.address})\n\n`;
-  const words = ['liquidity', 'holders', 'chart', 'community', 'dev', 'roadmap', 'volume', 'whales', 'narrative', 'memes', '🚀', '📈'];
+  const words = [
+    'liquidity',
+    'holders',
+    'chart',
+    'community',
+    'dev',
+    'roadmap',
+    'volume',
+    'whales',
+    'narrative',
+    'memes',
+    '🚀',
+    '📈',
+  ];
   let s = head;
   while (s.length < 5000) s += `${pick(r, words)} `;
   // Exactly 5,000 UTF-16 units, ending on a full character.

@@ -119,7 +119,10 @@ export function asChain(s: string): ChainId {
 export type Getter<T> = (x: T) => number;
 
 /** Predicate for min/max pairs: `[minParam, maxParam, value]`; bounds are inclusive. */
-export function rangeFilter<T>(p: Params, specs: ReadonlyArray<readonly [string, string, Getter<T>]>): (x: T) => boolean {
+export function rangeFilter<T>(
+  p: Params,
+  specs: ReadonlyArray<readonly [string, string, Getter<T>]>,
+): (x: T) => boolean {
   const active: Array<[number, number, Getter<T>]> = [];
   for (const [minName, maxName, get] of specs) {
     const min = p.num(minName);
@@ -127,8 +130,9 @@ export function rangeFilter<T>(p: Params, specs: ReadonlyArray<readonly [string,
     if (min !== undefined || max !== undefined) active.push([min ?? -Infinity, max ?? Infinity, get]);
   }
   if (active.length === 0) return () => true;
-  return (x) => active.every(([min, max, get]) => {
-    const v = get(x);
-    return v >= min && v <= max;
-  });
+  return (x) =>
+    active.every(([min, max, get]) => {
+      const v = get(x);
+      return v >= min && v <= max;
+    });
 }

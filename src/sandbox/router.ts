@@ -46,7 +46,8 @@ export function matchRoute(rawPath: string): Route | undefined {
   const arg = (x: string | undefined) => decode(x ?? '');
   if (a === 'tokens') {
     if (b === 'analytics' && c === undefined) return { operation: 'tokenAnalytics', run: tokenAnalytics };
-    if (b && c && d === 'mindmap') return { operation: 'tokenMindmap', run: (ctx, p) => tokenMindmap(ctx, p, arg(b), arg(c)) };
+    if (b && c && d === 'mindmap')
+      return { operation: 'tokenMindmap', run: (ctx, p) => tokenMindmap(ctx, p, arg(b), arg(c)) };
     return undefined;
   }
   if (a === 'x-users' && b && d === undefined) {
@@ -63,7 +64,8 @@ export function matchRoute(rawPath: string): Route | undefined {
   }
   if (a === 'tweets') {
     if (b === undefined) return { operation: 'tweets', run: tweets };
-    if (b === 'token' && c && d && rest.length === 0) return { operation: 'tweetsByToken', run: (ctx, p) => tweetsByToken(ctx, p, arg(c), arg(d)) };
+    if (b === 'token' && c && d && rest.length === 0)
+      return { operation: 'tweetsByToken', run: (ctx, p) => tweetsByToken(ctx, p, arg(c), arg(d)) };
   }
   return undefined;
 }

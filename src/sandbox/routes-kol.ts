@@ -102,7 +102,12 @@ export function kolTable(ctx: Ctx, p: Params) {
   const rows: TableRow[] = [];
   for (const kol of store.data.kols) {
     if (!kolHasLabel(kol, labels)) continue;
-    if (search !== undefined && !kol.username.toLowerCase().includes(search) && !kol.display_name.toLowerCase().includes(search)) continue;
+    if (
+      search !== undefined &&
+      !kol.username.toLowerCase().includes(search) &&
+      !kol.display_name.toLowerCase().includes(search)
+    )
+      continue;
     if (last24h && recentMentions(kol, store, now) === 0) continue;
     const row = { id: kol.id, kol, v: kolTableValues(kol, store), w: perf.get(kol.id) };
     if (inRange(row)) rows.push(row);

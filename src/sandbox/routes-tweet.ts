@@ -64,7 +64,11 @@ export function tweets(ctx: Ctx, p: Params) {
   const { store } = ctx;
   const limit = p.int('limit', 10, 1, 30);
   const labels = p.list('labels');
-  const sortField = p.oneOf('sortField', ['tweetedAt', 'tokenScore', 'kolScore', 'followerCount'] as const, 'tweetedAt');
+  const sortField = p.oneOf(
+    'sortField',
+    ['tweetedAt', 'tokenScore', 'kolScore', 'followerCount'] as const,
+    'tweetedAt',
+  );
   const desc = p.oneOf('sortOrder', ORDER, 'DESC', true) === 'DESC';
   const types = new Set(p.list('tweetTypes'));
   const chains = new Set<string>(p.chains('chainId'));
@@ -75,10 +79,13 @@ export function tweets(ctx: Ctx, p: Params) {
   ]);
   const after = decodeCursor(p.str('cursor'), sortField, desc);
   const index =
-    sortField === 'tokenScore' ? store.byTokenScore
-    : sortField === 'kolScore' ? store.byKolScore
-    : sortField === 'followerCount' ? store.byFollowers
-    : { items: store.data.tweets, key: (t: SandboxTweet) => t.tweetedMs };
+    sortField === 'tokenScore'
+      ? store.byTokenScore
+      : sortField === 'kolScore'
+        ? store.byKolScore
+        : sortField === 'followerCount'
+          ? store.byFollowers
+          : { items: store.data.tweets, key: (t: SandboxTweet) => t.tweetedMs };
   const keep = (t: SandboxTweet) =>
     (types.size === 0 || types.has(t.tweet_type)) &&
     (chains.size === 0 || chains.has(store.token(t.tokenIds[0] as number).chain_id)) &&

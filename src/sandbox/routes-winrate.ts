@@ -35,7 +35,9 @@ export function kolTokens(ctx: Ctx, p: Params, xUserId: string) {
   const startTime = p.num('startTime');
   const kol = kolFromPath(store, xUserId);
   const shills = (store.shillsByKol.get(kol.id) ?? []).filter(
-    (s) => (chain === undefined || store.token(s.tokenId).chain_id === chain) && (startTime === undefined || s.shillMs > startTime * 1000),
+    (s) =>
+      (chain === undefined || store.token(s.tokenId).chain_id === chain) &&
+      (startTime === undefined || s.shillMs > startTime * 1000),
   );
   sortByKey(shills, MOMENTUM_SORT_KEYS[sortField] as ShillKey, desc);
   const summary: Record<string, number> = {};

@@ -99,7 +99,13 @@ function errorBody(status: number): string {
   return JSON.stringify({ statusCode: status, message: phrase, error: phrase });
 }
 
-function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}, type = 'application/json; charset=utf-8'): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string> = {},
+  type = 'application/json; charset=utf-8',
+): void {
   if (res.destroyed || res.headersSent) return;
   res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), ...headers });
   res.end(body);
@@ -117,7 +123,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const live = new LiveFeed(store, seed, ctx.now);
   const marketOpts = opts.market ?? (opts.live ? {} : false);
   const marketClock = (marketOpts === false ? undefined : marketOpts.clock) ?? Date.now;
-  const walk = marketOpts ? new MarketWalk(store.data.tokens, seed, marketClock(), marketOpts.stepMs !== undefined ? { stepMs: marketOpts.stepMs } : {}) : undefined;
+  const walk = marketOpts
+    ? new MarketWalk(
+        store.data.tokens,
+        seed,
+        marketClock(),
+        marketOpts.stepMs !== undefined ? { stepMs: marketOpts.stepMs } : {},
+      )
+    : undefined;
   const requests: RequestRecord[] = [];
   const counters = new Map<string, number>();
   let total = 0;
@@ -184,7 +197,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       if (pre) {
         rec.fault = pre.kind;
         // A gateway in front of the API answers 502 with an HTML page, not the API's JSON.
-        if (pre.status === 502) return reply(502, '<html><body><h1>502 Bad Gateway</h1></body></html>', {}, 'text/html');
+        if (pre.status === 502)
+          return reply(502, '<html><body><h1>502 Bad Gateway</h1></body></html>', {}, 'text/html');
         return reply(pre.status, errorBody(pre.status), pre.headers);
       }
     }
@@ -237,7 +251,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       authors = shape;
     },
     requests,
-    count: (operation) => (operation === undefined ? total : (counters.get(operationName(operation) ?? operation) ?? 0)),
+    count: (operation) =>
+      operation === undefined ? total : (counters.get(operationName(operation) ?? operation) ?? 0),
     get inFlight() {
       return inFlight;
     },

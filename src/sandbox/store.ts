@@ -88,14 +88,20 @@ export class Store {
 
   /** Token by id or by address on any chain (for test overrides). */
   resolveToken(ref: number | string): SandboxToken {
-    const t = typeof ref === 'number' ? this.tokenById.get(ref) : this.data.tokens.find((x) => normAddress(x.chain_id, ref) === normAddress(x.chain_id, x.address));
+    const t =
+      typeof ref === 'number'
+        ? this.tokenById.get(ref)
+        : this.data.tokens.find((x) => normAddress(x.chain_id, ref) === normAddress(x.chain_id, x.address));
     if (!t) throw new Error(`unknown token ${String(ref)}`);
     return t;
   }
 
   /** KOL by id, username or twitter_id (for test overrides). */
   resolveKol(ref: number | string): SandboxKol {
-    const k = typeof ref === 'number' ? this.kolById.get(ref) : this.kolByTwitterId.get(ref) ?? this.kolByUsername.get(ref.toLowerCase());
+    const k =
+      typeof ref === 'number'
+        ? this.kolById.get(ref)
+        : (this.kolByTwitterId.get(ref) ?? this.kolByUsername.get(ref.toLowerCase()));
     if (!k) throw new Error(`unknown KOL ${String(ref)}`);
     return k;
   }
@@ -109,7 +115,8 @@ export class Store {
    * Bulk loading passes index=false and calls rebuildIndexes() once at the end.
    */
   append(t: SandboxTweet, index = true): void {
-    if (t.id <= this.lastTweetId || t.tweetedMs < this.lastMs) throw new Error('tweets must be appended in id and time order');
+    if (t.id <= this.lastTweetId || t.tweetedMs < this.lastMs)
+      throw new Error('tweets must be appended in id and time order');
     this.lastMs = t.tweetedMs;
     this.data.tweets.push(t);
     for (const tokenId of new Set(t.tokenIds)) this.tweetsByToken.get(tokenId)?.push(t);

@@ -54,7 +54,12 @@ export function kolProject(k: SandboxKol, store: Store) {
     topFollowers.set(k, top);
   }
   const followers = top.map(smartFollower);
-  return { ...kolRecord(k), smart_follower_count: k.stat.smart_follower_count, change_percent: dec(k.change_percent, 2), smart_follower: followers };
+  return {
+    ...kolRecord(k),
+    smart_follower_count: k.stat.smart_follower_count,
+    change_percent: dec(k.change_percent, 2),
+    smart_follower: followers,
+  };
 }
 
 export function kolScore(k: SandboxKol, store: Store) {

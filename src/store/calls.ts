@@ -105,7 +105,11 @@ export function createCallStore(kv: Kv, o: { retentionMs: number; now?: () => nu
       const calls = await kv.getMany<Call>(ids.map((id) => `c:${id}`));
       const open = calls.filter((c): c is Call => c !== undefined && nextDue(c) !== undefined);
       const dueAt = open.length ? Math.min(...open.map((c) => nextDue(c)!)) : undefined;
-      if (open.length) await kv.set(`t:${tokenKey}`, open.map((c) => c.id));
+      if (open.length)
+        await kv.set(
+          `t:${tokenKey}`,
+          open.map((c) => c.id),
+        );
       else await kv.delete(`t:${tokenKey}`);
       await locked('due', async () => {
         const due = (await kv.get<Record<string, number>>('due')) ?? {};
@@ -130,7 +134,8 @@ export function createCallStore(kv: Kv, o: { retentionMs: number; now?: () => nu
     get: (id) => kv.get<Call>(`c:${id}`),
     getMany: (ids) => kv.getMany<Call>(ids.map((id) => `c:${id}`)),
     async save(calls) {
-      for (let i = 0; i < calls.length; i += 500) await Promise.all(calls.slice(i, i + 500).map((c) => kv.set(`c:${c.id}`, c, ttl(c))));
+      for (let i = 0; i < calls.length; i += 500)
+        await Promise.all(calls.slice(i, i + 500).map((c) => kv.set(`c:${c.id}`, c, ttl(c))));
       for (const tokenKey of new Set(calls.map(callTokenKey))) await reindex(tokenKey);
     },
     async list(subId, from) {
@@ -139,7 +144,11 @@ export function createCallStore(kv: Kv, o: { retentionMs: number; now?: () => nu
         const calls = await kv.getMany<Call>(ids.map((id) => `c:${id}`));
         const live = calls.filter((c): c is Call => c !== undefined);
         // Expired calls leave the index as it is read: it stays as small as the retention allows.
-        if (live.length !== ids.length) await kv.set(`d:${subId}`, live.map((c) => c.id));
+        if (live.length !== ids.length)
+          await kv.set(
+            `d:${subId}`,
+            live.map((c) => c.id),
+          );
         return live.filter((c) => c.at >= from);
       });
     },
@@ -162,7 +171,9 @@ export function createCallStore(kv: Kv, o: { retentionMs: number; now?: () => nu
     },
     async openCalls(tokenKey) {
       const ids = (await kv.get<string[]>(`t:${tokenKey}`)) ?? [];
-      return (await kv.getMany<Call>(ids.map((id) => `c:${id}`))).filter((c): c is Call => c !== undefined && nextDue(c) !== undefined);
+      return (await kv.getMany<Call>(ids.map((id) => `c:${id}`))).filter(
+        (c): c is Call => c !== undefined && nextDue(c) !== undefined,
+      );
     },
   };
 }

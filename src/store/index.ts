@@ -52,16 +52,28 @@ const kindOf = (url: string): Store['kind'] =>
 /** Which store a STORE_URL names, for logs and /readyz: never its user or password. */
 export function describeStore(url: string): string {
   const kind = kindOf(url);
-  return kind === 'redis' ? describeRedis(url) : kind === 'sqlite' ? `sqlite at ${url.slice('sqlite:'.length)}` : 'memory';
+  return kind === 'redis'
+    ? describeRedis(url)
+    : kind === 'sqlite'
+      ? `sqlite at ${url.slice('sqlite:'.length)}`
+      : 'memory';
 }
 
 /**
  * Opens the store. Redis is waited for within `o.timeoutMs` (see startup.ts);
  * SQLite opens or fails at once. Either failure is a StartupError worded the same way.
  */
-export async function openStore(url: string, o: RedisConnectOptions & { callsRetentionDays?: number } = {}): Promise<Store> {
+export async function openStore(
+  url: string,
+  o: RedisConnectOptions & { callsRetentionDays?: number } = {},
+): Promise<Store> {
   const kind = kindOf(url);
-  const backend = kind === 'redis' ? await RedisKvStore.connect(url, o) : kind === 'sqlite' ? openSqlite(url) : new Map<string, unknown>();
+  const backend =
+    kind === 'redis'
+      ? await RedisKvStore.connect(url, o)
+      : kind === 'sqlite'
+        ? openSqlite(url)
+        : new Map<string, unknown>();
   // No 'error' listener on these: see strict.ts for why each call must throw its own failure.
   const namespaces = new Map<string, Keyv>();
   const kv = (namespace: string): Keyv => {
@@ -121,6 +133,9 @@ function openSqlite(url: string): SqliteKvStore {
   } catch (err) {
     const e = err as { message?: string; code?: string };
     const why = e.code && !e.code.startsWith('ERR_SQLITE') ? `${e.message} (${e.code})` : (e.message ?? String(err));
-    throw new StartupError(`cannot open the store (${describeStore(url)}): ${why}. Check STORE_URL and that the directory is writable.`, { cause: err });
+    throw new StartupError(
+      `cannot open the store (${describeStore(url)}): ${why}. Check STORE_URL and that the directory is writable.`,
+      { cause: err },
+    );
   }
 }

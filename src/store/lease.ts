@@ -39,7 +39,11 @@ export function localLease(): Lease {
 
 /** The few Redis commands a lease needs; the store's client provides them. */
 export interface LeaseRedis {
-  set(key: string, value: string, opts: { condition: 'NX'; expiration: { type: 'PX'; value: number } }): Promise<string | null>;
+  set(
+    key: string,
+    value: string,
+    opts: { condition: 'NX'; expiration: { type: 'PX'; value: number } },
+  ): Promise<string | null>;
   incr(key: string): Promise<number>;
   eval(script: string, opts: { keys: string[]; arguments: string[] }): Promise<unknown>;
 }
@@ -68,14 +72,17 @@ export function redisLease(redis: LeaseRedis, opts: { name?: string; ttlMs?: num
   // must not lapse while this instance is still sending.
   const beat = () => {
     clearInterval(heartbeat);
-    heartbeat = setInterval(() => {
-      redis.eval(RENEW, { keys: [key], arguments: [opts.instanceId, String(ttl)] }).then(
-        (r) => {
-          if (Number(r) !== 1) lost();
-        },
-        () => lost(),
-      );
-    }, Math.max(50, Math.floor(ttl / 3)));
+    heartbeat = setInterval(
+      () => {
+        redis.eval(RENEW, { keys: [key], arguments: [opts.instanceId, String(ttl)] }).then(
+          (r) => {
+            if (Number(r) !== 1) lost();
+          },
+          () => lost(),
+        );
+      },
+      Math.max(50, Math.floor(ttl / 3)),
+    );
     heartbeat.unref();
   };
   const lost = () => {
@@ -85,7 +92,10 @@ export function redisLease(redis: LeaseRedis, opts: { name?: string; ttlMs?: num
   };
   async function take(): Promise<boolean> {
     try {
-      if (fence !== undefined && Number(await redis.eval(RENEW, { keys: [key], arguments: [opts.instanceId, String(ttl)] })) === 1) {
+      if (
+        fence !== undefined &&
+        Number(await redis.eval(RENEW, { keys: [key], arguments: [opts.instanceId, String(ttl)] })) === 1
+      ) {
         state = 'leader';
         return true;
       }
@@ -115,7 +125,8 @@ export function redisLease(redis: LeaseRedis, opts: { name?: string; ttlMs?: num
     },
     async fenced(write) {
       if (fence === undefined) throw new LeaseLostError('lease not held');
-      const ok = Number(await redis.eval(CHECK, { keys: [key, fenceKey], arguments: [opts.instanceId, String(fence)] })) === 1;
+      const ok =
+        Number(await redis.eval(CHECK, { keys: [key, fenceKey], arguments: [opts.instanceId, String(fence)] })) === 1;
       if (!ok) {
         fence = undefined;
         state = 'follower';

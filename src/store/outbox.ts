@@ -66,7 +66,11 @@ export type AlertContent =
       readonly actions: readonly AlertButton[];
       readonly test?: boolean;
     }
-  | { readonly kind: 'notice'; readonly text: string; /** Tweets skipped (the catch-up notice), said in the destination's language. */ readonly skipped?: number }
+  | {
+      readonly kind: 'notice';
+      readonly text: string /** Tweets skipped (the catch-up notice), said in the destination's language. */;
+      readonly skipped?: number;
+    }
   /**
    * More KOLs shilled a token already alerted to this destination within its
    * cooldown: the earlier alert (entry `of`) is edited to name them all.
@@ -198,12 +202,17 @@ export function createOutbox(kv: Kv): Outbox {
       // Entries first, then the batch, then the index: a crash in between leaves
       // only unreferenced entries, which the repeated tick references again.
       // In parallel chunks: on Redis the client pipelines them, a fan-out to 10,000 is not 10,000 round trips.
-      for (let i = 0; i < fresh.length; i += 500) await Promise.all(fresh.slice(i, i + 500).map((e) => kv.set(`e:${e.id}`, e)));
+      for (let i = 0; i < fresh.length; i += 500)
+        await Promise.all(fresh.slice(i, i + 500).map((e) => kv.set(`e:${e.id}`, e)));
       // A repeated tick writes the same batch again: keep the ids it had, so no entry
       // written by the first attempt is left without a batch pointing at it.
       const before = await kv.get<Batch>(`b:${batchId}`);
       const ids = [...new Set([...(before?.entryIds ?? []), ...entries.map((e) => e.id)])];
-      await kv.set(`b:${batchId}`, { id: batchId, entryIds: ids, createdAt: before?.createdAt ?? Date.now() } satisfies Batch);
+      await kv.set(`b:${batchId}`, {
+        id: batchId,
+        entryIds: ids,
+        createdAt: before?.createdAt ?? Date.now(),
+      } satisfies Batch);
       await exclusive(async () => {
         const list = await batches();
         if (!list.includes(batchId)) await kv.set(PENDING, [...list, batchId]);
@@ -229,7 +238,10 @@ export function createOutbox(kv: Kv): Outbox {
         }
         if (done.size) {
           // Re-read just before writing: another instance may have added a batch meanwhile.
-          await kv.set(PENDING, (await batches()).filter((b) => !done.has(b)));
+          await kv.set(
+            PENDING,
+            (await batches()).filter((b) => !done.has(b)),
+          );
           for (const b of done) await kv.delete(`b:${b}`);
         }
         return open;
@@ -240,7 +252,8 @@ export function createOutbox(kv: Kv): Outbox {
       const indexed = new Set((await entriesOf(await batches())).map((e) => e.id));
       const orphans: string[] = [];
       for await (const [key, e] of kv.entries<OutboxEntry>()) {
-        if (key.startsWith('e:') && e && (e.state === 'pending' || e.state === 'inflight') && !indexed.has(e.id)) orphans.push(e.id);
+        if (key.startsWith('e:') && e && (e.state === 'pending' || e.state === 'inflight') && !indexed.has(e.id))
+          orphans.push(e.id);
       }
       if (!orphans.length) return 0;
       const batchId = `recovered-${Date.now()}`;

@@ -51,7 +51,8 @@ export function explainRedisError(err: unknown): string {
   if (e?.name === 'ConnectionTimeoutError') return 'no answer (ETIMEDOUT)';
   if (message.startsWith('WRONGPASS')) return 'authentication failed: wrong user or password in STORE_URL (WRONGPASS)';
   if (message.startsWith('NOAUTH')) return 'the server requires a password: put it in STORE_URL (NOAUTH)';
-  if (code && /^(ERR_SSL|ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO)/.test(code)) return `TLS handshake failed (${code})`;
+  if (code && /^(ERR_SSL|ERR_TLS|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO)/.test(code))
+    return `TLS handshake failed (${code})`;
   if (e?.name === 'SocketClosedUnexpectedlyError') return 'connection closed by the server (is that a Redis server?)';
   return code ? `${message} (${code})` : message;
 }
@@ -107,15 +108,24 @@ function logOutages(client: RedisClient, where: string, log: Logger): void {
     const now = Date.now();
     if (downSince === undefined) {
       downSince = lastLogged = now;
-      log.warn({ store: where, reason: explainRedisError(err) }, `lost the store (${where}): ${explainRedisError(err)}; reconnecting`);
+      log.warn(
+        { store: where, reason: explainRedisError(err) },
+        `lost the store (${where}): ${explainRedisError(err)}; reconnecting`,
+      );
     } else if (now - lastLogged >= OUTAGE_LOG_EVERY_MS) {
       lastLogged = now;
-      log.warn({ store: where, reason: explainRedisError(err), downS: Math.round((now - downSince) / 1000) }, `the store (${where}) is still unreachable`);
+      log.warn(
+        { store: where, reason: explainRedisError(err), downS: Math.round((now - downSince) / 1000) },
+        `the store (${where}) is still unreachable`,
+      );
     }
   });
   client.on('ready', () => {
     if (downSince === undefined) return;
-    log.info({ store: where, downS: Math.round((Date.now() - downSince) / 1000) }, `the store (${where}) is reachable again`);
+    log.info(
+      { store: where, downS: Math.round((Date.now() - downSince) / 1000) },
+      `the store (${where}) is reachable again`,
+    );
     downSince = undefined;
   });
 }
@@ -159,14 +169,21 @@ export class RedisKvStore {
   async set(key: string, value: unknown, ttl?: number): Promise<boolean> {
     this.#check();
     const v = typeof value === 'string' ? value : JSON.stringify(value);
-    await (ttl && ttl > 0 ? this.client.set(PREFIX + key, v, { expiration: { type: 'PX', value: Math.ceil(ttl) } }) : this.client.set(PREFIX + key, v));
+    await (ttl && ttl > 0
+      ? this.client.set(PREFIX + key, v, { expiration: { type: 'PX', value: Math.ceil(ttl) } })
+      : this.client.set(PREFIX + key, v));
     return true;
   }
 
   /** SET NX PX: true only for the first caller across every client of this server. */
   async claim(key: string, ttlMs: number): Promise<boolean> {
     this.#check();
-    return (await this.client.set(PREFIX + key, '1', { condition: 'NX', expiration: { type: 'PX', value: Math.ceil(ttlMs) } })) === 'OK';
+    return (
+      (await this.client.set(PREFIX + key, '1', {
+        condition: 'NX',
+        expiration: { type: 'PX', value: Math.ceil(ttlMs) },
+      })) === 'OK'
+    );
   }
 
   async delete(key: string): Promise<boolean> {

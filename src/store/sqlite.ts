@@ -85,7 +85,9 @@ export class SqliteKvStore {
     // Lazily, row by row: 100,000 subscriptions must not sit in memory twice.
     const rows = (
       namespace
-        ? this.#db.prepare('SELECT key, value, expires FROM kv WHERE key >= ? AND key < ?').iterate(`${namespace}::`, `${namespace}:;`)
+        ? this.#db
+            .prepare('SELECT key, value, expires FROM kv WHERE key >= ? AND key < ?')
+            .iterate(`${namespace}::`, `${namespace}:;`)
         : this.#db.prepare('SELECT key, value, expires FROM kv').iterate()
     ) as Iterable<{ key: string; value: string; expires: number | null }>;
     for (const row of rows) if (row.expires === null || row.expires > now) yield [row.key, row.value];

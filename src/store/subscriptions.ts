@@ -110,7 +110,14 @@ function compact(s: Subscription): Subscription {
   return {
     ...s,
     mutedTokens: shared(s.mutedTokens),
-    filters: { ...f, chains: shared(f.chains), labels: shared(f.labels), tweetTypes: shared(f.tweetTypes), allowKols: shared(f.allowKols), denyKols: shared(f.denyKols) },
+    filters: {
+      ...f,
+      chains: shared(f.chains),
+      labels: shared(f.labels),
+      tweetTypes: shared(f.tweetTypes),
+      allowKols: shared(f.allowKols),
+      denyKols: shared(f.denyKols),
+    },
   };
 }
 
@@ -135,7 +142,8 @@ export function createSubscriptionStore(kv: Kv): SubscriptionStore {
     },
     async all() {
       const out: Subscription[] = [];
-      for await (const [key, value] of kv.entries<Subscription>()) if (key !== VERSION && value) out.push(compact(value));
+      for await (const [key, value] of kv.entries<Subscription>())
+        if (key !== VERSION && value) out.push(compact(value));
       return out;
     },
     async version() {

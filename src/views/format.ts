@@ -121,7 +121,10 @@ function smallUsd(a: Dec): string {
   if (compareAbs(r, ONE) >= 0) return '1.00';
   const zeros = -magnitude(r) - 1;
   // Cents at least, as for dollar amounts: $0.30 rather than $0.3.
-  if (zeros < 4) return fixed(r, Math.max(-r.e, 0), true).replace(/^0\.(\d)$/, '0.$10').replace(/^0$/, '0.00');
+  if (zeros < 4)
+    return fixed(r, Math.max(-r.e, 0), true)
+      .replace(/^0\.(\d)$/, '0.$10')
+      .replace(/^0$/, '0.00');
   const sig = dropTrailingZeros(r.m.toString());
   return `0.0${subscript(zeros)}${sig}`;
 }

@@ -13,7 +13,8 @@ export const ELLIPSIS = '…';
 const graphemeSegmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 /** Terminal escape sequences (CSI, OSC, and two-character ESC forms), removed whole so no payload is left behind. */
-const ANSI_RE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
+const ANSI_RE =
+  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
 /** C0/C1 controls except newline, plus DEL. Tabs are turned into spaces first. */
 const CONTROL_RE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g;
 /** Bidi embeddings, overrides and isolates: they can make text read differently from what it is. */

@@ -25,7 +25,10 @@ const CHAT = 7200001;
 const DELETED_CHAT = 7200002;
 
 for (const store of ['SQLite', 'Redis'] as const) {
-  test(`${store}: alerts on both platforms are followed up in place with the sandbox's market caps; a deleted alert stops quietly`, { timeout: 120_000, skip: store === 'Redis' && !available ? REDIS_SKIP : false }, async (t) => {
+  test(`${store}: alerts on both platforms are followed up in place with the sandbox's market caps; a deleted alert stops quietly`, {
+    timeout: 120_000,
+    skip: store === 'Redis' && !available ? REDIS_SKIP : false,
+  }, async (t) => {
     let storeUrl: string;
     if (store === 'Redis') storeUrl = (await startRedis(t)).url;
     else {
@@ -51,7 +54,8 @@ for (const store of ['SQLite', 'Redis'] as const) {
     sb.addTweets(1, { token: tok.id, kol: sb.data.kols[0]!.id, tokenScore: 95, kolScore: 95 });
     await watcher.tick();
     const arrived = () =>
-      [CHANNEL, DELETED_CHANNEL].every((c) => discord.channelMessages(c).length === 1) && [CHAT, DELETED_CHAT].every((c) => telegram.messages(c).length === 1);
+      [CHANNEL, DELETED_CHANNEL].every((c) => discord.channelMessages(c).length === 1) &&
+      [CHAT, DELETED_CHAT].every((c) => telegram.messages(c).length === 1);
     for (let i = 0; i < 200 && !arrived(); i++) await sleep(25);
     assert.ok(arrived(), 'one alert in each chat');
     // Delivery records each call before marking its alert sent: once nothing is pending, all four are calls.
@@ -63,9 +67,18 @@ for (const store of ['SQLite', 'Redis'] as const) {
 
     const discordText = () => JSON.stringify(discord.channelMessages(CHANNEL)[0]!.embeds).replace(/\\\\/g, '');
     const telegramText = () => telegram.messages(CHAT)[0]!.text ?? '';
-    const discordEdits = () => discord.requests.filter((r) => r.method === 'PATCH' && r.path.includes(`/channels/${CHANNEL}/messages/`) && r.status === 200).length;
+    const discordEdits = () =>
+      discord.requests.filter(
+        (r) => r.method === 'PATCH' && r.path.includes(`/channels/${CHANNEL}/messages/`) && r.status === 200,
+      ).length;
     let peak = atAlert;
-    for (const [i, [advance, label]] of ([[HOUR + 60_000, '1h'], [5 * HOUR, '6h'], [18 * HOUR, '1d']] as const).entries()) {
+    for (const [i, [advance, label]] of (
+      [
+        [HOUR + 60_000, '1h'],
+        [5 * HOUR, '6h'],
+        [18 * HOUR, '1d'],
+      ] as const
+    ).entries()) {
       clock += advance;
       await watcher.tick();
       const served = tok.marketcap;
@@ -75,7 +88,10 @@ for (const store of ['SQLite', 'Redis'] as const) {
       for (let k = 0; k < 200 && !shown(); k++) await sleep(25);
       assert.ok(shown(), `${label}: the follow-up line on both platforms`);
       for (const text of [discordText(), telegramText()]) {
-        assert.ok(text.includes(`${usd(atAlert)} → ${usd(served)}`), `${label}: the market caps the sandbox served, in ${text.slice(0, 300)}`);
+        assert.ok(
+          text.includes(`${usd(atAlert)} → ${usd(served)}`),
+          `${label}: the market caps the sandbox served, in ${text.slice(0, 300)}`,
+        );
       }
       assert.equal(discordEdits(), i + 1, `${label}: one edit of the Discord alert`);
       assert.equal(telegram.messages(CHAT)[0]!.edits.length, i + 1, `${label}: one edit of the Telegram alert`);
@@ -83,9 +99,19 @@ for (const store of ['SQLite', 'Redis'] as const) {
     assert.equal(discord.channelMessages(CHANNEL).length, 1, 'still one message');
     assert.equal(telegram.messages(CHAT).length, 1);
     // The deleted alerts: the first follow-up found them gone and ended; nothing was posted, the chats stay subscribed.
-    assert.equal(discord.requests.filter((r) => r.method === 'PATCH' && r.path.includes(`/channels/${DELETED_CHANNEL}/`)).length, 1, 'one attempt, then no more');
-    const tgTries = telegram.requests.filter((r) => r.method === 'editMessageText' && String(r.chat_id) === String(DELETED_CHAT));
-    assert.deepEqual(tgTries.map((r) => [r.status, r.description]), [[400, 'Bad Request: message to edit not found']], 'Telegram: one attempt, then no more');
+    assert.equal(
+      discord.requests.filter((r) => r.method === 'PATCH' && r.path.includes(`/channels/${DELETED_CHANNEL}/`)).length,
+      1,
+      'one attempt, then no more',
+    );
+    const tgTries = telegram.requests.filter(
+      (r) => r.method === 'editMessageText' && String(r.chat_id) === String(DELETED_CHAT),
+    );
+    assert.deepEqual(
+      tgTries.map((r) => [r.status, r.description]),
+      [[400, 'Bad Request: message to edit not found']],
+      'Telegram: one attempt, then no more',
+    );
     assert.equal(discord.channelMessages(DELETED_CHANNEL).length, 1, 'nothing new posted');
     assert.equal(telegram.messages(DELETED_CHAT).length, 1);
     assert.equal((await app.store.subscriptions.get(`discord:${DELETED_CHANNEL}`))!.disabled, null);
@@ -96,7 +122,9 @@ for (const store of ['SQLite', 'Redis'] as const) {
   });
 }
 
-test('1,000 Telegram chats and a Discord channel on one token: one upstream request per round, every alert edited once', { timeout: 180_000 }, async (t) => {
+test('1,000 Telegram chats and a Discord channel on one token: one upstream request per round, every alert edited once', {
+  timeout: 180_000,
+}, async (t) => {
   let clock = Date.now();
   const now = () => clock;
   const { discord, telegram, app, dc, tg } = await bothPlatforms(t, {
@@ -109,28 +137,35 @@ test('1,000 Telegram chats and a Discord channel on one token: one upstream requ
   });
   const chats = Array.from({ length: 1000 }, (_, i) => 7_400_000 + i);
   await app.store.subscriptions.put(openSubscription('discord', CHANNEL, { followups: [60] }));
-  for (const c of chats) await app.store.subscriptions.put(openSubscription('telegram', String(c), { followups: [60] }));
+  for (const c of chats)
+    await app.store.subscriptions.put(openSubscription('telegram', String(c), { followups: [60] }));
   const watcher = app.startAlerts([dc.sender, tg.sender], { followupNow: now });
   await watcher.tick();
   const sb = app.sandbox!;
   const tok = sb.data.tokens.find((x) => /^[A-Z0-9]+$/.test(x.symbol) && x.marketcap > 0)!;
   sb.addTweets(1, { token: tok.id, kol: sb.data.kols[0]!.id, tokenScore: 95, kolScore: 95 });
   await watcher.tick();
-  const sent = () => chats.filter((c) => telegram.messages(c).length === 1).length + discord.channelMessages(CHANNEL).length;
+  const sent = () =>
+    chats.filter((c) => telegram.messages(c).length === 1).length + discord.channelMessages(CHANNEL).length;
   for (let i = 0; i < 2400 && (sent() < 1001 || (await app.store.outbox.pending()).length > 0); i++) await sleep(25);
   assert.equal(sent(), 1001, 'every alert arrived');
   clock += HOUR + 60_000;
   const before = sb.count('2');
   await watcher.tick();
   assert.equal(sb.count('2') - before, 1, 'one op-2 request for 1,001 follow-ups');
-  const edited = () => chats.filter((c) => telegram.messages(c)[0]!.edits.length === 1).length + (JSON.stringify(discord.channelMessages(CHANNEL)[0]!.embeds).includes('Since alert (1h)') ? 1 : 0);
+  const edited = () =>
+    chats.filter((c) => telegram.messages(c)[0]!.edits.length === 1).length +
+    (JSON.stringify(discord.channelMessages(CHANNEL)[0]!.embeds).includes('Since alert (1h)') ? 1 : 0);
   for (let i = 0; i < 2400 && edited() < 1001; i++) await sleep(25);
   assert.equal(edited(), 1001, 'each alert edited once');
   assert.ok(chats.every((c) => telegram.messages(c)[0]!.edits.length === 1 && telegram.messages(c).length === 1));
   assert.equal(discord.violations.length + telegram.violations.length, 0, 'edits paced within the limits');
 });
 
-test('Redis, two bot instances with the real adapters: a leader change gives no double edit', { timeout: 120_000, skip: available ? false : REDIS_SKIP }, async (t) => {
+test('Redis, two bot instances with the real adapters: a leader change gives no double edit', {
+  timeout: 120_000,
+  skip: available ? false : REDIS_SKIP,
+}, async (t) => {
   const { createApp } = await import('../../src/app.ts');
   const { loadConfig } = await import('../../src/config.ts');
   const { silentLogger } = await import('../../src/log.ts');
@@ -144,12 +179,32 @@ test('Redis, two bot instances with the real adapters: a leader change gives no 
   const now = () => clock;
   const sb = await startSandbox({ market: { clock: now } });
   const discord = await startDiscordFake({ guilds: [{ id: '931000000000000003', channels: [{ id: CHANNEL }] }] });
-  const telegram = await startTelegramFake({ token: '7000000016:AAFakeTokenForTheCallsLeader_012345', knownChatsOnly: false });
+  const telegram = await startTelegramFake({
+    token: '7000000016:AAFakeTokenForTheCallsLeader_012345',
+    knownChatsOnly: false,
+  });
   const log = silentLogger();
   const instance = async () => {
-    const app = await createApp(loadConfig({ STORE_URL: redis.url, WATCH_CRON: '0 0 1 1 *', KOL_API_BASE_URL: sb.url, KOL_API_KEY: sb.apiKey }), log);
-    const dc = createDiscordAdapter({ token: discord.token, applicationId: discord.applicationId, apiBase: discord.apiBase, dispatcher: app.dispatcher, api: app.api, log, subscriptions: app.store.subscriptions });
-    const tg = createTelegramAdapter({ token: telegram.token, apiRoot: telegram.apiRoot, dispatcher: app.dispatcher, store: app.store, log });
+    const app = await createApp(
+      loadConfig({ STORE_URL: redis.url, WATCH_CRON: '0 0 1 1 *', KOL_API_BASE_URL: sb.url, KOL_API_KEY: sb.apiKey }),
+      log,
+    );
+    const dc = createDiscordAdapter({
+      token: discord.token,
+      applicationId: discord.applicationId,
+      apiBase: discord.apiBase,
+      dispatcher: app.dispatcher,
+      api: app.api,
+      log,
+      subscriptions: app.store.subscriptions,
+    });
+    const tg = createTelegramAdapter({
+      token: telegram.token,
+      apiRoot: telegram.apiRoot,
+      dispatcher: app.dispatcher,
+      store: app.store,
+      log,
+    });
     await dc.start();
     await tg.start();
     const watcher = app.startAlerts([dc.sender, tg.sender], { followupNow: now });
@@ -182,9 +237,17 @@ test('Redis, two bot instances with the real adapters: a leader change gives no 
   const tok = sb.data.tokens.find((x) => /^[A-Z0-9]+$/.test(x.symbol) && x.marketcap > 0)!;
   sb.addTweets(1, { token: tok.id, kol: sb.data.kols[0]!.id, tokenScore: 95, kolScore: 95 });
   await both();
-  for (let i = 0; i < 200 && !(discord.channelMessages(CHANNEL).length === 1 && telegram.messages(CHAT).length === 1); i++) await sleep(25);
+  for (
+    let i = 0;
+    i < 200 && !(discord.channelMessages(CHANNEL).length === 1 && telegram.messages(CHAT).length === 1);
+    i++
+  )
+    await sleep(25);
   for (let i = 0; i < 400 && (await a.app.store.outbox.pending()).length > 0; i++) await sleep(25);
-  const discordEdits = () => discord.requests.filter((r) => r.method === 'PATCH' && r.path.includes(`/channels/${CHANNEL}/messages/`) && r.status === 200).length;
+  const discordEdits = () =>
+    discord.requests.filter(
+      (r) => r.method === 'PATCH' && r.path.includes(`/channels/${CHANNEL}/messages/`) && r.status === 200,
+    ).length;
   const telegramEdits = () => telegram.messages(CHAT)[0]!.edits.length;
   const wait = async (n: number) => {
     for (let i = 0; i < 400 && !(discordEdits() >= n && telegramEdits() >= n); i++) await sleep(25);

@@ -7,7 +7,11 @@ import { loadConfig } from '../../src/config.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
-function runBot(args: string[], env: Record<string, string>, lines: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runBot(
+  args: string[],
+  env: Record<string, string>,
+  lines: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN, ...args], {
       env: { PATH: process.env.PATH ?? '', STORE_URL: 'memory:', LOG_LEVEL: 'warn', ...env },
@@ -30,7 +34,10 @@ function runBot(args: string[], env: Record<string, string>, lines: string[]): P
 test('the console language: --lang, then LC_ALL, LC_MESSAGES, LANG', () => {
   assert.equal(loadConfig({ LANG: 'ru_RU.UTF-8' }).consoleLocale, 'ru_RU.UTF-8');
   assert.equal(loadConfig({ LANG: 'ru_RU.UTF-8', LC_MESSAGES: 'ko_KR.UTF-8' }).consoleLocale, 'ko_KR.UTF-8');
-  assert.equal(loadConfig({ LANG: 'ru_RU.UTF-8', LC_MESSAGES: 'ko_KR.UTF-8', LC_ALL: 'tr_TR.UTF-8' }).consoleLocale, 'tr_TR.UTF-8');
+  assert.equal(
+    loadConfig({ LANG: 'ru_RU.UTF-8', LC_MESSAGES: 'ko_KR.UTF-8', LC_ALL: 'tr_TR.UTF-8' }).consoleLocale,
+    'tr_TR.UTF-8',
+  );
   assert.equal(loadConfig({ LANG: 'ru_RU.UTF-8' }, ['--lang', 'vi']).consoleLocale, 'vi');
   assert.equal(loadConfig({}, ['--lang=pt-BR']).consoleLocale, 'pt-BR');
   assert.equal(loadConfig({}).consoleLocale, undefined);

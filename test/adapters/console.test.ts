@@ -15,7 +15,10 @@ const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
  * Runs `npm start`'s entry point as a user would, with lines on stdin, from a
  * temporary directory: the pictures it saves land there, not in the repository.
  */
-async function runBot(lines: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; cwd: string }> {
+async function runBot(
+  lines: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; cwd: string }> {
   const cwd = await mkdtemp(join(tmpdir(), 'kolradar-console-'));
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN], {
@@ -42,7 +45,14 @@ test('piped commands print the sandbox cards on stdout, the banner on stderr, an
   t.after(() => sb.close());
   const token = sb.data.tokens.find((x) => x.chain_id === 'solana' && x.marketcap > 1000)!;
   const kol = sb.data.kols[5]!;
-  const r = await runBot(['/help', `/token solana ${token.address}`, `/kol @${kol.username}`, '/kols sort:winrate', '1', '/token solanaa x']);
+  const r = await runBot([
+    '/help',
+    `/token solana ${token.address}`,
+    `/kol @${kol.username}`,
+    '/kols sort:winrate',
+    '1',
+    '/token solanaa x',
+  ]);
   t.after(() => rm(r.cwd, { recursive: true, force: true }));
   assert.equal(r.code, 0, r.stderr);
   const saved = [...r.stdout.matchAll(/\[picture\] .*: (\S+\.png)$/gm)].map((m) => m[1]!);

@@ -22,7 +22,10 @@ test('no window of the given length ever sees more than max sends, counted from 
   // The (i+5)th send starts a full window after some earlier send completed: a server that
   // counts arrivals (between start and end) never sees 6 in 100 ms.
   for (let i = 5; i < spans.length; i++) {
-    const earlier = spans.slice(0, i).map((s) => s.end).sort((a, b) => a - b);
+    const earlier = spans
+      .slice(0, i)
+      .map((s) => s.end)
+      .sort((a, b) => a - b);
     assert.ok(spans[i]!.start >= earlier[i - 5]! + 100 - 1, `send ${i} started too early`);
   }
   assert.ok(peak <= 3, `at most 3 in flight, saw ${peak}`);

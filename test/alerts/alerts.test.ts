@@ -14,14 +14,20 @@ const text = (v: unknown) => JSON.stringify(v);
  * instances), and on each shape of feed author the sandbox serves: full records,
  * spec-minimal ones (id and username only) and a mix.
  */
-function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, skip: string | false, authors: AuthorShape) {
+function suite(
+  kind: 'sqlite' | 'redis',
+  storeUrl: () => string | undefined,
+  skip: string | false,
+  authors: AuthorShape,
+) {
   let db = 0;
   const alertHarness = (t: TestContext, o: { pageSize?: number; authors?: AuthorShape } = {}) => {
     const url = storeUrl();
     // A Redis database per test (0-15): tests stay independent without flushing.
     return harness(t, { authors, ...o, ...(url ? { storeUrl: `${url}/${++db}` } : {}) });
   };
-  const test = (name: string, fn: (t: TestContext) => Promise<void>) => nodeTest(`${kind}, ${authors} authors: ${name}`, { skip }, fn);
+  const test = (name: string, fn: (t: TestContext) => Promise<void>) =>
+    nodeTest(`${kind}, ${authors} authors: ${name}`, { skip }, fn);
 
   test('the default /subscribe alerts every qualifying tweet, each fact from a documented field; at most one lookup per new token', async (t) => {
     const h = await alertHarness(t);
@@ -46,7 +52,12 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
     );
     const kolOf = (id: number) => h.sb.data.kols.find((k) => k.id === id)!;
     const card = h.sent[1]!.view;
-    assert.match(text(card), new RegExp(`KOL score 61 >= 60, ${kolOf(want[1]!.kolId).follower_count.toLocaleString('en-US')} followers >= 10,000`));
+    assert.match(
+      text(card),
+      new RegExp(
+        `KOL score 61 >= 60, ${kolOf(want[1]!.kolId).follower_count.toLocaleString('en-US')} followers >= 10,000`,
+      ),
+    );
     const lookups = h.sb.count('tweetsByToken') - before;
     assert.ok(lookups <= 5, `at most one lookup per new token (${lookups})`);
     if (authors === 'full') assert.equal(lookups, 0, 'full authors need no lookup');
@@ -70,7 +81,8 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
     h.sb.setFaults({ errorRate: 1, operations: ['tweetsByToken'] });
     const big = h.sb.data.kols.filter((k) => k.follower_count >= 10_000);
     // Odd ids are the minimal ones in a mix: make sure both tweets are.
-    while ((h.sb.data.tweets.at(-1)!.id + 1) % 2 === 0) h.sb.addTweets(1, { token: h.sb.data.tokens[60]!.id, tokenScore: 1, kolScore: 1 });
+    while ((h.sb.data.tweets.at(-1)!.id + 1) % 2 === 0)
+      h.sb.addTweets(1, { token: h.sb.data.tokens[60]!.id, tokenScore: 1, kolScore: 1 });
     await h.cycle();
     const openBefore = h.sent.filter((s) => s.chatId === 'open').length;
     h.sb.addTweets(1, { token: h.sb.data.tokens[40]!.id, kol: big[0]!.id, tokenScore: 90, kolScore: 90 });
@@ -100,7 +112,8 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
     await h.cycle();
     assert.equal(h.sent.length, 2);
     assert.equal(h.sb.count('tokenAnalytics') - before, 1, 'one request for both channels');
-    for (const s of h.sent) assert.ok(text(s.view).includes(`${usd(tok.marketcap)} / ${usd(tok.liquidity)}`), 'market cap / liquidity shown');
+    for (const s of h.sent)
+      assert.ok(text(s.view).includes(`${usd(tok.marketcap)} / ${usd(tok.liquidity)}`), 'market cap / liquidity shown');
   });
 
   test('/alerts test says it is a sample and, per filter, whether the sample passes (<, never a false >=)', async (t) => {
@@ -112,7 +125,10 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
     await h.dispatcher.text('/alerts test', caller('s'));
     await h.cycle();
     const fail = text(h.sent.at(-1)!.view);
-    assert.match(fail, /Sample tweet; it would NOT alert here: token score 34.4 < 70, KOL score 80 >= 60, [\d,]+ followers >= 10,000/);
+    assert.match(
+      fail,
+      /Sample tweet; it would NOT alert here: token score 34.4 < 70, KOL score 80 >= 60, [\d,]+ followers >= 10,000/,
+    );
     assert.doesNotMatch(fail, /34.4 >= 70/);
     h.sb.addTweets(1, { token: h.sb.data.tokens[4]!.id, kol: kol.id, tokenScore: 88, kolScore: 59.5 });
     await h.dispatcher.text('/alerts test', caller('s'));
@@ -123,7 +139,10 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
     await h.cycle();
     const tests = h.sent.filter((s) => titleOf(s).startsWith('[TEST]'));
     assert.equal(tests.length, 3);
-    assert.match(text(tests.at(-1)!.view), /Sample tweet; it passes this chat’s filters: token score 88 >= 70, KOL score 75 >= 60/);
+    assert.match(
+      text(tests.at(-1)!.view),
+      /Sample tweet; it passes this chat’s filters: token score 88 >= 70, KOL score 75 >= 60/,
+    );
   });
 
   test('a fresh start and a new subscription send nothing old; new matching tweets arrive once, in order', async (t) => {
@@ -135,7 +154,9 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
 
     const tokens = h.sb.data.tokens.slice(0, 5);
     const kol = h.sb.data.kols[3]!;
-    const added = tokens.map((tok) => h.sb.addTweets(1, { token: tok.id, kol: kol.id, tokenScore: 90, kolScore: 80 })[0]!);
+    const added = tokens.map(
+      (tok) => h.sb.addTweets(1, { token: tok.id, kol: kol.id, tokenScore: 90, kolScore: 80 })[0]!,
+    );
     await h.cycle();
     assert.deepEqual(
       h.sent.map((s) => titleOf(s)),
@@ -150,7 +171,11 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
   test('filters decide: a low-score tweet reaches only the channel that accepts it', async (t) => {
     const h = await alertHarness(t);
     await h.dispatcher.run('subscribe', OPEN, caller('loose'));
-    await h.dispatcher.run('subscribe', { token_score: '80', kol_score: '70', followers: '0', cooldown: '0' }, caller('strict'));
+    await h.dispatcher.run(
+      'subscribe',
+      { token_score: '80', kol_score: '70', followers: '0', cooldown: '0' },
+      caller('strict'),
+    );
     await h.cycle();
     const [a, b] = h.sb.data.tokens;
     h.sb.addTweets(1, { token: a!.id, kol: h.sb.data.kols[0]!.id, tokenScore: 50, kolScore: 50 });
@@ -161,7 +186,10 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
     assert.deepEqual(to('strict'), [b!.symbol]);
     const strictAlert = h.sent.find((s) => s.chatId === 'strict')!.view;
     assert.equal(strictAlert.kind, 'card');
-    assert.match(JSON.stringify(strictAlert.kind === 'card' ? strictAlert.description : ''), /token score 95 >= 80, KOL score 90 >= 70/);
+    assert.match(
+      JSON.stringify(strictAlert.kind === 'card' ? strictAlert.description : ''),
+      /token score 95 >= 80, KOL score 90 >= 70/,
+    );
   });
 
   test('a 250-tweet burst between two ticks with 30-tweet pages: all 250 delivered, in order', async (t) => {
@@ -173,7 +201,10 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
     for (const tok of tokens) h.sb.addTweets(1, { token: tok.id, kol: kol.id, tokenScore: 90, kolScore: 90 });
     const r = await h.cycle();
     assert.equal(r.fetched, 250);
-    assert.deepEqual(h.sent.map((s) => titleOf(s).split(' ')[0]), tokens.map((tok) => tok.symbol));
+    assert.deepEqual(
+      h.sent.map((s) => titleOf(s).split(' ')[0]),
+      tokens.map((tok) => tok.symbol),
+    );
   });
 
   test('several KOLs shilling one token within the cooldown become one alert naming them all, edited as more come', async (t) => {
@@ -191,7 +222,10 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
     await h.cycle();
     assert.equal(h.sent.length, 1, 'still cooling down: no second message');
     assert.equal(h.edits.length, 1, 'the first alert is edited instead');
-    assert.equal(titleOf(h.sent[0]!), `${tok.symbol} shilled by 3 KOLs: @${k1!.username}, @${k2!.username}, @${k3!.username}`);
+    assert.equal(
+      titleOf(h.sent[0]!),
+      `${tok.symbol} shilled by 3 KOLs: @${k1!.username}, @${k2!.username}, @${k3!.username}`,
+    );
     h.sb.addTweets(1, { token: tok.id, kol: k2!.id, tokenScore: 90, kolScore: 90 });
     await h.cycle();
     assert.equal(h.edits.length, 1, 'a KOL already named changes nothing');
@@ -234,7 +268,8 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
       return { kind: 'gone', reason: 'bot was kicked' };
     });
     const kol = h.sb.data.kols[0]!;
-    for (const tok of h.sb.data.tokens.slice(0, 3)) h.sb.addTweets(1, { token: tok.id, kol: kol.id, tokenScore: 90, kolScore: 90 });
+    for (const tok of h.sb.data.tokens.slice(0, 3))
+      h.sb.addTweets(1, { token: tok.id, kol: kol.id, tokenScore: 90, kolScore: 90 });
     await h.cycle();
     assert.equal(attempts, 1, 'one attempt, then the destination is dropped');
     assert.equal(h.sent.filter((s) => s.chatId === 'alive').length, 3);
@@ -249,19 +284,43 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
     const h = await alertHarness(t);
     await h.dispatcher.run('subscribe', { ...OPEN, token_score: '5' }, caller('-100'));
     await h.cycle();
-    h.behaviour.set('-100', () => ({ kind: 'gone', reason: 'group chat was upgraded to a supergroup chat', migrateTo: '-1009' }));
+    h.behaviour.set('-100', () => ({
+      kind: 'gone',
+      reason: 'group chat was upgraded to a supergroup chat',
+      migrateTo: '-1009',
+    }));
     h.sb.addTweets(1, { token: h.sb.data.tokens[0]!.id, kol: h.sb.data.kols[0]!.id, tokenScore: 90, kolScore: 90 });
     await h.cycle();
-    assert.deepEqual(h.sent.map((s) => s.chatId), ['-1009'], 'the alert went to the new id');
+    assert.deepEqual(
+      h.sent.map((s) => s.chatId),
+      ['-1009'],
+      'the alert went to the new id',
+    );
     const moved = await h.store.subscriptions.get('console:-1009');
     assert.equal(moved?.filters.minTokenScore, 5, 'settings kept');
     const old = await h.store.subscriptions.get('console:-100');
     assert.equal(old?.movedTo, '-1009', 'the old id only points at the new one');
     assert.ok(old?.disabled, 'and matches nothing itself');
     // Already moved by the adapter (service message) before an alert for the old id is sent: still delivered.
-    await h.store.outbox.enqueue('late', [{ id: 'late:1', subId: 'console:-100', platform: 'console', chatId: '-100', isGroup: true, content: { kind: 'notice', text: 'late' }, createdAt: 0, state: 'pending', attempts: 0, notBefore: 0 }]);
+    await h.store.outbox.enqueue('late', [
+      {
+        id: 'late:1',
+        subId: 'console:-100',
+        platform: 'console',
+        chatId: '-100',
+        isGroup: true,
+        content: { kind: 'notice', text: 'late' },
+        createdAt: 0,
+        state: 'pending',
+        attempts: 0,
+        notBefore: 0,
+      },
+    ]);
     await h.cycle();
-    assert.deepEqual(h.sent.map((s) => s.chatId), ['-1009', '-1009']);
+    assert.deepEqual(
+      h.sent.map((s) => s.chatId),
+      ['-1009', '-1009'],
+    );
   });
 
   test('only admins change subscriptions; settings read back as the exact /subscribe line', async (t) => {
@@ -269,13 +328,23 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
     const denied = await h.dispatcher.run('subscribe', OPEN, caller('g', false));
     assert.equal(denied.kind, 'error');
     assert.equal(await h.store.subscriptions.get('console:g'), undefined, 'nothing stored');
-    await h.dispatcher.text('/subscribe chains:sol,base token_score:80 kol_score:65 followers:20k cooldown:30 except:@Foo', caller('g'));
+    await h.dispatcher.text(
+      '/subscribe chains:sol,base token_score:80 kol_score:65 followers:20k cooldown:30 except:@Foo',
+      caller('g'),
+    );
     const shown = await h.dispatcher.text('/alerts', caller('g', false));
-    assert.match(JSON.stringify(shown), /\/subscribe chains:solana,base token_score:80 kol_score:65 followers:20000 except:foo cooldown:30/);
+    assert.match(
+      JSON.stringify(shown),
+      /\/subscribe chains:solana,base token_score:80 kol_score:65 followers:20000 except:foo cooldown:30/,
+    );
     const bad = await h.dispatcher.text('/subscribe token_score:150', caller('g'));
     assert.equal(bad?.kind, 'error');
     assert.match(JSON.stringify(bad), /token_score must be between 0 and 100/);
-    assert.equal((await h.store.subscriptions.get('console:g'))?.filters.minTokenScore, 80, 'a bad value changes nothing');
+    assert.equal(
+      (await h.store.subscriptions.get('console:g'))?.filters.minTokenScore,
+      80,
+      'a bad value changes nothing',
+    );
     const pause = await h.dispatcher.text('/alerts pause 2h', caller('g', false));
     assert.equal(pause?.kind, 'error', 'non-admin cannot pause');
   });
@@ -297,7 +366,6 @@ function suite(kind: 'sqlite' | 'redis', storeUrl: () => string | undefined, ski
     assert.equal(h.sent.length, 2);
     assert.match(titleOf(h.sent[1]!), /^\[TEST\] /);
   });
-
 }
 
 const available = redisAvailable();
@@ -316,14 +384,31 @@ for (const authors of ['full', 'minimal', 'mix'] as const) {
   });
 }
 
-nodeTest('an entry written but never indexed (a crash in between) is found again when an instance becomes leader', async () => {
-  const { openStore } = await import('../../src/store/index.ts');
-  const store = await openStore('memory:');
-  const entry = { id: 'orphan:1', subId: 'console:x', platform: 'console' as const, chatId: 'x', isGroup: false, content: { kind: 'notice' as const, text: 'hi' }, createdAt: 0, state: 'pending' as const, attempts: 0, notBefore: 0 };
-  await store.outbox.update(entry); // the entry alone, as after a crash before its batch was indexed
-  assert.deepEqual(await store.outbox.pending(), []);
-  assert.equal(await store.outbox.recover(), 1);
-  assert.deepEqual((await store.outbox.pending()).map((e) => e.id), ['orphan:1']);
-  assert.equal(await store.outbox.recover(), 0, 'found once');
-  await store.close();
-});
+nodeTest(
+  'an entry written but never indexed (a crash in between) is found again when an instance becomes leader',
+  async () => {
+    const { openStore } = await import('../../src/store/index.ts');
+    const store = await openStore('memory:');
+    const entry = {
+      id: 'orphan:1',
+      subId: 'console:x',
+      platform: 'console' as const,
+      chatId: 'x',
+      isGroup: false,
+      content: { kind: 'notice' as const, text: 'hi' },
+      createdAt: 0,
+      state: 'pending' as const,
+      attempts: 0,
+      notBefore: 0,
+    };
+    await store.outbox.update(entry); // the entry alone, as after a crash before its batch was indexed
+    assert.deepEqual(await store.outbox.pending(), []);
+    assert.equal(await store.outbox.recover(), 1);
+    assert.deepEqual(
+      (await store.outbox.pending()).map((e) => e.id),
+      ['orphan:1'],
+    );
+    assert.equal(await store.outbox.recover(), 0, 'found once');
+    await store.close();
+  },
+);

@@ -13,8 +13,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const GROUP = -1001234500001;
 const CHANNEL = '830000000000000161';
 
-test('60 alerts for one Telegram group arrive as a handful of merged messages within 20/min, none lost; a single alert goes alone', { timeout: 90_000 }, async (t) => {
-  const { telegram, discord, app, dc, tg } = await bothPlatforms(t, { channels: [CHANNEL], guildId: '930000000000000161', telegramToken: '7000000016:AAFakeTokenForTheBurstTest_01234567' });
+test('60 alerts for one Telegram group arrive as a handful of merged messages within 20/min, none lost; a single alert goes alone', {
+  timeout: 90_000,
+}, async (t) => {
+  const { telegram, discord, app, dc, tg } = await bothPlatforms(t, {
+    channels: [CHANNEL],
+    guildId: '930000000000000161',
+    telegramToken: '7000000016:AAFakeTokenForTheBurstTest_01234567',
+  });
   await app.store.subscriptions.put({ ...openSubscription('telegram', String(GROUP)), isGroup: true });
   // The group chose Russian: the merged messages are written in it.
   await app.store.languages.set('telegram', String(GROUP), 'ru');
@@ -33,7 +39,11 @@ test('60 alerts for one Telegram group arrive as a handful of merged messages wi
   const group = telegram.messages(GROUP);
   assert.equal(listed(tgTexts()), 60, 'every alert is listed');
   assert.ok(group.length >= 2 && group.length <= 10, `a handful of messages, not 60: ${group.length}`);
-  for (const tok of tokens) assert.ok(tgTexts().some((s) => s.includes(tok.symbol)), `${tok.symbol} listed`);
+  for (const tok of tokens)
+    assert.ok(
+      tgTexts().some((s) => s.includes(tok.symbol)),
+      `${tok.symbol} listed`,
+    );
   assert.match(tgTexts()[0]!, /^10 алертов сразу/);
   assert.match(tgTexts()[0]!, /кап\. \$/);
   assert.equal(telegram.violations.length, 0, 'within the group limit: no flood violation');
@@ -43,7 +53,10 @@ test('60 alerts for one Telegram group arrive as a handful of merged messages wi
   // recorded as a call first): wait for the outbox, bounded, so a stuck entry still fails.
   const pendingHere = async () => (await app.store.outbox.pending()).filter((e) => e.chatId === String(GROUP));
   for (let i = 0; i < 400 && (await pendingHere()).length > 0; i++) await sleep(25);
-  assert.deepEqual((await pendingHere()).map((e) => `${e.id} ${e.state}`), []);
+  assert.deepEqual(
+    (await pendingHere()).map((e) => `${e.id} ${e.state}`),
+    [],
+  );
 
   // One more shill: a single alert, sent alone and at once (the group still has room this minute).
   const before = telegram.messages(GROUP).length;
@@ -58,9 +71,16 @@ test('60 alerts for one Telegram group arrive as a handful of merged messages wi
   assert.equal(telegram.violations.length + discord.violations.length, 0);
 });
 
-test('Discord: a burst larger than the channel bucket Discord announced is merged; the first alert taught the bucket', { timeout: 90_000 }, async (t) => {
+test('Discord: a burst larger than the channel bucket Discord announced is merged; the first alert taught the bucket', {
+  timeout: 90_000,
+}, async (t) => {
   // 5 messages per 30 s: 10 a minute.
-  const { discord, app, dc } = await bothPlatforms(t, { channels: [CHANNEL], guildId: '930000000000000161', telegramToken: '7000000017:AAFakeTokenForTheBurstTest_01234567', channelBucket: { limit: 5, windowMs: 30_000 } });
+  const { discord, app, dc } = await bothPlatforms(t, {
+    channels: [CHANNEL],
+    guildId: '930000000000000161',
+    telegramToken: '7000000017:AAFakeTokenForTheBurstTest_01234567',
+    channelBucket: { limit: 5, windowMs: 30_000 },
+  });
   await app.store.subscriptions.put(openSubscription('discord', CHANNEL));
   const watcher = app.startAlerts([dc.sender]);
   await watcher.tick();
@@ -73,10 +93,14 @@ test('Discord: a burst larger than the channel bucket Discord announced is merge
   assert.equal(discord.channelMessages(CHANNEL).length, 1, 'a single alert goes alone at once');
   for (const tok of tokens.slice(1)) sb.addTweets(1, { token: tok.id, kol: kol.id, tokenScore: 95, kolScore: 95 });
   await watcher.tick();
-  const listed = () => discord.channelMessages(CHANNEL).reduce((n, m) => n + (JSON.stringify(m.embeds).match(/• /g)?.length ?? 0), 0);
+  const listed = () =>
+    discord.channelMessages(CHANNEL).reduce((n, m) => n + (JSON.stringify(m.embeds).match(/• /g)?.length ?? 0), 0);
   for (let i = 0; i < 200 && listed() < 20; i++) await sleep(50);
   assert.equal(listed(), 20, 'all 20 listed');
-  assert.ok(discord.channelMessages(CHANNEL).length <= 4, `merged: ${discord.channelMessages(CHANNEL).length} messages`);
+  assert.ok(
+    discord.channelMessages(CHANNEL).length <= 4,
+    `merged: ${discord.channelMessages(CHANNEL).length} messages`,
+  );
   const nonces = discord.channelMessages(CHANNEL).map((m) => (m as { nonce?: string }).nonce);
   assert.equal(new Set(nonces).size, nonces.length, 'each message its own nonce');
   assert.equal(discord.violations.length, 0);
@@ -94,9 +118,42 @@ test('a crash between storing a merged entry and marking its members merged send
   const subs = createSubscriptionStore(strictKv(new Keyv({ namespace: 's' })));
   await subs.put({ ...openSubscription('telegram', '-5'), isGroup: true });
   const alert = (i: number): OutboxEntry => ({
-    id: `${1000 + i}:telegram:-5`, subId: 'telegram:-5', platform: 'telegram', chatId: '-5', isGroup: true, createdAt: 0, state: 'pending', attempts: 0, notBefore: 0,
-    content: { kind: 'alert', reason: 'r', actions: [], kols: [{ username: `k${i}`, displayName: `k${i}`, followers: 1, score: 1, tweetUrl: 'https://x.com/a/status/1', text: 't', tweetedAt: '2026-01-01T00:00:00Z' }],
-      token: { name: `T${i}`, symbol: `T${i}`, chain: 'solana', address: `addr${i}`, score: 90, marketCap: 1e6, liquidity: 1e5, change1h: null, change24h: null } },
+    id: `${1000 + i}:telegram:-5`,
+    subId: 'telegram:-5',
+    platform: 'telegram',
+    chatId: '-5',
+    isGroup: true,
+    createdAt: 0,
+    state: 'pending',
+    attempts: 0,
+    notBefore: 0,
+    content: {
+      kind: 'alert',
+      reason: 'r',
+      actions: [],
+      kols: [
+        {
+          username: `k${i}`,
+          displayName: `k${i}`,
+          followers: 1,
+          score: 1,
+          tweetUrl: 'https://x.com/a/status/1',
+          text: 't',
+          tweetedAt: '2026-01-01T00:00:00Z',
+        },
+      ],
+      token: {
+        name: `T${i}`,
+        symbol: `T${i}`,
+        chain: 'solana',
+        address: `addr${i}`,
+        score: 90,
+        marketCap: 1e6,
+        liquidity: 1e5,
+        change1h: null,
+        change24h: null,
+      },
+    },
   });
   const members = Array.from({ length: 45 }, (_, i) => alert(i));
   await outbox.enqueue('b1', members);
@@ -105,16 +162,34 @@ test('a crash between storing a merged entry and marking its members merged send
   await outbox.enqueue(`merge-${m.id}`, [m]);
   const sent: { view: unknown; nonce: string }[] = [];
   const delivery = createDelivery({
-    outbox, subscriptions: subs, log: silentLogger(),
-    senders: [{ platform: 'telegram', perMinute: () => 20, async send(_c, view, nonce) { sent.push({ view, nonce }); return { kind: 'sent', messageId: String(sent.length) }; } }],
+    outbox,
+    subscriptions: subs,
+    log: silentLogger(),
+    senders: [
+      {
+        platform: 'telegram',
+        perMinute: () => 20,
+        async send(_c, view, nonce) {
+          sent.push({ view, nonce });
+          return { kind: 'sent', messageId: String(sent.length) };
+        },
+      },
+    ],
   });
   await delivery.drain();
   const text = JSON.stringify(sent.map((s) => s.view));
-    // The stored merged entry went once; the other 33 (more than the 19 left this minute) merged too; each listed exactly once.
+  // The stored merged entry went once; the other 33 (more than the 19 left this minute) merged too; each listed exactly once.
   const counts = members.map((_, i) => (text.match(new RegExp(`"b":"T${i}"`, 'g')) ?? []).length);
-  assert.deepEqual(counts, members.map(() => 1));
+  assert.deepEqual(
+    counts,
+    members.map(() => 1),
+  );
   const { nonceFor } = await import('../../src/alerts/delivery.ts');
-  assert.equal(sent.filter((x) => x.nonce === nonceFor(m.id)).length, 1, 'the stored merged entry went once, with the nonce of its id');
+  assert.equal(
+    sent.filter((x) => x.nonce === nonceFor(m.id)).length,
+    1,
+    'the stored merged entry went once, with the nonce of its id',
+  );
   assert.equal((await outbox.pending()).length, 0);
   for (const e of members) assert.equal((await outbox.get(e.id))!.state, 'merged');
 });

@@ -14,8 +14,22 @@ const clock = Number(process.argv[2]);
 const env = JSON.parse(process.argv[3]!) as Record<string, string>;
 const app = await createApp(loadConfig({ ...env, WATCH_CRON: '* * * * * *' }), silentLogger());
 const log = silentLogger();
-const dc = createDiscordAdapter({ token: env['DISCORD_TOKEN']!, applicationId: env['DISCORD_APPLICATION_ID']!, apiBase: env['DISCORD_API_BASE']!, dispatcher: app.dispatcher, api: app.api, log, subscriptions: app.store.subscriptions });
-const tg = createTelegramAdapter({ token: env['TELEGRAM_BOT_TOKEN']!, apiRoot: env['TELEGRAM_API_ROOT']!, dispatcher: app.dispatcher, store: app.store, log });
+const dc = createDiscordAdapter({
+  token: env['DISCORD_TOKEN']!,
+  applicationId: env['DISCORD_APPLICATION_ID']!,
+  apiBase: env['DISCORD_API_BASE']!,
+  dispatcher: app.dispatcher,
+  api: app.api,
+  log,
+  subscriptions: app.store.subscriptions,
+});
+const tg = createTelegramAdapter({
+  token: env['TELEGRAM_BOT_TOKEN']!,
+  apiRoot: env['TELEGRAM_API_ROOT']!,
+  dispatcher: app.dispatcher,
+  store: app.store,
+  log,
+});
 await dc.start();
 await tg.start();
 app.startAlerts([dc.sender, tg.sender], { followupNow: () => clock });

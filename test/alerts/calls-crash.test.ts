@@ -23,12 +23,19 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const CHANNELS = ['832000000000000001', '832000000000000002'];
 const CHATS = [7300001, 7300002];
 
-test('SIGKILL between "due" and "edited": exactly one edit per alert after the restart', { timeout: 180_000 }, async (t) => {
+test('SIGKILL between "due" and "edited": exactly one edit per alert after the restart', {
+  timeout: 180_000,
+}, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'kolradar-calls-crash-'));
   let clock = Date.now();
   const sb = await startSandbox({ market: { clock: () => clock } });
-  const discord = await startDiscordFake({ guilds: [{ id: '932000000000000001', channels: CHANNELS.map((id) => ({ id })) }] });
-  const telegram = await startTelegramFake({ token: '7000000014:AAFakeTokenForTheCallsCrash_0123456', knownChatsOnly: false });
+  const discord = await startDiscordFake({
+    guilds: [{ id: '932000000000000001', channels: CHANNELS.map((id) => ({ id })) }],
+  });
+  const telegram = await startTelegramFake({
+    token: '7000000014:AAFakeTokenForTheCallsCrash_0123456',
+    knownChatsOnly: false,
+  });
   const storeUrl = `sqlite:${join(dir, 'state.sqlite')}`;
   let child: ChildProcess | undefined;
   t.after(async () => {
@@ -43,19 +50,27 @@ test('SIGKILL between "due" and "edited": exactly one edit per alert after the r
   for (const c of CHATS) await seed.subscriptions.put(openSubscription('telegram', String(c)));
   await seed.close();
   const env = {
-    KOL_API_BASE_URL: sb.url, KOL_API_KEY: sb.apiKey, STORE_URL: storeUrl,
-    DISCORD_TOKEN: discord.token, DISCORD_APPLICATION_ID: discord.applicationId, DISCORD_API_BASE: discord.apiBase,
-    TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_API_ROOT: telegram.apiRoot,
+    KOL_API_BASE_URL: sb.url,
+    KOL_API_KEY: sb.apiKey,
+    STORE_URL: storeUrl,
+    DISCORD_TOKEN: discord.token,
+    DISCORD_APPLICATION_ID: discord.applicationId,
+    DISCORD_API_BASE: discord.apiBase,
+    TELEGRAM_BOT_TOKEN: telegram.token,
+    TELEGRAM_API_ROOT: telegram.apiRoot,
   };
   const start = async (at: number) => {
-    const c = spawn(process.execPath, [CHILD, String(at), JSON.stringify(env)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const c = spawn(process.execPath, [CHILD, String(at), JSON.stringify(env)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     await new Promise<void>((resolve, reject) => {
       c.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
       c.once('exit', (code) => reject(new Error(`child exited ${code}`)));
     });
     return c;
   };
-  const exited = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
+  const exited = (c: ChildProcess) =>
+    new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
   const until = async (what: string, ok: () => boolean) => {
     for (let i = 0; i < 600 && !ok(); i++) await sleep(50);
     assert.ok(ok(), what);
@@ -66,7 +81,12 @@ test('SIGKILL between "due" and "edited": exactly one edit per alert after the r
   await until('the first tick read the feed head', () => sb.count('tweets') >= 1);
   const tok = sb.data.tokens.find((x) => /^[A-Z0-9]+$/.test(x.symbol) && x.marketcap > 0)!;
   sb.addTweets(1, { token: tok.id, kol: sb.data.kols[0]!.id, tokenScore: 95, kolScore: 95 });
-  await until('alerts arrived', () => CHANNELS.every((c) => discord.channelMessages(c).length === 1) && CHATS.every((c) => telegram.messages(c).length === 1));
+  await until(
+    'alerts arrived',
+    () =>
+      CHANNELS.every((c) => discord.channelMessages(c).length === 1) &&
+      CHATS.every((c) => telegram.messages(c).length === 1),
+  );
   // Read from the store the bot writes: every alert recorded as a call (it is, before the alert is marked sent).
   const recorded = async () => {
     const s = await openStore(storeUrl);
@@ -88,13 +108,22 @@ test('SIGKILL between "due" and "edited": exactly one edit per alert after the r
   clock += HOUR + 60_000;
   child = await start(clock);
   const tried = () =>
-    CHANNELS.every((c) => discord.requests.some((r) => r.method === 'PATCH' && r.path.includes(`/channels/${c}/messages/`))) &&
-    CHATS.every((c) => telegram.requests.some((r) => r.method === 'editMessageText' && String(r.chat_id) === String(c)));
+    CHANNELS.every((c) =>
+      discord.requests.some((r) => r.method === 'PATCH' && r.path.includes(`/channels/${c}/messages/`)),
+    ) &&
+    CHATS.every((c) =>
+      telegram.requests.some((r) => r.method === 'editMessageText' && String(r.chat_id) === String(c)),
+    );
   await until('the due edits were attempted', tried);
   child.kill('SIGKILL');
   await exited(child);
   const okEdits = () => ({
-    discord: CHANNELS.map((c) => discord.requests.filter((r) => r.method === 'PATCH' && r.path.includes(`/channels/${c}/messages/`) && r.status === 200).length),
+    discord: CHANNELS.map(
+      (c) =>
+        discord.requests.filter(
+          (r) => r.method === 'PATCH' && r.path.includes(`/channels/${c}/messages/`) && r.status === 200,
+        ).length,
+    ),
     telegram: CHATS.map((c) => telegram.messages(c)[0]!.edits.length),
   });
   assert.deepEqual(okEdits(), { discord: [0, 0], telegram: [0, 0] }, 'nothing edited before the kill');
@@ -104,7 +133,10 @@ test('SIGKILL between "due" and "edited": exactly one edit per alert after the r
   telegram.clearFailures();
   clock += 2 * 60_000;
   child = await start(clock);
-  await until('each alert edited', () => okEdits().discord.every((n) => n >= 1) && okEdits().telegram.every((n) => n >= 1));
+  await until(
+    'each alert edited',
+    () => okEdits().discord.every((n) => n >= 1) && okEdits().telegram.every((n) => n >= 1),
+  );
   await sleep(3000); // three more ticks
   assert.deepEqual(okEdits(), { discord: [1, 1], telegram: [1, 1] }, 'exactly one edit per alert');
   for (const c of CHATS) assert.match(telegram.messages(c)[0]!.text ?? '', /Since alert \(1h\)/);

@@ -19,16 +19,26 @@ const available = redisAvailable();
 if (!available) process.stderr.write(`NOTICE: ${REDIS_SKIP}\n`);
 
 const stores = [
-  { name: 'SQLite', skip: false as const, url: async (t: import('node:test').TestContext) => {
-    const dir = await mkdtemp(join(tmpdir(), 'kolradar-calls-'));
-    t.after(() => rm(dir, { recursive: true, force: true }));
-    return `sqlite:${join(dir, 'state.sqlite')}`;
-  } },
-  { name: 'Redis', skip: available ? (false as const) : REDIS_SKIP, url: async (t: import('node:test').TestContext) => (await startRedis(t)).url },
+  {
+    name: 'SQLite',
+    skip: false as const,
+    url: async (t: import('node:test').TestContext) => {
+      const dir = await mkdtemp(join(tmpdir(), 'kolradar-calls-'));
+      t.after(() => rm(dir, { recursive: true, force: true }));
+      return `sqlite:${join(dir, 'state.sqlite')}`;
+    },
+  },
+  {
+    name: 'Redis',
+    skip: available ? (false as const) : REDIS_SKIP,
+    url: async (t: import('node:test').TestContext) => (await startRedis(t)).url,
+  },
 ];
 
 for (const s of stores) {
-  test(`${s.name}: a crash between "due" and "edited" gives exactly one edit after the restart`, { skip: s.skip }, async (t) => {
+  test(`${s.name}: a crash between "due" and "edited" gives exactly one edit after the restart`, {
+    skip: s.skip,
+  }, async (t) => {
     const url = await s.url(t);
     const clock = testClock();
     const sb = await startSandbox({ market: { clock: clock.now } });
@@ -43,13 +53,21 @@ for (const s of stores) {
       calls: first.app.store.calls,
       outbox: first.app.store.outbox,
       api: first.app.api,
-      lease: { fenced: async () => { throw new Error('killed'); } },
+      lease: {
+        fenced: async () => {
+          throw new Error('killed');
+        },
+      },
       log: silentLogger(),
       perMinute: 100,
       now: clock.now,
     });
     await assert.rejects(dying.round(), /killed/);
-    assert.equal((await first.app.store.outbox.pending()).filter((e) => e.content.kind === 'followup').length, 3, 'the edits are due in the store');
+    assert.equal(
+      (await first.app.store.outbox.pending()).filter((e) => e.content.kind === 'followup').length,
+      3,
+      'the edits are due in the store',
+    );
     assert.equal(first.edits.length, 0, 'none sent yet');
     await first.close();
 
@@ -58,7 +76,11 @@ for (const s of stores) {
     await second.cycle();
     assert.equal(second.edits.length, 3, 'each alert edited exactly once');
     assert.deepEqual(new Set(second.edits.map((e) => e.chatId)), new Set(second.chats));
-    assert.deepEqual(second.edits.map((e) => e.messageId).sort(), first.sent.map((x) => x.messageId).sort(), 'the alerts the first life sent');
+    assert.deepEqual(
+      second.edits.map((e) => e.messageId).sort(),
+      first.sent.map((x) => x.messageId).sort(),
+      'the alerts the first life sent',
+    );
     await second.cycle();
     assert.equal(second.edits.length, 3, 'nothing repeats on the next tick');
     const calls = await Promise.all(second.chats.map((c) => second.app.store.calls.list(`console:${c}`, 0)));

@@ -21,8 +21,19 @@ export interface Edit {
 
 /** The visible text of a view, for matching what a reader sees. */
 export function textOf(view: View): string {
-  const flat = (x: unknown): string => (typeof x === 'string' ? x : Array.isArray(x) ? x.map(flat).join('') : x && typeof x === 'object' ? Object.values(x).map(flat).join('') : '');
-  return view.kind === 'card' ? `${view.title}\n${flat(view.description)}` : view.kind === 'text' ? flat(view.text) : view.kind;
+  const flat = (x: unknown): string =>
+    typeof x === 'string'
+      ? x
+      : Array.isArray(x)
+        ? x.map(flat).join('')
+        : x && typeof x === 'object'
+          ? Object.values(x).map(flat).join('')
+          : '';
+  return view.kind === 'card'
+    ? `${view.title}\n${flat(view.description)}`
+    : view.kind === 'text'
+      ? flat(view.text)
+      : view.kind;
 }
 
 /** One clock for the follow-ups and the sandbox's market, moved by the test. */
@@ -38,7 +49,15 @@ export function testClock() {
 
 export async function callsHarness(
   t: TestContext,
-  o: { storeUrl?: string; destinations?: number; perMinute?: number; followups?: number[]; sandbox?: Sandbox; clock?: ReturnType<typeof testClock>; subscribe?: boolean } = {},
+  o: {
+    storeUrl?: string;
+    destinations?: number;
+    perMinute?: number;
+    followups?: number[];
+    sandbox?: Sandbox;
+    clock?: ReturnType<typeof testClock>;
+    subscribe?: boolean;
+  } = {},
 ) {
   const clock = o.clock ?? testClock();
   const now = clock.now;
@@ -50,7 +69,11 @@ export async function callsHarness(
       ...(o.sandbox ? { KOL_API_BASE_URL: o.sandbox.url, KOL_API_KEY: o.sandbox.apiKey } : {}),
     }),
     silentLogger(),
-    { sandboxLiveRate: 0, sandboxMarket: { clock: now }, dispatcher: { now, userLimit: { count: 10_000, windowMs: 1000 } } },
+    {
+      sandboxLiveRate: 0,
+      sandboxMarket: { clock: now },
+      dispatcher: { now, userLimit: { count: 10_000, windowMs: 1000 } },
+    },
   );
   const sent: { chatId: string; view: View; messageId: string }[] = [];
   const edits: Edit[] = [];
@@ -71,7 +94,9 @@ export async function callsHarness(
     },
   };
   const chats = Array.from({ length: o.destinations ?? 3 }, (_, i) => `chat-${i}`);
-  if (o.subscribe !== false) for (const c of chats) await app.store.subscriptions.put(openSubscription('console', c, o.followups ? { followups: o.followups } : {}));
+  if (o.subscribe !== false)
+    for (const c of chats)
+      await app.store.subscriptions.put(openSubscription('console', c, o.followups ? { followups: o.followups } : {}));
   const watcher = app.startAlerts([sender], { followupNow: now });
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= app.close());

@@ -43,7 +43,9 @@ test('/calls: summary, rows and KOL ranking equal figures computed from the call
   const median = (sortedNow[2]! + sortedNow[3]!) / 2;
   const best = [...expected].sort((a, b) => b.peak - a.peak)[0]!;
 
-  const view = await h.app.dispatcher.run('calls', { period: '7d' }, console0, { capabilities: { pictures: true } as never });
+  const view = await h.app.dispatcher.run('calls', { period: '7d' }, console0, {
+    capabilities: { pictures: true } as never,
+  });
   assert.equal(view!.kind, 'table');
   if (view!.kind !== 'table') return;
   const summary = String(view.description);
@@ -52,7 +54,11 @@ test('/calls: summary, rows and KOL ranking equal figures computed from the call
   assert.ok(summary.includes(`median now ${fmt(median).replace(/x$/, '')}`), `${summary} vs ${median}`);
   assert.ok(summary.includes(`best: $${best.symbol}`) && summary.includes(`peak ${fmt(best.peak)}`), summary);
   const order = [...expected].sort((a, b) => b.peak - a.peak);
-  assert.deepEqual(view.rows.map((r) => r['token']), order.map((e) => `$${e.symbol}`), 'best first');
+  assert.deepEqual(
+    view.rows.map((r) => r['token']),
+    order.map((e) => `$${e.symbol}`),
+    'best first',
+  );
   for (const [i, r] of view.rows.entries()) {
     assert.equal(r['peak'], fmt(order[i]!.peak));
     assert.equal(r['now'], fmt(order[i]!.now));
@@ -78,7 +84,11 @@ test('/calls: summary, rows and KOL ranking equal figures computed from the call
   if (worst!.kind !== 'table') assert.fail(worst!.kind);
   assert.equal(worst.rows[0]!['token'], `$${[...expected].sort((a, b) => a.now - b.now)[0]!.symbol}`);
 
-  const denied = await h.app.dispatcher.run('calls', { action: 'clear' }, { ...caller('chat-0', false), platform: 'console' });
+  const denied = await h.app.dispatcher.run(
+    'calls',
+    { action: 'clear' },
+    { ...caller('chat-0', false), platform: 'console' },
+  );
   assert.equal(denied!.kind, 'error');
   assert.equal((await h.app.store.calls.list('console:chat-0', 0)).length, 6, 'a member cannot clear it');
   const cleared = await h.app.dispatcher.run('calls', { action: 'clear' }, console0);
@@ -94,21 +104,30 @@ test('the calls picture: long labels are cut to their column, no two labels meet
     now: 1.5 ** ((i % 5) - 3),
     figures: '12,345x · 0.01x (-99%)',
   }));
-  const svg = callsSvg({ title: 'Calls here · last 7d', subtitle: '15 calls · hit rate 40% (peak reached 2x) · median now 0.9x', rows, threshold: 2, legend: { peak: 'peak', now: 'now' } });
-  const boxes = [...svg.matchAll(/<text x="([\d.]+)" y="([\d.]+)" font-size="(\d+)"([^>]*)>([^<]*)<\/text>/g)].map((m) => {
-    const size = Number(m[3]);
-    const w = textWidth(m[5]!.replace(/&amp;/g, '&'), size);
-    const x = Number(m[1]);
-    const left = m[4]!.includes('text-anchor="middle"') ? x - w / 2 : m[4]!.includes('text-anchor="end"') ? x - w : x;
-    return { text: m[5]!, left, right: left + w, top: Number(m[2]) - size, bottom: Number(m[2]) + 2 };
+  const svg = callsSvg({
+    title: 'Calls here · last 7d',
+    subtitle: '15 calls · hit rate 40% (peak reached 2x) · median now 0.9x',
+    rows,
+    threshold: 2,
+    legend: { peak: 'peak', now: 'now' },
   });
+  const boxes = [...svg.matchAll(/<text x="([\d.]+)" y="([\d.]+)" font-size="(\d+)"([^>]*)>([^<]*)<\/text>/g)].map(
+    (m) => {
+      const size = Number(m[3]);
+      const w = textWidth(m[5]!.replace(/&amp;/g, '&'), size);
+      const x = Number(m[1]);
+      const left = m[4]!.includes('text-anchor="middle"') ? x - w / 2 : m[4]!.includes('text-anchor="end"') ? x - w : x;
+      return { text: m[5]!, left, right: left + w, top: Number(m[2]) - size, bottom: Number(m[2]) + 2 };
+    },
+  );
   assert.ok(boxes.length >= 15 * 2 + 4);
   const meet: string[] = [];
   for (let i = 0; i < boxes.length; i++)
     for (let j = i + 1; j < boxes.length; j++) {
       const a = boxes[i]!;
       const b = boxes[j]!;
-      if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) meet.push(`${a.text} / ${b.text}`);
+      if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+        meet.push(`${a.text} / ${b.text}`);
     }
   assert.deepEqual(meet, []);
   for (const b of boxes) assert.ok(b.right <= 1000 && b.left >= 0, `${b.text} inside the picture`);

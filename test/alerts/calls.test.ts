@@ -50,7 +50,9 @@ test('an alert becomes a call per destination, followed up in place at 1h, 6h an
   assert.equal(h.sb.count('2'), before, 'and no lookup');
 });
 
-test('1,000 destinations on one token: one upstream request per round, every alert edited once', { timeout: 120_000 }, async (t) => {
+test('1,000 destinations on one token: one upstream request per round, every alert edited once', {
+  timeout: 120_000,
+}, async (t) => {
   const h = await callsHarness(t, { destinations: 1000, followups: [60] });
   h.shill();
   await h.cycle();
@@ -70,15 +72,26 @@ test('a message users deleted ends its follow-ups quietly; others go on', async 
   h.editAnswer.set('chat-0', () => ({ kind: 'rejected', reason: 'the alert was deleted' }));
   h.advance(HOUR + 60_000);
   await h.cycle();
-  assert.deepEqual(h.edits.map((e) => e.chatId), ['chat-1']);
+  assert.deepEqual(
+    h.edits.map((e) => e.chatId),
+    ['chat-1'],
+  );
   const [call] = await h.app.store.calls.list('console:chat-0', 0);
   assert.match(call!.ended ?? '', /deleted/);
   h.editAnswer.delete('chat-0');
   h.advance(5 * HOUR);
   await h.cycle();
-  assert.deepEqual(h.edits.map((e) => e.chatId), ['chat-1', 'chat-1'], 'no further edit of the deleted alert');
+  assert.deepEqual(
+    h.edits.map((e) => e.chatId),
+    ['chat-1', 'chat-1'],
+    'no further edit of the deleted alert',
+  );
   assert.equal(h.sent.length, 2, 'nothing was posted about it');
-  assert.equal((await h.app.store.subscriptions.get('console:chat-0'))!.disabled, null, 'the destination stays subscribed');
+  assert.equal(
+    (await h.app.store.subscriptions.get('console:chat-0'))!.disabled,
+    null,
+    'the destination stays subscribed',
+  );
 });
 
 test('after downtime the missed points are done once, late, and marked late', async (t) => {
@@ -98,14 +111,30 @@ test('after downtime the missed points are done once, late, and marked late', as
 test('followups:off means no follow-ups; followups:1h,24h only those', async (t) => {
   const h = await callsHarness(t, { destinations: 2 });
   const { caller } = await import('./harness.ts');
-  const off = await h.app.dispatcher.run('subscribe', { followups: 'off' }, { ...caller('chat-0'), platform: 'console' });
+  const off = await h.app.dispatcher.run(
+    'subscribe',
+    { followups: 'off' },
+    { ...caller('chat-0'), platform: 'console' },
+  );
   assert.match(textOf(off!), /Follow-ups: off/);
-  const some = await h.app.dispatcher.run('subscribe', { followups: '1h,24h' }, { ...caller('chat-1'), platform: 'console' });
+  const some = await h.app.dispatcher.run(
+    'subscribe',
+    { followups: '1h,24h' },
+    { ...caller('chat-1'), platform: 'console' },
+  );
   assert.match(textOf(some!), /Follow-ups: 1h, 1d after each alert/);
-  const bad = await h.app.dispatcher.run('subscribe', { followups: 'soon' }, { ...caller('chat-1'), platform: 'console' });
+  const bad = await h.app.dispatcher.run(
+    'subscribe',
+    { followups: 'soon' },
+    { ...caller('chat-1'), platform: 'console' },
+  );
   assert.equal(bad!.kind, 'error');
   assert.match(bad!.kind === 'error' ? bad!.message : '', /Can’t read the follow-ups “soon”/);
-  assert.deepEqual((await h.app.store.subscriptions.get('console:chat-1'))!.filters.followups, [60, 1440], 'the bad value changed nothing');
+  assert.deepEqual(
+    (await h.app.store.subscriptions.get('console:chat-1'))!.filters.followups,
+    [60, 1440],
+    'the bad value changed nothing',
+  );
   // Subscribing again restarts from the feed head: a new shill after it.
   h.shill();
   await h.cycle();
@@ -113,7 +142,10 @@ test('followups:off means no follow-ups; followups:1h,24h only those', async (t)
     h.advance(hours === 1 ? HOUR + 60_000 : hours === 6 ? 5 * HOUR : 18 * HOUR);
     await h.cycle();
   }
-  assert.deepEqual(h.edits.map((e) => e.chatId), ['chat-1', 'chat-1']);
+  assert.deepEqual(
+    h.edits.map((e) => e.chatId),
+    ['chat-1', 'chat-1'],
+  );
 });
 
 test('the follow-up budget spreads a large round over minutes', async (t) => {
@@ -141,7 +173,10 @@ test('the peak counts later sightings of the token by the watcher', async (t) =>
   // Minutes pass until the token trades above its alert market cap (a plain lookup moves the sandbox's walk)...
   for (let m = 0; m < 50 && !(tok.marketcap > atAlert); m += 5) {
     h.advance(5 * 60_000);
-    await h.app.api.getTokenAnalytics({ tokenAddress: tok.address, chainId: tok.chain_id, limit: 5 }, { cache: 'bypass' });
+    await h.app.api.getTokenAnalytics(
+      { tokenAddress: tok.address, chainId: tok.chain_id, limit: 5 },
+      { cache: 'bypass' },
+    );
   }
   assert.ok(tok.marketcap > atAlert, 'the sandbox moved it up within the hour');
   // ...and then another KOL shills it: a new alert, and a sighting of the market cap then.

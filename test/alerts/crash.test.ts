@@ -25,14 +25,20 @@ const ALERTS = 6;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-
-test('SIGKILL at random points of a fan-out, 20 times: nothing lost, no Discord duplicate, Telegram repeats bounded', { timeout: 240_000 }, async (t) => {
+test('SIGKILL at random points of a fan-out, 20 times: nothing lost, no Discord duplicate, Telegram repeats bounded', {
+  timeout: 240_000,
+}, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'kolradar-crash-'));
   const sb = await startSandbox();
   const channels = Array.from({ length: 8 }, (_, i) => `80000000000000${String(i).padStart(4, '0')}`);
   const chats = Array.from({ length: 8 }, (_, i) => String(5_000_000 + i));
-  const discord = await startDiscordFake({ guilds: [{ id: '900000000000000001', channels: channels.map((id) => ({ id })) }] });
-  const telegram = await startTelegramFake({ token: '7000000002:AAFakeTokenForTheCrashTest_0123456789', knownChatsOnly: false });
+  const discord = await startDiscordFake({
+    guilds: [{ id: '900000000000000001', channels: channels.map((id) => ({ id })) }],
+  });
+  const telegram = await startTelegramFake({
+    token: '7000000002:AAFakeTokenForTheCrashTest_0123456789',
+    knownChatsOnly: false,
+  });
   const storeUrl = `sqlite:${join(dir, 'state.sqlite')}`;
   let child: ChildProcess | undefined;
   t.after(async () => {
@@ -68,7 +74,10 @@ test('SIGKILL at random points of a fan-out, 20 times: nothing lost, no Discord 
     c.stderr!.on('data', (d: Buffer) => (ready ||= d.toString().includes('"msg":"ready"')));
     return c;
   };
-  const exited = (c: ChildProcess) => new Promise<number | null>((r) => (c.exitCode !== null || c.signalCode !== null ? r(c.exitCode) : c.once('exit', (code) => r(code))));
+  const exited = (c: ChildProcess) =>
+    new Promise<number | null>((r) =>
+      c.exitCode !== null || c.signalCode !== null ? r(c.exitCode) : c.once('exit', (code) => r(code)),
+    );
 
   // First life: the watcher takes the head of the feed as its mark; then the burst arrives.
   child = start();
@@ -81,7 +90,8 @@ test('SIGKILL at random points of a fan-out, 20 times: nothing lost, no Discord 
 
   const expected = ALERTS * (channels.length + chats.length);
   const deliveredDiscord = () => channels.reduce((n, c) => n + discord.channelMessages(c).length, 0);
-  const deliveredTelegramDistinct = () => chats.reduce((n, c) => n + new Set(telegram.messages(Number(c)).map((m) => m.text)).size, 0);
+  const deliveredTelegramDistinct = () =>
+    chats.reduce((n, c) => n + new Set(telegram.messages(Number(c)).map((m) => m.text)).size, 0);
   const atKill: number[] = [];
   /**
    * Per Telegram chat, summed over kills: sends that may repeat. A repeat needs
@@ -93,7 +103,8 @@ test('SIGKILL at random points of a fan-out, 20 times: nothing lost, no Discord 
   const countAtRisk = async () => {
     // Requests the dead process had already written are still read and answered: let them land in this life.
     await new Promise((r) => setImmediate(r));
-    while (telegram.requests.some((r) => r.method === 'sendMessage' && r.status === 0 && r.description === undefined)) await sleep(5);
+    while (telegram.requests.some((r) => r.method === 'sendMessage' && r.status === 0 && r.description === undefined))
+      await sleep(5);
     const inLife = new Map<string, string[]>();
     for (const c of chats) {
       const texts = telegram.messages(Number(c)).map((m) => m.text ?? '');
@@ -105,7 +116,8 @@ test('SIGKILL at random points of a fan-out, 20 times: nothing lost, no Discord 
       for (const e of await store.outbox.pending()) {
         if (e.platform !== 'telegram' || e.state !== 'inflight' || e.content.kind !== 'alert') continue;
         const symbol = new RegExp(`(^|[^A-Za-z0-9])${e.content.token.symbol}([^A-Za-z0-9]|$)`);
-        if (inLife.get(e.chatId)?.some((text) => symbol.test(text))) atRisk.set(e.chatId, (atRisk.get(e.chatId) ?? 0) + 1);
+        if (inLife.get(e.chatId)?.some((text) => symbol.test(text)))
+          atRisk.set(e.chatId, (atRisk.get(e.chatId) ?? 0) + 1);
       }
     } finally {
       await store.close();
@@ -132,10 +144,14 @@ test('SIGKILL at random points of a fan-out, 20 times: nothing lost, no Discord 
     child = start();
   }
   t.diagnostic(`delivered at each kill (of ${expected}): ${atKill.join(' ')}`);
-  assert.ok(atKill.some((n) => n > 0 && n < expected), 'some kills landed in the middle of the fan-out');
+  assert.ok(
+    atKill.some((n) => n > 0 && n < expected),
+    'some kills landed in the middle of the fan-out',
+  );
   // Last life: let it finish the fan-out, then stop it cleanly.
   const t1 = Date.now();
-  while ((!ready || deliveredDiscord() + deliveredTelegramDistinct() < expected) && Date.now() - t1 < 60_000) await sleep(200);
+  while ((!ready || deliveredDiscord() + deliveredTelegramDistinct() < expected) && Date.now() - t1 < 60_000)
+    await sleep(200);
   child.kill('SIGTERM');
   assert.equal(await exited(child), 0, 'SIGTERM exits 0');
 
@@ -151,7 +167,10 @@ test('SIGKILL at random points of a fan-out, 20 times: nothing lost, no Discord 
     const distinct = new Set(texts);
     assert.equal(distinct.size, ALERTS, `Telegram ${c}: every alert arrived`);
     const repeats = texts.length - distinct.size;
-    assert.ok(repeats <= (atRisk.get(c) ?? 0), `Telegram ${c}: ${repeats} repeats, only ${atRisk.get(c) ?? 0} sends in flight at the kills`);
+    assert.ok(
+      repeats <= (atRisk.get(c) ?? 0),
+      `Telegram ${c}: ${repeats} repeats, only ${atRisk.get(c) ?? 0} sends in flight at the kills`,
+    );
     duplicates += repeats;
   }
   const risk = [...atRisk.values()].reduce((a, b) => a + b, 0);

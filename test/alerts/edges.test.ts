@@ -35,7 +35,10 @@ test('tweets in the same second as the mark are found whatever order the upstrea
   feed.splice(0, feed.length, { id: '100', at: at(0) }, { id: '101', at: at(0) }, { id: '102', at: at(0) });
   await h.watcher.tick();
   await h.delivery.drain();
-  assert.deepEqual(h.sent.map((s) => s.tweet), ['101', '102']);
+  assert.deepEqual(
+    h.sent.map((s) => s.tweet),
+    ['101', '102'],
+  );
 });
 
 test('a failed mark write: the repeated tick delivers every alert, cooldowns or not, once', async (t) => {
@@ -76,7 +79,10 @@ test('a store blip after the platform accepted an alert does not send it again',
       return ob.update(e);
     },
   });
-  const h = await scripted(t, { feed, outbox, send: async (c) => {
+  const h = await scripted(t, {
+    feed,
+    outbox,
+    send: async (c) => {
       if (c === 'b') await sleep(30);
       return undefined;
     },
@@ -98,7 +104,9 @@ test('a store blip after the platform accepted an alert does not send it again',
 test('a destination waiting out a 429 does not hold up the others', async (t) => {
   const feed: FeedTweet[] = [{ id: '100', at: at(0) }];
   let slowOnce = true;
-  const h = await scripted(t, { feed, send: async (c) => {
+  const h = await scripted(t, {
+    feed,
+    send: async (c) => {
       if (c !== 'slow' || !slowOnce) return undefined;
       slowOnce = false;
       return { kind: 'retry', afterMs: 3000, reason: '429: retry after 3' };
@@ -114,14 +122,19 @@ test('a destination waiting out a 429 does not hold up the others', async (t) =>
   await h.watcher.tick();
   // A drain skips what waits out its Retry-After: it ends without waiting the 3 s.
   await h.delivery.drain();
-  assert.ok(h.sent.some((s) => s.chatId === 'fast' && s.tweet === '102'), 'the healthy destination got its next alert at once');
+  assert.ok(
+    h.sent.some((s) => s.chatId === 'fast' && s.tweet === '102'),
+    'the healthy destination got its next alert at once',
+  );
   assert.ok(!h.sent.some((s) => s.chatId === 'slow'), 'before the slow one, still waiting out its 3 s');
 });
 
 test('alerts queued for a destination that unsubscribes, pauses or mutes meanwhile are not sent', async (t) => {
   const feed: FeedTweet[] = [{ id: '100', at: at(0) }];
   let gate: (() => void) | undefined;
-  const h = await scripted(t, { feed, send: async () => {
+  const h = await scripted(t, {
+    feed,
+    send: async () => {
       if (gate === undefined) await new Promise<void>((r) => (gate = r));
       return undefined;
     },
@@ -134,7 +147,11 @@ test('alerts queued for a destination that unsubscribes, pauses or mutes meanwhi
   await h.store.subscriptions.delete('console:a');
   gate!();
   await h.delivery.drain();
-  assert.deepEqual(h.sent.map((s) => s.tweet), ['101'], 'only the one already on the wire');
+  assert.deepEqual(
+    h.sent.map((s) => s.tweet),
+    ['101'],
+    'only the one already on the wire',
+  );
 });
 
 test('muting a token by its checksummed address silences the feed’s lower-case form', async (t) => {
@@ -142,13 +159,19 @@ test('muting a token by its checksummed address silences the feed’s lower-case
   const feed: FeedTweet[] = [{ id: '100', at: at(0) }];
   const h = await scripted(t, { feed });
   // What /mute stores for an address pasted from an explorer, in checksum case.
-  await h.store.subscriptions.put({ ...sub('m'), mutedTokens: [tokenKeyOf('base', '0x00000000000000000000000000000000000000AA')] });
+  await h.store.subscriptions.put({
+    ...sub('m'),
+    mutedTokens: [tokenKeyOf('base', '0x00000000000000000000000000000000000000AA')],
+  });
   await h.store.subscriptions.put(sub('other'));
   await h.watcher.tick();
   feed.unshift({ id: '101', at: at(11) }); // the feed lists the address in lower case
   await h.watcher.tick();
   await h.delivery.drain();
-  assert.deepEqual(h.sent.map((s) => s.chatId), ['other']);
+  assert.deepEqual(
+    h.sent.map((s) => s.chatId),
+    ['other'],
+  );
 });
 
 test('a subscription created while a tick reads the feed still gets the tweets after its start', async (t) => {

@@ -30,11 +30,26 @@ export function caller(chatId: string, admin = true, chatType: Caller['chatType'
   return { platform: 'console', userId: `u-${chatId}`, chatId, chatType, canManage: async () => admin };
 }
 
-export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pageSize?: number; maxBacklog?: number; budgetMs?: number; authors?: AuthorShape; now?: () => number } = {}) {
+export async function alertHarness(
+  t: TestContext,
+  opts: {
+    storeUrl?: string;
+    pageSize?: number;
+    maxBacklog?: number;
+    budgetMs?: number;
+    authors?: AuthorShape;
+    now?: () => number;
+  } = {},
+) {
   const dir = opts.storeUrl ? undefined : await mkdtemp(join(tmpdir(), 'kolradar-alerts-'));
   const storeUrl = opts.storeUrl ?? `sqlite:${join(dir!, 'state.sqlite')}`;
   const sb = await startSandbox(opts.authors ? { authors: opts.authors } : {});
-  const api = createKolClient({ baseUrl: sb.url, apiKey: sb.apiKey, cacheTtlMs: false, retry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 200 } });
+  const api = createKolClient({
+    baseUrl: sb.url,
+    apiKey: sb.apiKey,
+    cacheTtlMs: false,
+    retry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 200 },
+  });
   const log = silentLogger();
   const commands = await loadCommands();
   const sent: Sent[] = [];
@@ -60,7 +75,15 @@ export async function alertHarness(t: TestContext, opts: { storeUrl?: string; pa
   let store: Store = await openStore(storeUrl);
   const build = () => {
     const dispatcher = createDispatcher({ commands, api, store, log, userLimit: { count: 10_000, windowMs: 1000 } });
-    const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [sender], log, languages: store.languages, marketNow: (tokens) => marketNow(api, tokens, { budgetMs: 10_000, log }), ...(opts.now ? { now: opts.now } : {}) });
+    const delivery = createDelivery({
+      outbox: store.outbox,
+      subscriptions: store.subscriptions,
+      senders: [sender],
+      log,
+      languages: store.languages,
+      marketNow: (tokens) => marketNow(api, tokens, { budgetMs: 10_000, log }),
+      ...(opts.now ? { now: opts.now } : {}),
+    });
     const watcher = createWatcher({
       onTick: (r) => ticks.push(r),
       api,

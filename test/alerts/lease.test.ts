@@ -15,7 +15,9 @@ import { caller } from './harness.ts';
 const available = redisAvailable();
 if (!available) process.stderr.write(`NOTICE: ${REDIS_SKIP}\n`);
 
-test('three instances on one Redis: one watcher at a time, zero extra alerts, takeover after the leader dies', { skip: available ? false : REDIS_SKIP }, async (t) => {
+test('three instances on one Redis: one watcher at a time, zero extra alerts, takeover after the leader dies', {
+  skip: available ? false : REDIS_SKIP,
+}, async (t) => {
   const redis = await startRedis(t);
   const sb = await startSandbox();
   t.after(() => sb.close());
@@ -36,8 +38,23 @@ test('three instances on one Redis: one watcher at a time, zero extra alerts, ta
       const store = await openStore(redis.url);
       const api = createKolClient({ baseUrl: sb.url, apiKey: sb.apiKey, cacheTtlMs: false });
       const lease = redisLease(store.redis!, { instanceId: name, ttlMs: TTL });
-      const delivery = createDelivery({ outbox: store.outbox, subscriptions: store.subscriptions, senders: [sender], log, lease });
-      const watcher = createWatcher({ api, subscriptions: store.subscriptions, outbox: store.outbox, state: store.watch, pages: store.pages, delivery, lease, log });
+      const delivery = createDelivery({
+        outbox: store.outbox,
+        subscriptions: store.subscriptions,
+        senders: [sender],
+        log,
+        lease,
+      });
+      const watcher = createWatcher({
+        api,
+        subscriptions: store.subscriptions,
+        outbox: store.outbox,
+        state: store.watch,
+        pages: store.pages,
+        delivery,
+        lease,
+        log,
+      });
       const dispatcher = createDispatcher({ commands, api, store, log });
       t.after(async () => {
         await delivery.stop();
@@ -48,8 +65,16 @@ test('three instances on one Redis: one watcher at a time, zero extra alerts, ta
     }),
   );
   // Every instance serves commands: subscribe through two different ones.
-  await instances[1]!.dispatcher.run('subscribe', { token_score: '0', kol_score: '0', followers: '0', cooldown: '0' }, caller('x'));
-  await instances[2]!.dispatcher.run('subscribe', { token_score: '0', kol_score: '0', followers: '0', cooldown: '0' }, caller('y'));
+  await instances[1]!.dispatcher.run(
+    'subscribe',
+    { token_score: '0', kol_score: '0', followers: '0', cooldown: '0' },
+    caller('x'),
+  );
+  await instances[2]!.dispatcher.run(
+    'subscribe',
+    { token_score: '0', kol_score: '0', followers: '0', cooldown: '0' },
+    caller('y'),
+  );
 
   const round = async () => {
     const live = instances.filter((i) => i.alive);
@@ -79,11 +104,17 @@ test('three instances on one Redis: one watcher at a time, zero extra alerts, ta
   assert.equal(next.length, 1, 'one survivor takes over after the TTL');
   assert.notEqual(next[0], leader.name);
   // ...and a stale holder cannot move the high-water mark.
-  await assert.rejects(leader.lease.fenced(async () => 'write'), LeaseLostError);
+  await assert.rejects(
+    leader.lease.fenced(async () => 'write'),
+    LeaseLostError,
+  );
 
   for (const chat of ['x', 'y']) {
     const got = [...received.entries()].filter(([k]) => k.startsWith(`${chat}|`));
     assert.equal(got.length, expected, `${chat}: every alert arrived`);
-    assert.ok(got.every(([, n]) => n === 1), `${chat}: no alert twice`);
+    assert.ok(
+      got.every(([, n]) => n === 1),
+      `${chat}: no alert twice`,
+    );
   }
 });

@@ -19,7 +19,6 @@ import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-
 /**
  * The filters as plainly as they can be written, independent of the matcher, on the
  * sandbox's own records: a share of the live feed serves spec-minimal authors.
@@ -71,20 +70,42 @@ async function scenario(t: TestContext, storeUrl: string): Promise<void> {
     }
     feed.reverse();
     assert.ok(feed.length >= 10, `the live feed moved (${feed.length} tweets)`);
-    assert.ok(feed.some((t) => t.x_user[0]?.follower_count === undefined), 'some authors in the feed were spec-minimal');
-    assert.ok(app.metrics.authorLookups.get() + app.metrics.authorCacheHits.get() > 0, 'their facts were looked up (metrics count it)');
+    assert.ok(
+      feed.some((t) => t.x_user[0]?.follower_count === undefined),
+      'some authors in the feed were spec-minimal',
+    );
+    assert.ok(
+      app.metrics.authorLookups.get() + app.metrics.authorCacheHits.get() > 0,
+      'their facts were looked up (metrics count it)',
+    );
     assert.equal(app.metrics.authorUnknown.get(), 0, 'and found');
     const ids = (texts: string[]) => texts.map((x) => /status\/(\d+)/.exec(x)?.[1] ?? '?');
     const got = {
-      'discord:820000000000000001': () => ids(discord.channelMessages('820000000000000001').map((m) => JSON.stringify(m.embeds))),
-      'discord:820000000000000002': () => ids(discord.channelMessages('820000000000000002').map((m) => JSON.stringify(m.embeds))),
+      'discord:820000000000000001': () =>
+        ids(discord.channelMessages('820000000000000001').map((m) => JSON.stringify(m.embeds))),
+      'discord:820000000000000002': () =>
+        ids(discord.channelMessages('820000000000000002').map((m) => JSON.stringify(m.embeds))),
       'telegram:7000001': () => ids(telegram.messages(7000001).map((m) => m.html ?? '')),
     };
-    const expected = Object.fromEntries(subs.map((s) => [s.id, feed.filter((t) => wants(s.filters, t, sb.data)).map((t) => t.twitter_id)]));
+    const expected = Object.fromEntries(
+      subs.map((s) => [s.id, feed.filter((t) => wants(s.filters, t, sb.data)).map((t) => t.twitter_id)]),
+    );
     const t0 = Date.now();
-    while (Date.now() - t0 < 30_000 && subs.some((s) => got[s.id as keyof typeof got]().length < expected[s.id]!.length)) await sleep(200);
-    for (const s of subs) assert.deepEqual(got[s.id as keyof typeof got](), expected[s.id], `${s.id}: exactly the matching tweets, once each, in order`);
-    assert.ok(expected['discord:820000000000000001']!.length > 0 && expected['telegram:7000001']!.length > 0, 'the scenario sends something');
+    while (
+      Date.now() - t0 < 30_000 &&
+      subs.some((s) => got[s.id as keyof typeof got]().length < expected[s.id]!.length)
+    )
+      await sleep(200);
+    for (const s of subs)
+      assert.deepEqual(
+        got[s.id as keyof typeof got](),
+        expected[s.id],
+        `${s.id}: exactly the matching tweets, once each, in order`,
+      );
+    assert.ok(
+      expected['discord:820000000000000001']!.length > 0 && expected['telegram:7000001']!.length > 0,
+      'the scenario sends something',
+    );
     assert.equal(discord.violations.length + telegram.violations.length, 0, 'nothing inside a 429 window');
   } finally {
     await close();

@@ -8,15 +8,42 @@ import type { AlertFilters } from '../../src/store/subscriptions.ts';
 import { compareIds, compile, isAfter, loosestFilters, tweetFacts, type TweetFacts } from '../../src/alerts/matcher.ts';
 import type { Subscription } from '../../src/store/subscriptions.ts';
 
-function tweet(p: { id: string; chain: string; tokenScore: number; kolScore: number; followers: number; username: string; labels: string[]; type: string; address?: string }): TweetListItem {
+function tweet(p: {
+  id: string;
+  chain: string;
+  tokenScore: number;
+  kolScore: number;
+  followers: number;
+  username: string;
+  labels: string[];
+  type: string;
+  address?: string;
+}): TweetListItem {
   return {
     id: p.id,
     twitter_id: `1${p.id.padStart(18, '0')}`,
     content: 'gm',
     tweeted_at: '2026-11-22T10:00:00.000Z',
     tweet_type: p.type,
-    token: { id: '1', name: 'T', symbol: 'T', token_address: p.address ?? 'addr', icon_url: '', chain_id: p.chain, token_score: 0, score: 0, score_v2: 0, avg_score: p.tokenScore, avg_score_v2: 0, change1h: 0, change24h: 0, sentiment: 0 },
-    x_user: [{ username: p.username, follower_count: p.followers, labels: p.labels, statistic: { ranking_score: p.kolScore } }],
+    token: {
+      id: '1',
+      name: 'T',
+      symbol: 'T',
+      token_address: p.address ?? 'addr',
+      icon_url: '',
+      chain_id: p.chain,
+      token_score: 0,
+      score: 0,
+      score_v2: 0,
+      avg_score: p.tokenScore,
+      avg_score_v2: 0,
+      change1h: 0,
+      change24h: 0,
+      sentiment: 0,
+    },
+    x_user: [
+      { username: p.username, follower_count: p.followers, labels: p.labels, statistic: { ranking_score: p.kolScore } },
+    ],
   } as unknown as TweetListItem; // only the fields the matcher reads
 }
 
@@ -86,44 +113,94 @@ test('the compiled index matches exactly what the plain filter definition matche
     type: fc.constantFrom('tweet', 'quote', 'reply'),
   });
   fc.assert(
-    fc.property(fc.array(subArb, { maxLength: 40 }), fc.array(tweetArb, { minLength: 1, maxLength: 10 }), (specs, tweets) => {
-      const now = 1000;
-      const subs = specs.map((s, i) =>
-        sub(`s${i}`, s.f, { pausedUntil: s.paused ? now + 1 : null, disabled: s.disabled ? { reason: 'x', at: 0 } : null, mutedTokens: s.muted ? [`${s.f.chains[0] ?? 'solana'}:addr`] : [] }),
-      );
-      const index = compile(subs);
-      tweets.forEach((tw, i) => {
-        const facts = tweetFacts(tweet({ id: String(i + 1), ...tw }))!;
-        assert.deepEqual(index.match(facts, now).map((m) => m.id).sort(), naive(subs, facts, now));
-      });
-    }),
+    fc.property(
+      fc.array(subArb, { maxLength: 40 }),
+      fc.array(tweetArb, { minLength: 1, maxLength: 10 }),
+      (specs, tweets) => {
+        const now = 1000;
+        const subs = specs.map((s, i) =>
+          sub(`s${i}`, s.f, {
+            pausedUntil: s.paused ? now + 1 : null,
+            disabled: s.disabled ? { reason: 'x', at: 0 } : null,
+            mutedTokens: s.muted ? [`${s.f.chains[0] ?? 'solana'}:addr`] : [],
+          }),
+        );
+        const index = compile(subs);
+        tweets.forEach((tw, i) => {
+          const facts = tweetFacts(tweet({ id: String(i + 1), ...tw }))!;
+          assert.deepEqual(
+            index
+              .match(facts, now)
+              .map((m) => m.id)
+              .sort(),
+            naive(subs, facts, now),
+          );
+        });
+      },
+    ),
     { numRuns: 300 },
   );
 });
 
 test('the loosest server-side filters never exclude a tweet some subscription wants', () => {
-  const subs = [sub('a', { chains: ['solana'], minTokenScore: 80, minKolScore: 50, tweetTypes: ['tweet'] }), sub('b', { chains: ['base'], minTokenScore: 60, minKolScore: 70, minFollowers: 500 })];
-  assert.deepEqual(loosestFilters(subs), { minTokenScore: 60, minKolScore: 50, minFollowerCount: 500, chainId: ['base', 'solana'] });
-  assert.deepEqual(loosestFilters([...subs, sub('c', { minTokenScore: 0, minKolScore: 0, minFollowers: 0 })]), {}, 'one open subscription opens the fetch');
+  const subs = [
+    sub('a', { chains: ['solana'], minTokenScore: 80, minKolScore: 50, tweetTypes: ['tweet'] }),
+    sub('b', { chains: ['base'], minTokenScore: 60, minKolScore: 70, minFollowers: 500 }),
+  ];
+  assert.deepEqual(loosestFilters(subs), {
+    minTokenScore: 60,
+    minKolScore: 50,
+    minFollowerCount: 500,
+    chainId: ['base', 'solana'],
+  });
+  assert.deepEqual(
+    loosestFilters([...subs, sub('c', { minTokenScore: 0, minKolScore: 0, minFollowers: 0 })]),
+    {},
+    'one open subscription opens the fetch',
+  );
 });
 
 test('feed positions compare by time, then by id as exact 64-bit strings', () => {
   assert.ok(compareIds('18446744073709551615', '18446744073709551614') > 0);
   assert.ok(compareIds('9', '10') < 0);
   assert.ok(isAfter({ tweetedAt: '2026-01-01T00:00:01Z', id: '1' }, { tweetedAt: '2026-01-01T00:00:00Z', id: '9' }));
-  assert.ok(isAfter({ tweetedAt: '2026-01-01T00:00:00Z', id: '9007199254740993' }, { tweetedAt: '2026-01-01T00:00:00Z', id: '9007199254740992' }));
+  assert.ok(
+    isAfter(
+      { tweetedAt: '2026-01-01T00:00:00Z', id: '9007199254740993' },
+      { tweetedAt: '2026-01-01T00:00:00Z', id: '9007199254740992' },
+    ),
+  );
 });
 
 test('the /subscribe line leaves defaults out and lists the rest', () => {
   assert.equal(toSubscribeLine(DEFAULT_FILTERS), '/subscribe');
-  assert.equal(toSubscribeLine({ ...DEFAULT_FILTERS, chains: ['sui'], minKolScore: 0, denyKols: ['x'] }), '/subscribe chains:sui kol_score:0 except:x');
+  assert.equal(
+    toSubscribeLine({ ...DEFAULT_FILTERS, chains: ['sui'], minKolScore: 0, denyKols: ['x'] }),
+    '/subscribe chains:sui kol_score:0 except:x',
+  );
 });
 
 test('more distinct labels than bits still match exactly', () => {
-  const subs = Array.from({ length: 40 }, (_, i) => sub(`s${i}`, { minTokenScore: 0, minKolScore: 0, minFollowers: 0, labels: [`label${i}`] }));
+  const subs = Array.from({ length: 40 }, (_, i) =>
+    sub(`s${i}`, { minTokenScore: 0, minKolScore: 0, minFollowers: 0, labels: [`label${i}`] }),
+  );
   const index = compile(subs);
   for (const i of [0, 31, 32, 39]) {
-    const facts = tweetFacts(tweet({ id: '1', chain: 'solana', tokenScore: 50, kolScore: 50, followers: 10, username: 'x', labels: [`label${i}`], type: 'tweet' }))!;
-    assert.deepEqual(index.match(facts, 0).map((s) => s.id), [`s${i}`]);
+    const facts = tweetFacts(
+      tweet({
+        id: '1',
+        chain: 'solana',
+        tokenScore: 50,
+        kolScore: 50,
+        followers: 10,
+        username: 'x',
+        labels: [`label${i}`],
+        type: 'tweet',
+      }),
+    )!;
+    assert.deepEqual(
+      index.match(facts, 0).map((s) => s.id),
+      [`s${i}`],
+    );
   }
 });

@@ -18,14 +18,20 @@ function suite(storeUrl: () => string | undefined, skip: string | false) {
     return u ? { storeUrl: `${u}/${++db}` } : {};
   };
 
-  test('alerts during quiet hours arrive as one summary when they end, after a restart too; nothing before or after is held', { skip }, async (t) => {
+  test('alerts during quiet hours arrive as one summary when they end, after a restart too; nothing before or after is held', {
+    skip,
+  }, async (t) => {
     // 21:30 UTC is 22:30 in Berlin in November (UTC+1).
     let clock = Date.parse('2026-11-23T21:30:00Z');
     const h = await alertHarness(t, { ...url(), now: () => clock });
     await h.dispatcher.run('subscribe', OPEN, caller('q'));
     const set = await h.dispatcher.text('/alerts quiet 23:00-07:00 tz:Europe/Berlin', caller('q'));
     assert.match(text(set), /23:00-07:00 \(Europe\/Berlin\)/);
-    assert.match(text(await h.dispatcher.text('/alerts', caller('q'))), /"name":"Quiet hours","value":"23:00-07:00 \(Europe\/Berlin\)"/, '/alerts shows them');
+    assert.match(
+      text(await h.dispatcher.text('/alerts', caller('q'))),
+      /"name":"Quiet hours","value":"23:00-07:00 \(Europe\/Berlin\)"/,
+      '/alerts shows them',
+    );
     await h.cycle();
     const [k1, k2, k3] = h.sb.data.kols;
     const tokens = h.sb.data.tokens.filter((x) => /^[A-Z0-9]+$/.test(x.symbol)).slice(0, 4);
@@ -66,7 +72,9 @@ function suite(storeUrl: () => string | undefined, skip: string | false) {
     assert.match(titleOf(h.sent[2]!), /shilled by/, 'after quiet hours: an ordinary alert at once');
   });
 
-  test('pause still keeps nothing: alerts paused during quiet hours are not summarised; bad input gets an example', { skip }, async (t) => {
+  test('pause still keeps nothing: alerts paused during quiet hours are not summarised; bad input gets an example', {
+    skip,
+  }, async (t) => {
     let clock = Date.parse('2026-07-01T23:30:00Z');
     const h = await alertHarness(t, { ...url(), now: () => clock });
     await h.dispatcher.run('subscribe', OPEN, caller('p'));

@@ -31,7 +31,15 @@ function item(t: FeedTweet) {
     tweeted_at: t.at,
     content: `tweet ${t.id}`,
     tweet_type: 'tweet',
-    token: { chain_id: 'base', token_address: t.token ?? '0x00000000000000000000000000000000000000aa', avg_score: 90, name: 'Tok', symbol: 'TOK', change1h: 0, change24h: 0 },
+    token: {
+      chain_id: 'base',
+      token_address: t.token ?? '0x00000000000000000000000000000000000000aa',
+      avg_score: 90,
+      name: 'Tok',
+      symbol: 'TOK',
+      change1h: 0,
+      change24h: 0,
+    },
     x_user: [{ username: user, display_name: user, ranking_score: 90, follower_count: 1e6, labels: [] }],
   };
 }
@@ -42,7 +50,10 @@ function scriptedApi(feed: FeedTweet[]): KolClient {
     async getTweets(p: { limit?: number; cursor?: string }) {
       const start = p.cursor ? Number(p.cursor) : 0;
       const limit = p.limit ?? 30;
-      return { items: feed.slice(start, start + limit).map(item), next_cursor: start + limit < feed.length ? String(start + limit) : null };
+      return {
+        items: feed.slice(start, start + limit).map(item),
+        next_cursor: start + limit < feed.length ? String(start + limit) : null,
+      };
     },
     async getTokenAnalytics() {
       throw new Error('no analytics here');
@@ -59,7 +70,12 @@ export interface Sent {
 
 export async function scripted(
   t: TestContext,
-  o: { feed: FeedTweet[]; state?: (k: Kv) => Kv; outbox?: (ob: Outbox) => Outbox; send?: (chatId: string) => Promise<SendResult | undefined> },
+  o: {
+    feed: FeedTweet[];
+    state?: (k: Kv) => Kv;
+    outbox?: (ob: Outbox) => Outbox;
+    send?: (chatId: string) => Promise<SendResult | undefined>;
+  },
 ) {
   const dir = await mkdtemp(join(tmpdir(), 'kolradar-scripted-'));
   const store = await openStore(`sqlite:${join(dir, 'state.sqlite')}`);
@@ -77,7 +93,16 @@ export async function scripted(
   const log = silentLogger();
   const outbox = o.outbox ? o.outbox(store.outbox) : store.outbox;
   const delivery = createDelivery({ outbox, subscriptions: store.subscriptions, senders: [sender], log });
-  const watcher = createWatcher({ api: scriptedApi(o.feed), subscriptions: store.subscriptions, outbox, state: o.state ? o.state(store.watch) : store.watch, pages: store.pages, delivery, lease: localLease(), log });
+  const watcher = createWatcher({
+    api: scriptedApi(o.feed),
+    subscriptions: store.subscriptions,
+    outbox,
+    state: o.state ? o.state(store.watch) : store.watch,
+    pages: store.pages,
+    delivery,
+    lease: localLease(),
+    log,
+  });
   t.after(async () => {
     await watcher.stop();
     await store.close();

@@ -57,7 +57,9 @@ test('SingleFlight: when every caller gives up, the shared call is aborted and f
   let sharedSignal: AbortSignal | undefined;
   const start = (signal: AbortSignal) => {
     sharedSignal = signal;
-    return new Promise<string>((_, reject) => signal.addEventListener('abort', () => reject(new Error('shared aborted'))));
+    return new Promise<string>((_, reject) =>
+      signal.addEventListener('abort', () => reject(new Error('shared aborted'))),
+    );
   };
   const ac = new AbortController();
   const a = sf.run('k', start, waiter(ac.signal));
@@ -77,8 +79,20 @@ test('Retry-After is read as seconds or as an HTTP date; backoff stays under its
   assert.equal(parseRetryAfter('garbage'), undefined);
   assert.equal(parseRetryAfter(undefined), undefined);
   const policy = { attempts: 5, baseDelayMs: 100, maxDelayMs: 300 };
-  assert.equal(backoffMs(1, policy, () => 0.999), 99);
-  assert.equal(backoffMs(2, policy, () => 0.999), 199);
-  assert.equal(backoffMs(5, policy, () => 0.999), 299);
-  assert.equal(backoffMs(3, policy, () => 0), 0);
+  assert.equal(
+    backoffMs(1, policy, () => 0.999),
+    99,
+  );
+  assert.equal(
+    backoffMs(2, policy, () => 0.999),
+    199,
+  );
+  assert.equal(
+    backoffMs(5, policy, () => 0.999),
+    299,
+  );
+  assert.equal(
+    backoffMs(3, policy, () => 0),
+    0,
+  );
 });

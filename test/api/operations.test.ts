@@ -73,45 +73,130 @@ test('every parameter reaches the server under the name the spec gives it', asyn
   };
 
   await client.getTokenMindmap({
-    chainId: token.chain_id, address: token.address, minMarketCap: '1', maxMarketCap: 1e12, minLiquidity: '0',
-    maxLiquidity: '1e12', minScore: '0', maxScore: '100', minTokenAge: '0', maxTokenAge: '9999', minFollower: '0',
-    maxFollower: '1e9', minTokenPosted: '0', maxTokenPosted: '1e6', timeFrame: 48, isOnlySinceId: false, limit: 7,
+    chainId: token.chain_id,
+    address: token.address,
+    minMarketCap: '1',
+    maxMarketCap: 1e12,
+    minLiquidity: '0',
+    maxLiquidity: '1e12',
+    minScore: '0',
+    maxScore: '100',
+    minTokenAge: '0',
+    maxTokenAge: '9999',
+    minFollower: '0',
+    maxFollower: '1e9',
+    minTokenPosted: '0',
+    maxTokenPosted: '1e6',
+    timeFrame: 48,
+    isOnlySinceId: false,
+    limit: 7,
   });
   expectSent({
-    minMarketCap: '1', maxMarketCap: '1000000000000', minLiquidity: '0', maxLiquidity: '1e12', minScore: '0',
-    maxScore: '100', minTokenAge: '0', maxTokenAge: '9999', minFollower: '0', maxFollower: '1e9', minTokenPosted: '0',
-    maxTokenPosted: '1e6', timeFrame: '48', isOnlySinceId: 'false', limit: '7',
+    minMarketCap: '1',
+    maxMarketCap: '1000000000000',
+    minLiquidity: '0',
+    maxLiquidity: '1e12',
+    minScore: '0',
+    maxScore: '100',
+    minTokenAge: '0',
+    maxTokenAge: '9999',
+    minFollower: '0',
+    maxFollower: '1e9',
+    minTokenPosted: '0',
+    maxTokenPosted: '1e6',
+    timeFrame: '48',
+    isOnlySinceId: 'false',
+    limit: '7',
   });
   assert.equal(lastPath(sb), `/v2/tokens/${token.chain_id}/${encodeURIComponent(token.address)}/mindmap`);
 
-  const ranges = ['Age', 'Liquidity', 'MarketCap', 'SmartFollower', 'Mention', 'Impression', 'AvgScore', 'TotalScore',
-    'M5Change', 'H1Change', 'H4Change', 'H24Change', 'AvgScoreV2', 'ScoreV2'];
+  const ranges = [
+    'Age',
+    'Liquidity',
+    'MarketCap',
+    'SmartFollower',
+    'Mention',
+    'Impression',
+    'AvgScore',
+    'TotalScore',
+    'M5Change',
+    'H1Change',
+    'H4Change',
+    'H24Change',
+    'AvgScoreV2',
+    'ScoreV2',
+  ];
   const bounds: Record<string, string> = {};
   for (const r of ranges) {
     bounds[`min${r}`] = '-1000000';
     bounds[`max${r}`] = '1e15';
   }
   await client.getTokenAnalytics({
-    offset: 2, limit: 3, sortField: 'market_cap', sortOrder: 'ASC', newToken: 168, tokenAddress: 'a', chainId: 'bsc', ...bounds,
+    offset: 2,
+    limit: 3,
+    sortField: 'market_cap',
+    sortOrder: 'ASC',
+    newToken: 168,
+    tokenAddress: 'a',
+    chainId: 'bsc',
+    ...bounds,
   });
-  expectSent({ offset: '2', limit: '3', sortField: 'market_cap', sortOrder: 'ASC', newToken: '168', tokenAddress: 'a', chainId: 'bsc', ...bounds });
+  expectSent({
+    offset: '2',
+    limit: '3',
+    sortField: 'market_cap',
+    sortOrder: 'ASC',
+    newToken: '168',
+    tokenAddress: 'a',
+    chainId: 'bsc',
+    ...bounds,
+  });
 
   await client.getKolProjects({ minFollowing: 0, maxFollowing: 100000, minFollowers: 1, maxFollowers: 1e9, limit: 30 });
   expectSent({ minFollowing: '0', maxFollowing: '100000', minFollowers: '1', maxFollowers: '1000000000', limit: '30' });
 
-  await client.getKolTokens({ xUserId: kol.twitter_id, chainId: 'solana', sortField: 'weightedPerformanceScore', sortOrder: 'ASC', startTime: 1 });
+  await client.getKolTokens({
+    xUserId: kol.twitter_id,
+    chainId: 'solana',
+    sortField: 'weightedPerformanceScore',
+    sortOrder: 'ASC',
+    startTime: 1,
+  });
   expectSent({ chainId: 'solana', sortField: 'weightedPerformanceScore', sortOrder: 'ASC', startTime: '1' });
   assert.equal(lastPath(sb), `/v2/x-users/${kol.twitter_id}/tokens`);
 
-  const v2 = { minScoreV2: -1, maxScoreV2: 101, minSScoreV2: -1, maxSScoreV2: 101, minAScoreV2: -1, maxAScoreV2: 101,
-    minLScoreV2: -1, maxLScoreV2: 101, minEScoreV2: -1, maxEScoreV2: 101 };
+  const v2 = {
+    minScoreV2: -1,
+    maxScoreV2: 101,
+    minSScoreV2: -1,
+    maxSScoreV2: 101,
+    minAScoreV2: -1,
+    maxAScoreV2: 101,
+    minLScoreV2: -1,
+    maxLScoreV2: 101,
+    minEScoreV2: -1,
+    maxEScoreV2: 101,
+  };
   await client.getKolWinRates({
-    offset: 1, limit: 2, labels: ['alpha', 'degen'], chainId: 'base', sortField: 'likeScore', sortOrder: 'DESC',
-    startDate: '2020-01-01', endDate: '2100-01-01', ...v2,
+    offset: 1,
+    limit: 2,
+    labels: ['alpha', 'degen'],
+    chainId: 'base',
+    sortField: 'likeScore',
+    sortOrder: 'DESC',
+    startDate: '2020-01-01',
+    endDate: '2100-01-01',
+    ...v2,
   });
   expectSent({
-    offset: '1', limit: '2', labels: ['alpha', 'degen'], chainId: 'base', sortField: 'likeScore', sortOrder: 'DESC',
-    startDate: '2020-01-01', endDate: '2100-01-01',
+    offset: '1',
+    limit: '2',
+    labels: ['alpha', 'degen'],
+    chainId: 'base',
+    sortField: 'likeScore',
+    sortOrder: 'DESC',
+    startDate: '2020-01-01',
+    endDate: '2100-01-01',
     ...Object.fromEntries(Object.entries(v2).map(([k, v]) => [k, String(v)])),
   });
 
@@ -119,35 +204,91 @@ test('every parameter reaches the server under the name the spec gives it', asyn
   expectSent({});
   assert.equal(lastPath(sb), `/v2/x-users/${kol.twitter_id}/score`);
 
-  await client.getTweetsByToken({ chainId: token.chain_id, tokenAddress: token.address, limit: 4, labels: ['whale'], sortField: 'rankingScore', sortOrder: 'asc' });
+  await client.getTweetsByToken({
+    chainId: token.chain_id,
+    tokenAddress: token.address,
+    limit: 4,
+    labels: ['whale'],
+    sortField: 'rankingScore',
+    sortOrder: 'asc',
+  });
   expectSent({ limit: '4', labels: 'whale', sortField: 'rankingScore', sortOrder: 'asc' });
 
   await client.getTweets({
-    limit: 5, labels: ['alpha', 'nft'], minTokenScore: 0, maxTokenScore: 100, minKolScore: 0, maxKolScore: 100,
-    minFollowerCount: 0, maxFollowerCount: 1e9, sortField: 'followerCount', sortOrder: 'desc', tweetTypes: ['tweet', 'quote'],
+    limit: 5,
+    labels: ['alpha', 'nft'],
+    minTokenScore: 0,
+    maxTokenScore: 100,
+    minKolScore: 0,
+    maxKolScore: 100,
+    minFollowerCount: 0,
+    maxFollowerCount: 1e9,
+    sortField: 'followerCount',
+    sortOrder: 'desc',
+    tweetTypes: ['tweet', 'quote'],
     chainId: ['solana', 'sui'],
   });
   expectSent({
-    limit: '5', labels: ['alpha', 'nft'], minTokenScore: '0', maxTokenScore: '100', minKolScore: '0', maxKolScore: '100',
-    minFollowerCount: '0', maxFollowerCount: '1000000000', sortField: 'followerCount', sortOrder: 'desc',
-    tweetTypes: ['tweet', 'quote'], chainId: ['solana', 'sui'],
+    limit: '5',
+    labels: ['alpha', 'nft'],
+    minTokenScore: '0',
+    maxTokenScore: '100',
+    minKolScore: '0',
+    maxKolScore: '100',
+    minFollowerCount: '0',
+    maxFollowerCount: '1000000000',
+    sortField: 'followerCount',
+    sortOrder: 'desc',
+    tweetTypes: ['tweet', 'quote'],
+    chainId: ['solana', 'sui'],
   });
   await client.getTweets({ tweetTypes: [], chainId: 'base' });
   expectSent({ chainId: 'base' });
 
-  const tableRanges = ['TotalToken', 'SmFollower', 'Mention', 'Impression', 'Winrate', 'RugRate', 'LoseRate', 'ScoreV2', 'ActiveScore'];
+  const tableRanges = [
+    'TotalToken',
+    'SmFollower',
+    'Mention',
+    'Impression',
+    'Winrate',
+    'RugRate',
+    'LoseRate',
+    'ScoreV2',
+    'ActiveScore',
+  ];
   const tb: Record<string, string> = {};
   for (const r of tableRanges) {
     tb[`min${r}`] = '0';
     tb[`max${r}`] = '1e12';
   }
-  await client.getKolTable({ offset: 3, limit: 9, labels: ['kol'], sortField: 'eScoreV2', sortOrder: 'ASC', last24hMention: true, search: 'a', ...tb });
-  expectSent({ offset: '3', limit: '9', labels: 'kol', sortField: 'eScoreV2', sortOrder: 'ASC', last24hMention: 'true', search: 'a', ...tb });
+  await client.getKolTable({
+    offset: 3,
+    limit: 9,
+    labels: ['kol'],
+    sortField: 'eScoreV2',
+    sortOrder: 'ASC',
+    last24hMention: true,
+    search: 'a',
+    ...tb,
+  });
+  expectSent({
+    offset: '3',
+    limit: '9',
+    labels: 'kol',
+    sortField: 'eScoreV2',
+    sortOrder: 'ASC',
+    last24hMention: 'true',
+    search: 'a',
+    ...tb,
+  });
 
   await client.getKolMindmap({ xUserId: kol.twitter_id, id: '5', offset: 1, limit: 50 });
   expectSent({ id: '5', offset: '1', limit: '50' });
   assert.equal(lastPath(sb), `/v2/x-users/${kol.twitter_id}/mindmap`);
-  assert.ok(sb.requests.every((r) => r.status === 200), JSON.stringify(sb.requests.filter((r) => r.status !== 200).map((r) => r.path)));
+  assert.ok(
+    sb.requests.every((r) => r.status === 200),
+    JSON.stringify(sb.requests.filter((r) => r.status !== 200).map((r) => r.path)),
+  );
 });
 
 test('Move addresses with "::" are percent-encoded in the path and found', async (t) => {
@@ -178,7 +319,10 @@ test('offset paging walks to the end without gaps or repeats', async (t) => {
 
 test('cursor paging walks to the end without gaps or repeats', async (t) => {
   const { sb, client } = await setup(t);
-  const walk = async <T>(page: (cursor?: string) => Promise<{ items: T[]; next_cursor: string | null }>, idOf: (x: T) => string) => {
+  const walk = async <T>(
+    page: (cursor?: string) => Promise<{ items: T[]; next_cursor: string | null }>,
+    idOf: (x: T) => string,
+  ) => {
     const ids: string[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < 200; i++) {
@@ -189,7 +333,10 @@ test('cursor paging walks to the end without gaps or repeats', async (t) => {
     }
     throw new Error('paging never ended');
   };
-  const kols = await walk((cursor) => client.getKolProjects({ limit: 30, ...(cursor ? { cursor } : {}) }), (k) => k.id);
+  const kols = await walk(
+    (cursor) => client.getKolProjects({ limit: 30, ...(cursor ? { cursor } : {}) }),
+    (k) => k.id,
+  );
   assert.equal(kols.length, sb.data.kols.length);
   assert.equal(new Set(kols).size, kols.length);
 
@@ -200,7 +347,13 @@ test('cursor paging walks to the end without gaps or repeats', async (t) => {
   assert.ok(busiest);
   assert.ok(expected > 30, 'the walk spans several pages');
   const tweets = await walk(
-    (cursor) => client.getTweetsByToken({ chainId: busiest.chain_id, tokenAddress: busiest.address, limit: 30, ...(cursor ? { cursor } : {}) }),
+    (cursor) =>
+      client.getTweetsByToken({
+        chainId: busiest.chain_id,
+        tokenAddress: busiest.address,
+        limit: 30,
+        ...(cursor ? { cursor } : {}),
+      }),
     (tw) => tw.id,
   );
   assert.equal(tweets.length, expected);

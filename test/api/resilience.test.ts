@@ -21,7 +21,10 @@ test('a burst of 5xx is retried until it succeeds', async (t) => {
   const score = await client.getKolScore({ xUserId: kol.twitter_id });
   assert.equal(typeof score.score, 'number');
   assert.equal(sb.count('kolScore'), 3);
-  assert.deepEqual(sb.requests.map((r) => r.status), [503, 503, 200]);
+  assert.deepEqual(
+    sb.requests.map((r) => r.status),
+    [503, 503, 200],
+  );
   assert.equal(events.length, 1);
   assert.equal(events[0]?.outcome, 'ok');
   assert.equal(events[0]?.attempts, 3);
@@ -52,7 +55,10 @@ test('429 with Retry-After is waited out before the retry', async (t) => {
   const table = await client.getKolTable({ limit: 2 });
   const elapsed = Date.now() - started;
   assert.equal(table.items.length, 2);
-  assert.deepEqual(sb.requests.map((r) => r.status), [429, 200]);
+  assert.deepEqual(
+    sb.requests.map((r) => r.status),
+    [429, 200],
+  );
   // Backoff alone would be at most 20 ms here: the wait came from Retry-After.
   assert.ok(elapsed >= 290, `waited ${elapsed} ms`);
   const [first, second] = sb.requests;
@@ -78,7 +84,10 @@ test('a hanging upstream times out into ApiUnavailableError within the budget', 
   assert.ok(err instanceof ApiUnavailableError, String(err));
   assert.equal(err.kind, 'timeout');
   assert.ok(sb.count() >= 2, 'the per-attempt timeout left room for a retry');
-  assert.ok(sb.requests.every((r) => r.fault === 'hang'), 'every attempt hung: the budget, not an answer, ended the call');
+  assert.ok(
+    sb.requests.every((r) => r.fault === 'hang'),
+    'every attempt hung: the budget, not an answer, ended the call',
+  );
 
   // With room in the budget, every attempt times out on its own headers timeout.
   // (Were the headers timeout not applied, the first attempt would use up the whole budget.)
@@ -133,7 +142,9 @@ test('identical calls in flight share one upstream request', async (t) => {
   const events: CallEvent[] = [];
   const { sb, client } = await setup(t, { onCall: (e) => events.push(e) });
   sb.setFaults({ latencyMs: 100 });
-  const results = await Promise.all(Array.from({ length: 10 }, () => client.getKolTable({ limit: 5, sortField: 'winrate' })));
+  const results = await Promise.all(
+    Array.from({ length: 10 }, () => client.getKolTable({ limit: 5, sortField: 'winrate' })),
+  );
   assert.equal(sb.count('kolTable'), 1);
   for (const r of results) assert.deepEqual(r, results[0]);
   assert.notEqual(results[1], results[0], 'each caller gets its own copy');

@@ -49,7 +49,10 @@ test('ids above 2^53 keep their exact digits, wherever an id appears', () => {
   // Small ids become strings too, so callers never juggle two types.
   assert.equal(tweet.x_user.id, '7');
 
-  const graph = parseResponse('tokenMindmap', JSON.stringify(fx.mindmapGraph()).replace('"source":1', `"source":${big}`));
+  const graph = parseResponse(
+    'tokenMindmap',
+    JSON.stringify(fx.mindmapGraph()).replace('"source":1', `"source":${big}`),
+  );
   assert.equal(graph.edges[0]?.source, big);
 });
 
@@ -66,7 +69,9 @@ test('decimal strings stay exact; a JSON number in a decimal field becomes its s
 });
 
 test('number fields stay numbers even when their source text is unusual', () => {
-  const text = JSON.stringify(fx.kolScore()).replace('"score":5', '"score":5.10').replace('"speed_score":4', '"speed_score":1e2');
+  const text = JSON.stringify(fx.kolScore())
+    .replace('"score":5', '"score":5.10')
+    .replace('"speed_score":4', '"speed_score":1e2');
   const score = parseResponse('kolScore', text);
   assert.equal(score.score, 5.1);
   assert.equal(score.speed_score, 100);
@@ -95,7 +100,9 @@ test('nulls are accepted exactly where the spec allows them', () => {
   assert.equal(list.next_cursor, null);
   assert.equal(list.items[0]?.original_tweet, null);
 
-  const e = schemaError(() => parseResponse('kolMindmap', JSON.stringify({ items: [{ ...fx.tokenSummary(), name: null }], total: 1 })));
+  const e = schemaError(() =>
+    parseResponse('kolMindmap', JSON.stringify({ items: [{ ...fx.tokenSummary(), name: null }], total: 1 })),
+  );
   assert.equal(e.path, 'items.0.name');
   assert.match(e.message, /^kolMindmap: items\.0\.name: expected string, received null/);
 });
@@ -125,7 +132,11 @@ test('a drifted field raises ApiSchemaError naming the operation and the field p
   const partial = parseResponse('tokenAnalytics', drifted);
   assert.equal(partial.items.length, 4, 'the other rows are kept');
   assert.equal(partial.unreadable, 1);
-  assert.equal(parseResponse('tokenAnalytics', JSON.stringify(body)).unreadable, undefined, 'a clean answer has no note');
+  assert.equal(
+    parseResponse('tokenAnalytics', JSON.stringify(body)).unreadable,
+    undefined,
+    'a clean answer has no note',
+  );
   const allBad = JSON.stringify(fx.tokenAnalytics(2)).replaceAll('"marketcap":1234567.5', '"marketcap":"1.2M"');
   const e = schemaError(() => parseResponse('tokenAnalytics', allBad));
   assert.equal(e.operation, 'tokenAnalytics');
@@ -137,11 +148,18 @@ test('a drifted field raises ApiSchemaError naming the operation and the field p
   const e2 = schemaError(() => parseResponse('kolScore', JSON.stringify(missing)));
   assert.equal(e2.message, 'kolScore: score_v2: expected number, received undefined');
 
-  const chain = schemaError(() => parseResponse('kolMindmap', JSON.stringify({ items: [{ ...fx.tokenSummary(), chain_id: 'eth' }], total: 1 })));
+  const chain = schemaError(() =>
+    parseResponse('kolMindmap', JSON.stringify({ items: [{ ...fx.tokenSummary(), chain_id: 'eth' }], total: 1 })),
+  );
   assert.equal(chain.path, 'items.0.chain_id');
   assert.match(chain.message, /expected one of solana, aptos, bsc, base, sui, received "eth"/);
 
-  const decimal = schemaError(() => parseResponse('tokenAnalytics', JSON.stringify(fx.tokenAnalytics(1)).replace('"score_v2":"90.0"', '"score_v2":"n/a"')));
+  const decimal = schemaError(() =>
+    parseResponse(
+      'tokenAnalytics',
+      JSON.stringify(fx.tokenAnalytics(1)).replace('"score_v2":"90.0"', '"score_v2":"n/a"'),
+    ),
+  );
   assert.equal(decimal.path, 'items.0.score_v2');
 });
 
@@ -155,11 +173,11 @@ test('the tweet list author objects accept partial shapes', () => {
   const body = fx.tweets();
   const item = body.items[0];
   assert.ok(item);
-  // biome-ignore lint/correctness/noPrecisionLoss: the number is rounded on purpose, then its digits are restored in the JSON text.
-  const text = JSON.stringify({ ...body, items: [{ ...item, x_user: [{ username: 'bob' }, { id: 12345678901234567890 }] }] }).replace(
-    '12345678901234567000',
-    '12345678901234567890',
-  );
+  const text = JSON.stringify({
+    ...body,
+    // biome-ignore lint/correctness/noPrecisionLoss: the number is rounded on purpose, then its digits are restored in the JSON text.
+    items: [{ ...item, x_user: [{ username: 'bob' }, { id: 12345678901234567890 }] }],
+  }).replace('12345678901234567000', '12345678901234567890');
   const parsed = parseResponse('tweets', text);
   assert.equal(parsed.items[0]?.x_user[0]?.username, 'bob');
   assert.equal(parsed.items[0]?.x_user[1]?.id, '12345678901234567890');

@@ -21,7 +21,10 @@ function assertClean(what: string, text: string, secrets: string[]) {
 async function collectErrors(client: KolClient, calls: ((c: KolClient) => Promise<unknown>)[]): Promise<ApiError[]> {
   const errors: ApiError[] = [];
   for (const call of calls) {
-    const err = await call(client).then(() => undefined, (e: unknown) => e);
+    const err = await call(client).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof ApiError, `expected an ApiError, got ${String(err)}`);
     errors.push(err);
   }
@@ -61,12 +64,24 @@ test('the API key appears in no error message, stack or log line', async (t) => 
   ]);
   sb.clearFaults();
   errors.push(...(await collectErrors(wrong, [(c) => c.getKolTable({})])));
-  assert.deepEqual(errors.map((e) => e.name), [
-    'ApiValidationError', 'ApiBadRequestError', 'ApiNotFoundError', 'ApiUnavailableError', 'ApiUnavailableError',
-    'ApiSchemaError', 'ApiAbortedError', 'ApiUnauthorizedError',
-  ]);
+  assert.deepEqual(
+    errors.map((e) => e.name),
+    [
+      'ApiValidationError',
+      'ApiBadRequestError',
+      'ApiNotFoundError',
+      'ApiUnavailableError',
+      'ApiUnavailableError',
+      'ApiSchemaError',
+      'ApiAbortedError',
+      'ApiUnauthorizedError',
+    ],
+  );
   for (const err of errors) {
-    assertClean(err.name, `${err.message}\n${err.stack}\n${inspect(err, { depth: 8 })}\n${JSON.stringify(err)}`, [API_KEY, wrongKey]);
+    assertClean(err.name, `${err.message}\n${err.stack}\n${inspect(err, { depth: 8 })}\n${JSON.stringify(err)}`, [
+      API_KEY,
+      wrongKey,
+    ]);
   }
   assert.ok(lines.length >= errors.length, 'the calls were logged');
   assert.ok(lines.some((l) => l.includes('"operation":"kolTable"')));
@@ -78,7 +93,13 @@ test('an upstream that echoes the key back gets it redacted', async (t) => {
   const key = 'sk-echo-5e4d3c2b1a';
   const srv = await rawServer(t, (req, res) => {
     res.writeHead(400, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ statusCode: 400, message: [`key ${String(req.headers['x-api-key'])} is malformed`], error: 'Bad Request' }));
+    res.end(
+      JSON.stringify({
+        statusCode: 400,
+        message: [`key ${String(req.headers['x-api-key'])} is malformed`],
+        error: 'Bad Request',
+      }),
+    );
   });
   const { logger, lines } = capturingLogger();
   const c = createKolClient({ baseUrl: srv.url, apiKey: key, logger });

@@ -6,7 +6,12 @@ import * as fx from './fixtures.ts';
 import { rawServer } from './rawserver.ts';
 
 function client(t: import('node:test').TestContext, baseUrl: string) {
-  const c = createKolClient({ baseUrl, apiKey: 'k-transport', retry: { baseDelayMs: 5, maxDelayMs: 10 }, cacheTtlMs: false });
+  const c = createKolClient({
+    baseUrl,
+    apiKey: 'k-transport',
+    retry: { baseDelayMs: 5, maxDelayMs: 10 },
+    cacheTtlMs: false,
+  });
   t.after(() => c.close());
   return c;
 }
@@ -47,7 +52,9 @@ test('a connection reset is retried as a network error', async (t) => {
   assert.equal(srv.count(), 2);
 
   const dead = await rawServer(t, (req) => req.socket.destroy());
-  const err = await client(t, dead.url).getKolScore({ xUserId: '1' }).catch((e: unknown) => e);
+  const err = await client(t, dead.url)
+    .getKolScore({ xUserId: '1' })
+    .catch((e: unknown) => e);
   assert.ok(err instanceof ApiUnavailableError, String(err));
   assert.equal(err.kind, 'network');
   assert.equal(dead.count(), 3);
@@ -71,7 +78,11 @@ test('Retry-After given as an HTTP date is honoured', async (t) => {
 
 test('error bodies are read leniently: message arrays, plain text, no body', async (t) => {
   const bodies = [
-    JSON.stringify({ statusCode: 400, message: ['limit must not be greater than 30', 'cursor is invalid'], error: 'Bad Request' }),
+    JSON.stringify({
+      statusCode: 400,
+      message: ['limit must not be greater than 30', 'cursor is invalid'],
+      error: 'Bad Request',
+    }),
     'upstream says no',
     '',
   ];
@@ -109,7 +120,13 @@ test('an injected dispatcher is used and left open by close()', async (t) => {
 test('a body over the cap is refused as unavailable, never buffered whole: declared, streamed, or inflated from gzip', async (t) => {
   const cap = 64 * 1024;
   const small = (url: string) => {
-    const c = createKolClient({ baseUrl: url, apiKey: 'k-transport', retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 10 }, cacheTtlMs: false, maxBodyBytes: cap });
+    const c = createKolClient({
+      baseUrl: url,
+      apiKey: 'k-transport',
+      retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 10 },
+      cacheTtlMs: false,
+      maxBodyBytes: cap,
+    });
     t.after(() => c.close());
     return c;
   };
@@ -138,7 +155,9 @@ test('a body over the cap is refused as unavailable, never buffered whole: decla
     res.end(gzipSync(padded)); // a few hundred bytes that inflate past the cap
   });
   for (const srv of [declared, streamed, bomb]) {
-    const err = await small(srv.url).getKolScore({ xUserId: '1' }).catch((e: unknown) => e);
+    const err = await small(srv.url)
+      .getKolScore({ xUserId: '1' })
+      .catch((e: unknown) => e);
     assert.ok(err instanceof ApiUnavailableError, String(err));
     assert.equal(err.kind, 'too_large');
     assert.equal(srv.count(), 1, 'not retried: the same request brings the same body');
@@ -158,7 +177,9 @@ test('a body over the cap is refused as unavailable, never buffered whole: decla
     };
     more();
   });
-  const bad = await small(chatty.url).getKolScore({ xUserId: '1' }).catch((e: unknown) => e);
+  const bad = await small(chatty.url)
+    .getKolScore({ xUserId: '1' })
+    .catch((e: unknown) => e);
   assert.ok(bad instanceof ApiBadRequestError, String(bad));
   assert.ok(errorBytes < 50 * 1024 * 1024, `the endless error body was cut off (${errorBytes} bytes written)`);
   // Under the cap, the same answer is read as usual.

@@ -9,7 +9,10 @@ after(() => h.close());
 const { kols, shills } = h.sandbox.data;
 const shillCount = (id: number) => shills.filter((s) => s.kolId === id).length;
 // A KOL whose name is not a prefix of another's, with shilled tokens.
-const kol = kols.find((k) => shillCount(k.id) >= 5 && !kols.some((o) => o !== k && o.username.toLowerCase().includes(k.username.toLowerCase())))!;
+const kol = kols.find(
+  (k) =>
+    shillCount(k.id) >= 5 && !kols.some((o) => o !== k && o.username.toLowerCase().includes(k.username.toLowerCase())),
+)!;
 
 test('/kol @username shows that KOL with its scores from the score operation', async () => {
   const card = asCard(await h.send(`/kol @${kol.username}`));
@@ -21,7 +24,10 @@ test('/kol @username shows that KOL with its scores from the score operation', a
   assert.equal(field(card, 'Shilled tokens'), int(shillCount(kol.id)));
   assert.equal(field(card, 'Smart followers'), compact(kol.stat.smart_follower_count));
   assert.equal(field(card, 'Rank'), `#${kol.stat.user_ranking}`);
-  assert.equal(field(card, 'Win / rug rate'), `${pct(kol.stat.win_rate, 'fraction')} / ${pct(kol.stat.rug_rate, 'fraction')}`);
+  assert.equal(
+    field(card, 'Win / rug rate'),
+    `${pct(kol.stat.win_rate, 'fraction')} / ${pct(kol.stat.rug_rate, 'fraction')}`,
+  );
 });
 
 test('the card carries the win rate per window after a shill', async () => {
@@ -31,19 +37,31 @@ test('the card carries the win rate per window after a shill', async () => {
   const mine = shills.filter((s) => s.kolId === kol.id);
   // 7d is the last window: the share of shills whose price then was above the shill price.
   const wins7d = mine.filter((s) => Math.round(s.priceInitMantissa * s.multipliers[10]!) > s.priceInitMantissa).length;
-  assert.ok(String(name.value).endsWith(`7d ${pct(wins7d / mine.length, 'fraction', { decimals: 0 })}`), String(name.value));
+  assert.ok(
+    String(name.value).endsWith(`7d ${pct(wins7d / mine.length, 'fraction', { decimals: 0 })}`),
+    String(name.value),
+  );
 });
 
 test('/kol <numeric X id> shows the same card as /kol @username (name, labels, followers, rank); ids beyond 2^53 stay exact', async () => {
   // A KOL not looked up before in this file: its name is not remembered yet.
-  const other = [...kols].reverse().find((k) => k !== kol && shillCount(k.id) > 0 && k.labels.length > 0 && !kols.some((o) => o !== k && o.username.toLowerCase().includes(k.username.toLowerCase())))!;
+  const other = [...kols]
+    .reverse()
+    .find(
+      (k) =>
+        k !== kol &&
+        shillCount(k.id) > 0 &&
+        k.labels.length > 0 &&
+        !kols.some((o) => o !== k && o.username.toLowerCase().includes(k.username.toLowerCase())),
+    )!;
   assert.ok(BigInt(other.twitter_id) > BigInt(Number.MAX_SAFE_INTEGER));
   h.api.clearCache();
   h.sandbox.resetRequests();
   const byId = asCard(await h.send(`/kol ${other.twitter_id}`));
   assert.ok(h.sandbox.requests.some((r) => r.path === `/v2/x-users/${other.twitter_id}/score`));
   const byName = asCard(await h.send(`/kol @${other.username}`));
-  const same = (c: typeof byId) => JSON.stringify({ ...c, actions: c.actions?.map((a) => ({ ...a, id: undefined })), picture: undefined });
+  const same = (c: typeof byId) =>
+    JSON.stringify({ ...c, actions: c.actions?.map((a) => ({ ...a, id: undefined })), picture: undefined });
   assert.equal(same(byId), same(byName));
   assert.equal(byId.title, other.display_name);
   assert.match(JSON.stringify(byId.description), new RegExp(`@${other.username}.*${other.labels[0]}`));
@@ -87,7 +105,12 @@ test('the card buttons open the KOL’s tokens and mindmap', async () => {
 
 test('the score and the win rates are fetched in parallel after the name is resolved', async () => {
   // From the end of the list: a KOL the tests above have not looked up, so the client's cache cannot answer.
-  const other = kols.findLast((k) => k !== kol && shillCount(k.id) > 0 && !kols.some((o) => o !== k && o.username.toLowerCase().includes(k.username.toLowerCase())))!;
+  const other = kols.findLast(
+    (k) =>
+      k !== kol &&
+      shillCount(k.id) > 0 &&
+      !kols.some((o) => o !== k && o.username.toLowerCase().includes(k.username.toLowerCase())),
+  )!;
   // Held long enough that two calls sent together are both in flight at once.
   h.sandbox.setFaults({ latencyMs: 300, operations: ['kolScore', 'kolTokens'] });
   try {
@@ -95,7 +118,10 @@ test('the score and the win rates are fetched in parallel after the name is reso
     asCard(await h.send(`/kol @${other.username}`));
     const score = h.sandbox.requests.find((r) => r.operation === 'kolScore')!;
     const rates = h.sandbox.requests.find((r) => r.operation === 'kolTokens')!;
-    assert.ok(score.started < rates.finished && rates.started < score.finished, 'score and win rates ran one after the other');
+    assert.ok(
+      score.started < rates.finished && rates.started < score.finished,
+      'score and win rates ran one after the other',
+    );
   } finally {
     h.sandbox.clearFaults();
   }

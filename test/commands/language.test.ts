@@ -33,13 +33,22 @@ test("answers follow the caller's app language until the chat sets one; then eve
 
   assert.equal(await say(member(chat, 'ru', true), '/language zh-CN'), '好的，以后我在这里说简体中文。');
   assert.match(await say(member(chat, 'es-419'), '/help'), /^\/alerts — 查看这里的提醒设置/);
-  assert.match(await say(member(chat, 'es-419'), '/language'), /^这里使用的语言是简体中文。\n\n.*\nen English · zh 简体中文 · ru Русский · es Español · pt-BR Português \(Brasil\) · tr Türkçe · vi Tiếng Việt · ko 한국어$/s);
+  assert.match(
+    await say(member(chat, 'es-419'), '/language'),
+    /^这里使用的语言是简体中文。\n\n.*\nen English · zh 简体中文 · ru Русский · es Español · pt-BR Português \(Brasil\) · tr Türkçe · vi Tiếng Việt · ko 한국어$/s,
+  );
   // Another chat is not affected.
   assert.match(await say(member('-1002', 'es-419'), '/help'), /^\/alerts — Ver las alertas de este chat/);
 
   // auto: back to each caller's language, said in the caller's own language.
-  assert.equal(await say(member(chat, 'vi', true), '/language auto'), 'Đã xóa ngôn ngữ: mình lại trả lời theo ngôn ngữ app của từng người (với bạn là Tiếng Việt).');
-  assert.match(await say(member(chat, 'es-419'), '/language'), /^Este chat no tiene idioma: respondo a cada uno en el idioma de su app \(a ti, en Español\)\./);
+  assert.equal(
+    await say(member(chat, 'vi', true), '/language auto'),
+    'Đã xóa ngôn ngữ: mình lại trả lời theo ngôn ngữ app của từng người (với bạn là Tiếng Việt).',
+  );
+  assert.match(
+    await say(member(chat, 'es-419'), '/language'),
+    /^Este chat no tiene idioma: respondo a cada uno en el idioma de su app \(a ti, en Español\)\./,
+  );
 });
 
 test('in a group only admins may change the language; in a private chat anyone may', async () => {
@@ -47,10 +56,27 @@ test('in a group only admins may change the language; in a private chat anyone m
   const denied = asError((await h.dispatcher.text('/language ru', member(chat, 'tr')))!);
   assert.equal(denied.message, 'Bu sohbetin dilini sadece grup adminleri değiştirebilir.');
   assert.equal(await h.store.languages.get('telegram', chat), undefined);
-  const discord: Caller = { platform: 'discord', userId: '1', chatId: '555', chatType: 'group', locale: 'en-GB', canManage: async () => false };
-  assert.equal(asError((await h.dispatcher.text('/language ru', discord))!).message, 'Only members who can manage this channel can change its language.');
+  const discord: Caller = {
+    platform: 'discord',
+    userId: '1',
+    chatId: '555',
+    chatType: 'group',
+    locale: 'en-GB',
+    canManage: async () => false,
+  };
+  assert.equal(
+    asError((await h.dispatcher.text('/language ru', discord))!).message,
+    'Only members who can manage this channel can change its language.',
+  );
 
-  const dm: Caller = { platform: 'telegram', userId: '77', chatId: '77', chatType: 'private', locale: 'en', canManage: async () => true };
+  const dm: Caller = {
+    platform: 'telegram',
+    userId: '77',
+    chatId: '77',
+    chatType: 'private',
+    locale: 'en',
+    canManage: async () => true,
+  };
   assert.equal(await say(dm, '/language Ru'), 'Готово: теперь в этом чате я говорю по-русски.');
   assert.equal(await h.store.languages.get('telegram', '77'), 'ru');
   // Anyone may look at the setting.
@@ -58,7 +84,14 @@ test('in a group only admins may change the language; in a private chat anyone m
 });
 
 test('an unknown code gets a short answer in the current language with the choices, and nothing changes', async () => {
-  const dm: Caller = { platform: 'telegram', userId: '78', chatId: '78', chatType: 'private', locale: 'es-ES', canManage: async () => true };
+  const dm: Caller = {
+    platform: 'telegram',
+    userId: '78',
+    chatId: '78',
+    chatType: 'private',
+    locale: 'es-ES',
+    canManage: async () => true,
+  };
   const bad = asError((await h.dispatcher.text('/language klingon', dm))!);
   assert.equal(bad.message, 'No hablo «klingon». Elige uno de: en, zh, ru, es, pt-BR, tr, vi, ko, o auto.');
   assert.equal(bad.example, '/language en');

@@ -24,9 +24,21 @@ async function rig(t: import('node:test').TestContext, breakRow: (path: string, 
   });
   const logs: string[] = [];
   const log = createLogger({ level: 'warn', secrets: [], destination: { write: (l: string) => void logs.push(l) } });
-  const api = createKolClient({ baseUrl: proxy.url, apiKey: sb.apiKey, logger: log, cacheTtlMs: false, retry: { attempts: 1 } });
+  const api = createKolClient({
+    baseUrl: proxy.url,
+    apiKey: sb.apiKey,
+    logger: log,
+    cacheTtlMs: false,
+    retry: { attempts: 1 },
+  });
   const store = await openStore('memory:');
-  const dispatcher = createDispatcher({ commands: await loadCommands(), api, store, log, userLimit: { count: 1000, windowMs: 1000 } });
+  const dispatcher = createDispatcher({
+    commands: await loadCommands(),
+    api,
+    store,
+    log,
+    userLimit: { count: 1000, windowMs: 1000 },
+  });
   t.after(async () => {
     await api.close();
     await store.close();
@@ -44,7 +56,10 @@ test('a list with one malformed row shows the rows that parse and one line "1 ro
   if (view?.kind !== 'table') return;
   assert.equal(view.rows.length, 4, 'the four good rows');
   assert.equal(view.notes?.at(-1), '1 row could not be read');
-  assert.ok(logs.some((l) => l.includes('items.1.total_score')), 'the field path is logged');
+  assert.ok(
+    logs.some((l) => l.includes('items.1.total_score')),
+    'the field path is logged',
+  );
 });
 
 test('the tweet feed keeps its readable tweets too; two bad rows say "2 rows"', async (t) => {

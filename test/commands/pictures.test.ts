@@ -13,9 +13,15 @@ const h = await harness();
 after(() => h.close());
 
 const { kols, shills, tokens, tweets } = h.sandbox.data;
-const unique = (k: (typeof kols)[number]) => !kols.some((o) => o !== k && o.username.toLowerCase().includes(k.username.toLowerCase()));
+const unique = (k: (typeof kols)[number]) =>
+  !kols.some((o) => o !== k && o.username.toLowerCase().includes(k.username.toLowerCase()));
 const kol = kols.find((k) => unique(k) && shills.filter((s) => s.kolId === k.id).length >= 15)!;
-const busy = tokens.find((t) => t.chain_id === 'solana' && /^[A-Z0-9]+$/.test(t.symbol) && tweets.filter((x) => x.tokenIds.includes(t.id)).length > 20)!;
+const busy = tokens.find(
+  (t) =>
+    t.chain_id === 'solana' &&
+    /^[A-Z0-9]+$/.test(t.symbol) &&
+    tweets.filter((x) => x.tokenIds.includes(t.id)).length > 20,
+)!;
 const mentioned = new Set(tweets.flatMap((t) => t.tokenIds));
 const quiet = tokens.find((t) => t.chain_id === 'solana' && !mentioned.has(t.id))!;
 
@@ -40,7 +46,10 @@ test('/mindmap adds the token graph with the queried token highlighted, text unc
   const graph = await h.api.getTokenMindmap({ chainId: 'solana', address: busy.address, timeFrame: 72, limit: 10 });
   const view = asText(await send(line, true));
   const img = image(view, 'mindmap.png', 900, 900);
-  assert.match(view.picture!.alt, new RegExp(`^Token map of \\$${busy.symbol}: ${graph.nodes.length - 1} linked tokens in the last 72h$`));
+  assert.match(
+    view.picture!.alt,
+    new RegExp(`^Token map of \\$${busy.symbol}: ${graph.nodes.length - 1} linked tokens in the last 72h$`),
+  );
   // The centre node is the only large patch of the accent colour; the others are blue.
   assert.ok(countColour(img, THEME.accent, 6) > 2_000, 'centre not highlighted');
   assert.ok(countColour(img, THEME.node, 6) > 200 * (graph.nodes.length - 1), 'linked tokens missing');
@@ -50,7 +59,10 @@ test('/mindmap adds the token graph with the queried token highlighted, text unc
 test('/kol adds the win-rate curve with the scores beside it', async () => {
   const view = asCard(await send(`/kol @${kol.username}`, true));
   const img = image(view, 'winrate.png', 1000, 600);
-  assert.match(view.picture!.alt, new RegExp(`^Win rate after a shill of @${kol.username}: \\d+% after 1h, \\d+% after 24h, \\d+% after 7d$`));
+  assert.match(
+    view.picture!.alt,
+    new RegExp(`^Win rate after a shill of @${kol.username}: \\d+% after 1h, \\d+% after 24h, \\d+% after 7d$`),
+  );
   assert.ok(countColour(img, THEME.up, 10) > 1_000, 'no win-rate curve');
   assert.ok(countColour(img, THEME.panel, 2) > 50_000, 'no score panel');
 });
@@ -60,11 +72,19 @@ test('/momentum adds the price after the shill for the listed tokens', async () 
   const img = image(view, 'momentum.png', 1000, 600);
   const alt = view.picture!.alt;
   assert.ok(alt.endsWith(`shilled by @${kol.username}`), alt);
-  const drawn = alt.replace(/^Price after the shill of /, '').replace(/, shilled by .*$/, '').split(', ');
+  const drawn = alt
+    .replace(/^Price after the shill of /, '')
+    .replace(/, shilled by .*$/, '')
+    .split(', ');
   assert.ok(drawn.length >= 1 && drawn.length <= 8, alt);
   // Drawn in the table's order (sorted by 24h), skipping tokens whose 24h has not passed.
-  const listed = column(view, 'token').filter((_, i) => column(view, '24h')[i] !== '…' && column(view, '24h')[i] !== '-');
-  assert.deepEqual(drawn.map((s) => s.replace(/ · .*$/, '')), listed.slice(0, drawn.length));
+  const listed = column(view, 'token').filter(
+    (_, i) => column(view, '24h')[i] !== '…' && column(view, '24h')[i] !== '-',
+  );
+  assert.deepEqual(
+    drawn.map((s) => s.replace(/ · .*$/, '')),
+    listed.slice(0, drawn.length),
+  );
   assert.ok(countColour(img, '#4fc3f7', 10) > 300, 'first series line missing');
 });
 
@@ -74,12 +94,25 @@ test('/token adds the price-change strip: green bars up, red bars down', async (
   const alt = view.picture!.alt;
   assert.match(alt, new RegExp(`^\\$${busy.symbol} price change: 5m [-+]?[\\d.]+%, 1h .*, 4h .*, 24h .*$`));
   const c = Object.values(busy.changes);
-  assert.equal(countColour(img, THEME.up, 10) > 100, c.some((v) => v > 0.005), 'green bars');
-  assert.equal(countColour(img, THEME.down, 10) > 100, c.some((v) => v < -0.005), 'red bars');
+  assert.equal(
+    countColour(img, THEME.up, 10) > 100,
+    c.some((v) => v > 0.005),
+    'green bars',
+  );
+  assert.equal(
+    countColour(img, THEME.down, 10) > 100,
+    c.some((v) => v < -0.005),
+    'red bars',
+  );
 });
 
 test('without picture support the answers carry no picture and are otherwise the same', async () => {
-  const lines = [`/mindmap solana ${busy.address} hours:72`, `/kol @${kol.username}`, `/momentum @${kol.username}`, `/token solana ${busy.address}`];
+  const lines = [
+    `/mindmap solana ${busy.address} hours:72`,
+    `/kol @${kol.username}`,
+    `/momentum @${kol.username}`,
+    `/token solana ${busy.address}`,
+  ];
   for (const line of lines) {
     const off = await send(line, false);
     const on = await send(line, true);
@@ -106,7 +139,9 @@ function countingPool(fail?: string): ChartPool & { draws: number } {
       pool.draws++;
       if (fail) throw new Error(fail);
       const v = (input as { value: number }).value;
-      return renderPng(`<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="${v}" height="10" fill="#2ecc71"/></svg>`);
+      return renderPng(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="${v}" height="10" fill="#2ecc71"/></svg>`,
+      );
     },
     stats: () => ({ running: 0, queued: 0, refused: 0 }),
     close: async () => {},
@@ -118,7 +153,13 @@ test('a failing drawing costs only the picture, and is logged', async () => {
   const lines: string[] = [];
   const log = createLogger({ level: 'warn', secrets: [], destination: { write: (l: string) => lines.push(l) } });
   const ctx = { capabilities: { pictures: true, buttons: true }, log, charts: countingPool('layout exploded') };
-  const drawn = await drawPicture(ctx, { kind: 'price-strip', request: { n: 1 }, name: 'broken.png', alt: () => 'broken', input: () => ({ value: 1 }) as never });
+  const drawn = await drawPicture(ctx, {
+    kind: 'price-strip',
+    request: { n: 1 },
+    name: 'broken.png',
+    alt: () => 'broken',
+    input: () => ({ value: 1 }) as never,
+  });
   assert.deepEqual(drawn, {});
   assert.equal(lines.length, 1);
   assert.match(lines[0]!, /layout exploded/);
@@ -127,8 +168,18 @@ test('a failing drawing costs only the picture, and is logged', async () => {
 
 test('the same picture is drawn once, and drawn again when the data changes', async () => {
   const charts = countingPool();
-  const ctx = { capabilities: { pictures: true, buttons: true }, log: createLogger({ level: 'silent', secrets: [] }), charts };
-  const spec = (value: number) => ({ kind: 'price-strip' as const, request: { token: 'cache-test' }, name: 'x.png', alt: () => 'x', input: () => ({ value }) as never });
+  const ctx = {
+    capabilities: { pictures: true, buttons: true },
+    log: createLogger({ level: 'silent', secrets: [] }),
+    charts,
+  };
+  const spec = (value: number) => ({
+    kind: 'price-strip' as const,
+    request: { token: 'cache-test' },
+    name: 'x.png',
+    alt: () => 'x',
+    input: () => ({ value }) as never,
+  });
   const first = (await drawPicture(ctx, spec(5))).picture;
   const again = (await drawPicture(ctx, spec(5))).picture;
   assert.equal(charts.draws, 1);
@@ -145,9 +196,13 @@ test('the render pool draws in worker threads and refuses past its queue', async
   try {
     const input = { symbol: 'X', title: 'X price change', changes: { m5: 0.1, h1: 2, h4: -3, h24: 4 } };
     const results = await Promise.allSettled([1, 2, 3].map(() => pool.draw('price-strip', input)));
-    assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected']);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'fulfilled', 'rejected'],
+    );
     assert.ok((results[2] as PromiseRejectedResult).reason instanceof ChartPoolBusy);
-    for (const r of results.slice(0, 2)) assert.deepEqual([decodePng((r as PromiseFulfilledResult<Uint8Array>).value).width], [800]);
+    for (const r of results.slice(0, 2))
+      assert.deepEqual([decodePng((r as PromiseFulfilledResult<Uint8Array>).value).width], [800]);
     assert.deepEqual(pool.stats(), { running: 0, queued: 0, refused: 1 });
     // A failing job fails alone; the worker keeps serving.
     await assert.rejects(pool.draw('price-strip', null as never));
@@ -163,13 +218,19 @@ test('when every worker is busy and the queue is full, the answer goes out witho
   try {
     const input = { symbol: 'Y', title: 'Y', changes: { m5: 1, h1: 1, h4: 1, h24: 1 } };
     const filling = [pool.draw('price-strip', input), pool.draw('price-strip', input)];
-    const view = await hb.dispatcher.text(`/token solana ${quiet.address}`, caller, { capabilities: { pictures: true, buttons: true } });
+    const view = await hb.dispatcher.text(`/token solana ${quiet.address}`, caller, {
+      capabilities: { pictures: true, buttons: true },
+    });
     const card = asCard(view!);
     assert.equal(card.picture, undefined);
     assert.equal(card.footer?.split('\n').at(-1), BUSY_NOTE);
     await Promise.all(filling);
     // Once the queue drains, the same command has its picture again.
-    const later = asCard((await hb.dispatcher.text(`/token solana ${quiet.address}`, caller, { capabilities: { pictures: true, buttons: true } }))!);
+    const later = asCard(
+      (await hb.dispatcher.text(`/token solana ${quiet.address}`, caller, {
+        capabilities: { pictures: true, buttons: true },
+      }))!,
+    );
     assert.ok(later.picture);
     assert.ok(!later.footer?.includes(BUSY_NOTE));
   } finally {

@@ -31,8 +31,12 @@ test('Telegram /kols: every handle is shown whole, so the hint "Details: /kol @u
   assert.match(plain(view.description), /Details: \/kol @username/);
   const shown = telegramTable(view);
   const handles = column(view, 'kol');
-  assert.ok(handles.some((x) => x.length > 10), 'the page has a long handle (the case that was cut)');
-  for (const handle of handles) assert.match(shown, new RegExp(`(^|\\s)${handle}(\\s|$)`, 'm'), `${handle} not shown whole`);
+  assert.ok(
+    handles.some((x) => x.length > 10),
+    'the page has a long handle (the case that was cut)',
+  );
+  for (const handle of handles)
+    assert.match(shown, new RegExp(`(^|\\s)${handle}(\\s|$)`, 'm'), `${handle} not shown whole`);
   assert.doesNotMatch(shown, /…/);
   // Follow the hint with the longest handle as shown.
   const longest = [...handles].sort((a, b) => b.length - a.length)[0]!;
@@ -64,16 +68,23 @@ test('a change of -99.99% does not read as a total loss; a 99.99% win rate is no
   // In /momentum: a token that kept a ten-thousandth of its shill price.
   const shill = Date.parse('2026-01-01T00:00:00Z');
   const w24 = WINDOWS.find((w) => w.label === '24h')!;
-  const item = { shill_timestamp: new Date(shill).toISOString(), price_init: '0.5', [w24.priceKey]: '0.00005' } as unknown as KolTokenItem;
+  const item = {
+    shill_timestamp: new Date(shill).toISOString(),
+    price_init: '0.5',
+    [w24.priceKey]: '0.00005',
+  } as unknown as KolTokenItem;
   assert.equal(changeAfter(item, w24, shill + 2 * w24.ms), '-99.99%');
 });
 
 test('/tokens: rows of one symbol on several chains each say their chain', async () => {
   const bySymbol = new Map<string, Set<string>>();
-  for (const t of tokens) bySymbol.set(t.symbol.toLowerCase(), (bySymbol.get(t.symbol.toLowerCase()) ?? new Set()).add(t.chain_id));
+  for (const t of tokens)
+    bySymbol.set(t.symbol.toLowerCase(), (bySymbol.get(t.symbol.toLowerCase()) ?? new Set()).add(t.chain_id));
   const symbol = [...bySymbol].find(([s, chains]) => chains.size >= 3 && /^[a-z]+$/.test(s))![0];
   const view = asTable(await h.send(`/tokens search:${symbol} limit:25`));
-  const listed = column(view, 'token').filter((c) => c.toLowerCase().startsWith(`$${symbol} `) || c.toLowerCase() === `$${symbol}`);
+  const listed = column(view, 'token').filter(
+    (c) => c.toLowerCase().startsWith(`$${symbol} `) || c.toLowerCase() === `$${symbol}`,
+  );
   assert.ok(listed.length >= 3, listed.join(', '));
   const notes = (view.notes ?? []).map(plain);
   const seen = new Set<string>();

@@ -18,7 +18,10 @@ const desc = (xs: readonly number[]) => xs.every((x, i) => i === 0 || xs[i - 1]!
 test('/kols sort:winrate lists KOLs by descending win rate, with short columns', async () => {
   const table = asTable(await h.send('/kols sort:winrate'));
   assert.equal(table.rows.length, 10);
-  assert.deepEqual(table.columns.map((c) => c.label), ['Rank', 'KOL', 'Score', 'Win%', 'SmartF', 'Tokens']);
+  assert.deepEqual(
+    table.columns.map((c) => c.label),
+    ['Rank', 'KOL', 'Score', 'Win%', 'SmartF', 'Tokens'],
+  );
   const rates = column(table, 'kol').map((c) => kolOf(c).stat.win_rate);
   assert.ok(desc(rates), `not descending: ${rates.join(', ')}`);
   const best = Math.max(...kols.map((k) => k.stat.win_rate));
@@ -41,7 +44,10 @@ test('Next shows the next rows with the same options; Previous goes back', async
   assert.deepEqual(action(next, 'Next').options, { sort: 'followers', limit: 5, offset: 10 });
   const back = asTable(await h.press(next, 'Previous'));
   assert.deepEqual(column(back, 'kol'), column(first, 'kol'));
-  assert.equal((first.actions ?? []).some((a) => a.label.includes('Previous')), false);
+  assert.equal(
+    (first.actions ?? []).some((a) => a.label.includes('Previous')),
+    false,
+  );
 });
 
 test('/kols filters: search, labels, min win rate in percent, ranking ascending', async () => {
@@ -74,15 +80,30 @@ test('/kols mistakes name the option and show an example', async () => {
 test('/tokens lists tokens by the chosen sort with filters and pages', async () => {
   const table = asTable(await h.send('/tokens chain:solana sort:mcap limit:5'));
   const sol = tokens.filter((t) => t.chain_id === 'solana').sort((a, b) => b.marketcap - a.marketcap || b.id - a.id);
-  assert.deepEqual(column(table, 'mcap'), sol.slice(0, 5).map((t) => usd(t.marketcap)));
-  assert.deepEqual(column(table, 'token'), sol.slice(0, 5).map((t) => `$${t.symbol}`));
+  assert.deepEqual(
+    column(table, 'mcap'),
+    sol.slice(0, 5).map((t) => usd(t.marketcap)),
+  );
+  assert.deepEqual(
+    column(table, 'token'),
+    sol.slice(0, 5).map((t) => `$${t.symbol}`),
+  );
   assert.match(table.footer ?? '', new RegExp(`^1-5 of ${sol.length}`));
   const next = asTable(await h.press(table, 'Next'));
-  assert.deepEqual(column(next, 'mcap'), sol.slice(5, 10).map((t) => usd(t.marketcap)));
+  assert.deepEqual(
+    column(next, 'mcap'),
+    sol.slice(5, 10).map((t) => usd(t.marketcap)),
+  );
   const big = asTable(await h.send('/tokens min_mcap:1m sort:change24h order:asc limit:25'));
   const changes = column(big, 'h24').map((c) => Number(c.replace('%', '')));
-  assert.ok(changes.every((c, i) => i === 0 || changes[i - 1]! <= c), changes.join(' '));
-  assert.ok(column(big, 'mcap').every((m) => /M|B/.test(m)), 'every market cap is at least $1M');
+  assert.ok(
+    changes.every((c, i) => i === 0 || changes[i - 1]! <= c),
+    changes.join(' '),
+  );
+  assert.ok(
+    column(big, 'mcap').every((m) => /M|B/.test(m)),
+    'every market cap is at least $1M',
+  );
   assert.match(big.footer ?? '', new RegExp(`of ${tokens.filter((t) => t.marketcap >= 1e6).length} `));
   const fresh = asTable(await h.send('/tokens sort:new new:24'));
   const young = tokens.filter((t) => t.createdMs >= Date.now() - 24 * 3_600_000).length;
@@ -98,7 +119,10 @@ test('/winrate sorts by a window and keeps the sorted window in view', async () 
   assert.match(next.footer ?? '', /^6-10 of /);
   const nextRates = column(next, '4h').map((c) => Number(c.replace('%', '')));
   assert.ok(nextRates[0]! <= rates.at(-1)!, 'the next page carries on where the first stopped');
-  assert.match(asError(await h.send('/winrate start:yesterday')).message, /start must be a date like 2024-05-01 or a duration/);
+  assert.match(
+    asError(await h.send('/winrate start:yesterday')).message,
+    /start must be a date like 2024-05-01 or a duration/,
+  );
   const recent = asTable(await h.send('/winrate start:7d chain:base'));
   assert.match(recent.title, /base/);
 });
@@ -115,16 +139,26 @@ test('/projects pages by cursor; Previous returns to the page before', async () 
   assert.deepEqual(column(start, 'who'), column(first, 'who'));
   const smart = [...column(first, 'smart'), ...column(second, 'smart')];
   const top = [...kols].sort((a, b) => b.stat.smart_follower_count - a.stat.smart_follower_count).slice(0, 8);
-  assert.deepEqual(smart, top.map((k) => compact(k.stat.smart_follower_count)));
+  assert.deepEqual(
+    smart,
+    top.map((k) => compact(k.stat.smart_follower_count)),
+  );
 });
 
 test('/kols sorted by a value the fixed columns do not show adds that column, in order', async () => {
   const h2 = await harness();
   try {
     const view = asTable(await h2.send('/kols sort:rug limit:5'));
-    assert.ok(view.columns.some((c) => c.label === 'Rug%'), 'the sorted value is shown');
+    assert.ok(
+      view.columns.some((c) => c.label === 'Rug%'),
+      'the sorted value is shown',
+    );
     const rates = view.rows.map((r) => Number(r['sorted']!.replace('%', '')));
-    assert.deepEqual(rates, [...rates].sort((a, b) => b - a), 'descending, as sorted');
+    assert.deepEqual(
+      rates,
+      [...rates].sort((a, b) => b - a),
+      'descending, as sorted',
+    );
   } finally {
     await h2.close();
   }

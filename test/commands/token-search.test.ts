@@ -10,13 +10,22 @@ after(() => h.close());
 const { tokens } = h.sandbox.data;
 
 /** What the sandbox search (name or address, partial) returns for `term`. */
-const matches = (term: string) => tokens.filter((t) => t.name.toLowerCase().includes(term) || t.address.toLowerCase().includes(term));
-const exactOf = (term: string) => matches(term).filter((t) => t.symbol.toLowerCase() === term || t.name.toLowerCase() === term);
+const matches = (term: string) =>
+  tokens.filter((t) => t.name.toLowerCase().includes(term) || t.address.toLowerCase().includes(term));
+const exactOf = (term: string) =>
+  matches(term).filter((t) => t.symbol.toLowerCase() === term || t.name.toLowerCase() === term);
 
 // A symbol that also names its token, on one token only: `/token $SYM` opens that card.
-const single = tokens.find((t) => exactOf(t.symbol.toLowerCase()).length === 1 && exactOf(t.symbol.toLowerCase())[0] === t && matches(t.symbol.toLowerCase()).length <= 10)!;
+const single = tokens.find(
+  (t) =>
+    exactOf(t.symbol.toLowerCase()).length === 1 &&
+    exactOf(t.symbol.toLowerCase())[0] === t &&
+    matches(t.symbol.toLowerCase()).length <= 10,
+)!;
 // A word in many names that is no symbol or name by itself: a pick list.
-const word = ['swap', 'dog', 'cat', 'neon', 'baby', 'moon', 'inu', 'pepe'].find((w) => matches(w).length >= 3 && exactOf(w).length === 0)!;
+const word = ['swap', 'dog', 'cat', 'neon', 'baby', 'moon', 'inu', 'pepe'].find(
+  (w) => matches(w).length >= 3 && exactOf(w).length === 0,
+)!;
 
 test('/token $SYMBOL with one exact match opens that token’s card', async () => {
   assert.ok(single, 'the sandbox has a token whose symbol is unique');
@@ -47,7 +56,10 @@ test('/token <name> chain: narrows the search to that chain', async () => {
   const chain = matches(word)[0]!.chain_id;
   const view = await h.send(`/token ${word} chain:${chain}`);
   const rows = view.kind === 'table' ? view.rows.map((r) => r.chain) : [chain];
-  assert.ok(rows.every((c) => c === chain), rows.join(','));
+  assert.ok(
+    rows.every((c) => c === chain),
+    rows.join(','),
+  );
 });
 
 test('/token <name> with no match says so with an example; a chain-looking typo still gets its hint', async () => {
@@ -76,7 +88,9 @@ test('reply form: /token and /kol with no argument read the message they answer'
   const nothing = asError((await h.dispatcher.text('/token', caller, { quoted: 'gm frens' }))!);
   assert.match(nothing.message, /no token address, link or \$SYMBOL/);
   const kol = h.sandbox.data.kols[0]!;
-  const kolCard = asCard((await h.dispatcher.text('/kol', caller, { quoted: `what does https://x.com/${kol.username}/status/1 think` }))!);
+  const kolCard = asCard(
+    (await h.dispatcher.text('/kol', caller, { quoted: `what does https://x.com/${kol.username}/status/1 think` }))!,
+  );
   assert.ok(JSON.stringify(kolCard).includes(`@${kol.username}`), `card of @${kol.username}`);
   const noKol = asError((await h.dispatcher.text('/kol', caller, { quoted: 'nothing here' }))!);
   assert.match(noKol.message, /no @handle or x.com profile link/);

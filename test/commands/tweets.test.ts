@@ -14,7 +14,9 @@ const tokenById = new Map(tokens.map((t) => [t.id, t]));
 /** The sandbox tweets behind a tweet card, through the links to X. */
 function shown(card: CardView) {
   return (card.fields ?? []).map((f) => {
-    const link = [...(f.value as readonly unknown[])].find((s): s is { url: string } => typeof s === 'object' && s !== null && 'url' in s);
+    const link = [...(f.value as readonly unknown[])].find(
+      (s): s is { url: string } => typeof s === 'object' && s !== null && 'url' in s,
+    );
     const id = /\/status\/(\d+)$/.exec(link?.url ?? '')?.[1];
     const tweet = id ? byTwitterId.get(id) : undefined;
     assert.ok(tweet, `no sandbox tweet behind ${link?.url}`);
@@ -42,12 +44,23 @@ test('the feed filters by chain, tweet type, KOL score and followers', async () 
 test('the feed is newest first and Next carries on where the page ended; Previous goes back', async () => {
   const first = asCard(await h.send('/tweets limit:3'));
   const newest = [...tweets].sort((a, b) => b.tweetedMs - a.tweetedMs || b.id - a.id).slice(0, 6);
-  assert.deepEqual(shown(first).map((t) => t.id), newest.slice(0, 3).map((t) => t.id));
+  assert.deepEqual(
+    shown(first).map((t) => t.id),
+    newest.slice(0, 3).map((t) => t.id),
+  );
   const second = asCard(await h.press(first, 'Next'));
-  assert.deepEqual(shown(second).map((t) => t.id), newest.slice(3, 6).map((t) => t.id));
+  assert.deepEqual(
+    shown(second).map((t) => t.id),
+    newest.slice(3, 6).map((t) => t.id),
+  );
   const back = asCard(await h.press(second, 'Previous'));
-  assert.deepEqual(shown(back).map((t) => t.id), newest.slice(0, 3).map((t) => t.id));
-  const sorted = shown(asCard(await h.send('/tweets sort:followers limit:5'))).map((t) => kolById.get(t.kolId)!.follower_count);
+  assert.deepEqual(
+    shown(back).map((t) => t.id),
+    newest.slice(0, 3).map((t) => t.id),
+  );
+  const sorted = shown(asCard(await h.send('/tweets sort:followers limit:5'))).map(
+    (t) => kolById.get(t.kolId)!.follower_count,
+  );
   assert.ok(sorted.every((f, i) => i === 0 || sorted[i - 1]! >= f));
 });
 
@@ -58,11 +71,21 @@ test('/tweets <chain> <address> lists the tweets about that token', async () => 
   const list = shown(card);
   assert.equal(list.length, 4);
   assert.ok(list.every((t) => t.tokenIds.includes(token.id)));
-  const expected = tweets.filter((t) => t.tokenIds.includes(token.id)).sort((a, b) => b.tweetedMs - a.tweetedMs || b.id - a.id);
-  assert.deepEqual(list.map((t) => t.id), expected.slice(0, 4).map((t) => t.id));
+  const expected = tweets
+    .filter((t) => t.tokenIds.includes(token.id))
+    .sort((a, b) => b.tweetedMs - a.tweetedMs || b.id - a.id);
+  assert.deepEqual(
+    list.map((t) => t.id),
+    expected.slice(0, 4).map((t) => t.id),
+  );
   const next = shown(asCard(await h.press(card, 'Next')));
-  assert.deepEqual(next.map((t) => t.id), expected.slice(4, 8).map((t) => t.id));
-  const ranked = shown(asCard(await h.send(`/tweets sui ${token.address} sort:ranking`))).map((t) => kolById.get(t.kolId)!.stat.ranking_score);
+  assert.deepEqual(
+    next.map((t) => t.id),
+    expected.slice(4, 8).map((t) => t.id),
+  );
+  const ranked = shown(asCard(await h.send(`/tweets sui ${token.address} sort:ranking`))).map(
+    (t) => kolById.get(t.kolId)!.stat.ranking_score,
+  );
   assert.ok(ranked.every((r, i) => i === 0 || ranked[i - 1]! >= r));
 });
 

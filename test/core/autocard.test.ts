@@ -18,7 +18,8 @@ function counted(): { api: KolClient; calls: () => number } {
   const api = new Proxy(h.api, {
     get(target, key, receiver) {
       const v = Reflect.get(target, key, receiver) as unknown;
-      if (key === 'getTokenAnalytics' && typeof v === 'function') return (...args: unknown[]) => {
+      if (key === 'getTokenAnalytics' && typeof v === 'function')
+        return (...args: unknown[]) => {
           n++;
           return (v as (...a: unknown[]) => unknown).apply(target, args);
         };
@@ -34,7 +35,14 @@ const HERE = { platform: 'telegram' as const, chatId: '-100' };
 function cards(o: { perMinute?: number; now?: () => number } = {}) {
   const c = counted();
   const outcomes: string[] = [];
-  const auto = createAutoCards({ api: c.api, store: h.store, log: silentLogger(), bind: (v, chat) => h.dispatcher.bind(v, chat), onOutcome: (_, oc) => outcomes.push(oc), ...o });
+  const auto = createAutoCards({
+    api: c.api,
+    store: h.store,
+    log: silentLogger(),
+    bind: (v, chat) => h.dispatcher.bind(v, chat),
+    onOutcome: (_, oc) => outcomes.push(oc),
+    ...o,
+  });
   return { auto, calls: c.calls, outcomes };
 }
 
@@ -52,7 +60,10 @@ test('a message without a candidate costs no lookup and no store read', async ()
 
 test('two pastes of one token at the same moment give one card; the repeat is in cooldown', async () => {
   const { auto } = cards();
-  const [a, b] = await Promise.all([auto.forText(sol[0]!.address, where('c2')), auto.forText(`again ${sol[0]!.address}`, where('c2'))]);
+  const [a, b] = await Promise.all([
+    auto.forText(sol[0]!.address, where('c2')),
+    auto.forText(`again ${sol[0]!.address}`, where('c2')),
+  ]);
   assert.equal([a, b].filter(Boolean).length, 1);
   assert.equal(await auto.forText(sol[0]!.address, where('c2')), undefined);
   assert.ok(await auto.forText(sol[0]!.address, where('c3')), 'another chat has its own cooldown');
@@ -88,7 +99,10 @@ test('off in a chat: silence and no lookup; unknown tokens and faults: silence, 
 test('explicit: always an answer', async () => {
   const { auto } = cards();
   assert.equal((await auto.explicit('nothing here', HERE)).kind, 'error');
-  assert.match(((await auto.explicit('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', HERE)) as { message: string }).message, /does not know/);
+  assert.match(
+    ((await auto.explicit('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', HERE)) as { message: string }).message,
+    /does not know/,
+  );
   const v = await auto.explicit(`${sol[5]!.address} and ${sol[5]!.address}`, HERE);
   assert.equal(v.kind, 'text');
   assert.equal(v.actions?.length, 1);

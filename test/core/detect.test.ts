@@ -36,11 +36,23 @@ const positive: [string, string, Expect][] = [
   ['in a code block', `\`\`\`\n${PUMP}\n\`\`\``, [[PUMP, 'solana']]],
   ['after a colon, no space', `ca:${USDC}`, [[USDC, 'solana']]],
   ['quoted', `"${BASE_TOKEN}"`, [[BASE_TOKEN, 'bsc,base']]],
-  ['several in order', `${USDT_BSC} then ${USDC} then ${SUI_COIN}`, [[USDT_BSC, 'bsc,base'], [USDC, 'solana'], [SUI_COIN, 'sui,aptos']]],
+  [
+    'several in order',
+    `${USDT_BSC} then ${USDC} then ${SUI_COIN}`,
+    [
+      [USDT_BSC, 'bsc,base'],
+      [USDC, 'solana'],
+      [SUI_COIN, 'sui,aptos'],
+    ],
+  ],
   ['repeat counted once (evm case-insensitive)', `${USDT_BSC} ${USDT_BSC.toLowerCase()}`, [[USDT_BSC, 'bsc,base']]],
   // links, per site
   ['solscan', `https://solscan.io/token/${USDC}`, [[USDC, 'solana', 'solscan.io']]],
-  ['solscan with query and fragment', `https://solscan.io/token/${USDC}?cluster=mainnet#holders`, [[USDC, 'solana', 'solscan.io']]],
+  [
+    'solscan with query and fragment',
+    `https://solscan.io/token/${USDC}?cluster=mainnet#holders`,
+    [[USDC, 'solana', 'solscan.io']],
+  ],
   ['birdeye ?chain=', `https://birdeye.so/token/${USDT_BSC}?chain=bsc`, [[USDT_BSC, 'bsc', 'birdeye.so']]],
   ['birdeye without chain is solana', `https://birdeye.so/token/${USDC}`, [[USDC, 'solana', 'birdeye.so']]],
   ['birdeye chain in path', `https://birdeye.so/base/token/${BASE_TOKEN}`, [[BASE_TOKEN, 'base', 'birdeye.so']]],
@@ -50,18 +62,46 @@ const positive: [string, string, Expect][] = [
   ['pump.fun', `https://pump.fun/${PUMP}`, [[PUMP, 'solana', 'pump.fun']]],
   ['pump.fun /coin/', `https://pump.fun/coin/${PUMP}`, [[PUMP, 'solana', 'pump.fun']]],
   ['dexscreener solana', `https://dexscreener.com/solana/${USDC}`, [[USDC, 'solana', 'dexscreener.com']]],
-  ['dexscreener base, no scheme, www', `www.dexscreener.com/base/${BASE_TOKEN}`, [[BASE_TOKEN, 'base', 'dexscreener.com']]],
+  [
+    'dexscreener base, no scheme, www',
+    `www.dexscreener.com/base/${BASE_TOKEN}`,
+    [[BASE_TOKEN, 'base', 'dexscreener.com']],
+  ],
   ['dexscreener host in capitals', `https://DexScreener.com/bsc/${USDT_BSC}`, [[USDT_BSC, 'bsc', 'dexscreener.com']]],
-  ['geckoterminal tokens', `https://www.geckoterminal.com/solana/tokens/${USDC}`, [[USDC, 'solana', 'geckoterminal.com']]],
-  ['geckoterminal sui-network', `https://www.geckoterminal.com/sui-network/tokens/${SUI_USDC}`, [[SUI_USDC, 'sui', 'geckoterminal.com']]],
+  [
+    'geckoterminal tokens',
+    `https://www.geckoterminal.com/solana/tokens/${USDC}`,
+    [[USDC, 'solana', 'geckoterminal.com']],
+  ],
+  [
+    'geckoterminal sui-network',
+    `https://www.geckoterminal.com/sui-network/tokens/${SUI_USDC}`,
+    [[SUI_USDC, 'sui', 'geckoterminal.com']],
+  ],
   ['bscscan', `https://bscscan.com/token/${USDT_BSC}`, [[USDT_BSC, 'bsc', 'bscscan.com']]],
   ['basescan', `https://basescan.org/token/${BASE_TOKEN}?a=1`, [[BASE_TOKEN, 'base', 'basescan.org']]],
-  ['suiscan, encoded type', `https://suiscan.xyz/mainnet/coin/${encodeURIComponent(SUI_USDC)}/txs`, [[SUI_USDC, 'sui', 'suiscan.xyz']]],
+  [
+    'suiscan, encoded type',
+    `https://suiscan.xyz/mainnet/coin/${encodeURIComponent(SUI_USDC)}/txs`,
+    [[SUI_USDC, 'sui', 'suiscan.xyz']],
+  ],
   ['suiscan, plain type', `https://suiscan.xyz/mainnet/coin/${SUI_COIN}`, [[SUI_COIN, 'sui', 'suiscan.xyz']]],
   ['suivision', `https://suivision.xyz/coin/${SUI_USDC}`, [[SUI_USDC, 'sui', 'suivision.xyz']]],
-  ['aptos explorer coin', `https://explorer.aptoslabs.com/coin/${APT_COIN}?network=mainnet`, [[APT_COIN, 'aptos', 'explorer.aptoslabs.com']]],
-  ['aptos explorer, link in parentheses', `(see https://explorer.aptoslabs.com/coin/${APT_COIN})`, [[APT_COIN, 'aptos', 'explorer.aptoslabs.com']]],
-  ['link names the chain of a bare address repeated', `${SUI_COIN} https://suiscan.xyz/mainnet/coin/${SUI_COIN}`, [[SUI_COIN, 'sui', 'suiscan.xyz']]],
+  [
+    'aptos explorer coin',
+    `https://explorer.aptoslabs.com/coin/${APT_COIN}?network=mainnet`,
+    [[APT_COIN, 'aptos', 'explorer.aptoslabs.com']],
+  ],
+  [
+    'aptos explorer, link in parentheses',
+    `(see https://explorer.aptoslabs.com/coin/${APT_COIN})`,
+    [[APT_COIN, 'aptos', 'explorer.aptoslabs.com']],
+  ],
+  [
+    'link names the chain of a bare address repeated',
+    `${SUI_COIN} https://suiscan.xyz/mainnet/coin/${SUI_COIN}`,
+    [[SUI_COIN, 'sui', 'suiscan.xyz']],
+  ],
   ['link with trailing period', `look https://dexscreener.com/solana/${USDC}.`, [[USDC, 'solana', 'dexscreener.com']]],
   ['unknown site: the address in it still counts', `https://jup.ag/swap/SOL-${USDC}`, [[USDC, 'solana', 'text']]],
 ];
@@ -115,9 +155,19 @@ test('detector: 4,096-character messages', () => {
   assert.deepEqual(findTokenRefs(pad('')), []);
   const tail = filler.repeat(120).slice(0, 4096 - USDC.length - 1);
   assert.equal(`${tail} ${USDC}`.length, 4096);
-  assert.deepEqual(findTokenRefs(`${tail} ${USDC}`).map((r) => r.address), [USDC], 'an address at the very end');
-  const many = Array.from({ length: 40 }, () => `https://dexscreener.com/solana/${USDC} ${USDT_BSC}`).join(' ').slice(0, 4096);
-  assert.deepEqual(findTokenRefs(many).map((r) => r.address), [USDC, USDT_BSC], 'repeats collapse');
+  assert.deepEqual(
+    findTokenRefs(`${tail} ${USDC}`).map((r) => r.address),
+    [USDC],
+    'an address at the very end',
+  );
+  const many = Array.from({ length: 40 }, () => `https://dexscreener.com/solana/${USDC} ${USDT_BSC}`)
+    .join(' ')
+    .slice(0, 4096);
+  assert.deepEqual(
+    findTokenRefs(many).map((r) => r.address),
+    [USDC, USDT_BSC],
+    'repeats collapse',
+  );
   const distinct = Array.from({ length: 30 }, (_, i) => `0x${i.toString(16).padStart(40, 'a')}`).join(' ');
   assert.equal(findTokenRefs(distinct).length, MAX_REFS, 'capped');
   assert.deepEqual(findTokenRefs('x'.repeat(4096)), [], 'one long word is no key');

@@ -9,7 +9,13 @@ import { buildRegistry } from '../../src/core/registry.ts';
 import { silentLogger } from '../../src/log.ts';
 import { openStore } from '../../src/store/index.ts';
 
-const caller: Caller = { platform: 'telegram', userId: '42', chatId: '42', chatType: 'private', canManage: async () => false };
+const caller: Caller = {
+  platform: 'telegram',
+  userId: '42',
+  chatId: '42',
+  chatType: 'private',
+  canManage: async () => false,
+};
 
 const pagesOptions = { offset: opt.integer({ description: 'first row', min: 0 }) };
 const pages = {
@@ -17,17 +23,42 @@ const pages = {
   description: 'A paged list',
   examples: ['/pages'],
   options: pagesOptions,
-  run: async ({ offset = 0 }) => ({ kind: 'text', text: `rows from ${offset}`, actions: [{ label: 'Next', command: 'pages', options: { offset: offset + 10 } }] }),
+  run: async ({ offset = 0 }) => ({
+    kind: 'text',
+    text: `rows from ${offset}`,
+    actions: [{ label: 'Next', command: 'pages', options: { offset: offset + 10 } }],
+  }),
 } satisfies Command<typeof pagesOptions>;
 
-const admin = { name: 'admin', description: 'Admins only', examples: ['/admin'], options: {}, requires: 'manage', run: async () => ({ kind: 'text', text: 'done' }) } satisfies AnyCommand;
+const admin = {
+  name: 'admin',
+  description: 'Admins only',
+  examples: ['/admin'],
+  options: {},
+  requires: 'manage',
+  run: async () => ({ kind: 'text', text: 'done' }),
+} satisfies AnyCommand;
 
-const boom = { name: 'boom', description: 'Fails', examples: ['/boom'], options: {}, run: async () => { throw new Error('secret internals at /srv/x.ts:1'); } } satisfies AnyCommand;
+const boom = {
+  name: 'boom',
+  description: 'Fails',
+  examples: ['/boom'],
+  options: {},
+  run: async () => {
+    throw new Error('secret internals at /srv/x.ts:1');
+  },
+} satisfies AnyCommand;
 
 async function setup(over: { now?: () => number; actionTtlMs?: number } = {}) {
   const store = await openStore('memory:');
   const api = createKolClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' });
-  const d = createDispatcher({ commands: buildRegistry([pages, admin, boom]), api, store, log: silentLogger(), ...over });
+  const d = createDispatcher({
+    commands: buildRegistry([pages, admin, boom]),
+    api,
+    store,
+    log: silentLogger(),
+    ...over,
+  });
   return {
     d,
     close: async () => {
@@ -47,7 +78,10 @@ test('buttons carry a short id that runs the stored query; an expired one names 
   assert.equal(next.kind === 'text' ? next.text : '', 'rows from 10');
   await new Promise((r) => setTimeout(r, 60));
   const expired = await d.action(id, caller);
-  assert.equal(expired.kind === 'error' && expired.message, 'This page has expired. Run /pages again for fresh results.');
+  assert.equal(
+    expired.kind === 'error' && expired.message,
+    'This page has expired. Run /pages again for fresh results.',
+  );
   await close();
 });
 
@@ -69,7 +103,10 @@ test('once a command has answered, the upstream calls it no longer awaits are st
   let stopped = false;
   // As /kol with an unknown id: the score fails at once while the name lookup beside it is still retrying.
   const pair = {
-    name: 'pair', description: 'Two calls at once', examples: ['/pair'], options: {},
+    name: 'pair',
+    description: 'Two calls at once',
+    examples: ['/pair'],
+    options: {},
     run: async (_input, ctx) => {
       const nicety = new Promise<string>((resolve) => {
         const onAbort = () => {
@@ -163,8 +200,16 @@ test('a limited sender is told once per wait: typed commands then get no answer,
 
 test('people posting as a chat are limited per sending chat, not as the one placeholder user they share', async () => {
   const { d, close } = await setup();
-  const anon = (chat: string): Caller => ({ ...caller, userId: '1087968824', chatId: chat, chatType: 'group', senderChatId: chat });
-  for (let g = 0; g < 3; g++) for (let i = 0; i < 10; i++) assert.equal((await d.text('/pages', anon(`-100${g}`)))?.kind, 'text', `group ${g} command ${i}`);
+  const anon = (chat: string): Caller => ({
+    ...caller,
+    userId: '1087968824',
+    chatId: chat,
+    chatType: 'group',
+    senderChatId: chat,
+  });
+  for (let g = 0; g < 3; g++)
+    for (let i = 0; i < 10; i++)
+      assert.equal((await d.text('/pages', anon(`-100${g}`)))?.kind, 'text', `group ${g} command ${i}`);
   assert.equal((await d.text('/pages', anon('-1000')))?.kind, 'error', 'each chat still has its own limit');
   await close();
 });
@@ -173,7 +218,14 @@ test('unknown command names share one metric label, whatever users type', async 
   const store = await openStore('memory:');
   const api = createKolClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' });
   const labels = new Set<string>();
-  const d = createDispatcher({ commands: buildRegistry([pages]), api, store, log: silentLogger(), userLimit: { count: 1_000, windowMs: 1_000 }, onOutcome: (c) => labels.add(c) });
+  const d = createDispatcher({
+    commands: buildRegistry([pages]),
+    api,
+    store,
+    log: silentLogger(),
+    userLimit: { count: 1_000, windowMs: 1_000 },
+    onOutcome: (c) => labels.add(c),
+  });
   for (let i = 0; i < 300; i++) await d.text(`/made_up_${i}`, { ...caller, userId: String(i % 3) });
   await d.text('/pages', caller);
   assert.deepEqual([...labels].sort(), ['pages', 'unknown']);
@@ -202,6 +254,9 @@ test('the limit, the dispatcher’s refusals, expired and foreign buttons speak 
   assert.equal(forged.kind === 'error' && forged.message, '이 버튼은 이 메시지의 버튼이 아니에요.');
   await new Promise((r) => setTimeout(r, 600));
   const expired = await d.action(id, { ...ru, locale: 'es' });
-  assert.equal(expired.kind === 'error' && expired.message, 'Esta página caducó. Vuelve a usar /pages para ver datos actuales.');
+  assert.equal(
+    expired.kind === 'error' && expired.message,
+    'Esta página caducó. Vuelve a usar /pages para ver datos actuales.',
+  );
   await close();
 });

@@ -43,7 +43,11 @@ function userError(fn: () => unknown): UserError {
 }
 
 test('splitCommand reads /name, /name@bot and arguments; plain chat is not a command', () => {
-  assert.deepEqual(splitCommand('/token@KolRadarBot solana abc'), { name: 'token', mention: 'KolRadarBot', args: ['solana', 'abc'] });
+  assert.deepEqual(splitCommand('/token@KolRadarBot solana abc'), {
+    name: 'token',
+    mention: 'KolRadarBot',
+    args: ['solana', 'abc'],
+  });
   assert.deepEqual(splitCommand('  /HELP  '), { name: 'help', mention: undefined, args: [] });
   assert.equal(splitCommand('hello /token'), undefined);
   assert.equal(splitCommand('/'), undefined);
@@ -51,12 +55,19 @@ test('splitCommand reads /name, /name@bot and arguments; plain chat is not a com
 
 test('tokenize keeps quoted words together', () => {
   assert.deepEqual(tokenize('search:"crypto cat" sort:score'), ['search:crypto cat', 'sort:score']);
-  assert.deepEqual(tokenize("“smart money” x"), ['smart money', 'x']);
+  assert.deepEqual(tokenize('“smart money” x'), ['smart money', 'x']);
 });
 
 test('positional and key:value arguments map onto options and validate into typed input', () => {
   const raw = argsFor(kols, ['pepe', 'sort:WinRate', 'limit=5', 'chains:sol,bnb', 'mention:yes', 'followers:10k']);
-  assert.deepEqual(validate(kols, raw), { search: 'pepe', sort: 'winrate', limit: 5, chains: ['solana', 'bsc'], mention: true, followers: 10_000 });
+  assert.deepEqual(validate(kols, raw), {
+    search: 'pepe',
+    sort: 'winrate',
+    limit: 5,
+    chains: ['solana', 'bsc'],
+    mention: true,
+    followers: 10_000,
+  });
 });
 
 test('defaults apply when an option is absent', () => {
@@ -69,15 +80,33 @@ test('a Sui coin type with :: is a value, not a key', () => {
 });
 
 test('every user mistake gets a short message that says what was wrong', () => {
-  assert.equal(userError(() => validate(token, { chain: 'solanaa', address: 'x' })).message, "Unknown chain 'solanaa'. Did you mean solana?");
-  assert.equal(userError(() => validate(token, { chain: 'doge', address: 'x' })).message, "Unknown chain 'doge'. Use one of: solana, aptos, bsc, base, sui");
+  assert.equal(
+    userError(() => validate(token, { chain: 'solanaa', address: 'x' })).message,
+    "Unknown chain 'solanaa'. Did you mean solana?",
+  );
+  assert.equal(
+    userError(() => validate(token, { chain: 'doge', address: 'x' })).message,
+    "Unknown chain 'doge'. Use one of: solana, aptos, bsc, base, sui",
+  );
   assert.equal(userError(() => validate(token, {})).message, '/token needs <chain> <address>.');
   assert.equal(userError(() => validate(kols, { limit: '50' })).message, "limit must be between 1 and 25 (got '50').");
   assert.equal(userError(() => validate(kols, { limit: 'ten' })).message, "limit must be a whole number (got 'ten').");
-  assert.equal(userError(() => validate(kols, { mention: 'maybe' })).message, "mention must be yes or no (got 'maybe').");
-  assert.equal(userError(() => validate(kols, { sort: 'winrat' })).message, "Unknown sort 'winrat'. Did you mean winrate?");
-  assert.equal(userError(() => argsFor(kols, ['limt:5'])).message, "Unknown option 'limt' for /kols. Did you mean limit?");
-  assert.equal(userError(() => argsFor(kols, ['zzzz:5'])).message, "Unknown option 'zzzz' for /kols. Options: search, sort, limit, chains, mention, followers.");
+  assert.equal(
+    userError(() => validate(kols, { mention: 'maybe' })).message,
+    "mention must be yes or no (got 'maybe').",
+  );
+  assert.equal(
+    userError(() => validate(kols, { sort: 'winrat' })).message,
+    "Unknown sort 'winrat'. Did you mean winrate?",
+  );
+  assert.equal(
+    userError(() => argsFor(kols, ['limt:5'])).message,
+    "Unknown option 'limt' for /kols. Did you mean limit?",
+  );
+  assert.equal(
+    userError(() => argsFor(kols, ['zzzz:5'])).message,
+    "Unknown option 'zzzz' for /kols. Options: search, sort, limit, chains, mention, followers.",
+  );
   assert.equal(userError(() => argsFor(kols, ['a', 'b'])).message, "Too many values for /kols: 'b'.");
   assert.equal(userError(() => argsFor(kols, ['limit:1', 'limit:2'])).message, "Option 'limit' is given twice.");
   const e = userError(() => validate(kols, { limit: '0' }));
@@ -110,5 +139,8 @@ test('keyed Move addresses, apostrophes and empty values are read as a user mean
   assert.deepEqual(argsFor(token, [`chain:aptos`, `address:${addr}`]), { chain: 'aptos', address: addr });
   assert.deepEqual(tokenize("search:don't limit:2"), ["search:don't", 'limit:2']);
   assert.deepEqual(tokenize("search:'two words' x"), ['search:two words', 'x']);
-  assert.equal(userError(() => argsFor(kols, ['limit:', '3'])).message, "Option 'limit' needs a value right after the colon, like limit:…");
+  assert.equal(
+    userError(() => argsFor(kols, ['limit:', '3'])).message,
+    "Option 'limit' needs a value right after the colon, like limit:…",
+  );
 });

@@ -20,7 +20,13 @@ const count = {
     return { kind: 'text', text: `n=${n}` };
   },
 } satisfies Command<typeof countOptions>;
-const admin = { name: 'admin', description: 'Admins only', examples: ['/admin'], options: {}, requires: 'manage', run: async () => {
+const admin = {
+  name: 'admin',
+  description: 'Admins only',
+  examples: ['/admin'],
+  options: {},
+  requires: 'manage',
+  run: async () => {
     ran++;
     return { kind: 'text', text: 'done' };
   },
@@ -44,7 +50,13 @@ test('the pre-check an adapter asks before deferring refuses exactly what run() 
     ['admin', {}, false],
   ];
   for (const [name, raw, canManage] of cases) {
-    const caller: Caller = { platform: 'discord', userId: '1', chatId: '2', chatType: 'group', canManage: async () => canManage };
+    const caller: Caller = {
+      platform: 'discord',
+      userId: '1',
+      chatId: '2',
+      chatType: 'group',
+      canManage: async () => canManage,
+    };
     const before = ran;
     const refused = d.refusesAtOnce(name, raw, canManage);
     const view = await d.run(name, raw, caller);

@@ -19,13 +19,28 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const CHANNEL = '830000000000000171';
 const CHAT = 7300001;
 
-const admin = (platform: 'discord' | 'telegram', chatId: string): Caller => ({ platform, userId: 'u1', chatId, chatType: 'group', canManage: async () => true });
+const admin = (platform: 'discord' | 'telegram', chatId: string): Caller => ({
+  platform,
+  userId: 'u1',
+  chatId,
+  chatType: 'group',
+  canManage: async () => true,
+});
 
 function suite(kind: string, storeUrl: (t: TestContext) => Promise<string>, skip: string | false) {
-  test(`${kind}: a daily digest posts once per Berlin day through the spring-forward change, once after a restart, and once late after downtime`, { skip, timeout: 120_000 }, async (t) => {
+  test(`${kind}: a daily digest posts once per Berlin day through the spring-forward change, once after a restart, and once late after downtime`, {
+    skip,
+    timeout: 120_000,
+  }, async (t) => {
     const url = await storeUrl(t);
     let clock = Date.parse('2026-03-28T07:58:00Z'); // 08:58 in Berlin (UTC+1)
-    const bot = await bothPlatforms(t, { channels: [CHANNEL], guildId: '930000000000000171', telegramToken: '7000000018:AAFakeTokenForTheDigestTest_0123456', storeUrl: url, now: () => clock });
+    const bot = await bothPlatforms(t, {
+      channels: [CHANNEL],
+      guildId: '930000000000000171',
+      telegramToken: '7000000018:AAFakeTokenForTheDigestTest_0123456',
+      storeUrl: url,
+      now: () => clock,
+    });
     const { discord, telegram } = bot;
     const start = async () => {
       const w = bot.app.startAlerts([bot.dc.sender, bot.tg.sender], { digestNow: () => clock, digestSchedule: false });
@@ -35,7 +50,10 @@ function suite(kind: string, storeUrl: (t: TestContext) => Promise<string>, skip
     await bot.app.store.subscriptions.put(openSubscription('discord', CHANNEL));
     await bot.app.store.subscriptions.put(openSubscription('telegram', String(CHAT)));
     let digests = await start();
-    for (const [p, c] of [['discord', CHANNEL], ['telegram', String(CHAT)]] as const) {
+    for (const [p, c] of [
+      ['discord', CHANNEL],
+      ['telegram', String(CHAT)],
+    ] as const) {
       const r = await bot.app.dispatcher.text('/digest daily at:09:00 tz:Europe/Berlin', admin(p, c));
       assert.match(JSON.stringify(r), /09:00 \(Europe\/Berlin\)/);
     }
@@ -86,26 +104,52 @@ function suite(kind: string, storeUrl: (t: TestContext) => Promise<string>, skip
     assert.equal(discord.violations.length + telegram.violations.length, 0);
   });
 
-  test(`${kind}: /digest answers bad input with an example, members may not set it, /digest now posts one through the same path`, { skip, timeout: 60_000 }, async (t) => {
+  test(`${kind}: /digest answers bad input with an example, members may not set it, /digest now posts one through the same path`, {
+    skip,
+    timeout: 60_000,
+  }, async (t) => {
     const url = await storeUrl(t);
-    const bot = await bothPlatforms(t, { channels: [CHANNEL], guildId: '930000000000000172', telegramToken: '7000000019:AAFakeTokenForTheDigestTest_0123456', storeUrl: url });
+    const bot = await bothPlatforms(t, {
+      channels: [CHANNEL],
+      guildId: '930000000000000172',
+      telegramToken: '7000000019:AAFakeTokenForTheDigestTest_0123456',
+      storeUrl: url,
+    });
     await bot.app.store.subscriptions.put(openSubscription('telegram', String(CHAT)));
     const w = bot.app.startAlerts([bot.dc.sender, bot.tg.sender], { digestSchedule: false });
     await w.tick();
-    const say = async (text: string, canManage = true) => JSON.stringify(await bot.app.dispatcher.text(text, { ...admin('telegram', String(CHAT)), canManage: async () => canManage }));
+    const say = async (text: string, canManage = true) =>
+      JSON.stringify(
+        await bot.app.dispatcher.text(text, { ...admin('telegram', String(CHAT)), canManage: async () => canManage }),
+      );
     assert.match(await say('/digest daily tz:Mars/Olympus'), /Mars\/Olympus.*IANA.*Europe\/Berlin/);
     assert.match(await say('/digest daily at:25:00'), /25:00.*09:00/);
     assert.match(await say('/digest weekly day:someday'), /someday.*mon, tue/);
     assert.match(await say('/digest daily', false), /Only admins/);
-    assert.match(await say('/digest weekly day:fri at:18:30 tz:America/New_York'), /Friday at 18:30 \(America\/New_York\)/);
+    assert.match(
+      await say('/digest weekly day:fri at:18:30 tz:America/New_York'),
+      /Friday at 18:30 \(America\/New_York\)/,
+    );
     assert.equal((await bot.app.store.subscriptions.get(`telegram:${CHAT}`))!.digest!.day, 5);
     // Two calls alerted here in the last week: one tripled at its peak, one halved.
     const now = Date.now();
     const call = (id: string, symbol: string, peak: number, last: number): Call => ({
-      id, subId: `telegram:${CHAT}`, platform: 'telegram', chatId: String(CHAT), messageId: '1',
-      token: { chain: 'solana', address: `${symbol}addr`, symbol, name: symbol }, kols: ['alpha_kol'], tweetIds: ['1'],
-      at: now - 3_600_000, marketCap: 1_000_000, liquidity: null, points: [], next: 0,
-      samples: [{ at: now - 60_000, marketCap: last }], peak, content: {} as Call['content'],
+      id,
+      subId: `telegram:${CHAT}`,
+      platform: 'telegram',
+      chatId: String(CHAT),
+      messageId: '1',
+      token: { chain: 'solana', address: `${symbol}addr`, symbol, name: symbol },
+      kols: ['alpha_kol'],
+      tweetIds: ['1'],
+      at: now - 3_600_000,
+      marketCap: 1_000_000,
+      liquidity: null,
+      points: [],
+      next: 0,
+      samples: [{ at: now - 60_000, marketCap: last }],
+      peak,
+      content: {} as Call['content'],
     });
     await bot.app.store.calls.record(call('c1', 'PUMPA', 3_000_000, 2_000_000));
     await bot.app.store.calls.record(call('c2', 'RUGGB', 1_000_000, 500_000));
@@ -128,11 +172,15 @@ after(async () => {
   dirs = [];
 });
 describe('digests on SQLite', () =>
-  suite('SQLite', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'kolradar-digest-'));
-    dirs.push(dir);
-    return `sqlite:${join(dir, 'state.sqlite')}`;
-  }, false));
+  suite(
+    'SQLite',
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'kolradar-digest-'));
+      dirs.push(dir);
+      return `sqlite:${join(dir, 'state.sqlite')}`;
+    },
+    false,
+  ));
 
 const available = redisAvailable();
 if (!available) process.stderr.write(`NOTICE: ${REDIS_SKIP}\n`);

@@ -27,7 +27,10 @@ const CHAT = 7400001;
 const TOKEN = '7000000020:AAFakeTokenForTheFleetDigest_012345';
 const available = redisAvailable();
 
-test('three instances, leader SIGKILLed at the scheduled minute after writing the digest: posted once (Berlin, the day clocks go back)', { skip: available ? false : REDIS_SKIP, timeout: 90_000 }, async (t) => {
+test('three instances, leader SIGKILLed at the scheduled minute after writing the digest: posted once (Berlin, the day clocks go back)', {
+  skip: available ? false : REDIS_SKIP,
+  timeout: 90_000,
+}, async (t) => {
   const redis = await startRedis(t);
   const telegram = await startTelegramFake({ token: TOKEN, knownChatsOnly: false });
   t.after(() => telegram.close());
@@ -39,12 +42,24 @@ test('three instances, leader SIGKILLed at the scheduled minute after writing th
   const store = await openStore(url);
   // 25 October 2026: Berlin goes back to UTC+1 at 03:00; 09:00 is 08:00 UTC.
   const scheduled = Date.parse('2026-10-25T08:00:00Z');
-  await store.subscriptions.put({ ...openSubscription('telegram', String(CHAT)), digest: { period: 'daily', at: 9 * 60, tz: 'Europe/Berlin', day: 1, since: scheduled - 60_000 } });
+  await store.subscriptions.put({
+    ...openSubscription('telegram', String(CHAT)),
+    digest: { period: 'daily', at: 9 * 60, tz: 'Europe/Berlin', day: 1, since: scheduled - 60_000 },
+  });
   await store.close();
   const flag = join(dir, 'killed');
   const children = [0, 1, 2].map(() => {
     const child = spawn(process.execPath, [INSTANCE], {
-      env: { PATH: process.env.PATH ?? '', STORE_URL: url, API_URL: sandbox.url, API_KEY: sandbox.apiKey, TG_ROOT: telegram.apiRoot, TG_TOKEN: TOKEN, CLOCK_START: String(scheduled - 4000), KILL_FLAG: flag },
+      env: {
+        PATH: process.env.PATH ?? '',
+        STORE_URL: url,
+        API_URL: sandbox.url,
+        API_KEY: sandbox.apiKey,
+        TG_ROOT: telegram.apiRoot,
+        TG_TOKEN: TOKEN,
+        CLOCK_START: String(scheduled - 4000),
+        KILL_FLAG: flag,
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let logs = '';
@@ -53,7 +68,10 @@ test('three instances, leader SIGKILLed at the scheduled minute after writing th
     return { child, logs: () => logs };
   });
   for (let i = 0; i < 400 && telegram.messages(CHAT).length === 0; i++) await sleep(100);
-  assert.ok(existsSync(flag), `the leader was killed after writing the digest: ${children.map((c) => c.logs()).join('\n')}`);
+  assert.ok(
+    existsSync(flag),
+    `the leader was killed after writing the digest: ${children.map((c) => c.logs()).join('\n')}`,
+  );
   const killed = Number(readFileSync(flag, 'utf8'));
   assert.equal(children.filter((c) => c.child.signalCode === 'SIGKILL').length, 1);
   assert.equal(children.find((c) => c.child.pid === killed)!.child.signalCode, 'SIGKILL');

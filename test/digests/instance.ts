@@ -18,7 +18,16 @@ const t0 = Date.now();
 const now = () => start + (Date.now() - t0);
 const flag = env['KILL_FLAG']!;
 const log = silentLogger();
-const app = await createApp(loadConfig({ STORE_URL: env['STORE_URL']!, KOL_API_BASE_URL: env['API_URL']!, KOL_API_KEY: env['API_KEY']!, WATCH_CRON: '0 0 1 1 *' }), log, { sandboxLiveRate: 0 });
+const app = await createApp(
+  loadConfig({
+    STORE_URL: env['STORE_URL']!,
+    KOL_API_BASE_URL: env['API_URL']!,
+    KOL_API_KEY: env['API_KEY']!,
+    WATCH_CRON: '0 0 1 1 *',
+  }),
+  log,
+  { sandboxLiveRate: 0 },
+);
 const enqueue = app.store.outbox.enqueue.bind(app.store.outbox);
 app.store.outbox.enqueue = async (batch, entries) => {
   const n = await enqueue(batch, entries);
@@ -28,7 +37,11 @@ app.store.outbox.enqueue = async (batch, entries) => {
   }
   return n;
 };
-const sender = createTelegramSender({ api: new Api(env['TG_TOKEN']!, { apiRoot: env['TG_ROOT']! }), log, secondMs: 1000 });
+const sender = createTelegramSender({
+  api: new Api(env['TG_TOKEN']!, { apiRoot: env['TG_ROOT']! }),
+  log,
+  secondMs: 1000,
+});
 const watcher = app.startAlerts([sender], { digestNow: now, digestSchedule: false });
 // Ticks take the lease when it is free; checks post what is due (the leader only).
 setInterval(() => {

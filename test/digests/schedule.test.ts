@@ -8,7 +8,10 @@ import { timeZoneOf, zonedInstant } from '../../src/core/zoned.ts';
 const daily = { period: 'daily' as const, at: 9 * 60, tz: 'Europe/Berlin', day: 1 };
 
 test('a daily digest at 09:00 Berlin is due once per local day, through both daylight-saving changes', () => {
-  for (const [from, to] of [['2026-03-26T00:00:00Z', '2026-04-01T00:00:00Z'], ['2026-10-22T00:00:00Z', '2026-10-28T00:00:00Z']] as const) {
+  for (const [from, to] of [
+    ['2026-03-26T00:00:00Z', '2026-04-01T00:00:00Z'],
+    ['2026-10-22T00:00:00Z', '2026-10-28T00:00:00Z'],
+  ] as const) {
     const dueAt = new Map<string, number>();
     for (let t = Date.parse(from); t < Date.parse(to); t += 60_000) {
       const p = latestPeriod(daily, t);
@@ -18,12 +21,21 @@ test('a daily digest at 09:00 Berlin is due once per local day, through both day
     }
     // Every instant is 09:00 on the wall clock: 08:00 UTC in winter, 07:00 UTC in summer.
     for (const [key, at] of dueAt) {
-      const hour = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at);
+      const hour = new Intl.DateTimeFormat('en-GB', {
+        timeZone: 'Europe/Berlin',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      }).format(at);
       assert.equal(hour, '09:00', key);
     }
     assert.equal(dueAt.size, 7, [...dueAt.keys()].join(' '));
   }
-  assert.equal(latestPeriod(daily, Date.parse('2026-03-29T07:00:00Z')).key, 'daily:2026-03-29', 'summer time: 07:00 UTC is 09:00');
+  assert.equal(
+    latestPeriod(daily, Date.parse('2026-03-29T07:00:00Z')).key,
+    'daily:2026-03-29',
+    'summer time: 07:00 UTC is 09:00',
+  );
   assert.equal(latestPeriod(daily, Date.parse('2026-03-29T06:59:00Z')).key, 'daily:2026-03-28');
   // The day with 23 hours: the period covers 23 hours.
   const p = latestPeriod(daily, Date.parse('2026-03-29T07:00:00Z'));

@@ -7,12 +7,20 @@ import { once } from 'node:events';
 import { Client, Events, GatewayIntentBits, type Interaction } from 'discord.js';
 import { guildOnShard, startDiscordFake, snowflake } from './discord/index.ts';
 
-test('guild events go to every session of the guild\'s shard and to no other; a DM to shard 0', { timeout: 30_000 }, async (t) => {
+test("guild events go to every session of the guild's shard and to no other; a DM to shard 0", {
+  timeout: 30_000,
+}, async (t) => {
   const g0 = guildOnShard(0, 2);
   const g1 = guildOnShard(1, 2);
   const c0 = snowflake();
   const c1 = snowflake();
-  const fake = await startDiscordFake({ guilds: [{ id: g0, channels: [{ id: c0 }] }, { id: g1, channels: [{ id: c1 }] }], recommendedShards: 2 });
+  const fake = await startDiscordFake({
+    guilds: [
+      { id: g0, channels: [{ id: c0 }] },
+      { id: g1, channels: [{ id: c1 }] },
+    ],
+    recommendedShards: 2,
+  });
   assert.equal(fake.shardOf(g0, 2), 0);
   assert.equal(fake.shardOf(g1, 2), 1);
   const got = new Map<string, Interaction[]>();
@@ -43,8 +51,12 @@ test('guild events go to every session of the guild\'s shard and to no other; a 
   const a = await login('a', 0);
   await login('b', 0);
   const c = await login('c', 1);
-  assert.deepEqual(fake.sessionShards, [[0, 2], [0, 2], [1, 2]]);
-  assert.deepEqual([...a.guilds.cache.keys()], [g0], 'READY and GUILD_CREATE only for the shard\'s guilds');
+  assert.deepEqual(fake.sessionShards, [
+    [0, 2],
+    [0, 2],
+    [1, 2],
+  ]);
+  assert.deepEqual([...a.guilds.cache.keys()], [g0], "READY and GUILD_CREATE only for the shard's guilds");
   assert.deepEqual([...c.guilds.cache.keys()], [g1]);
 
   const i0 = await fake.sendCommand({ name: 'help', channelId: c0 });
@@ -65,5 +77,9 @@ test('guild events go to every session of the guild\'s shard and to no other; a 
   const dm = await fake.sendCommand({ name: 'help', channelId: snowflake() });
   await dm.waitFor('callback');
   await new Promise((r) => setTimeout(r, 300));
-  assert.deepEqual([got.get('a')!.length, got.get('b')!.length, got.get('c')!.length], [2, 2, 1], 'a DM goes to shard 0');
+  assert.deepEqual(
+    [got.get('a')!.length, got.get('b')!.length, got.get('c')!.length],
+    [2, 2, 1],
+    'a DM goes to shard 0',
+  );
 });

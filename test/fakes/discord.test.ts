@@ -29,7 +29,16 @@ async function boot(
   clientOptions: Partial<ClientOptions> = {},
 ): Promise<{ fake: DiscordFake; client: Client }> {
   const fake = await startDiscordFake({
-    guilds: [{ id: GUILD, name: 'Radar HQ', channels: [{ id: ALERTS, name: 'alerts' }, { id: OTHER, name: 'general' }] }],
+    guilds: [
+      {
+        id: GUILD,
+        name: 'Radar HQ',
+        channels: [
+          { id: ALERTS, name: 'alerts' },
+          { id: OTHER, name: 'general' },
+        ],
+      },
+    ],
     ...options,
   });
   const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: fake.apiBase }, ...clientOptions });
@@ -91,7 +100,10 @@ test('slash command: options arrive, deferReply is callback 5 and editReply fill
   });
   await handle.waitFor('original');
   await Promise.all(runs);
-  assert.deepEqual(handle.callbacks.map((c) => c.type), [5]);
+  assert.deepEqual(
+    handle.callbacks.map((c) => c.type),
+    [5],
+  );
   assert.equal(handle.original?.embeds[0]?.['title'], 'Token PEPE');
   assert.equal(handle.original?.embeds[0]?.['description'], 'range stats');
   const calls = fake.requests.filter((r) => r.path.includes(handle.token));
@@ -131,7 +143,8 @@ test('the first follow-up after a public defer resolves it publicly, whatever it
   const runs = onInteraction(client, async (interaction) => {
     if (!interaction.isChatInputCommand()) throw new Error(`unexpected ${interaction.type}`);
     await interaction.deferReply();
-    if (interaction.commandName === 'first') await interaction.followUp({ content: 'meant to be private', flags: MessageFlags.Ephemeral });
+    if (interaction.commandName === 'first')
+      await interaction.followUp({ content: 'meant to be private', flags: MessageFlags.Ephemeral });
     else {
       await interaction.deleteReply();
       await interaction.followUp({ content: 'private', flags: MessageFlags.Ephemeral });
@@ -167,7 +180,10 @@ test('button click arrives as ButtonInteraction and update() rewrites the clicke
   const handle = await fake.clickButton({ customId: 'kol:more:42', message: posted });
   await handle.waitFor('original');
   await Promise.all(runs);
-  assert.deepEqual(handle.callbacks.map((c) => c.type), [7]);
+  assert.deepEqual(
+    handle.callbacks.map((c) => c.type),
+    [7],
+  );
   assert.equal(fake.channelMessages(ALERTS)[0]?.content, 'details for kol:more:42');
   assert.deepEqual(fake.channelMessages(ALERTS)[0]?.components, []);
   await assert.rejects(fake.clickButton({ customId: 'kol:more:42', message: posted }), /no button/);
@@ -175,13 +191,18 @@ test('button click arrives as ButtonInteraction and update() rewrites the clicke
 
 test('a forged click (modified client) delivers a custom id the message does not show, with the message as it is', async (t) => {
   const { fake, client } = await boot(t);
-  const row = new ActionRowBuilder<ButtonBuilder>().addComponents(new ButtonBuilder().setCustomId('real').setLabel('Real').setStyle(ButtonStyle.Primary));
+  const row = new ActionRowBuilder<ButtonBuilder>().addComponents(
+    new ButtonBuilder().setCustomId('real').setLabel('Real').setStyle(ButtonStyle.Primary),
+  );
   await textChannel(client, ALERTS).send({ content: 'one button', components: [row] });
   const seen: { customId: string; shown: string[] }[] = [];
   const runs = onInteraction(client, async (interaction) => {
     if (!interaction.isButton()) throw new Error('expected a button');
     const rows = interaction.message.components.map((r) => r.toJSON() as { components?: { custom_id?: string }[] });
-    seen.push({ customId: interaction.customId, shown: rows.flatMap((r) => (r.components ?? []).map((c) => c.custom_id ?? '')) });
+    seen.push({
+      customId: interaction.customId,
+      shown: rows.flatMap((r) => (r.components ?? []).map((c) => c.custom_id ?? '')),
+    });
     await interaction.deferUpdate();
   });
   const [posted] = fake.channelMessages(ALERTS);
@@ -221,10 +242,13 @@ test('the same nonce with enforce_nonce creates one message and returns it twice
   const third = await channel.send({ content: 'alert #2', nonce: 'alert-2-ch', enforceNonce: true });
   assert.equal(second.id, first.id);
   assert.notEqual(third.id, first.id);
-  assert.deepEqual(fake.channelMessages(ALERTS).map((m) => [m.content, m.nonce]), [
-    ['alert #1', 'alert-1-ch'],
-    ['alert #2', 'alert-2-ch'],
-  ]);
+  assert.deepEqual(
+    fake.channelMessages(ALERTS).map((m) => [m.content, m.nonce]),
+    [
+      ['alert #1', 'alert-1-ch'],
+      ['alert #2', 'alert-2-ch'],
+    ],
+  );
 });
 
 test('forced 429s are waited out by discord.js without violations', async (t) => {
@@ -271,9 +295,16 @@ test('a client that ignores retry_after is counted as a violation', async (t) =>
 test('a failing channel surfaces DiscordAPIError with status and code; null heals it', async (t) => {
   const { fake, client } = await boot(t, { channelBucket: { limit: 50, windowMs: 1000 } });
   const channel = textChannel(client, ALERTS);
-  for (const [status, code] of [[403, 50013], [403, 50001], [404, 10003]] as const) {
+  for (const [status, code] of [
+    [403, 50013],
+    [403, 50001],
+    [404, 10003],
+  ] as const) {
     fake.failChannel(ALERTS, { status, code });
-    const err = await channel.send('x').then(() => undefined, (e: unknown) => e);
+    const err = await channel.send('x').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof DiscordAPIError, 'a DiscordAPIError');
     assert.equal(err.status, status);
     assert.equal(err.code, code);
@@ -282,7 +313,10 @@ test('a failing channel surfaces DiscordAPIError with status and code; null heal
   await channel.send('after one 502, retried by discord.js');
   fake.failChannel(ALERTS, null);
   await channel.send('healed');
-  assert.deepEqual(fake.channelMessages(ALERTS).map((m) => m.content), ['after one 502, retried by discord.js', 'healed']);
+  assert.deepEqual(
+    fake.channelMessages(ALERTS).map((m) => m.content),
+    ['after one 502, retried by discord.js', 'healed'],
+  );
 });
 
 test('a dropped gateway connection resumes and interactions keep flowing', async (t) => {
@@ -305,7 +339,11 @@ test('a dropped gateway connection resumes and interactions keep flowing', async
 
 test('an invalidated session makes the client identify again and come back ready', async (t) => {
   // discord.js spaces IDENTIFYs 5 s apart; lift that so the test stays fast.
-  const { fake, client } = await boot(t, {}, { ws: { buildIdentifyThrottler: () => ({ waitForIdentify: async () => {} }) } });
+  const { fake, client } = await boot(
+    t,
+    {},
+    { ws: { buildIdentifyThrottler: () => ({ waitForIdentify: async () => {} }) } },
+  );
   const refused = fake.waitForGateway('invalid-session');
   const reidentified = fake.waitForGateway('identify');
   const shardReady = once(client, Events.ShardReady);
@@ -326,7 +364,9 @@ test('GUILD_DELETE removes the guild and its channels then answer 403 Missing Ac
   const [guild] = (await deleted) as [{ id: string; available: boolean }];
   assert.equal(guild.id, GUILD);
   assert.equal(client.guilds.cache.has(GUILD), false);
-  const err = await client.rest.post(Routes.channelMessages(channel.id), { body: { content: 'x' } }).catch((e: unknown) => e);
+  const err = await client.rest
+    .post(Routes.channelMessages(channel.id), { body: { content: 'x' } })
+    .catch((e: unknown) => e);
   assert.ok(err instanceof DiscordAPIError && err.code === 50001);
 });
 
@@ -336,14 +376,29 @@ test('command registration is answered with ids and stored; ids survive a re-put
     { name: 'token', description: 'Look up a token', options: [{ name: 'symbol', description: 'Ticker', type: 3 }] },
     { name: 'kol', description: 'Look up a KOL' },
   ];
-  const answer = (await client.rest.put(Routes.applicationCommands(fake.applicationId), { body })) as { id: string; name: string }[];
-  assert.deepEqual(answer.map((c) => c.name), ['token', 'kol']);
+  const answer = (await client.rest.put(Routes.applicationCommands(fake.applicationId), { body })) as {
+    id: string;
+    name: string;
+  }[];
+  assert.deepEqual(
+    answer.map((c) => c.name),
+    ['token', 'kol'],
+  );
   assert.ok(answer.every((c) => /^\d{17,19}$/.test(c.id)));
-  assert.deepEqual(fake.registeredCommands().map((c) => c.id), answer.map((c) => c.id));
+  assert.deepEqual(
+    fake.registeredCommands().map((c) => c.id),
+    answer.map((c) => c.id),
+  );
   const again = (await client.rest.put(Routes.applicationCommands(fake.applicationId), { body })) as { id: string }[];
-  assert.deepEqual(again.map((c) => c.id), answer.map((c) => c.id));
+  assert.deepEqual(
+    again.map((c) => c.id),
+    answer.map((c) => c.id),
+  );
   await client.rest.put(Routes.applicationGuildCommands(fake.applicationId, GUILD), { body: [body[1]] });
-  assert.deepEqual(fake.registeredCommands(GUILD).map((c) => c.name), ['kol']);
+  assert.deepEqual(
+    fake.registeredCommands(GUILD).map((c) => c.name),
+    ['kol'],
+  );
   const bad = await client.rest
     .put(Routes.applicationCommands(fake.applicationId), { body: [{ name: 'Bad Name', description: '' }] })
     .catch((e: unknown) => e);
@@ -352,19 +407,37 @@ test('command registration is answered with ids and stored; ids survive a re-put
 
 test('description localisations are stored per Discord locale; an unknown locale or a long text is refused', async (t) => {
   const { fake, client } = await boot(t);
-  const good = { name: 'token', description: 'Look up a token', description_localizations: { 'en-US': 'Look up a token', 'zh-CN': '查询代币', 'es-419': 'Buscar un token' } };
+  const good = {
+    name: 'token',
+    description: 'Look up a token',
+    description_localizations: { 'en-US': 'Look up a token', 'zh-CN': '查询代币', 'es-419': 'Buscar un token' },
+  };
   await client.rest.put(Routes.applicationCommands(fake.applicationId), { body: [good] });
   assert.deepEqual(fake.registeredCommands()[0]!['description_localizations'], good.description_localizations);
-  for (const description_localizations of [{ 'pt-PT': 'Procurar' }, { zh: '查询' }, { ko: 'x'.repeat(101) }, { ru: '' }]) {
+  for (const description_localizations of [
+    { 'pt-PT': 'Procurar' },
+    { zh: '查询' },
+    { ko: 'x'.repeat(101) },
+    { ru: '' },
+  ]) {
     const bad = await client.rest
       .put(Routes.applicationCommands(fake.applicationId), { body: [{ ...good, description_localizations }] })
       .catch((e: unknown) => e);
     assert.ok(bad instanceof DiscordAPIError && bad.code === 50035, JSON.stringify(description_localizations));
   }
-  assert.deepEqual(fake.registeredCommands()[0]!['description_localizations'], good.description_localizations, 'the refused puts changed nothing');
+  assert.deepEqual(
+    fake.registeredCommands()[0]!['description_localizations'],
+    good.description_localizations,
+    'the refused puts changed nothing',
+  );
   const badOption = await client.rest
     .put(Routes.applicationCommands(fake.applicationId), {
-      body: [{ ...good, options: [{ name: 'symbol', description: 'Ticker', type: 3, description_localizations: { 'xx-YY': 'x' } }] }],
+      body: [
+        {
+          ...good,
+          options: [{ name: 'symbol', description: 'Ticker', type: 3, description_localizations: { 'xx-YY': 'x' } }],
+        },
+      ],
     })
     .catch((e: unknown) => e);
   assert.ok(badOption instanceof DiscordAPIError && badOption.code === 50035, 'option localisations are checked alike');
@@ -386,8 +459,13 @@ test('files travel as multipart on channel sends and reply edits', async (t) => 
   const handle = await fake.sendCommand({ name: 'kol', channelId: ALERTS });
   await handle.waitFor('original');
   await Promise.all(runs);
-  assert.deepEqual(handle.original?.attachments.map((a) => [a.filename, a.size]), [['kol.png', png.length]]);
-  const tooLong = await textChannel(client, ALERTS).send('x'.repeat(2001)).catch((e: unknown) => e);
+  assert.deepEqual(
+    handle.original?.attachments.map((a) => [a.filename, a.size]),
+    [['kol.png', png.length]],
+  );
+  const tooLong = await textChannel(client, ALERTS)
+    .send('x'.repeat(2001))
+    .catch((e: unknown) => e);
   assert.ok(tooLong instanceof DiscordAPIError && tooLong.code === 50035);
 });
 
@@ -396,7 +474,10 @@ test('a member deletes a bot message: editing it answers 404 Unknown Message (10
   const sent = await textChannel(client, ALERTS).send('alert');
   fake.deleteMessage(sent.id);
   assert.equal(fake.channelMessages(ALERTS)[0]!.deleted, true);
-  const err = await client.rest.patch(Routes.channelMessage(ALERTS, sent.id), { body: { content: 'edited' } }).then(() => undefined, (e: unknown) => e);
+  const err = await client.rest.patch(Routes.channelMessage(ALERTS, sent.id), { body: { content: 'edited' } }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof DiscordAPIError, String(err));
   assert.equal(err.status, 404);
   assert.equal(err.code, 10008);

@@ -7,7 +7,11 @@ import { Bot, GrammyError, HttpError, InlineKeyboard, InputFile } from 'grammy';
 import { startTelegramFake, tinyPng, type TelegramFake, type TelegramFakeOptions } from './telegram/index.ts';
 
 // Flood limits are off unless a test is about them: several quick sends to one private chat would 429.
-async function setup(t: TestContext, opts: TelegramFakeOptions = { limits: false }, configure?: (bot: Bot) => void): Promise<{ fake: TelegramFake; bot: Bot }> {
+async function setup(
+  t: TestContext,
+  opts: TelegramFakeOptions = { limits: false },
+  configure?: (bot: Bot) => void,
+): Promise<{ fake: TelegramFake; bot: Bot }> {
   const fake = await startTelegramFake(opts);
   const bot = new Bot(fake.token, { client: { apiRoot: fake.apiRoot } });
   let running: Promise<void> | undefined;
@@ -70,7 +74,11 @@ test("a user's language_code reaches the bot as the app sends it, 'en' when not 
       return ctx.reply('ok');
     });
   });
-  fake.sendText({ chat: { id: 131, type: 'private' }, from: { id: 131, first_name: 'Ana', language_code: 'pt-br' }, text: '/start' });
+  fake.sendText({
+    chat: { id: 131, type: 'private' },
+    from: { id: 131, first_name: 'Ana', language_code: 'pt-br' },
+    text: '/start',
+  });
   await fake.waitForMessage(131);
   fake.sendText({ chat: { id: 132, type: 'private' }, text: '/start' });
   await fake.waitForMessage(132);
@@ -79,7 +87,9 @@ test("a user's language_code reaches the bot as the app sends it, 'en' when not 
 
 test('a button press is answered and editMessageText replaces the message', async (t) => {
   const { fake, bot } = await setup(t, {}, (b) => {
-    b.command('menu', (ctx) => ctx.reply('Pick one', { reply_markup: new InlineKeyboard().text('Refresh', 'refresh:1') }));
+    b.command('menu', (ctx) =>
+      ctx.reply('Pick one', { reply_markup: new InlineKeyboard().text('Refresh', 'refresh:1') }),
+    );
     b.callbackQuery(/^refresh:/, async (ctx) => {
       await ctx.answerCallbackQuery({ text: 'Refreshed' });
       await ctx.editMessageText('<i>Fresh</i> data', { parse_mode: 'HTML' });
@@ -93,9 +103,14 @@ test('a button press is answered and editMessageText replaces the message', asyn
   assert.equal(edited.html, '<i>Fresh</i> data');
   assert.equal(edited.reply_markup, undefined, 'an edit without reply_markup drops the keyboard');
   assert.equal(edited.edits.length, 1);
-  assert.deepEqual(fake.answersFor(queryId).map((a) => a.text), ['Refreshed']);
+  assert.deepEqual(
+    fake.answersFor(queryId).map((a) => a.text),
+    ['Refreshed'],
+  );
 
-  const same = await rejection(bot.api.editMessageText(7, menu.message_id, '<i>Fresh</i> data', { parse_mode: 'HTML' }));
+  const same = await rejection(
+    bot.api.editMessageText(7, menu.message_id, '<i>Fresh</i> data', { parse_mode: 'HTML' }),
+  );
   assert.ok(same instanceof GrammyError);
   assert.equal(same.error_code, 400);
   assert.match(same.description, /^Bad Request: message is not modified/);
@@ -110,7 +125,10 @@ test('callback_data is limited to 64 bytes, not characters', async (t) => {
   assert.ok(err instanceof GrammyError);
   assert.equal(err.error_code, 400);
   assert.equal(err.description, 'Bad Request: BUTTON_DATA_INVALID');
-  assert.deepEqual(fake.messages(5).map((m) => m.text), ['fits']);
+  assert.deepEqual(
+    fake.messages(5).map((m) => m.text),
+    ['fits'],
+  );
 });
 
 test('text is limited to 4096 characters after HTML parsing', async (t) => {
@@ -144,7 +162,10 @@ test('a forced 429 surfaces as GrammyError with retry_after, and an early retry 
   assert.equal(fake.violations.length, 1);
   fake.advanceClock(3 * 1000 * fake.timeScale);
   await bot.api.sendMessage(8, 'after the window');
-  assert.deepEqual(fake.messages(8).map((m) => m.text), ['after the window']);
+  assert.deepEqual(
+    fake.messages(8).map((m) => m.text),
+    ['after the window'],
+  );
   assert.equal(fake.violations.length, 1);
 });
 
@@ -211,7 +232,10 @@ test('a group upgraded to a supergroup answers migrate_to_chat_id', async (t) =>
 
 test('setMyCommands checks names, descriptions and count', async (t) => {
   const { fake, bot } = await setup(t);
-  const valid = [{ command: 'token', description: 'Look up a token' }, { command: 'kol_top', description: 'Top KOLs' }];
+  const valid = [
+    { command: 'token', description: 'Look up a token' },
+    { command: 'kol_top', description: 'Top KOLs' },
+  ];
   await bot.api.setMyCommands(valid);
   assert.deepEqual(fake.commands, valid);
   assert.deepEqual(await bot.api.getMyCommands(), valid);
@@ -275,14 +299,21 @@ test('getUpdates is a true long poll and bot.stop() returns promptly', { timeout
 test('photos upload as multipart and editMessageMedia swaps them via attach://', async (t) => {
   const { fake, bot } = await setup(t);
   fake.addChat({ id: 3, type: 'private' });
-  const sent = await bot.api.sendPhoto(3, new InputFile(tinyPng(40, 20), 'card.png'), { caption: '<b>Card</b>', parse_mode: 'HTML' });
+  const sent = await bot.api.sendPhoto(3, new InputFile(tinyPng(40, 20), 'card.png'), {
+    caption: '<b>Card</b>',
+    parse_mode: 'HTML',
+  });
   assert.equal(sent.caption, 'Card');
   const [card] = fake.messages(3);
   assert.equal(card?.photo?.source, 'upload');
   assert.deepEqual([card?.photo?.width, card?.photo?.height, card?.photo?.filename], [40, 20, 'card.png']);
   assert.equal(card?.html, '<b>Card</b>');
 
-  await bot.api.editMessageMedia(3, sent.message_id, { type: 'photo', media: new InputFile(tinyPng(60, 30)), caption: 'v2' });
+  await bot.api.editMessageMedia(3, sent.message_id, {
+    type: 'photo',
+    media: new InputFile(tinyPng(60, 30)),
+    caption: 'v2',
+  });
   const after = fake.messages(3)[0];
   assert.deepEqual([after?.photo?.width, after?.text, after?.edits.length], [60, 'v2', 1]);
   const long = await rejection(bot.api.sendPhoto(3, new InputFile(tinyPng(2, 2)), { caption: 'c'.repeat(1025) }));
@@ -301,8 +332,14 @@ test('network failures: dropped connections surface as HttpError, 5xx as GrammyE
   const err = await rejection(bot.api.sendMessage(4, 'oops'));
   assert.ok(err instanceof GrammyError && err.error_code === 500);
   await bot.api.sendMessage(4, 'fine');
-  assert.deepEqual(fake.messages(4).map((m) => m.text), ['posted but unanswered', 'fine']);
-  assert.deepEqual(fake.requests.filter((r) => r.chat_id === 4).map((r) => r.status), [0, 0, 500, 200]);
+  assert.deepEqual(
+    fake.messages(4).map((m) => m.text),
+    ['posted but unanswered', 'fine'],
+  );
+  assert.deepEqual(
+    fake.requests.filter((r) => r.chat_id === 4).map((r) => r.status),
+    [0, 0, 500, 200],
+  );
 });
 
 test('a wrong token is refused with 401', async (t) => {
@@ -327,9 +364,12 @@ test('getChatMember reports the status set for each user', async (t) => {
   assert.equal(err.description, 'Bad Request: chat not found');
 });
 
-test('a message sent on behalf of a chat carries sender_chat and Telegram\'s placeholder user in from', async (t) => {
-  const seen: { from?: { id: number; username?: string; is_bot: boolean }; sender?: { id: number; type: string } }[] = [];
-  const { fake } = await setup(t, { limits: false }, (bot) => bot.on('message', (ctx) => void seen.push({ from: ctx.from, sender: ctx.message.sender_chat })));
+test("a message sent on behalf of a chat carries sender_chat and Telegram's placeholder user in from", async (t) => {
+  const seen: { from?: { id: number; username?: string; is_bot: boolean }; sender?: { id: number; type: string } }[] =
+    [];
+  const { fake } = await setup(t, { limits: false }, (bot) =>
+    bot.on('message', (ctx) => void seen.push({ from: ctx.from, sender: ctx.message.sender_chat })),
+  );
   const grp = { id: -1009001, type: 'supergroup' as const, title: 'G' };
   fake.sendText({ chat: grp, text: '/a', senderChat: grp });
   fake.sendText({ chat: grp, text: '/b', senderChat: { id: -1009002, type: 'channel', title: 'C' } });

@@ -14,11 +14,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const SCALE = 0.1;
 const ALERTS = 3;
 
-
-test('fan-out under 429 storms, 5xx, 403 on a fifth of destinations and a gateway drop', { timeout: 120_000 }, async (t) => {
+test('fan-out under 429 storms, 5xx, 403 on a fifth of destinations and a gateway drop', {
+  timeout: 120_000,
+}, async (t) => {
   const channels = Array.from({ length: 10 }, (_, i) => `81000000000000${String(i).padStart(4, '0')}`);
   const chats = Array.from({ length: 10 }, (_, i) => 6_000_000 + i);
-  const { discord, telegram, app, dc, tg } = await bothPlatforms(t, { channels, guildId: '910000000000000001', telegramToken: '7000000004:AAFakeTokenForThePlatformFaults_012', timeScale: SCALE });
+  const { discord, telegram, app, dc, tg } = await bothPlatforms(t, {
+    channels,
+    guildId: '910000000000000001',
+    telegramToken: '7000000004:AAFakeTokenForThePlatformFaults_012',
+    timeScale: SCALE,
+  });
   for (const c of channels) await app.store.subscriptions.put(openSubscription('discord', c));
   for (const c of chats) await app.store.subscriptions.put(openSubscription('telegram', String(c)));
   const watcher = app.startAlerts([dc.sender, tg.sender]);
@@ -44,23 +50,37 @@ test('fan-out under 429 storms, 5xx, 403 on a fifth of destinations and a gatewa
   const healthyDc = channels.slice(2);
   const healthyTg = chats.slice(2);
   const done = () =>
-    healthyDc.every((c) => discord.channelMessages(c).length >= ALERTS) && healthyTg.every((c) => telegram.messages(c).length >= ALERTS);
+    healthyDc.every((c) => discord.channelMessages(c).length >= ALERTS) &&
+    healthyTg.every((c) => telegram.messages(c).length >= ALERTS);
   const t0 = Date.now();
   while (!done() && Date.now() - t0 < 60_000) await sleep(100);
 
   for (const c of healthyDc) assert.equal(discord.channelMessages(c).length, ALERTS, `Discord ${c}: each alert once`);
   for (const c of healthyTg) assert.equal(telegram.messages(c).length, ALERTS, `Telegram ${c}: each alert once`);
-  for (const id of [`discord:${channels[0]}`, `discord:${channels[1]}`, `telegram:${chats[0]}`, `telegram:${chats[1]}`]) {
+  for (const id of [
+    `discord:${channels[0]}`,
+    `discord:${channels[1]}`,
+    `telegram:${chats[0]}`,
+    `telegram:${chats[1]}`,
+  ]) {
     const s = await app.store.subscriptions.get(id);
     assert.ok(s?.disabled, `${id} disabled`);
   }
   // Attempts that reached the channel (a 429 answer is the storm, not the channel).
-  const tries = (path: string) => discord.requests.filter((r) => r.method === 'POST' && r.path.includes(path) && r.status !== 429).length;
+  const tries = (path: string) =>
+    discord.requests.filter((r) => r.method === 'POST' && r.path.includes(path) && r.status !== 429).length;
   assert.equal(tries(channels[0]!), 1, 'a dead channel is tried once');
-  assert.match((await app.store.subscriptions.get(`discord:${channels[1]}`))!.disabled!.reason, /permission/i, 'the reason names the missing permission');
+  assert.match(
+    (await app.store.subscriptions.get(`discord:${channels[1]}`))!.disabled!.reason,
+    /permission/i,
+    'the reason names the missing permission',
+  );
   assert.equal(discord.violations.length, 0, 'no Discord request inside a 429 window');
   assert.equal(telegram.violations.length, 0, 'no Telegram send inside a 429 window');
-  assert.ok(discord.requests.some((r) => r.status === 429) && telegram.requests.some((r) => r.status === 429), 'the storms happened');
+  assert.ok(
+    discord.requests.some((r) => r.status === 429) && telegram.requests.some((r) => r.status === 429),
+    'the storms happened',
+  );
   // The gateway came back: the bot still answers a slash command.
   const h = await discord.sendCommand({ name: 'help', channelId: channels[5]!, guildId: '910000000000000001' });
   await h.waitFor('original', 5000);

@@ -119,10 +119,20 @@ async function failedStart(t: import('node:test').TestContext, storePort: number
   const code = await bot.exited;
   assert.notEqual(code, 0, 'a supervisor sees a failed start');
   assert.equal(code, 1);
-  assert.deepEqual(bot.events, [/"msg":"health and metrics listening"/.source, WAIT_LINE.source, PLAIN_WAIT_LINE.source, 'exit'], 'the lines came before the exit');
+  assert.deepEqual(
+    bot.events,
+    [/"msg":"health and metrics listening"/.source, WAIT_LINE.source, PLAIN_WAIT_LINE.source, 'exit'],
+    'the lines came before the exit',
+  );
   const lines = bot.output().split('\n');
-  assert.ok(lines.some((l) => FINAL_LINE.test(l)), `one plain final line on the terminal:\n${bot.output()}`);
-  assert.ok(lines.some((l) => l.startsWith('{') && l.includes('"level":60') && l.includes('kolradar could not start')), 'and in the JSON log');
+  assert.ok(
+    lines.some((l) => FINAL_LINE.test(l)),
+    `one plain final line on the terminal:\n${bot.output()}`,
+  );
+  assert.ok(
+    lines.some((l) => l.startsWith('{') && l.includes('"level":60') && l.includes('kolradar could not start')),
+    'and in the JSON log',
+  );
   assert.equal(lines.filter((l) => WAIT_LINE.test(l)).length, 1, 'retries within 3 s are not each logged');
   assert.doesNotMatch(bot.output(), /\n\s+at .*\.(ts|js):\d+/, 'no stack trace');
   for (const s of secrets) {
@@ -132,15 +142,22 @@ async function failedStart(t: import('node:test').TestContext, storePort: number
   return { first, output: bot.output() };
 }
 
-test('nothing listens on the store port: refused, said at once, exit 1 after the timeout', { timeout: 60_000 }, async (t) => {
+test('nothing listens on the store port: refused, said at once, exit 1 after the timeout', {
+  timeout: 60_000,
+}, async (t) => {
   const port = await freePort();
-  const { first, output } = await failedStart(t, port, `redis://${USER}:${PASSWORD}@127.0.0.1:${port}`, [USER, PASSWORD]);
+  const { first, output } = await failedStart(t, port, `redis://${USER}:${PASSWORD}@127.0.0.1:${port}`, [
+    USER,
+    PASSWORD,
+  ]);
   assert.match(first.reason, /ECONNREFUSED/);
   assert.match(output, /after 3 s \((\d+) attempts\)/, 'it retried');
   assert.ok(Number(/after 3 s \((\d+) attempts\)/.exec(output)![1]) > 1, 'more than one attempt');
 });
 
-test('the store port accepts and never answers: said after the first attempt, exit 1 after the timeout', { timeout: 60_000 }, async (t) => {
+test('the store port accepts and never answers: said after the first attempt, exit 1 after the timeout', {
+  timeout: 60_000,
+}, async (t) => {
   const sockets = new Set<Socket>();
   let accepted = 0;
   const silent = createServer((s) => {
@@ -159,14 +176,20 @@ test('the store port accepts and never answers: said after the first attempt, ex
   assert.ok(accepted >= 2, `the bot tried again (${accepted} connections)`);
 });
 
-test('a wrong Redis password: WRONGPASS said at once, neither password printed, exit 1 after the timeout', { skip: available ? false : REDIS_SKIP, timeout: 60_000 }, async (t) => {
+test('a wrong Redis password: WRONGPASS said at once, neither password printed, exit 1 after the timeout', {
+  skip: available ? false : REDIS_SKIP,
+  timeout: 60_000,
+}, async (t) => {
   const redis = await startRedis(t, { args: ['--requirepass', RIGHT_PASSWORD] });
   const port = Number(new URL(redis.url).port);
   const { first } = await failedStart(t, port, `redis://:${PASSWORD}@127.0.0.1:${port}`, [PASSWORD, RIGHT_PASSWORD]);
   assert.match(first.reason, /WRONGPASS/);
 });
 
-test('Redis started a few seconds late: the bot waits, then connects and answers commands', { skip: available ? false : REDIS_SKIP, timeout: 90_000 }, async (t) => {
+test('Redis started a few seconds late: the bot waits, then connects and answers commands', {
+  skip: available ? false : REDIS_SKIP,
+  timeout: 90_000,
+}, async (t) => {
   const port = await freePort();
   const bot = startBot({ STORE_URL: `redis://${USER}:${PASSWORD}@127.0.0.1:${port}` }); // the default 30 s bound
   t.after(() => bot.kill());
@@ -188,10 +211,14 @@ test('Redis started a few seconds late: the bot waits, then connects and answers
   bot.end();
   assert.equal(await bot.exited, 0);
   assert.match(bot.stdout(), /\/token — /, '/help answered from the store-backed bot');
-  for (const s of [USER, PASSWORD]) assert.ok(!bot.output().includes(s), `the output contains a credential (${s.slice(0, 4)}…)`);
+  for (const s of [USER, PASSWORD])
+    assert.ok(!bot.output().includes(s), `the output contains a credential (${s.slice(0, 4)}…)`);
 });
 
-test('Redis lost while running: said once, /readyz 503, then back and said so; commands answer again', { skip: available ? false : REDIS_SKIP, timeout: 90_000 }, async (t) => {
+test('Redis lost while running: said once, /readyz 503, then back and said so; commands answer again', {
+  skip: available ? false : REDIS_SKIP,
+  timeout: 90_000,
+}, async (t) => {
   const acl = ['--user', USER, 'on', `>${PASSWORD}`, '~*', '&*', '+@all'];
   const first = await startRedis(t, { args: acl });
   const port = Number(new URL(first.url).port);
@@ -223,10 +250,15 @@ test('Redis lost while running: said once, /readyz 503, then back and said so; c
   assert.equal((await fetch(`http://127.0.0.1:${http}/readyz`)).status, 200);
   const lines = bot.output().split('\n');
   assert.ok(attempts >= 3);
-  assert.equal(lines.filter((l) => l.includes('"msg":"lost the store')).length, 1, `one line for the outage, not one per retry (${attempts}+ retries)`);
+  assert.equal(
+    lines.filter((l) => l.includes('"msg":"lost the store')).length,
+    1,
+    `one line for the outage, not one per retry (${attempts}+ retries)`,
+  );
   bot.stdin('/help\n');
   bot.end();
   assert.equal(await bot.exited, 0);
   assert.match(bot.stdout(), /\/token — /);
-  for (const s of [USER, PASSWORD]) assert.ok(!bot.output().includes(s), `the output contains a credential (${s.slice(0, 4)}…)`);
+  for (const s of [USER, PASSWORD])
+    assert.ok(!bot.output().includes(s), `the output contains a credential (${s.slice(0, 4)}…)`);
 });

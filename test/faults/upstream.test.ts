@@ -28,22 +28,39 @@ const MATRIX: { name: string; faults: Faults; answer: RegExp }[] = [
 
 test('commands under every upstream fault: a short answer in time, and the next command works', async (t) => {
   const sb = await startSandbox();
-  const api = createKolClient({ baseUrl: sb.url, apiKey: sb.apiKey, cacheTtlMs: false, retry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 100 } });
+  const api = createKolClient({
+    baseUrl: sb.url,
+    apiKey: sb.apiKey,
+    cacheTtlMs: false,
+    retry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 100 },
+  });
   const store = await openStore('memory:');
-  const d = createDispatcher({ commands: await loadCommands(), api, store, log: silentLogger(), userLimit: { count: 1e6, windowMs: 1000 }, budgetMs: BUDGET });
+  const d = createDispatcher({
+    commands: await loadCommands(),
+    api,
+    store,
+    log: silentLogger(),
+    userLimit: { count: 1e6, windowMs: 1000 },
+    budgetMs: BUDGET,
+  });
   t.after(async () => {
     await api.close();
     await store.close();
     await sb.close();
   });
   const token = sb.data.tokens.find((x) => x.chain_id === 'solana')!;
-  const lines = [`/token solana ${token.address}`, `/kol @${sb.data.kols[0]!.username}`, '/kols sort:winrate', '/tweets'];
+  const lines = [
+    `/token solana ${token.address}`,
+    `/kol @${sb.data.kols[0]!.username}`,
+    '/kols sort:winrate',
+    '/tweets',
+  ];
   for (const row of MATRIX) {
     sb.setFaults(row.faults);
     for (const line of lines) {
       // A hung upstream never answers: that the command answers at all shows the budget ended it.
       const view = await d.text(line, caller);
-      const text = view?.kind === 'error' ? view.message : view?.kind ?? 'none';
+      const text = view?.kind === 'error' ? view.message : (view?.kind ?? 'none');
       assert.match(text, row.answer, `${row.name}: ${line} -> ${text}`);
       assert.doesNotMatch(JSON.stringify(view), /at \S+\.ts:\d+|Error:/, 'no stack trace or raw error');
     }
@@ -70,13 +87,20 @@ test('a refused API key is an operator fault: users get a clear message, the key
   const view = await d.text('/kols', caller);
   assert.equal(view?.kind, 'error');
   assert.match(JSON.stringify(view), /API key was refused/);
-  assert.ok(lines.some((l) => /refused the API key/.test(l)), 'the operator sees it in the log');
+  assert.ok(
+    lines.some((l) => /refused the API key/.test(l)),
+    'the operator sees it in the log',
+  );
   assert.doesNotMatch(JSON.stringify(view) + lines.join(''), /wrong-key-3f9a1c/);
 });
 
 test('watching under faults: the mark stays, and after recovery every alert arrives once', async (t) => {
   const h = await alertHarness(t, { budgetMs: 1_000 });
-  await h.dispatcher.run('subscribe', { token_score: '0', kol_score: '0', followers: '0', cooldown: '0' }, alertCaller('w'));
+  await h.dispatcher.run(
+    'subscribe',
+    { token_score: '0', kol_score: '0', followers: '0', cooldown: '0' },
+    alertCaller('w'),
+  );
   await h.cycle();
   const kol = h.sb.data.kols[0]!;
   let n = 0;

@@ -14,38 +14,66 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { startSandbox } from '../../src/sandbox/server.ts';
-import { guildOnShard, snowflake, startDiscordFake, type DiscordFake, type InteractionHandle } from '../fakes/discord/index.ts';
+import {
+  guildOnShard,
+  snowflake,
+  startDiscordFake,
+  type DiscordFake,
+  type InteractionHandle,
+} from '../fakes/discord/index.ts';
 import { roundRobin, sleep, startBot } from '../helpers/fleet.ts';
 import { freePort, REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
 
 const skip = redisAvailable() ? false : REDIS_SKIP;
 
 /** Second acknowledgements Discord refused (40060 already acknowledged, 10062 unknown interaction). */
-const refusedAcks = (fake: DiscordFake) => fake.requests.filter((r) => /\/interactions\/\d+\/[^/]+\/callback/.test(r.path) && r.status >= 400).length;
+const refusedAcks = (fake: DiscordFake) =>
+  fake.requests.filter((r) => /\/interactions\/\d+\/[^/]+\/callback/.test(r.path) && r.status >= 400).length;
 
-test('Discord sharded gateway, three instances on Redis: each interaction acknowledged once, the others keep answering when one dies', { skip, timeout: 180_000 }, async (t) => {
+test('Discord sharded gateway, three instances on Redis: each interaction acknowledged once, the others keep answering when one dies', {
+  skip,
+  timeout: 180_000,
+}, async (t) => {
   const redis = await startRedis(t);
   const sb = await startSandbox();
   const SHARDS = 3;
-  const guilds = Array.from({ length: 9 }, (_, k) => ({ id: guildOnShard(k % SHARDS, SHARDS, Math.floor(k / SHARDS)), channels: [{ id: snowflake() }] }));
+  const guilds = Array.from({ length: 9 }, (_, k) => ({
+    id: guildOnShard(k % SHARDS, SHARDS, Math.floor(k / SHARDS)),
+    channels: [{ id: snowflake() }],
+  }));
   const fake = await startDiscordFake({ guilds, recommendedShards: SHARDS, maxConcurrency: 1 });
   t.after(async () => {
     await fake.close();
     await sb.close();
   });
-  const base = { KOL_API_BASE_URL: sb.url, KOL_API_KEY: sb.apiKey, DISCORD_TOKEN: fake.token, DISCORD_APPLICATION_ID: fake.applicationId, DISCORD_API_BASE: fake.apiBase, STORE_URL: redis.url, DISCORD_SHARD_COUNT: 'auto' };
-  const bots = await Promise.all([0, 1, 2].map((s) => startBot(t, `shard${s}`, { ...base, DISCORD_SHARD_IDS: String(s) })));
+  const base = {
+    KOL_API_BASE_URL: sb.url,
+    KOL_API_KEY: sb.apiKey,
+    DISCORD_TOKEN: fake.token,
+    DISCORD_APPLICATION_ID: fake.applicationId,
+    DISCORD_API_BASE: fake.apiBase,
+    STORE_URL: redis.url,
+    DISCORD_SHARD_COUNT: 'auto',
+  };
+  const bots = await Promise.all(
+    [0, 1, 2].map((s) => startBot(t, `shard${s}`, { ...base, DISCORD_SHARD_IDS: String(s) })),
+  );
   await Promise.all(bots.map((b) => b.ready()));
-  for (const [s, b] of bots.entries()) assert.deepEqual((await b.readyz()).roles?.['discord'], { shards: [s], shardCount: SHARDS });
+  for (const [s, b] of bots.entries())
+    assert.deepEqual((await b.readyz()).roles?.['discord'], { shards: [s], shardCount: SHARDS });
   assert.deepEqual(fake.sessionShards.map(([id, n]) => `${id}/${n}`).sort(), ['0/3', '1/3', '2/3']);
   assert.equal(fake.identifyViolations, 0, 'identifies kept 5 s apart per bucket across the fleet (max_concurrency 1)');
 
-  const ask = (g: (typeof guilds)[number]) => fake.sendCommand({ name: 'help', channelId: g.channels[0]!.id, guildId: g.id });
+  const ask = (g: (typeof guilds)[number]) =>
+    fake.sendCommand({ name: 'help', channelId: g.channels[0]!.id, guildId: g.id });
   const handles: InteractionHandle[] = [];
   for (let round = 0; round < 5; round++) for (const g of guilds) handles.push(await ask(g));
   await Promise.all(handles.map((h) => h.waitFor('callback', 10_000)));
   await sleep(500);
-  assert.ok(handles.every((h) => h.callbacks.length === 1), 'each interaction acknowledged once');
+  assert.ok(
+    handles.every((h) => h.callbacks.length === 1),
+    'each interaction acknowledged once',
+  );
   assert.equal(refusedAcks(fake), 0, 'no instance raced another for an acknowledgement');
 
   // Shard 1's instance dies: its guilds go unanswered (Discord has nobody to send them to), the others carry on.
@@ -56,8 +84,14 @@ test('Discord sharded gateway, three instances on Redis: each interaction acknow
   const lost = await Promise.all(orphan.map(ask));
   await Promise.all(later.map((h) => h.waitFor('callback', 10_000)));
   await sleep(500);
-  assert.ok(later.every((h) => h.callbacks.length === 1), 'shards 0 and 2 still answer, once each');
-  assert.ok(lost.every((h) => h.callbacks.length === 0), 'shard 1 has no instance now');
+  assert.ok(
+    later.every((h) => h.callbacks.length === 1),
+    'shards 0 and 2 still answer, once each',
+  );
+  assert.ok(
+    lost.every((h) => h.callbacks.length === 0),
+    'shard 1 has no instance now',
+  );
   assert.equal(refusedAcks(fake), 0);
 
   // The misconfiguration the test would catch: a second instance on shard 0 races the first.
@@ -67,11 +101,17 @@ test('Discord sharded gateway, three instances on Redis: each interaction acknow
   const raced = await Promise.all(onZero.map(ask));
   await Promise.all(raced.map((h) => h.waitFor('callback', 10_000)));
   await sleep(500);
-  assert.ok(refusedAcks(fake) >= onZero.length, `two sessions on shard 0 show up as double acknowledgements (${refusedAcks(fake)})`);
+  assert.ok(
+    refusedAcks(fake) >= onZero.length,
+    `two sessions on shard 0 show up as double acknowledgements (${refusedAcks(fake)})`,
+  );
   for (const b of [bots[0]!, bots[2]!, twin]) assert.equal(await b.kill('SIGTERM'), 0);
 });
 
-test('Discord HTTP interactions, three instances behind a round-robin proxy: each answered once; a bad signature gets 401 and runs nothing', { skip, timeout: 120_000 }, async (t) => {
+test('Discord HTTP interactions, three instances behind a round-robin proxy: each answered once; a bad signature gets 401 and runs nothing', {
+  skip,
+  timeout: 120_000,
+}, async (t) => {
   const redis = await startRedis(t);
   const sb = await startSandbox();
   const guild = { id: snowflake(), channels: [{ id: snowflake() }, { id: snowflake() }] };
@@ -108,23 +148,55 @@ test('Discord HTTP interactions, three instances behind a round-robin proxy: eac
   const handles: InteractionHandle[] = [];
   for (let k = 0; k < 30; k++) {
     const channelId = guild.channels[k % 2]!.id;
-    handles.push(await fake.sendCommand(k % 3 === 0 ? { name: 'help', channelId } : { name: 'kols', channelId, options: [{ name: 'search', type: 3, value: sb.data.kols[k]!.username.slice(0, 3) }] }));
+    handles.push(
+      await fake.sendCommand(
+        k % 3 === 0
+          ? { name: 'help', channelId }
+          : {
+              name: 'kols',
+              channelId,
+              options: [{ name: 'search', type: 3, value: sb.data.kols[k]!.username.slice(0, 3) }],
+            },
+      ),
+    );
   }
   await Promise.all(handles.map((h) => h.waitFor('original', 15_000))).catch((err: Error) => {
     throw new Error(`${err.message}; HTTP answers: ${fake.interactionPosts.map((p) => p.status).join(',')}`);
   });
   await sleep(300);
-  assert.ok(handles.every((h) => h.callbacks.length === 1), 'each interaction answered once');
-  assert.ok(handles.every((h) => !h.original!.deleted), 'every answer stands');
+  assert.ok(
+    handles.every((h) => h.callbacks.length === 1),
+    'each interaction answered once',
+  );
+  assert.ok(
+    handles.every((h) => !h.original!.deleted),
+    'every answer stands',
+  );
   assert.equal(refusedAcks(fake), 0);
-  assert.ok(lb.forwarded.every((n) => n >= 10), `the proxy spread the requests: ${lb.forwarded.join(',')}`);
+  assert.ok(
+    lb.forwarded.every((n) => n >= 10),
+    `the proxy spread the requests: ${lb.forwarded.join(',')}`,
+  );
 
   const before = sb.count();
-  const body = JSON.stringify({ id: snowflake(), application_id: fake.applicationId, type: 2, token: 'forged', version: 1, data: { id: snowflake(), name: 'kols', type: 1 }, channel_id: guild.channels[0]!.id, guild_id: guild.id });
+  const body = JSON.stringify({
+    id: snowflake(),
+    application_id: fake.applicationId,
+    type: 2,
+    token: 'forged',
+    version: 1,
+    data: { id: snowflake(), name: 'kols', type: 1 },
+    channel_id: guild.channels[0]!.id,
+    guild_id: guild.id,
+  });
   const ts = String(Math.floor(Date.now() / 1000));
   const forged = sign(null, Buffer.from(ts + body.replace('kols', 'help')), privateKey).toString('hex');
   for (let k = 0; k < 3; k++) {
-    const res = await fetch(`${lb.url}/interactions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature-ed25519': forged, 'x-signature-timestamp': ts }, body });
+    const res = await fetch(`${lb.url}/interactions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-signature-ed25519': forged, 'x-signature-timestamp': ts },
+      body,
+    });
     assert.equal(res.status, 401, 'each instance refuses a bad signature');
     await res.arrayBuffer();
   }

@@ -25,7 +25,11 @@ async function waitUntil(what: string, ok: () => boolean | Promise<boolean>, tim
 }
 
 const pollerOf = async (bots: BotProcess[]) => {
-  const roles = await Promise.all(bots.map(async (b) => (b.exited ? 'gone' : ((await b.readyz()).roles?.['telegram'] as { poller?: string } | undefined)?.poller)));
+  const roles = await Promise.all(
+    bots.map(async (b) =>
+      b.exited ? 'gone' : ((await b.readyz()).roles?.['telegram'] as { poller?: string } | undefined)?.poller,
+    ),
+  );
   return roles;
 };
 
@@ -34,7 +38,10 @@ function answeredOnce(fake: TelegramFake, chats: number[]): void {
   for (const c of chats) assert.equal(fake.messages(c).length, 1, `chat ${c}: ${fake.messages(c).length} answers`);
 }
 
-test('Telegram polling, three instances on Redis: one poller at a time, takeover after SIGKILL, each update answered once', { skip, timeout: 180_000 }, async (t) => {
+test('Telegram polling, three instances on Redis: one poller at a time, takeover after SIGKILL, each update answered once', {
+  skip,
+  timeout: 180_000,
+}, async (t) => {
   const redis = await startRedis(t);
   const sb = await startSandbox();
   const fake = await startTelegramFake({ token: TOKEN, limits: false, knownChatsOnly: false });
@@ -42,23 +49,35 @@ test('Telegram polling, three instances on Redis: one poller at a time, takeover
     await fake.close();
     await sb.close();
   });
-  const env = { KOL_API_BASE_URL: sb.url, KOL_API_KEY: sb.apiKey, TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: fake.apiRoot, STORE_URL: redis.url };
+  const env = {
+    KOL_API_BASE_URL: sb.url,
+    KOL_API_KEY: sb.apiKey,
+    TELEGRAM_BOT_TOKEN: TOKEN,
+    TELEGRAM_API_ROOT: fake.apiRoot,
+    STORE_URL: redis.url,
+  };
   const bots = await Promise.all(['a', 'b', 'c'].map((n) => startBot(t, n, env)));
   await Promise.all(bots.map((b) => b.ready()));
   await waitUntil('one poller', async () => (await pollerOf(bots)).filter((r) => r === 'poller').length === 1);
   const roles = await pollerOf(bots);
   assert.deepEqual([...roles].sort(), ['poller', 'standby', 'standby']);
   // The same roles on /metrics: one telegram_poller and one watcher_leader across the fleet.
-  const scrape = await Promise.all(bots.map(async (b) => (await fetch(`http://127.0.0.1:${b.opsPort}/metrics`)).text()));
+  const scrape = await Promise.all(
+    bots.map(async (b) => (await fetch(`http://127.0.0.1:${b.opsPort}/metrics`)).text()),
+  );
   const holders = (role: string) => scrape.filter((m) => m.includes(`kolradar_role{role="${role}"} 1`)).length;
   assert.equal(holders('telegram_poller'), 1);
-  await waitUntil('a watcher leader', async () => (await Promise.all(bots.map((b) => b.readyz()))).filter((z) => z.watcher === 'leader').length === 1);
+  await waitUntil(
+    'a watcher leader',
+    async () => (await Promise.all(bots.map((b) => b.readyz()))).filter((z) => z.watcher === 'leader').length === 1,
+  );
   assert.equal(scrape.filter((m) => m.includes('kolradar_role{role="telegram_poller"} 0')).length, 2);
 
   let chat = 1000;
   const burst = async (n: number) => {
     const chats = Array.from({ length: n }, () => ++chat);
-    for (const c of chats) fake.sendText({ chat: { id: c, type: 'private' }, from: { id: c, first_name: 'U' }, text: '/help' });
+    for (const c of chats)
+      fake.sendText({ chat: { id: c, type: 'private' }, from: { id: c, first_name: 'U' }, text: '/help' });
     await waitUntil(`${n} answers`, () => chats.every((c) => fake.messages(c).length >= 1), 60_000);
     return chats;
   };
@@ -86,7 +105,10 @@ test('Telegram polling, three instances on Redis: one poller at a time, takeover
   assert.equal(conflicts.length, 0, 'no getUpdates overlapped another (Telegram would have answered 409)');
 });
 
-test('Telegram webhook, three instances behind a round-robin proxy: every update answered once, a repeated update_id too', { skip, timeout: 120_000 }, async (t) => {
+test('Telegram webhook, three instances behind a round-robin proxy: every update answered once, a repeated update_id too', {
+  skip,
+  timeout: 120_000,
+}, async (t) => {
   const redis = await startRedis(t);
   const sb = await startSandbox();
   const fake = await startTelegramFake({ token: TOKEN, limits: false, knownChatsOnly: false });
@@ -136,7 +158,10 @@ test('Telegram webhook, three instances behind a round-robin proxy: every update
   };
   const ids = Array.from({ length: 30 }, (_, i) => 500 + i);
   const statuses = await Promise.all(ids.map(deliver));
-  assert.ok(statuses.every((s) => s === 200), statuses.join(','));
+  assert.ok(
+    statuses.every((s) => s === 200),
+    statuses.join(','),
+  );
   // Telegram retries a delivery it thinks failed: the same update_id again, here to the other two instances.
   assert.equal(await deliver(505), 200);
   assert.equal(await deliver(505), 200);
@@ -144,7 +169,10 @@ test('Telegram webhook, three instances behind a round-robin proxy: every update
   await waitUntil('every answer', () => chats.every((c) => fake.messages(c).length >= 1));
   await sleep(500);
   answeredOnce(fake, chats);
-  assert.ok(lb.forwarded.every((n) => n >= 10), `the proxy spread the updates: ${lb.forwarded.join(',')}`);
+  assert.ok(
+    lb.forwarded.every((n) => n >= 10),
+    `the proxy spread the updates: ${lb.forwarded.join(',')}`,
+  );
   const skipped = bots.map((b) => (b.logs().match(/update already handled/g) ?? []).length).reduce((a, b) => a + b, 0);
   assert.equal(skipped, 2, 'the two repeats were recognised');
   for (const b of bots) assert.equal(await b.kill('SIGTERM'), 0);

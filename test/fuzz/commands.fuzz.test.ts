@@ -18,21 +18,66 @@ before(async () => {
 });
 after(() => h.close());
 
-const HOSTILE = ['<b>', '</a>', '&amp;', '@everyone', '<@123>', '**x**', '`', '"', "'", '\u202e', '🐸', '👨‍👩‍👧', 'sol', 'solana', '0x', '::', 'limit:', 'sort:', ':', '=', '-1', '1e309', 'NaN', '99999999999999999999', '\u0000', '\n'];
+const HOSTILE = [
+  '<b>',
+  '</a>',
+  '&amp;',
+  '@everyone',
+  '<@123>',
+  '**x**',
+  '`',
+  '"',
+  "'",
+  '\u202e',
+  '🐸',
+  '👨‍👩‍👧',
+  'sol',
+  'solana',
+  '0x',
+  '::',
+  'limit:',
+  'sort:',
+  ':',
+  '=',
+  '-1',
+  '1e309',
+  'NaN',
+  '99999999999999999999',
+  '\u0000',
+  '\n',
+];
 
 /** Text Telegram would show: tags removed, entities decoded. */
 function visible(html: string): string {
-  return html.replace(/<[^>]*>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 }
 
 function checkRendered(view: View): void {
   const tg = toTelegramHtml(view);
   assert.ok(visible(tg.text).length <= TEXT_MAX, 'telegram text within 4096');
-  assert.doesNotMatch(tg.text.replace(/<\/?(b|i|u|s|code|pre|blockquote|a)(\s+href="[^"<>]*")?>/g, ''), /[<>]/, 'no stray tags in telegram html');
-  for (const row of tg.reply_markup?.inline_keyboard ?? []) for (const b of row) if ('callback_data' in b) assert.ok(Buffer.byteLength(String(b.callback_data)) <= 64);
+  assert.doesNotMatch(
+    tg.text.replace(/<\/?(b|i|u|s|code|pre|blockquote|a)(\s+href="[^"<>]*")?>/g, ''),
+    /[<>]/,
+    'no stray tags in telegram html',
+  );
+  for (const row of tg.reply_markup?.inline_keyboard ?? [])
+    for (const b of row) if ('callback_data' in b) assert.ok(Buffer.byteLength(String(b.callback_data)) <= 64);
   const dc = toDiscordPayload(view);
   assert.deepEqual(dc.allowed_mentions, { parse: [] });
-  const total = dc.embeds.reduce((n, e) => n + (e.title?.length ?? 0) + (e.description?.length ?? 0) + (e.footer?.text.length ?? 0) + (e.fields ?? []).reduce((m, f) => m + f.name.length + f.value.length, 0), 0);
+  const total = dc.embeds.reduce(
+    (n, e) =>
+      n +
+      (e.title?.length ?? 0) +
+      (e.description?.length ?? 0) +
+      (e.footer?.text.length ?? 0) +
+      (e.fields ?? []).reduce((m, f) => m + f.name.length + f.value.length, 0),
+    0,
+  );
   assert.ok(total <= 6000, 'discord embeds within 6000');
   for (const e of dc.embeds) assert.doesNotMatch(JSON.stringify(e), /@(everyone|here)/, 'no mass mention survives');
   const plain = toPlainText(view, { colour: false }).text;
@@ -41,7 +86,11 @@ function checkRendered(view: View): void {
 
 test('every command answers any typed text with a view that renders within limits', async () => {
   const names = [...h.dispatcher.commands.keys()];
-  const word = fc.oneof(fc.constantFrom(...HOSTILE), fc.string({ maxLength: 12 }), fc.stringMatching(/^[a-z_]{1,8}:[\w.,@-]{0,12}$/));
+  const word = fc.oneof(
+    fc.constantFrom(...HOSTILE),
+    fc.string({ maxLength: 12 }),
+    fc.stringMatching(/^[a-z_]{1,8}:[\w.,@-]{0,12}$/),
+  );
   await fc.assert(
     fc.asyncProperty(fc.constantFrom(...names), fc.array(word, { maxLength: 5 }), async (name, words) => {
       const view = await h.dispatcher.text(`/${name} ${words.join(' ')}`, caller);

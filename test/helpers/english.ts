@@ -8,8 +8,21 @@
 import type { View } from '../../src/views/model.ts';
 
 // Letter boundaries by Unicode: 'and' in Turkish 'andığı' is no English word.
-const ENGLISH = /(?<!\p{L})(the|and|with|this|that|your|you|are|from|for|of|to|is|was|has|have|there|here|only|can|cannot|please|try|again|not|one)(?!\p{L})/giu;
-const SKIP = new Set(['code', 'example', 'url', 'id', 'command', 'options', 'link', 'thumbnailUrl', 'png', 'name_', 'key']);
+const ENGLISH =
+  /(?<!\p{L})(the|and|with|this|that|your|you|are|from|for|of|to|is|was|has|have|there|here|only|can|cannot|please|try|again|not|one)(?!\p{L})/giu;
+const SKIP = new Set([
+  'code',
+  'example',
+  'url',
+  'id',
+  'command',
+  'options',
+  'link',
+  'thumbnailUrl',
+  'png',
+  'name_',
+  'key',
+]);
 
 /** The prose of a view, one string per piece. */
 export function prose(view: View): string[] {
@@ -32,5 +45,9 @@ export function prose(view: View): string[] {
  * no translation's business.
  */
 export function englishIn(view: View, quoted: (piece: string) => boolean = () => false): string[] {
-  return prose(view).filter((s) => !quoted(s)).flatMap((s) => [...s.replace(/\/[a-z_]+/g, '').matchAll(ENGLISH)].map((m) => `${m[0]} (in “${s.trim().slice(0, 60)}”)`));
+  return prose(view)
+    .filter((s) => !quoted(s))
+    .flatMap((s) =>
+      [...s.replace(/\/[a-z_]+/g, '').matchAll(ENGLISH)].map((m) => `${m[0]} (in “${s.trim().slice(0, 60)}”)`),
+    );
 }

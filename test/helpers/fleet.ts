@@ -82,11 +82,14 @@ export async function roundRobin(t: TestContext, targets: readonly number[]): Pr
       const body = Buffer.concat(chunks);
       const attempt = (tries: number): void => {
         const i = next++ % targets.length;
-        const out = request({ host: '127.0.0.1', port: targets[i], method: req.method, path: req.url, headers: req.headers }, (up) => {
-          forwarded[i]! += 1;
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          up.pipe(res);
-        });
+        const out = request(
+          { host: '127.0.0.1', port: targets[i], method: req.method, path: req.url, headers: req.headers },
+          (up) => {
+            forwarded[i]! += 1;
+            res.writeHead(up.statusCode ?? 502, up.headers);
+            up.pipe(res);
+          },
+        );
         out.on('error', () => (tries > 1 ? attempt(tries - 1) : res.writeHead(502).end()));
         out.end(body);
       };
@@ -97,10 +100,11 @@ export async function roundRobin(t: TestContext, targets: readonly number[]): Pr
   const rr: RoundRobin = {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     forwarded,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
   t.after(() => rr.close());
   return rr;

@@ -27,12 +27,42 @@ export async function bothPlatforms(
     now?: () => number;
   },
 ) {
-  const discord = await startDiscordFake({ guilds: [{ id: o.guildId, channels: o.channels.map((id) => ({ id })) }], ...(o.channelBucket ? { channelBucket: o.channelBucket } : {}) });
-  const telegram = await startTelegramFake({ token: o.telegramToken, knownChatsOnly: false, ...(o.timeScale ? { timeScale: o.timeScale } : {}) });
-  const app = await createApp(loadConfig({ STORE_URL: o.storeUrl ?? 'memory:', WATCH_CRON: o.watchCron ?? '0 0 1 1 *' }), silentLogger(), { sandboxLiveRate: 0, ...(o.now ? { dispatcher: { now: o.now } } : {}), ...(o.marketClock ? { sandboxMarket: { clock: o.marketClock } } : {}) });
+  const discord = await startDiscordFake({
+    guilds: [{ id: o.guildId, channels: o.channels.map((id) => ({ id })) }],
+    ...(o.channelBucket ? { channelBucket: o.channelBucket } : {}),
+  });
+  const telegram = await startTelegramFake({
+    token: o.telegramToken,
+    knownChatsOnly: false,
+    ...(o.timeScale ? { timeScale: o.timeScale } : {}),
+  });
+  const app = await createApp(
+    loadConfig({ STORE_URL: o.storeUrl ?? 'memory:', WATCH_CRON: o.watchCron ?? '0 0 1 1 *' }),
+    silentLogger(),
+    {
+      sandboxLiveRate: 0,
+      ...(o.now ? { dispatcher: { now: o.now } } : {}),
+      ...(o.marketClock ? { sandboxMarket: { clock: o.marketClock } } : {}),
+    },
+  );
   const log = silentLogger();
-  const dc = createDiscordAdapter({ token: discord.token, applicationId: discord.applicationId, apiBase: discord.apiBase, dispatcher: app.dispatcher, api: app.api, log, subscriptions: app.store.subscriptions });
-  const tg = createTelegramAdapter({ token: telegram.token, apiRoot: telegram.apiRoot, dispatcher: app.dispatcher, store: app.store, log, ...(o.timeScale ? { pacing: { timeScale: o.timeScale } } : {}) });
+  const dc = createDiscordAdapter({
+    token: discord.token,
+    applicationId: discord.applicationId,
+    apiBase: discord.apiBase,
+    dispatcher: app.dispatcher,
+    api: app.api,
+    log,
+    subscriptions: app.store.subscriptions,
+  });
+  const tg = createTelegramAdapter({
+    token: telegram.token,
+    apiRoot: telegram.apiRoot,
+    dispatcher: app.dispatcher,
+    store: app.store,
+    log,
+    ...(o.timeScale ? { pacing: { timeScale: o.timeScale } } : {}),
+  });
   let closing: Promise<void> | undefined;
   /** Idempotent; call it directly when something the test owns (a Redis server) must outlive it. */
   const close = () =>

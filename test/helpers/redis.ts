@@ -9,7 +9,8 @@ import type { TestContext } from 'node:test';
 
 export function redisAvailable(): boolean {
   const found = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
-  if (!found && process.env.CI === 'true') throw new Error('redis-server is required under CI but was not found on PATH');
+  if (!found && process.env.CI === 'true')
+    throw new Error('redis-server is required under CI but was not found on PATH');
   return found;
 }
 
@@ -34,9 +35,24 @@ export interface RedisServer {
 }
 
 /** `port` to start on a port chosen before (a late start); `args` for more settings, such as `--requirepass`. */
-export async function startRedis(t?: TestContext, o: { port?: number; args?: readonly string[] } = {}): Promise<RedisServer> {
+export async function startRedis(
+  t?: TestContext,
+  o: { port?: number; args?: readonly string[] } = {},
+): Promise<RedisServer> {
   const port = o.port ?? (await freePort());
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...(o.args ?? [])];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--protected-mode',
+    'yes',
+    ...(o.args ?? []),
+  ];
   const child = spawn('redis-server', args, {
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,9 +3,19 @@ import { DEFAULT_FILTERS } from '../../src/alerts/filters.ts';
 import type { AlertFilters } from '../../src/store/subscriptions.ts';
 import type { DestinationPlatform, Subscription } from '../../src/store/subscriptions.ts';
 
-export const OPEN_FILTERS: AlertFilters = { ...DEFAULT_FILTERS, minTokenScore: 0, minKolScore: 0, minFollowers: 0, cooldownMinutes: 0 };
+export const OPEN_FILTERS: AlertFilters = {
+  ...DEFAULT_FILTERS,
+  minTokenScore: 0,
+  minKolScore: 0,
+  minFollowers: 0,
+  cooldownMinutes: 0,
+};
 
-export function openSubscription(platform: DestinationPlatform, chatId: string, filters: Partial<AlertFilters> = {}): Subscription {
+export function openSubscription(
+  platform: DestinationPlatform,
+  chatId: string,
+  filters: Partial<AlertFilters> = {},
+): Subscription {
   return {
     id: `${platform}:${chatId}`,
     platform,

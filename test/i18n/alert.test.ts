@@ -23,7 +23,15 @@ import { harness } from '../commands/harness.ts';
 import { englishIn } from '../helpers/english.ts';
 import { telegramVisible, TWEET_5000 } from '../views/render/helpers.ts';
 
-const facts = { chain: 'solana', tokenScore: 82.5, kolScore: 40, followers: 12_300, tweetType: 'tweet', username: 'a', labels: ['alpha'] } as unknown as TweetFacts;
+const facts = {
+  chain: 'solana',
+  tokenScore: 82.5,
+  kolScore: 40,
+  followers: 12_300,
+  tweetType: 'tweet',
+  username: 'a',
+  labels: ['alpha'],
+} as unknown as TweetFacts;
 const { parts, checks } = filterChecks({ ...DEFAULT_FILTERS, chains: ['solana'], labels: ['alpha'] }, facts);
 const kol = (i: number) => ({
   username: `kol_longer_handle${i}`,
@@ -36,7 +44,17 @@ const kol = (i: number) => ({
 });
 const content: AlertContent = {
   kind: 'alert',
-  token: { name: 'Dogwifhat', symbol: 'WIF', chain: 'solana', address: 'EKpQGSJtjMFqKZ9KQanSqYXRcF8fBopzLHYxdM65zcjm', score: 91.2, marketCap: 2_345_678_901, liquidity: 12_345_678, change1h: 1.23, change24h: -45.6 },
+  token: {
+    name: 'Dogwifhat',
+    symbol: 'WIF',
+    chain: 'solana',
+    address: 'EKpQGSJtjMFqKZ9KQanSqYXRcF8fBopzLHYxdM65zcjm',
+    score: 91.2,
+    marketCap: 2_345_678_901,
+    liquidity: 12_345_678,
+    change1h: 1.23,
+    change24h: -45.6,
+  },
   kols: Array.from({ length: 6 }, (_, i) => kol(i)),
   reason: parts.join(', '),
   checks,
@@ -55,14 +73,24 @@ test('the alert speaks each language, and fits Discord and Telegram in each', ()
     const t = translator(locale);
     for (const c of [content, { ...content, test: true }, { ...content, kols: content.kols.slice(0, 1) }]) {
       const view = alertView(c, t);
-      if (locale !== 'en') assert.deepEqual(englishIn(view, (s) => s.startsWith('gm @everyone')), [], locale);
+      if (locale !== 'en')
+        assert.deepEqual(
+          englishIn(view, (s) => s.startsWith('gm @everyone')),
+          [],
+          locale,
+        );
       const d = toDiscordPayload(view);
       for (const e of d.embeds) {
         assert.ok((e.title ?? '').length <= EMBED_TITLE_MAX, `${locale} title`);
         assert.ok((e.description ?? '').length <= EMBED_DESCRIPTION_MAX, `${locale} description`);
         assert.ok((e.footer?.text ?? '').length <= FOOTER_MAX, `${locale} footer`);
-        for (const f of e.fields ?? []) assert.ok(f.name.length <= FIELD_NAME_MAX && f.value.length <= FIELD_VALUE_MAX, `${locale} field`);
-        const total = (e.title ?? '').length + (e.description ?? '').length + (e.footer?.text ?? '').length + (e.fields ?? []).reduce((n, f) => n + f.name.length + f.value.length, 0);
+        for (const f of e.fields ?? [])
+          assert.ok(f.name.length <= FIELD_NAME_MAX && f.value.length <= FIELD_VALUE_MAX, `${locale} field`);
+        const total =
+          (e.title ?? '').length +
+          (e.description ?? '').length +
+          (e.footer?.text ?? '').length +
+          (e.fields ?? []).reduce((n, f) => n + f.name.length + f.value.length, 0);
         assert.ok(total <= EMBED_TOTAL_MAX, `${locale} embed total ${total}`);
       }
       assert.ok(telegramVisible(toTelegramHtml(view).text).length <= TEXT_MAX, `${locale} telegram`);
@@ -71,14 +99,25 @@ test('the alert speaks each language, and fits Discord and Telegram in each', ()
   const ru = alertView(content, translator('ru'));
   assert.match(JSON.stringify(ru), /Почему: сеть solana, оценка токена 82,5 >= 70/);
   const notice = alertView({ kind: 'notice', text: 'English text of an older build', skipped: 1234 }, translator('ru'));
-  assert.match(notice.kind === 'text' ? String(notice.text) : '', /^kolradar отстал от ленты: пропущено старых твитов — 1\s234;/u);
+  assert.match(
+    notice.kind === 'text' ? String(notice.text) : '',
+    /^kolradar отстал от ленты: пропущено старых твитов — 1\s234;/u,
+  );
 });
 
 const h = await harness();
 after(() => h.close());
 
 test('/subscribe stores the alert language: the Discord server’s, else the admin’s; a chosen one stays', async () => {
-  const admin = (over: Partial<Caller>): Caller => ({ platform: 'discord', userId: 'adm', chatId: 'c', chatType: 'group', locale: 'en-US', canManage: async () => true, ...over });
+  const admin = (over: Partial<Caller>): Caller => ({
+    platform: 'discord',
+    userId: 'adm',
+    chatId: 'c',
+    chatType: 'group',
+    locale: 'en-US',
+    canManage: async () => true,
+    ...over,
+  });
   await h.dispatcher.text('/subscribe', admin({ chatId: 'guild-ko', guildLocale: 'ko' }));
   assert.equal(await h.store.languages.get('discord', 'guild-ko'), 'ko');
   await h.dispatcher.text('/subscribe', admin({ platform: 'telegram', chatId: 'tg-tr', locale: 'tr' }));

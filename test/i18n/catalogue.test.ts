@@ -27,7 +27,8 @@ function grouped(locale: Locale): Map<string, Map<string, string>> {
   return out;
 }
 
-const placeholders = (s: string): string[] => [...new Set([...s.matchAll(/\{\{\s*([\w.]+)[^}]*\}\}/g)].map((m) => m[1]!))].sort();
+const placeholders = (s: string): string[] =>
+  [...new Set([...s.matchAll(/\{\{\s*([\w.]+)[^}]*\}\}/g)].map((m) => m[1]!))].sort();
 
 const english = grouped('en');
 
@@ -59,7 +60,11 @@ test('every text keeps the English placeholders, and no text is empty', () => {
       for (const [form, text] of forms) {
         assert.ok(text.trim().length > 0, `${locale} ${key} ${form} is empty`);
         // `count` may be written out in a form ("one" = 1 in some languages); every other value must appear.
-        assert.deepEqual(placeholders(text).filter((p) => p !== 'count'), wanted, `${locale} ${key}${form ? `_${form}` : ''}: ${text}`);
+        assert.deepEqual(
+          placeholders(text).filter((p) => p !== 'count'),
+          wanted,
+          `${locale} ${key}${form ? `_${form}` : ''}: ${text}`,
+        );
       }
     }
   }
@@ -129,7 +134,10 @@ test('no English text is left in another language', () => {
 
 test('the plural a reader sees follows their language: ru 1 / 3 / 5 / 21 commands', () => {
   const t = translator('ru');
-  assert.deepEqual([1, 3, 5, 21].map((count) => t('help.commands', { count })), ['1 команда.', '3 команды.', '5 команд.', '21 команда.']);
+  assert.deepEqual(
+    [1, 3, 5, 21].map((count) => t('help.commands', { count })),
+    ['1 команда.', '3 команды.', '5 команд.', '21 команда.'],
+  );
   assert.equal(translator('en')('help.commands', { count: 1 }), '1 command.');
   assert.equal(translator('zh')('help.commands', { count: 5 }), '共 5 个命令。');
 });
@@ -138,13 +146,19 @@ test('every command has a description in every language, within Discord and Tele
   const commands = await loadCommands();
   for (const locale of LOCALES) {
     const descriptions = CATALOGUES[locale].commands as Readonly<Record<string, string>>;
-    assert.deepEqual(Object.keys(descriptions).sort(), [...commands.keys()].sort(), `${locale}: one description per loaded command`);
-    for (const [name, text] of Object.entries(descriptions)) assert.ok(text.length >= 1 && text.length <= 100, `${locale} /${name}: ${text.length} characters`);
+    assert.deepEqual(
+      Object.keys(descriptions).sort(),
+      [...commands.keys()].sort(),
+      `${locale}: one description per loaded command`,
+    );
+    for (const [name, text] of Object.entries(descriptions))
+      assert.ok(text.length >= 1 && text.length <= 100, `${locale} /${name}: ${text.length} characters`);
     assert.ok(CATALOGUES[locale].bot.description.length <= 512, `${locale} bot description`);
     assert.ok(CATALOGUES[locale].bot.shortDescription.length <= 120, `${locale} bot short description`);
   }
   // Until the commands read their description from the catalogue, the English texts must not drift apart.
-  for (const c of commands.values()) assert.equal((CATALOGUES.en.commands as Record<string, string>)[c.name], c.description, `/${c.name}`);
+  for (const c of commands.values())
+    assert.equal((CATALOGUES.en.commands as Record<string, string>)[c.name], c.description, `/${c.name}`);
 });
 
 test('option descriptions in the catalogue belong to real options, match their English and fit Discord', async () => {
@@ -154,12 +168,19 @@ test('option descriptions in the catalogue belong to real options, match their E
     const specs = commands.get(command)?.options as Record<string, { spec: { description: string } }> | undefined;
     assert.ok(specs, `/${command} exists`);
     for (const [option, text] of Object.entries(options)) {
-      assert.equal(specs[option]?.spec.description, text, `/${command} ${option}: the command's English and the catalogue's agree`);
+      assert.equal(
+        specs[option]?.spec.description,
+        text,
+        `/${command} ${option}: the command's English and the catalogue's agree`,
+      );
     }
   }
   for (const locale of LOCALES) {
-    for (const options of Object.values(CATALOGUES[locale].options as Readonly<Record<string, Readonly<Record<string, string>>>>)) {
-      for (const text of Object.values(options)) assert.ok(text.length >= 1 && text.length <= 100, `${locale}: ${text}`);
+    for (const options of Object.values(
+      CATALOGUES[locale].options as Readonly<Record<string, Readonly<Record<string, string>>>>,
+    )) {
+      for (const text of Object.values(options))
+        assert.ok(text.length >= 1 && text.length <= 100, `${locale}: ${text}`);
     }
   }
 });

@@ -17,13 +17,46 @@ function svgsFor(locale: (typeof LOCALES)[number]): { name: string; svg: string 
   const t = translator(locale);
   const words = chartWords(t);
   const win = sampleWinRate();
-  const labels = ['chart.scoreV2', 'chart.rankV2', 'chart.score', 'chart.accuracy', 'chart.speed', 'chart.engagement', 'chart.legality', 'chart.active', 'chart.shilledTokens'] as const;
+  const labels = [
+    'chart.scoreV2',
+    'chart.rankV2',
+    'chart.score',
+    'chart.accuracy',
+    'chart.speed',
+    'chart.engagement',
+    'chart.legality',
+    'chart.active',
+    'chart.shilledTokens',
+  ] as const;
   const scores = labels.map((k) => ({ label: t(k), value: '100.0' }));
   return [
-    { name: 'winrate', svg: winRateSvg({ ...win, title: t('chart.winRateTitle', { who: 'Satoshi Nakamoto (@satoshi)' }), subtitle: t('chart.winRateSubtitle', { count: 143, n: 143 }), scores, words }) },
-    { name: 'momentum', svg: momentumSvg({ ...sampleMomentum(8), title: t('chart.momentumTitle', { who: '@satoshi' }), words }) },
-    { name: 'mindmap', svg: mindmapSvg({ ...sampleMindmap(40), title: t('chart.mindmapTitle', { name: '$PEPE', hours: 24 }), words }) },
-    { name: 'price', svg: priceStripSvg({ symbol: '$PEPE', changes: { m5: 1.2, h1: null, h4: -3.4, h24: 120 }, title: t('chart.priceTitle', { symbol: '$PEPE' }), words }) },
+    {
+      name: 'winrate',
+      svg: winRateSvg({
+        ...win,
+        title: t('chart.winRateTitle', { who: 'Satoshi Nakamoto (@satoshi)' }),
+        subtitle: t('chart.winRateSubtitle', { count: 143, n: 143 }),
+        scores,
+        words,
+      }),
+    },
+    {
+      name: 'momentum',
+      svg: momentumSvg({ ...sampleMomentum(8), title: t('chart.momentumTitle', { who: '@satoshi' }), words }),
+    },
+    {
+      name: 'mindmap',
+      svg: mindmapSvg({ ...sampleMindmap(40), title: t('chart.mindmapTitle', { name: '$PEPE', hours: 24 }), words }),
+    },
+    {
+      name: 'price',
+      svg: priceStripSvg({
+        symbol: '$PEPE',
+        changes: { m5: 1.2, h1: null, h4: -3.4, h24: 120 },
+        title: t('chart.priceTitle', { symbol: '$PEPE' }),
+        words,
+      }),
+    },
   ];
 }
 
@@ -52,7 +85,9 @@ test('every line of every chart fits its canvas in every language', () => {
       // Left-anchored texts must end inside the canvas.
       for (const m of svg.matchAll(/<text\b[^>]*\bx="([\d.]+)"[^>]*font-size="([\d.]+)"[^>]*>([^<]*)<\/text>/g)) {
         if (/text-anchor="(middle|end)"/.test(m[0])) continue;
-        const end = Number(m[1]) + textWidth(m[3]!.replace(/&(amp|lt|gt|quot|#39);/g, 'x'), Number(m[2]), /font-weight="(bold|700)"/.test(m[0]));
+        const end =
+          Number(m[1]) +
+          textWidth(m[3]!.replace(/&(amp|lt|gt|quot|#39);/g, 'x'), Number(m[2]), /font-weight="(bold|700)"/.test(m[0]));
         assert.ok(end <= w + 1, `${locale} ${name}: “${m[3]}” ends at ${end.toFixed(0)} of ${w}`);
       }
     }

@@ -18,7 +18,11 @@ const quoted = (piece: string): boolean => {
   return core.length > 0 && contents.some((c) => c.includes(core));
 };
 // A KOL with shills whose name is no part of another's; a token on Solana (one chain per address).
-const kol = kols.find((k) => shills.filter((x) => x.kolId === k.id).length >= 5 && !kols.some((o) => o !== k && o.username.toLowerCase().includes(k.username.toLowerCase())))!;
+const kol = kols.find(
+  (k) =>
+    shills.filter((x) => x.kolId === k.id).length >= 5 &&
+    !kols.some((o) => o !== k && o.username.toLowerCase().includes(k.username.toLowerCase())),
+)!;
 const token = tokens.find((t) => t.chain_id === 'solana')!;
 
 // [line, admin?, chat type]: answers, errors and refusals.
@@ -89,7 +93,14 @@ const ANSWERS: [string, boolean, Caller['chatType']][] = [
 ];
 
 test('the English detector finds English in an English answer (it can fail)', async () => {
-  const caller: Caller = { platform: 'telegram', userId: '1', chatId: 'leak-en', chatType: 'private', locale: 'en', canManage: async () => true };
+  const caller: Caller = {
+    platform: 'telegram',
+    userId: '1',
+    chatId: 'leak-en',
+    chatType: 'private',
+    locale: 'en',
+    canManage: async () => true,
+  };
   const view = await h.dispatcher.text('/help', caller);
   assert.ok(englishIn(view!).length > 5);
 });
@@ -97,7 +108,14 @@ test('the English detector finds English in an English answer (it can fail)', as
 test('converted answers carry no English in any other language', async () => {
   for (const locale of LOCALES.filter((l) => l !== 'en')) {
     for (const [line, admin, chatType] of ANSWERS) {
-      const caller: Caller = { platform: 'telegram', userId: `leak-${locale}`, chatId: `leak-${locale}-${chatType}`, chatType, locale, canManage: async () => admin };
+      const caller: Caller = {
+        platform: 'telegram',
+        userId: `leak-${locale}`,
+        chatId: `leak-${locale}-${chatType}`,
+        chatType,
+        locale,
+        canManage: async () => admin,
+      };
       const view = await h.dispatcher.text(line, caller);
       assert.ok(view, line);
       assert.deepEqual(englishIn(view, quoted), [], `${locale} ${line}`);

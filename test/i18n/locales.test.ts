@@ -7,13 +7,38 @@ import * as english from '../../src/views/format.ts';
 test('platform language tags map to the language we speak, others to nothing', () => {
   const cases: [string | undefined, string | undefined][] = [
     // Discord locales
-    ['zh-CN', 'zh'], ['zh-TW', 'zh'], ['pt-BR', 'pt-BR'], ['es-419', 'es'], ['es-ES', 'es'], ['en-GB', 'en'], ['en-US', 'en'], ['ko', 'ko'], ['tr', 'tr'], ['vi', 'vi'], ['ru', 'ru'],
-    ['de', undefined], ['ja', undefined], ['uk', undefined],
+    ['zh-CN', 'zh'],
+    ['zh-TW', 'zh'],
+    ['pt-BR', 'pt-BR'],
+    ['es-419', 'es'],
+    ['es-ES', 'es'],
+    ['en-GB', 'en'],
+    ['en-US', 'en'],
+    ['ko', 'ko'],
+    ['tr', 'tr'],
+    ['vi', 'vi'],
+    ['ru', 'ru'],
+    ['de', undefined],
+    ['ja', undefined],
+    ['uk', undefined],
     // Telegram language_code
-    ['pt-br', 'pt-BR'], ['pt', 'pt-BR'], ['zh-hans', 'zh'], ['zh-hant', 'zh'], ['PT_br', 'pt-BR'],
+    ['pt-br', 'pt-BR'],
+    ['pt', 'pt-BR'],
+    ['zh-hans', 'zh'],
+    ['zh-hant', 'zh'],
+    ['PT_br', 'pt-BR'],
     // LANG
-    ['ru_RU.UTF-8', 'ru'], ['ko_KR.UTF-8', 'ko'], ['es_MX.utf8@euro', 'es'], ['C.UTF-8', undefined], ['POSIX', undefined], ['C', undefined],
-    ['', undefined], [undefined, undefined], [' tr-TR ', 'tr'], ['toString', undefined], ['__proto__', undefined],
+    ['ru_RU.UTF-8', 'ru'],
+    ['ko_KR.UTF-8', 'ko'],
+    ['es_MX.utf8@euro', 'es'],
+    ['C.UTF-8', undefined],
+    ['POSIX', undefined],
+    ['C', undefined],
+    ['', undefined],
+    [undefined, undefined],
+    [' tr-TR ', 'tr'],
+    ['toString', undefined],
+    ['__proto__', undefined],
   ];
   for (const [tag, want] of cases) assert.equal(negotiate(tag), want, String(tag));
 });
@@ -36,9 +61,25 @@ test('market caps keep K/M/B in every language; separators, percentages and time
   const now = Date.UTC(2026, 0, 10);
   const row = (l: Parameters<typeof formats>[0]) => {
     const f = formats(l);
-    return [f.usd(1234567), f.usd('0.00001234'), f.int(12345), f.pct(0.123, 'fraction', { sign: true }), f.age(3 * 86400 + 4 * 3600, 'seconds'), f.timeAgo(now - 5 * 60_000, now), f.timeAgo(now - 10_000, now)];
+    return [
+      f.usd(1234567),
+      f.usd('0.00001234'),
+      f.int(12345),
+      f.pct(0.123, 'fraction', { sign: true }),
+      f.age(3 * 86400 + 4 * 3600, 'seconds'),
+      f.timeAgo(now - 5 * 60_000, now),
+      f.timeAgo(now - 10_000, now),
+    ];
   };
-  assert.deepEqual(row('ru'), ['$1,23M', '$0,0₄1234', '12\u00a0345', '+12,3\u00a0%', '3 д. 4 ч', '5 мин. назад', 'сейчас']);
+  assert.deepEqual(row('ru'), [
+    '$1,23M',
+    '$0,0₄1234',
+    '12\u00a0345',
+    '+12,3\u00a0%',
+    '3 д. 4 ч',
+    '5 мин. назад',
+    'сейчас',
+  ]);
   assert.deepEqual(row('zh'), ['$1.23M', '$0.0₄1234', '12,345', '+12.3%', '3天4小时', '5分钟前', '现在']);
   assert.deepEqual(row('tr'), ['$1,23M', '$0,0₄1234', '12.345', '+%12,3', '3g 4s', '5 dk. önce', 'şimdi']);
   assert.deepEqual(row('pt-BR'), ['$1,23M', '$0,0₄1234', '12.345', '+12,3%', '3 dias 4 h', 'há 5 min.', 'agora']);
@@ -46,6 +87,9 @@ test('market caps keep K/M/B in every language; separators, percentages and time
   // Missing values stay "-" in every language.
   for (const l of ['ru', 'vi', 'es'] as const) {
     const f = formats(l);
-    assert.deepEqual([f.usd(null), f.pct('x', 'percent'), f.age(-1, 'days'), f.timeAgo(undefined)], ['-', '-', '-', '-']);
+    assert.deepEqual(
+      [f.usd(null), f.pct('x', 'percent'), f.age(-1, 'days'), f.timeAgo(undefined)],
+      ['-', '-', '-', '-'],
+    );
   }
 });

@@ -6,7 +6,13 @@ import { silentLogger } from '../../src/log.ts';
 import { startOpsServer } from '../../src/ops/http.ts';
 import type { Caller } from '../../src/core/command.ts';
 
-const caller: Caller = { platform: 'console', userId: 'u', chatId: 'c', chatType: 'private', canManage: async () => true };
+const caller: Caller = {
+  platform: 'console',
+  userId: 'u',
+  chatId: 'c',
+  chatType: 'private',
+  canManage: async () => true,
+};
 
 test('/healthz, /readyz and /metrics report what operators need', async (t) => {
   const app = await createApp(loadConfig({ STORE_URL: 'memory:' }), silentLogger(), { sandboxLiveRate: 0 });
@@ -15,7 +21,12 @@ test('/healthz, /readyz and /metrics report what operators need', async (t) => {
     port: 0,
     host: '127.0.0.1',
     metrics: app.metrics,
-    checks: { store: () => app.store.ping(), storeName: 'memory', platforms: () => ({ telegram: platformUp }), lease: () => app.leaseStatus() },
+    checks: {
+      store: () => app.store.ping(),
+      storeName: 'memory',
+      platforms: () => ({ telegram: platformUp }),
+      lease: () => app.leaseStatus(),
+    },
   });
   t.after(async () => {
     await ops.close();
@@ -26,7 +37,13 @@ test('/healthz, /readyz and /metrics report what operators need', async (t) => {
   assert.equal((await get('/healthz')).status, 200);
   const ready = await get('/readyz');
   assert.equal(ready.status, 200);
-  assert.deepEqual(await ready.json(), { ready: true, store: true, storeName: 'memory', platforms: { telegram: true }, watcher: 'not running' });
+  assert.deepEqual(await ready.json(), {
+    ready: true,
+    store: true,
+    storeName: 'memory',
+    platforms: { telegram: true },
+    watcher: 'not running',
+  });
   platformUp = false;
   assert.equal((await get('/readyz')).status, 503, 'a disconnected platform is not ready');
 
@@ -57,16 +74,32 @@ test('/healthz, /readyz and /metrics report what operators need', async (t) => {
 });
 
 test('/metrics does not grow with what users type: 300 distinct unknown commands add one series', async (t) => {
-  const app = await createApp(loadConfig({ STORE_URL: 'memory:' }), silentLogger(), { sandboxLiveRate: 0, dispatcher: { userLimit: { count: 1_000, windowMs: 60_000 } } });
-  const ops = await startOpsServer({ port: 0, metrics: app.metrics, checks: { store: () => app.store.ping(), storeName: 'memory', platforms: () => ({}), lease: () => app.leaseStatus() } });
+  const app = await createApp(loadConfig({ STORE_URL: 'memory:' }), silentLogger(), {
+    sandboxLiveRate: 0,
+    dispatcher: { userLimit: { count: 1_000, windowMs: 60_000 } },
+  });
+  const ops = await startOpsServer({
+    port: 0,
+    metrics: app.metrics,
+    checks: {
+      store: () => app.store.ping(),
+      storeName: 'memory',
+      platforms: () => ({}),
+      lease: () => app.leaseStatus(),
+    },
+  });
   t.after(async () => {
     await ops.close();
     await app.close();
   });
-  const series = async () => (await (await fetch(`http://127.0.0.1:${ops.port}/metrics`)).text()).split('\n').filter((l) => l.startsWith('kolradar_commands_total{'));
+  const series = async () =>
+    (await (await fetch(`http://127.0.0.1:${ops.port}/metrics`)).text())
+      .split('\n')
+      .filter((l) => l.startsWith('kolradar_commands_total{'));
   await app.dispatcher.text('/help', caller);
   const before = await series();
-  for (let i = 0; i < 300; i++) await app.dispatcher.text(`/cmd_${i}_${'x'.repeat(i % 7)}`, { ...caller, userId: `u${i % 3}` });
+  for (let i = 0; i < 300; i++)
+    await app.dispatcher.text(`/cmd_${i}_${'x'.repeat(i % 7)}`, { ...caller, userId: `u${i % 3}` });
   const after = await series();
   assert.equal(after.length, before.length + 1, after.join('\n'));
   assert.ok(after.includes('kolradar_commands_total{command="unknown",outcome="user_error"} 300'), after.join('\n'));

@@ -20,11 +20,15 @@ const STORE_USER = 'kolradar-store-user-4e1';
 const STORE_PASSWORD = 'store-Pass:w0rd/with@signs';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const redis = redisAvailable();
-if (!redis) process.stderr.write(`NOTICE: ${REDIS_SKIP}; the secrets session runs on memory:, without store credentials\n`);
+if (!redis)
+  process.stderr.write(`NOTICE: ${REDIS_SKIP}; the secrets session runs on memory:, without store credentials\n`);
 
 test('a whole session leaks no secret into logs, replies or errors', { timeout: 120_000 }, async (t) => {
   const sb = await startSandbox({ apiKey: API_KEY });
-  const discord = await startDiscordFake({ token: 'Secret.Discord.Token-abcdef123456', guilds: [{ id: '900000000000000009', channels: [{ id: '800000000000000009' }] }] });
+  const discord = await startDiscordFake({
+    token: 'Secret.Discord.Token-abcdef123456',
+    guilds: [{ id: '900000000000000009', channels: [{ id: '800000000000000009' }] }],
+  });
   const telegram = await startTelegramFake({ token: TG_TOKEN });
   t.after(async () => {
     await discord.close();
@@ -34,7 +38,9 @@ test('a whole session leaks no secret into logs, replies or errors', { timeout: 
   const secrets = [API_KEY, discord.token, TG_TOKEN, TG_TOKEN.split(':')[1]!, encodeURIComponent(TG_TOKEN)];
   let storeUrl = 'memory:';
   if (redis) {
-    const server = await startRedis(t, { args: ['--user', STORE_USER, 'on', `>${STORE_PASSWORD}`, '~*', '&*', '+@all', '--user', 'default', 'off'] });
+    const server = await startRedis(t, {
+      args: ['--user', STORE_USER, 'on', `>${STORE_PASSWORD}`, '~*', '&*', '+@all', '--user', 'default', 'off'],
+    });
     storeUrl = `redis://${STORE_USER}:${encodeURIComponent(STORE_PASSWORD)}@${new URL(server.url).host}`;
     secrets.push(STORE_USER, STORE_PASSWORD, encodeURIComponent(STORE_PASSWORD));
   }
@@ -63,23 +69,44 @@ test('a whole session leaks no secret into logs, replies or errors', { timeout: 
   const token = sb.data.tokens.find((x) => x.chain_id === 'solana')!;
   const user = { id: '700000000000000001', username: 'alice' };
   const slash = async (name: string, options: { name: string; type: number; value: string | number }[]) => {
-    const h = await discord.sendCommand({ name, options, channelId: '800000000000000009', guildId: '900000000000000009', user });
+    const h = await discord.sendCommand({
+      name,
+      options,
+      channelId: '800000000000000009',
+      guildId: '900000000000000009',
+      user,
+    });
     // Answered: a reply with content, or a private follow-up.
-    await h.waitFor((x) => x.followups.length > 0 || (x.original !== undefined && (x.original.flags & 128) === 0 && x.original.shown.some(Boolean)), 15_000);
+    await h.waitFor(
+      (x) =>
+        x.followups.length > 0 ||
+        (x.original !== undefined && (x.original.flags & 128) === 0 && x.original.shown.some(Boolean)),
+      15_000,
+    );
     return h;
   };
   const chat = { id: 4242, type: 'private' as const };
   const say = async (text: string) => {
     // Answered: one more finished send to the chat (accepted or refused, as for a blocked chat).
-    const answered = () => telegram.requests.filter((r) => /^send/.test(r.method) && String(r.chat_id) === '4242' && (r.status !== 0 || r.description !== undefined)).length;
+    const answered = () =>
+      telegram.requests.filter(
+        (r) =>
+          /^send/.test(r.method) && String(r.chat_id) === '4242' && (r.status !== 0 || r.description !== undefined),
+      ).length;
     const before = answered();
     telegram.sendText({ chat, from: { id: 4242, first_name: 'Bob' }, text });
     const t1 = Date.now();
     while (answered() === before && Date.now() - t1 < 15_000) await sleep(10);
     assert.ok(answered() > before, `no answer to ${text}`);
   };
-  await slash('token', [{ name: 'chain', type: 3, value: 'solana' }, { name: 'address', type: 3, value: token.address }]);
-  await slash('token', [{ name: 'chain', type: 3, value: 'solana' }, { name: 'address', type: 3, value: 'not-an-address' }]);
+  await slash('token', [
+    { name: 'chain', type: 3, value: 'solana' },
+    { name: 'address', type: 3, value: token.address },
+  ]);
+  await slash('token', [
+    { name: 'chain', type: 3, value: 'solana' },
+    { name: 'address', type: 3, value: 'not-an-address' },
+  ]);
   await say(`/token solana ${token.address}`);
   await say('/kols sort:nonsense');
   sb.setFaults({ burst5xx: 20 });
@@ -93,7 +120,11 @@ test('a whole session leaks no secret into logs, replies or errors', { timeout: 
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
 
-  const replies = JSON.stringify([discord.requests, discord.channelMessages('800000000000000009'), telegram.messages(4242)]);
+  const replies = JSON.stringify([
+    discord.requests,
+    discord.channelMessages('800000000000000009'),
+    telegram.messages(4242),
+  ]);
   assert.ok(telegram.messages(4242).length >= 3, 'the session produced Telegram replies');
   assert.ok(logs.split('\n').length > 10, 'the session produced log lines');
   for (const s of secrets) {

@@ -26,7 +26,12 @@ export function qs(q: Query = {}): string {
   return s ? `?${s}` : '';
 }
 
-export async function get(sb: Sandbox, path: string, q?: Query, headers: Record<string, string> = { 'x-api-key': sb.apiKey }): Promise<Res> {
+export async function get(
+  sb: Sandbox,
+  path: string,
+  q?: Query,
+  headers: Record<string, string> = { 'x-api-key': sb.apiKey },
+): Promise<Res> {
   const r = await fetch(sb.url + path + qs(q), { headers });
   const text = await r.text();
   let body: any;
@@ -50,7 +55,12 @@ export function enc(s: string): string {
 }
 
 /** Walks a cursor-paged operation to the end; returns every item in order. */
-export async function walkCursor(sb: Sandbox, path: string, q: Query, between?: (page: number) => void): Promise<any[]> {
+export async function walkCursor(
+  sb: Sandbox,
+  path: string,
+  q: Query,
+  between?: (page: number) => void,
+): Promise<any[]> {
   const all: any[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 10_000; page++) {
@@ -65,7 +75,12 @@ export async function walkCursor(sb: Sandbox, path: string, q: Query, between?: 
 }
 
 /** Walks an offset-paged operation to the end. */
-export async function walkOffset(sb: Sandbox, path: string, q: Query, limit: number): Promise<{ items: any[]; total: number }> {
+export async function walkOffset(
+  sb: Sandbox,
+  path: string,
+  q: Query,
+  limit: number,
+): Promise<{ items: any[]; total: number }> {
   const items: any[] = [];
   let total = -1;
   for (let offset = 0; ; offset += limit) {
@@ -77,7 +92,8 @@ export async function walkOffset(sb: Sandbox, path: string, q: Query, limit: num
 }
 
 function assertString(v: unknown): asserts v is string {
-  if (typeof v !== 'string' || v.length === 0) throw new Error(`next_cursor should be a non-empty string, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'string' || v.length === 0)
+    throw new Error(`next_cursor should be a non-empty string, got ${JSON.stringify(v)}`);
 }
 
 export const DECIMAL = /^-?\d+(\.\d+)?$/;

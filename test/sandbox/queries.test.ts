@@ -7,7 +7,9 @@ import { start } from './helpers.ts';
 
 test('sandbox queries', async (t) => {
   const sb = await start(t);
-  await t.test('every sortField orders by its value, ties by id, DESC the reverse of ASC', (st) => checkSorting(st, sb));
+  await t.test('every sortField orders by its value, ties by id, DESC the reverse of ASC', (st) =>
+    checkSorting(st, sb),
+  );
   await t.test('filters keep exactly the matching records', (st) => checkFilters(st, sb));
   // Appends tweets, so it goes last.
   await t.test('paging walks every record once, also while tweets arrive', (st) => checkPaging(st, sb));

@@ -12,7 +12,10 @@ test('sqlite store keeps button state across a restart and forgets it after its 
   // Expiry reads the clock: a mocked Date moves past the TTL without waiting for it.
   t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
   const a = await openStore(url);
-  const key = await a.pages.put({ command: 'kols', options: { offset: 20, id: '1234567890123456789' }, chats: ['telegram:-1001'] }, 60_000);
+  const key = await a.pages.put(
+    { command: 'kols', options: { offset: 20, id: '1234567890123456789' }, chats: ['telegram:-1001'] },
+    60_000,
+  );
   const short = await a.pages.put({ command: 'kols', options: {}, chats: ['telegram:-1001'] }, 30);
   assert.match(key, /^[A-Za-z0-9_-]{12}$/);
   assert.equal(await a.ping(), true);
@@ -20,7 +23,11 @@ test('sqlite store keeps button state across a restart and forgets it after its 
 
   const b = await openStore(url);
   t.after(() => b.close());
-  assert.deepEqual(await b.pages.get(key), { command: 'kols', options: { offset: 20, id: '1234567890123456789' }, chats: ['telegram:-1001'] });
+  assert.deepEqual(await b.pages.get(key), {
+    command: 'kols',
+    options: { offset: 20, id: '1234567890123456789' },
+    chats: ['telegram:-1001'],
+  });
   assert.ok(await b.pages.get(short), 'still there before its TTL');
   t.mock.timers.tick(31);
   assert.equal(await b.pages.get(short), undefined, 'expired');

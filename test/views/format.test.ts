@@ -95,21 +95,17 @@ test('timeAgo and dateShort', () => {
 
 test('any decimal string formats without float noise or exponent notation', () => {
   fc.assert(
-    fc.property(
-      fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }),
-      fc.integer({ min: 0, max: 20 }),
-      (m, decimals) => {
-        const digits = (m < 0n ? -m : m).toString().padStart(decimals + 1, '0');
-        const text = `${m < 0n ? '-' : ''}${digits.slice(0, digits.length - decimals)}${decimals ? `.${digits.slice(-decimals)}` : ''}`;
-        for (const out of [usd(text), compact(text), int(text), score(text), pct(text, 'percent', { sign: true })]) {
-          assert.match(out, /^[-+]?\$?[0-9,.₀-₉]+[KMBT%]?$/, `${text} -> ${out}`);
-          assert.doesNotMatch(out, /0000000000|9999999999|e/i, `${text} -> ${out}`);
-        }
-        // usd keeps at most 4 significant digits below a dollar.
-        const body = usd(text).replace(/^-?\$0\.0[₀-₉]+|^-?\$0\.0*/, '');
-        if (/^-?\$0\./.test(usd(text))) assert.ok(body.length <= 4, `${text} -> ${usd(text)}`);
-      },
-    ),
+    fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: 0, max: 20 }), (m, decimals) => {
+      const digits = (m < 0n ? -m : m).toString().padStart(decimals + 1, '0');
+      const text = `${m < 0n ? '-' : ''}${digits.slice(0, digits.length - decimals)}${decimals ? `.${digits.slice(-decimals)}` : ''}`;
+      for (const out of [usd(text), compact(text), int(text), score(text), pct(text, 'percent', { sign: true })]) {
+        assert.match(out, /^[-+]?\$?[0-9,.₀-₉]+[KMBT%]?$/, `${text} -> ${out}`);
+        assert.doesNotMatch(out, /0000000000|9999999999|e/i, `${text} -> ${out}`);
+      }
+      // usd keeps at most 4 significant digits below a dollar.
+      const body = usd(text).replace(/^-?\$0\.0[₀-₉]+|^-?\$0\.0*/, '');
+      if (/^-?\$0\./.test(usd(text))) assert.ok(body.length <= 4, `${text} -> ${usd(text)}`);
+    }),
     { numRuns: 500 },
   );
 });

@@ -25,7 +25,8 @@ const VALUE_MAX = 100;
 const CHOICES_MAX = 25;
 
 function choiceName(username: string, displayName: string): string {
-  const name = displayName.trim() && displayName.trim() !== username ? `@${username} — ${displayName.trim()}` : `@${username}`;
+  const name =
+    displayName.trim() && displayName.trim() !== username ? `@${username} — ${displayName.trim()}` : `@${username}`;
   return name.length <= NAME_MAX ? name : `${name.slice(0, NAME_MAX - 1)}…`;
 }
 

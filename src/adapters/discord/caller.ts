@@ -12,7 +12,9 @@ export function canManageNow(interaction: Interaction): boolean {
   // A DM is the user's own conversation with the bot.
   if (!interaction.inGuild()) return true;
   const perms = interaction.memberPermissions;
-  return perms !== null && (perms.has(PermissionFlagsBits.ManageChannels) || perms.has(PermissionFlagsBits.Administrator));
+  return (
+    perms !== null && (perms.has(PermissionFlagsBits.ManageChannels) || perms.has(PermissionFlagsBits.Administrator))
+  );
 }
 
 export function callerFor(interaction: Interaction): Caller {

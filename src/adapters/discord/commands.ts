@@ -7,7 +7,14 @@ import { PermissionFlagsBits } from 'discord.js';
 import type { AnyCommand } from '../../core/command.ts';
 import type { OptionSpec } from '../../core/options.ts';
 import type { Registry } from '../../core/registry.ts';
-import { commandDescription, DISCORD_LOCALES, hasOptionText, LOCALES, optionDescription, translator } from '../../i18n/index.ts';
+import {
+  commandDescription,
+  DISCORD_LOCALES,
+  hasOptionText,
+  LOCALES,
+  optionDescription,
+  translator,
+} from '../../i18n/index.ts';
 
 /** Option types as Discord numbers them. */
 const OPTION_TYPES = { string: 3, integer: 4, boolean: 5, number: 10 } as const;
@@ -115,12 +122,13 @@ function localised(text: (t: ReturnType<typeof translator>) => string): Record<s
 }
 
 export function toDiscordCommand(command: AnyCommand): DiscordCommand {
-  const entries = Object.entries(command.options as Record<string, { spec: OptionSpec }>).filter(([, o]) => !o.spec.internal);
+  const entries = Object.entries(command.options as Record<string, { spec: OptionSpec }>).filter(
+    ([, o]) => !o.spec.internal,
+  );
   // Discord requires every required option before the optional ones; the order within each group is kept.
-  const options = [
-    ...entries.filter(([, o]) => o.spec.required),
-    ...entries.filter(([, o]) => !o.spec.required),
-  ].map(([name, o]) => toOption(command.name, name, o.spec));
+  const options = [...entries.filter(([, o]) => o.spec.required), ...entries.filter(([, o]) => !o.spec.required)].map(
+    ([name, o]) => toOption(command.name, name, o.spec),
+  );
   return {
     name: command.name,
     description: cutDescription(command.description),
@@ -141,7 +149,16 @@ function placement(command: AnyCommand): { contexts: number[]; integration_types
 /** "Token card" on any message: works without the Message Content intent (the message comes with the interaction). */
 export function messageCommands(registry: Registry): DiscordMessageCommand[] {
   if (!registry.has('token')) return [];
-  return [{ name: TOKEN_CARD_COMMAND, type: 3, default_member_permissions: null, contexts: [...LOOKUP.contexts], integration_types: [...LOOKUP.integration_types], nsfw: false }];
+  return [
+    {
+      name: TOKEN_CARD_COMMAND,
+      type: 3,
+      default_member_permissions: null,
+      contexts: [...LOOKUP.contexts],
+      integration_types: [...LOOKUP.integration_types],
+      nsfw: false,
+    },
+  ];
 }
 
 /** The body of a bulk overwrite (`PUT /applications/:id/commands`): slash commands in the registry's order, then message commands. */

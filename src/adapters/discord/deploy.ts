@@ -28,7 +28,9 @@ export interface DeployResult {
 export async function deployCommands(o: DeployOptions): Promise<DeployResult> {
   const rest = new REST(o.apiBase ? { api: o.apiBase } : {}).setToken(o.token);
   const commands = toDiscordCommands(o.registry);
-  const route = o.guildId ? Routes.applicationGuildCommands(o.applicationId, o.guildId) : Routes.applicationCommands(o.applicationId);
+  const route = o.guildId
+    ? Routes.applicationGuildCommands(o.applicationId, o.guildId)
+    : Routes.applicationCommands(o.applicationId);
   try {
     const answer = (await rest.put(route, { body: commands })) as { name: string }[];
     return { scope: o.guildId ? 'guild' : 'global', commands, registered: answer.map((c) => c.name) };

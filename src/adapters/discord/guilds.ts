@@ -17,7 +17,8 @@ export async function disableChannels(
   now: number = Date.now(),
 ): Promise<number> {
   let disabled = 0;
-  for (const channelId of channelIds) if (await disable(subscriptions, subscriptionId('discord', channelId), reason, now)) disabled++;
+  for (const channelId of channelIds)
+    if (await disable(subscriptions, subscriptionId('discord', channelId), reason, now)) disabled++;
   return disabled;
 }
 

@@ -43,12 +43,23 @@ const PONG = { type: 1 };
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 export function publicKeyFromHex(hex: string): KeyObject {
-  return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, Buffer.from(hex, 'hex')]), format: 'der', type: 'spki' });
+  return createPublicKey({
+    key: Buffer.concat([ED25519_SPKI_PREFIX, Buffer.from(hex, 'hex')]),
+    format: 'der',
+    type: 'spki',
+  });
 }
 
 /** Discord's check: Ed25519 over timestamp + raw body, with the application's public key. */
-export function verifySignature(key: KeyObject, signatureHex: string | undefined, timestamp: string | undefined, body: Buffer, nowS: number): 'ok' | 'bad' | 'stale' {
-  if (!signatureHex || !timestamp || !/^[0-9a-f]{128}$/i.test(signatureHex) || !/^\d{1,12}$/.test(timestamp)) return 'bad';
+export function verifySignature(
+  key: KeyObject,
+  signatureHex: string | undefined,
+  timestamp: string | undefined,
+  body: Buffer,
+  nowS: number,
+): 'ok' | 'bad' | 'stale' {
+  if (!signatureHex || !timestamp || !/^[0-9a-f]{128}$/i.test(signatureHex) || !/^\d{1,12}$/.test(timestamp))
+    return 'bad';
   const ok = verify(null, Buffer.concat([Buffer.from(timestamp), body]), key, Buffer.from(signatureHex, 'hex'));
   if (!ok) return 'bad';
   return Math.abs(nowS - Number(timestamp)) > MAX_SKEW_S ? 'stale' : 'ok';
@@ -74,7 +85,8 @@ function bridgeFirstResponses(client: Client, log: Logger): Map<string, FirstRes
     if (!answer) return post(route, options);
     pending.delete(id!);
     // Our handlers' first responses never carry files (pictures come with the edit that follows a defer).
-    if (options.files?.length) log.warn({ interaction: id }, 'a first response with files cannot go in the HTTP answer; files dropped');
+    if (options.files?.length)
+      log.warn({ interaction: id }, 'a first response with files cannot go in the HTTP answer; files dropped');
     answer(options.body);
     return undefined;
   }) as typeof rest.post;
@@ -122,7 +134,13 @@ export async function startHttpInteractions(
     if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
     const body = await readBody(req);
     if (!body) return json(res, 413, { message: 'body too large' });
-    const check = verifySignature(key, req.headers['x-signature-ed25519'] as string | undefined, req.headers['x-signature-timestamp'] as string | undefined, body, Math.floor(Date.now() / 1000));
+    const check = verifySignature(
+      key,
+      req.headers['x-signature-ed25519'] as string | undefined,
+      req.headers['x-signature-timestamp'] as string | undefined,
+      body,
+      Math.floor(Date.now() / 1000),
+    );
     if (check !== 'ok') {
       log.warn({ reason: check }, 'discord: interaction request refused (signature)');
       return json(res, 401, { message: check === 'stale' ? 'stale timestamp' : 'invalid request signature' });
@@ -137,7 +155,8 @@ export async function startHttpInteractions(
     if (typeof data.id !== 'string') return json(res, 400, { message: 'no interaction id' });
     const id = data.id;
     // Discord sends an interaction once; the same one again is a replay of a captured request.
-    if (hooks.firstTime && !(await hooks.firstTime(id).catch(() => true))) return json(res, 409, { message: 'interaction already received' });
+    if (hooks.firstTime && !(await hooks.firstTime(id).catch(() => true)))
+      return json(res, 409, { message: 'interaction already received' });
     const first = new Promise<unknown>((resolve) => pending.set(id, resolve));
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), FIRST_RESPONSE_MS)));

@@ -36,10 +36,22 @@ import { handleTokenCard, installMessageCards } from './lookups.ts';
 import { NO_MENTIONS } from './payload.ts';
 import { TOKEN_CARD_COMMAND } from './commands.ts';
 import { createDiscordSender } from './sender.ts';
-import { startHttpInteractions, type HttpInteractionsOptions, type HttpInteractionsServer } from './http-interactions.ts';
+import {
+  startHttpInteractions,
+  type HttpInteractionsOptions,
+  type HttpInteractionsServer,
+} from './http-interactions.ts';
 import { fleetIdentifyThrottler, planShards, type ShardConfig, type ShardPlan } from './shards.ts';
 
-export { toDiscordCommands, toDiscordCommand, toSlashCommands, messageCommands, TOKEN_CARD_COMMAND, type DiscordCommand, type DiscordMessageCommand } from './commands.ts';
+export {
+  toDiscordCommands,
+  toDiscordCommand,
+  toSlashCommands,
+  messageCommands,
+  TOKEN_CARD_COMMAND,
+  type DiscordCommand,
+  type DiscordMessageCommand,
+} from './commands.ts';
 export { deployCommands, type DeployOptions, type DeployResult } from './deploy.ts';
 export { mapSendError } from './sender.ts';
 export type { HttpInteractionsOptions } from './http-interactions.ts';
@@ -90,7 +102,11 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
   const log = o.log.child({ adapter: 'discord' });
   // Pastes arrive as messages: guild messages (content only with the privileged intent), DMs (a partial channel: DMs are not cached).
   const messageIntents = o.autoCards
-    ? [GatewayIntentBits.GuildMessages, GatewayIntentBits.DirectMessages, ...(o.messageContent ? [GatewayIntentBits.MessageContent] : [])]
+    ? [
+        GatewayIntentBits.GuildMessages,
+        GatewayIntentBits.DirectMessages,
+        ...(o.messageContent ? [GatewayIntentBits.MessageContent] : []),
+      ]
     : [];
   const client = new Client({
     intents: [GatewayIntentBits.Guilds, ...messageIntents],
@@ -113,7 +129,9 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
   const deps: InteractionDeps = {
     dispatcher: o.dispatcher,
     suggestKols: createKolSuggest({ api: o.api, budgetMs: o.autocompleteBudgetMs ?? 1500 }),
-    ...(o.autoCards ? { capabilities: { ...CAPABILITIES, readsAllMessages: async () => o.messageContent === true } } : {}),
+    ...(o.autoCards
+      ? { capabilities: { ...CAPABILITIES, readsAllMessages: async () => o.messageContent === true } }
+      : {}),
     suggestTokens: (typed, signal) => suggestTokens(o.api, typed, { signal, budgetMs: o.autocompleteBudgetMs ?? 1500 }),
     log,
     commandBudgetMs: o.commandBudgetMs ?? 10_000,
@@ -125,13 +143,27 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     if (i.isChatInputCommand()) return handleCommand(i, deps);
     if (i.isAutocomplete()) return handleAutocomplete(i, deps);
     if (i.isMessageContextMenuCommand() && i.commandName === TOKEN_CARD_COMMAND && o.autoCards) {
-      return handleTokenCard(i, { autoCards: o.autoCards, log, signal: AbortSignal.any([shutdown.signal, AbortSignal.timeout(deps.commandBudgetMs + 2000)]) });
+      return handleTokenCard(i, {
+        autoCards: o.autoCards,
+        log,
+        signal: AbortSignal.any([shutdown.signal, AbortSignal.timeout(deps.commandBudgetMs + 2000)]),
+      });
     }
     // A context-menu command this build does not serve: answer, or Discord shows "This interaction failed".
-    if (i.isContextMenuCommand()) await i.reply({ content: translator(pickLocale(i.locale))('lookup.messageCommandUnavailable'), flags: 64, allowedMentions: NO_MENTIONS });
+    if (i.isContextMenuCommand())
+      await i.reply({
+        content: translator(pickLocale(i.locale))('lookup.messageCommandUnavailable'),
+        flags: 64,
+        allowedMentions: NO_MENTIONS,
+      });
     if (i.isButton() && isAction(i.customId)) return handleButton(i, deps);
     // A button we do not know (an older build's): answer, or Discord shows "This interaction failed".
-    if (i.isButton()) await i.reply({ content: translator(pickLocale(i.locale))('errors.oldButton'), flags: 64, allowedMentions: NO_MENTIONS });
+    if (i.isButton())
+      await i.reply({
+        content: translator(pickLocale(i.locale))('errors.oldButton'),
+        flags: 64,
+        allowedMentions: NO_MENTIONS,
+      });
   }
 
   /** The one error boundary: whatever broke, log it and tell the user if Discord still lets us. */
@@ -141,9 +173,18 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     } catch (err) {
       log.error({ err, type: i.type, command: i.isCommand() ? i.commandName : undefined }, 'interaction failed');
       if (!i.isRepliable()) return;
-      const answer = { content: translator(pickLocale(i.locale))('errors.failed'), flags: 64, allowedMentions: NO_MENTIONS } as const;
+      const answer = {
+        content: translator(pickLocale(i.locale))('errors.failed'),
+        flags: 64,
+        allowedMentions: NO_MENTIONS,
+      } as const;
       // After a public defer, a follow-up would be public too: edit the short message into the reply instead.
-      const tell = i.deferred && !i.replied ? i.editReply({ content: answer.content, embeds: [], components: [], allowedMentions: NO_MENTIONS }) : i.replied ? i.followUp(answer) : i.reply(answer);
+      const tell =
+        i.deferred && !i.replied
+          ? i.editReply({ content: answer.content, embeds: [], components: [], allowedMentions: NO_MENTIONS })
+          : i.replied
+            ? i.followUp(answer)
+            : i.reply(answer);
       await tell.catch(() => {});
     }
   }
@@ -154,7 +195,8 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
   };
   client.on(Events.InteractionCreate, (i) => track(guarded(i)));
 
-  if (o.autoCards) installMessageCards(client, { autoCards: o.autoCards, log, contentIntent: o.messageContent === true });
+  if (o.autoCards)
+    installMessageCards(client, { autoCards: o.autoCards, log, contentIntent: o.messageContent === true });
 
   const channelsOf = trackGuildChannels(client);
   client.on(Events.GuildDelete, (guild) => {
@@ -169,10 +211,14 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
 
   client.on(Events.Error, (err) => log.error({ err }, 'discord client error'));
   client.on(Events.Warn, (message) => log.warn({ message }, 'discord client warning'));
-  client.on(Events.ShardDisconnect, (event, shard) => log.error({ code: event.code, shard }, 'gateway closed for good'));
+  client.on(Events.ShardDisconnect, (event, shard) =>
+    log.error({ code: event.code, shard }, 'gateway closed for good'),
+  );
   client.on(Events.ShardReconnecting, (shard) => log.info({ shard }, 'gateway reconnecting'));
   client.on(Events.ShardResume, (shard, replayed) => log.info({ shard, replayed }, 'gateway resumed'));
-  client.rest.on('rateLimited', (info) => log.debug({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'));
+  client.rest.on('rateLimited', (info) =>
+    log.debug({ route: info.route, retryAfter: info.retryAfter, global: info.global }, 'discord rate limit'),
+  );
 
   return {
     platform: 'discord',
@@ -184,7 +230,9 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
         client.rest.setToken(o.token);
         http = await startHttpInteractions(client, o.httpInteractions, log, {
           track: (p) => void track(p.then(() => {})),
-          ...(o.claim ? { firstTime: (id: string) => o.claim!(`discord:${o.applicationId}:interaction:${id}`, 15 * 60_000) } : {}),
+          ...(o.claim
+            ? { firstTime: (id: string) => o.claim!(`discord:${o.applicationId}:interaction:${id}`, 15 * 60_000) }
+            : {}),
         });
         started = true;
         log.info({ port: http.address.port }, 'discord ready: HTTP interactions on POST /interactions');
@@ -215,7 +263,10 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
       await ready;
       started = true;
       if (client.application?.id && client.application.id !== o.applicationId) {
-        log.warn({ expected: o.applicationId, actual: client.application.id }, 'DISCORD_APPLICATION_ID does not match the bot token; commands may be registered elsewhere');
+        log.warn(
+          { expected: o.applicationId, actual: client.application.id },
+          'DISCORD_APPLICATION_ID does not match the bot token; commands may be registered elsewhere',
+        );
       }
       log.info({ guilds: client.guilds.cache.size }, 'discord ready');
     },
@@ -238,7 +289,13 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     },
     isReady() {
       if (http) return started && !stopping;
-      return started && !stopping && client.isReady() && client.ws.shards.size > 0 && client.ws.shards.every((s) => s.status === Status.Ready);
+      return (
+        started &&
+        !stopping &&
+        client.isReady() &&
+        client.ws.shards.size > 0 &&
+        client.ws.shards.every((s) => s.status === Status.Ready)
+      );
     },
     httpAddress: () => http?.address,
     roles() {

@@ -110,7 +110,11 @@ export async function handleCommand(i: ChatInputCommandInteraction, d: Interacti
  * is not left with "thinking…" for ever. A button has no placeholder: the
  * clicked message stays as it was and only the follow-up is sent.
  */
-export async function answerDeferred(i: ChatInputCommandInteraction | ButtonInteraction | MessageContextMenuCommandInteraction, view: View, log: Logger): Promise<void> {
+export async function answerDeferred(
+  i: ChatInputCommandInteraction | ButtonInteraction | MessageContextMenuCommandInteraction,
+  view: View,
+  log: Logger,
+): Promise<void> {
   const payload = toDiscordPayload(view);
   if (view.kind !== 'error') {
     await i.editReply(editOptions(payload));
@@ -134,7 +138,10 @@ export async function answerDeferred(i: ChatInputCommandInteraction | ButtonInte
 function customIdsOf(components: readonly unknown[]): string[] {
   return components.flatMap((c) => {
     const o = c as { custom_id?: unknown; components?: unknown };
-    return [...(typeof o.custom_id === 'string' ? [o.custom_id] : []), ...(Array.isArray(o.components) ? customIdsOf(o.components) : [])];
+    return [
+      ...(typeof o.custom_id === 'string' ? [o.custom_id] : []),
+      ...(Array.isArray(o.components) ? customIdsOf(o.components) : []),
+    ];
   });
 }
 
@@ -160,7 +167,11 @@ export async function handleAutocomplete(i: AutocompleteInteraction, d: Interact
   const signal = AbortSignal.any([d.shutdown, AbortSignal.timeout(AUTOCOMPLETE_DEADLINE_MS)]);
   const typed = String(focused.value);
   const choices =
-    spec?.autocomplete === 'kol' ? await d.suggestKols(typed, signal) : spec?.autocomplete === 'token' && d.suggestTokens ? await d.suggestTokens(typed, signal) : [];
+    spec?.autocomplete === 'kol'
+      ? await d.suggestKols(typed, signal)
+      : spec?.autocomplete === 'token' && d.suggestTokens
+        ? await d.suggestTokens(typed, signal)
+        : [];
   await i.respond(choices);
 }
 

@@ -20,30 +20,49 @@ import { NO_MENTIONS, replyOptions } from './payload.ts';
 /** The text a message offers: its content and what its embeds say (links unfurled by Discord, other bots' cards). */
 function textOf(m: Message): string {
   const parts = [m.content];
-  for (const e of m.embeds) parts.push(e.url ?? '', e.title ?? '', e.description ?? '', ...e.fields.map((f) => f.value));
+  for (const e of m.embeds)
+    parts.push(e.url ?? '', e.title ?? '', e.description ?? '', ...e.fields.map((f) => f.value));
   return parts.filter(Boolean).join('\n');
 }
 
-export async function handleTokenCard(i: MessageContextMenuCommandInteraction, d: { autoCards: AutoCards; log: Logger; signal: AbortSignal }): Promise<void> {
+export async function handleTokenCard(
+  i: MessageContextMenuCommandInteraction,
+  d: { autoCards: AutoCards; log: Logger; signal: AbortSignal },
+): Promise<void> {
   const text = textOf(i.targetMessage);
   // Nothing to look up: a private hint at once, without a defer or an upstream call.
   if (!findTokenRefs(text, 1).length) {
-    await i.reply(replyOptions(toDiscordPayload({ kind: 'error', message: translator(pickLocale(i.locale))('lookup.messageCommandNothing') })));
+    await i.reply(
+      replyOptions(
+        toDiscordPayload({ kind: 'error', message: translator(pickLocale(i.locale))('lookup.messageCommandNothing') }),
+      ),
+    );
     return;
   }
   const deferred = i.deferReply();
-  const view = await d.autoCards.explicit(text, { platform: 'discord', chatId: i.channelId, locale: i.locale }, d.signal);
+  const view = await d.autoCards.explicit(
+    text,
+    { platform: 'discord', chatId: i.channelId, locale: i.locale },
+    d.signal,
+  );
   await deferred;
   await answerDeferred(i, view, d.log);
 }
 
-export function installMessageCards(client: Client, d: { autoCards: AutoCards; log: Logger; contentIntent: boolean }): void {
+export function installMessageCards(
+  client: Client,
+  d: { autoCards: AutoCards; log: Logger; contentIntent: boolean },
+): void {
   client.on(Events.MessageCreate, (m) => {
     void onMessage(client, m, d).catch((err: unknown) => d.log.warn({ err }, 'automatic card failed'));
   });
 }
 
-async function onMessage(client: Client, m: Message, d: { autoCards: AutoCards; log: Logger; contentIntent: boolean }): Promise<void> {
+async function onMessage(
+  client: Client,
+  m: Message,
+  d: { autoCards: AutoCards; log: Logger; contentIntent: boolean },
+): Promise<void> {
   if (m.author.bot || m.webhookId || m.system) return;
   const me = client.user?.id;
   // Without the intent a guild message's content is empty unless it mentions the bot: nothing to read.

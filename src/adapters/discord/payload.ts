@@ -32,7 +32,10 @@ export function ephemeralOptions(payload: DiscordPayload): JsOptions & { flags: 
 }
 
 /** Body and files for `POST /channels/:id/messages`, with an enforced nonce so a resend is idempotent. */
-export function channelMessage(payload: DiscordPayload, nonce: string): { body: Record<string, unknown>; files?: RawFile[] } {
+export function channelMessage(
+  payload: DiscordPayload,
+  nonce: string,
+): { body: Record<string, unknown>; files?: RawFile[] } {
   const { files, flags: _flags, ...rest } = payload;
   const body: Record<string, unknown> = { ...rest, allowed_mentions: NO_MENTIONS, nonce, enforce_nonce: true };
   if (!files?.length) return { body };

@@ -18,7 +18,8 @@ import { channelMessage } from './payload.ts';
 const GONE_CODES: Readonly<Record<number, string>> = {
   10003: 'the channel no longer exists (Unknown Channel)',
   50001: 'the bot cannot see this channel or was removed from the server (Missing Access)',
-  50013: 'the bot lacks a permission here: it needs View Channel, Send Messages, Embed Links and Attach Files (Missing Permissions)',
+  50013:
+    'the bot lacks a permission here: it needs View Channel, Send Messages, Embed Links and Attach Files (Missing Permissions)',
   50007: 'the user does not accept direct messages from the bot',
 };
 
@@ -37,10 +38,12 @@ export function mapSendError(err: unknown): SendResult {
     const known = GONE_CODES[code];
     if (known) return { kind: 'gone', reason: known };
     if (err.status === 429) return { kind: 'retry', afterMs: RETRY_MS, reason: '429 rate limited' };
-    if (err.status === 403) return { kind: 'gone', reason: `Discord refused access to this channel (403, code ${code})` };
+    if (err.status === 403)
+      return { kind: 'gone', reason: `Discord refused access to this channel (403, code ${code})` };
     if (err.status === 404) return { kind: 'gone', reason: `Discord does not know this channel (404, code ${code})` };
     if (err.status >= 500) return { kind: 'retry', afterMs: RETRY_MS, reason: `Discord ${err.status}` };
-    if (err.status === 401) return { kind: 'retry', afterMs: 5 * 60_000, reason: 'Discord refused the bot token (401)' };
+    if (err.status === 401)
+      return { kind: 'retry', afterMs: 5 * 60_000, reason: 'Discord refused the bot token (401)' };
     // Any other 4xx is about this message, not the channel: resending it unchanged cannot
     // succeed, and the channel must stay subscribed.
     return { kind: 'rejected', reason: `Discord rejected the message (${err.status}, code ${code}): ${err.message}` };
@@ -50,7 +53,11 @@ export function mapSendError(err: unknown): SendResult {
   }
   // Network failures and timeouts after discord.js's own retries: safe to resend thanks to the nonce.
   const e = err as { name?: string; message?: string; code?: string };
-  return { kind: 'retry', afterMs: RETRY_MS, reason: `network: ${e.code ?? e.name ?? 'error'} ${e.message ?? ''}`.trim() };
+  return {
+    kind: 'retry',
+    afterMs: RETRY_MS,
+    reason: `network: ${e.code ?? e.name ?? 'error'} ${e.message ?? ''}`.trim(),
+  };
 }
 
 /** Discord's global limit is 50 requests/s per bot; alerts keep a little below it for replies to commands. */
@@ -61,7 +68,11 @@ const ALERTS_PER_SECOND = 48;
  * globally, but with a fixed window that can still land two windows' worth in one
  * of Discord's, and every request inside a 429 window counts against the bot.
  */
-export function createDiscordSender(rest: REST, log: Logger, window: SlidingWindow = new SlidingWindow(ALERTS_PER_SECOND, 1000)): Sender {
+export function createDiscordSender(
+  rest: REST,
+  log: Logger,
+  window: SlidingWindow = new SlidingWindow(ALERTS_PER_SECOND, 1000),
+): Sender {
   // Each channel's message bucket as Discord last announced it (limit per reset period),
   // so delivery can merge a burst the channel would only take over minutes.
   const buckets = new Map<string, number>();
@@ -88,24 +99,34 @@ export function createDiscordSender(rest: REST, log: Logger, window: SlidingWind
       }
       try {
         const { body, files } = message;
-        const sent = (await window.run(() => rest.post(Routes.channelMessages(chatId), files ? { body, files } : { body }))) as { id: string };
+        const sent = (await window.run(() =>
+          rest.post(Routes.channelMessages(chatId), files ? { body, files } : { body }),
+        )) as { id: string };
         return { kind: 'sent', messageId: sent.id };
       } catch (err) {
         if (err instanceof DiscordAPIError && err.code === NONCE_MESSAGE_DELETED) {
           return { kind: 'sent', messageId: '' };
         }
         const result = mapSendError(err);
-        log.debug({ chatId, result: result.kind, reason: 'reason' in result ? result.reason : undefined }, 'discord send failed');
+        log.debug(
+          { chatId, result: result.kind, reason: 'reason' in result ? result.reason : undefined },
+          'discord send failed',
+        );
         return result;
       }
     },
     async edit(chatId: string, messageId: string, view: View): Promise<SendResult> {
       try {
         const { embeds, components } = toDiscordPayload(view);
-        await window.run(() => rest.patch(Routes.channelMessage(chatId, messageId), { body: { embeds, components, allowed_mentions: { parse: [] } } }));
+        await window.run(() =>
+          rest.patch(Routes.channelMessage(chatId, messageId), {
+            body: { embeds, components, allowed_mentions: { parse: [] } },
+          }),
+        );
         return { kind: 'sent', messageId };
       } catch (err) {
-        if (err instanceof DiscordAPIError && err.code === UNKNOWN_MESSAGE) return { kind: 'rejected', reason: 'the alert was deleted' };
+        if (err instanceof DiscordAPIError && err.code === UNKNOWN_MESSAGE)
+          return { kind: 'rejected', reason: 'the alert was deleted' };
         return mapSendError(err);
       }
     },

@@ -47,7 +47,9 @@ export async function planShards(rest: Client['rest'], config: ShardConfig): Pro
   const ids = config.ids ? [...config.ids] : Array.from({ length: count }, (_, i) => i);
   const outside = ids.filter((id) => id >= count);
   if (outside.length) {
-    throw new ShardPlanError(`DISCORD_SHARD_IDS names shard ${outside.join(', ')}, but there are ${count} shards (0-${count - 1})`);
+    throw new ShardPlanError(
+      `DISCORD_SHARD_IDS names shard ${outside.join(', ')}, but there are ${count} shards (0-${count - 1})`,
+    );
   }
   const limit = info.session_start_limit;
   if (limit.remaining < ids.length) {
@@ -64,7 +66,11 @@ export async function planShards(rest: Client['rest'], config: ShardConfig): Pro
  * a shard identifies once it claims its bucket's 5 s window. One process's
  * own throttler cannot see the other instances' identifies.
  */
-export function fleetIdentifyThrottler(claim: (key: string, ttlMs: number) => Promise<boolean>, appId: string, maxConcurrency: number) {
+export function fleetIdentifyThrottler(
+  claim: (key: string, ttlMs: number) => Promise<boolean>,
+  appId: string,
+  maxConcurrency: number,
+) {
   return {
     async waitForIdentify(shardId: number, signal: AbortSignal): Promise<void> {
       const key = `discord:${appId}:identify:${shardId % maxConcurrency}`;

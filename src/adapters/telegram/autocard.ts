@@ -17,7 +17,10 @@ export function installAutoCards(bot: Bot, d: { autoCards: AutoCards; log: Logge
   bot.on(['message:text', 'message:caption'], async (ctx, next) => {
     if (isCommand(ctx) || !worthReading(ctx)) return next();
     const msg = ctx.message!;
-    const view = await d.autoCards.forText(msg.text ?? msg.caption ?? '', { platform: 'telegram', chatId: String(msg.chat.id) });
+    const view = await d.autoCards.forText(msg.text ?? msg.caption ?? '', {
+      platform: 'telegram',
+      chatId: String(msg.chat.id),
+    });
     if (!view) return;
     try {
       // allow_sending_without_reply: a paste deleted meanwhile still gets its card, unthreaded, not an error.

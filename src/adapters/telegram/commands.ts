@@ -30,7 +30,11 @@ const COMMAND_WORD = /^\/([A-Za-z0-9_]{1,64})(?:@([A-Za-z0-9_]{1,64}))?$/;
  * entity at offset 0); undefined for chat noise and for commands addressed to
  * another bot (/token@otherbot).
  */
-export function parseCommand(text: string, entities: readonly Entity[] | undefined, botUsername: string): ParsedCommand | undefined {
+export function parseCommand(
+  text: string,
+  entities: readonly Entity[] | undefined,
+  botUsername: string,
+): ParsedCommand | undefined {
   const e = entities?.[0];
   if (e?.type !== 'bot_command' || e.offset !== 0) return undefined;
   const m = COMMAND_WORD.exec(text.slice(0, e.length));
@@ -55,7 +59,13 @@ export function botCommands(registry: Registry, t: T = translator('en')): BotCom
   const skipped: string[] = [];
   const add = (name: string, description: string) => {
     const d = description.trim();
-    if (NAME.test(name) && d.length >= 1 && d.length <= DESCRIPTION_MAX && commands.length < 100 && !commands.some((c) => c.command === name)) {
+    if (
+      NAME.test(name) &&
+      d.length >= 1 &&
+      d.length <= DESCRIPTION_MAX &&
+      commands.length < 100 &&
+      !commands.some((c) => c.command === name)
+    ) {
       commands.push({ command: name, description: d });
     } else skipped.push(name);
   };
@@ -66,7 +76,12 @@ export function botCommands(registry: Registry, t: T = translator('en')): BotCom
 
 /** /help when no command file provides one: each command with its first example. */
 export function fallbackHelp(registry: Registry, t: T = translator('en')): View {
-  const text = [...registry.values()].flatMap((c) => [{ b: `/${c.name}` }, ` ${commandDescription(t, c)}\n`, { code: c.examples[0] }, '\n\n']);
+  const text = [...registry.values()].flatMap((c) => [
+    { b: `/${c.name}` },
+    ` ${commandDescription(t, c)}\n`,
+    { code: c.examples[0] },
+    '\n\n',
+  ]);
   return { kind: 'text', text: [{ b: t('telegram.commands') }, '\n\n', ...text] };
 }
 

@@ -35,8 +35,10 @@ const RUN: RunOptions = { capabilities: { pictures: true, buttons: true } };
 export function installHandlers(bot: Bot, d: HandlerDeps): void {
   bot.on('message', async (ctx, next) => {
     const m = ctx.message;
-    if (m.migrate_to_chat_id !== undefined) await migrateSubscription(d.store.subscriptions, String(m.chat.id), String(m.migrate_to_chat_id), d.log);
-    else if (m.migrate_from_chat_id !== undefined) await migrateSubscription(d.store.subscriptions, String(m.migrate_from_chat_id), String(m.chat.id), d.log);
+    if (m.migrate_to_chat_id !== undefined)
+      await migrateSubscription(d.store.subscriptions, String(m.chat.id), String(m.migrate_to_chat_id), d.log);
+    else if (m.migrate_from_chat_id !== undefined)
+      await migrateSubscription(d.store.subscriptions, String(m.migrate_from_chat_id), String(m.chat.id), d.log);
     else await next();
   });
   bot.on('message:text', (ctx) => onCommand(ctx, d));
@@ -48,12 +50,19 @@ export function installHandlers(bot: Bot, d: HandlerDeps): void {
     if (status !== 'kicked' && status !== 'left') return;
     const id = subscriptionId('telegram', String(ctx.myChatMember.chat.id));
     const reason = status === 'kicked' ? 'the bot was removed or blocked' : 'the bot left the chat';
-    if (await disable(d.store.subscriptions, id, reason, Date.now())) d.log.info({ sub: id, status }, 'telegram: subscription disabled');
+    if (await disable(d.store.subscriptions, id, reason, Date.now()))
+      d.log.info({ sub: id, status }, 'telegram: subscription disabled');
   });
 }
 
 /** Who is asking, for the dispatcher; admin status is looked up only when a command needs it. */
-export function callerOf(chat: Chat, from: User | undefined, admins: AdminCheck, anonymousAdmin = false, senderChat?: Chat): Caller {
+export function callerOf(
+  chat: Chat,
+  from: User | undefined,
+  admins: AdminCheck,
+  anonymousAdmin = false,
+  senderChat?: Chat,
+): Caller {
   const isPrivate = chat.type === 'private';
   const userId = from?.id;
   return {
@@ -63,7 +72,8 @@ export function callerOf(chat: Chat, from: User | undefined, admins: AdminCheck,
     chatType: isPrivate ? 'private' : 'group',
     ...(from?.language_code ? { locale: from.language_code } : {}),
     ...(senderChat ? { senderChatId: String(senderChat.id) } : {}),
-    canManage: async () => isPrivate || anonymousAdmin || (userId !== undefined && (await admins.isAdmin(chat.id, userId))),
+    canManage: async () =>
+      isPrivate || anonymousAdmin || (userId !== undefined && (await admins.isAdmin(chat.id, userId))),
   };
 }
 
@@ -83,20 +93,32 @@ async function onCommand(ctx: Context, d: HandlerDeps): Promise<void> {
   const quoted = replied ? (replied.text ?? replied.caption ?? '') : undefined;
   // Ordinary group messages reach the bot with privacy mode off (getMe) or as an admin of the group: /autocard's advice.
   const me = ctx.me;
-  const readsAllMessages = async () => me.can_read_all_group_messages || (msg.chat.type !== 'private' && (await d.admins.isAdmin(msg.chat.id, me.id)));
+  const readsAllMessages = async () =>
+    me.can_read_all_group_messages || (msg.chat.type !== 'private' && (await d.admins.isAdmin(msg.chat.id, me.id)));
   const capabilities = { ...RUN.capabilities!, readsAllMessages };
   const view = await answerFor(cmd, caller, d, { capabilities, ...(quoted === undefined ? {} : { quoted }) });
   if (view) await reply(ctx.api, msg.chat.id, msg.message_id, view, d.log, await chatText(d, caller));
 }
 
-async function answerFor(cmd: ParsedCommand, caller: Caller, d: HandlerDeps, run: RunOptions = RUN): Promise<View | undefined> {
+async function answerFor(
+  cmd: ParsedCommand,
+  caller: Caller,
+  d: HandlerDeps,
+  run: RunOptions = RUN,
+): Promise<View | undefined> {
   const registry = d.dispatcher.commands;
   if (cmd.name === 'start' && !registry.has('start')) {
     // The dispatcher answers /help in the chat's language; these fallbacks use the caller's.
     const t = translator(pickLocale(caller.locale));
-    return greet(registry.has('help') ? ((await d.dispatcher.text('/help', caller, RUN)) ?? fallbackHelp(registry, t)) : fallbackHelp(registry, t), await chatText(d, caller));
+    return greet(
+      registry.has('help')
+        ? ((await d.dispatcher.text('/help', caller, RUN)) ?? fallbackHelp(registry, t))
+        : fallbackHelp(registry, t),
+      await chatText(d, caller),
+    );
   }
-  if (cmd.name === 'help' && !registry.has('help')) return fallbackHelp(registry, translator(pickLocale(caller.locale)));
+  if (cmd.name === 'help' && !registry.has('help'))
+    return fallbackHelp(registry, translator(pickLocale(caller.locale)));
   return d.dispatcher.text(`/${cmd.name}${cmd.args}`, caller, run);
 }
 
@@ -115,14 +137,23 @@ function render(view: View, log: Logger, t: T = translator('en')): TelegramMessa
   }
 }
 
-async function reply(api: Api, chatId: number, messageId: number, view: View, log: Logger, t: T = translator('en')): Promise<void> {
+async function reply(
+  api: Api,
+  chatId: number,
+  messageId: number,
+  view: View,
+  log: Logger,
+  t: T = translator('en'),
+): Promise<void> {
   const m = render(view, log, t);
   try {
     await sendRendered(api, chatId, m, log, view.kind === 'error' ? { replyTo: messageId } : {});
   } catch (err) {
     // A message Telegram refused (not the chat, not a flood wait) still deserves a word.
     if (err instanceof GrammyError && err.error_code === 400 && !isChatGone(err) && migrateToOf(err) === undefined) {
-      await sendRendered(api, chatId, toTelegramHtml({ kind: 'error', message: t('telegram.notShown') }), log, { replyTo: messageId }).catch(() => {});
+      await sendRendered(api, chatId, toTelegramHtml({ kind: 'error', message: t('telegram.notShown') }), log, {
+        replyTo: messageId,
+      }).catch(() => {});
     }
     throw err;
   }
@@ -149,7 +180,10 @@ async function onButton(ctx: Context, d: HandlerDeps): Promise<void> {
     const msg = q.message;
     if (!q.data || !isAction(q.data) || !msg) return await answer(t('errors.oldButton'));
     // Telegram does not check callback data against the message: a modified client can send any.
-    const view = await d.dispatcher.action(q.data, callerOf(msg.chat, q.from, d.admins), { ...RUN, buttonsOnMessage: callbackDataOf(msg) });
+    const view = await d.dispatcher.action(q.data, callerOf(msg.chat, q.from, d.admins), {
+      ...RUN,
+      buttonsOnMessage: callbackDataOf(msg),
+    });
     // A refusal or an expired button is a notice on the button; the message keeps what it showed.
     if (view.kind === 'error') return await answer(view.message);
     await answer();

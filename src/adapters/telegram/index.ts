@@ -112,7 +112,9 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
   bot.use(async (ctx, next) => {
     lastUpdateId = Math.max(lastUpdateId, ctx.update.update_id);
     if (!(await firstDelivery(ctx.update.update_id))) return;
-    const handled = next().catch((err: unknown) => bot.errorHandler(new BotError(err, ctx))).catch((err: unknown) => log.error({ err }, 'telegram: error handler failed'));
+    const handled = next()
+      .catch((err: unknown) => bot.errorHandler(new BotError(err, ctx)))
+      .catch((err: unknown) => log.error({ err }, 'telegram: error handler failed'));
     track(handled);
     await handled;
   });
@@ -126,7 +128,9 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
     const to = migrateToOf(err.error);
     const from = err.ctx.chat?.id;
     if (to !== undefined && from !== undefined) {
-      await migrateSubscription(o.store.subscriptions, String(from), String(to), log).catch((e: unknown) => log.warn({ err: e }, 'telegram: migration failed'));
+      await migrateSubscription(o.store.subscriptions, String(from), String(to), log).catch((e: unknown) =>
+        log.warn({ err: e }, 'telegram: migration failed'),
+      );
     }
   });
 
@@ -171,13 +175,21 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
     for (const locale of LOCALES) {
       const t = translator(locale);
       const lang = locale === 'en' ? {} : { language_code: TELEGRAM_CODES[locale] as LanguageCode };
-      if (locale !== 'en') calls.push([`commands ${locale}`, () => bot.api.setMyCommands(botCommands(o.dispatcher.commands, t).commands, lang)]);
+      if (locale !== 'en')
+        calls.push([
+          `commands ${locale}`,
+          () => bot.api.setMyCommands(botCommands(o.dispatcher.commands, t).commands, lang),
+        ]);
       calls.push([`description ${locale}`, () => bot.api.setMyDescription(t('bot.description'), lang)]);
       calls.push([`short description ${locale}`, () => bot.api.setMyShortDescription(t('bot.shortDescription'), lang)]);
     }
     const results = await Promise.allSettled(calls.map(([, call]) => call()));
     const failed = calls.filter((_, i) => results[i]!.status === 'rejected').map(([what]) => what);
-    if (failed.length) log.warn({ failed, err: (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason }, 'telegram: some localised texts were not set');
+    if (failed.length)
+      log.warn(
+        { failed, err: (results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason },
+        'telegram: some localised texts were not set',
+      );
   }
 
   async function idle(): Promise<void> {

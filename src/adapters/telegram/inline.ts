@@ -46,7 +46,13 @@ function article(f: InlineFound, t: T): InlineQueryResultArticle {
   const m = toTelegramHtml(view);
   const content = { message_text: m.text, parse_mode: 'HTML' as const, link_preview_options: { is_disabled: true } };
   if (f.kind === 'kol') {
-    return { type: 'article', id: resultId(`kol:${f.kol.kol}`), title: `KOL @${f.kol.kol}`, description: `${f.kol.display_name} · ${t('lookup.inlineScore', { score: score(f.kol.score_v2) })}`, input_message_content: content };
+    return {
+      type: 'article',
+      id: resultId(`kol:${f.kol.kol}`),
+      title: `KOL @${f.kol.kol}`,
+      description: `${f.kol.display_name} · ${t('lookup.inlineScore', { score: score(f.kol.score_v2) })}`,
+      input_message_content: content,
+    };
   }
   const { chain, item } = f.token;
   return {
@@ -79,19 +85,31 @@ export function installInline(bot: Bot, d: { api: KolClient; log: Logger; now?: 
       return;
     }
     if (!query.trim()) {
-      await ctx.answerInlineQuery([], { ...cache, button: { text: t('lookup.inlineHint'), start_parameter: 'inline' } });
+      await ctx.answerInlineQuery([], {
+        ...cache,
+        button: { text: t('lookup.inlineHint'), start_parameter: 'inline' },
+      });
       return;
     }
     let found: InlineFound[] = [];
     try {
-      found = await inlineLookup(d.api, query, { signal: AbortSignal.timeout(INLINE_BUDGET_MS + 500), budgetMs: INLINE_BUDGET_MS });
+      found = await inlineLookup(d.api, query, {
+        signal: AbortSignal.timeout(INLINE_BUDGET_MS + 500),
+        budgetMs: INLINE_BUDGET_MS,
+      });
     } catch (err) {
       d.log.warn({ err }, 'telegram: inline lookup failed');
     }
     if (!found.length) {
-      await ctx.answerInlineQuery([], { ...cache, button: { text: t('lookup.inlineNothing'), start_parameter: 'inline' } });
+      await ctx.answerInlineQuery([], {
+        ...cache,
+        button: { text: t('lookup.inlineNothing'), start_parameter: 'inline' },
+      });
       return;
     }
-    await ctx.answerInlineQuery(found.map((f) => article(f, t)), cache);
+    await ctx.answerInlineQuery(
+      found.map((f) => article(f, t)),
+      cache,
+    );
   });
 }

@@ -65,7 +65,10 @@ export class Pacer {
     this.chatIntervalMs = this.secondMs / positive(o.perChatPerSecond ?? 1, 'perChatPerSecond');
     this.groupMax = Math.max(1, Math.floor(positive(o.perGroupPerMinute ?? 20, 'perGroupPerMinute')));
     this.groupWindowMs = 60 * this.secondMs;
-    this.bot = new SlidingWindow(Math.max(1, positive(o.globalPerSecond ?? 30, 'globalPerSecond')), this.secondMs, { maxInFlight: MAX_IN_FLIGHT, now });
+    this.bot = new SlidingWindow(Math.max(1, positive(o.globalPerSecond ?? 30, 'globalPerSecond')), this.secondMs, {
+      maxInFlight: MAX_IN_FLIGHT,
+      now,
+    });
   }
 
   /**
@@ -109,7 +112,10 @@ export class Pacer {
 
   /** Sends per minute the pacer allows one group and one other chat (for merging bursts). */
   get limits(): { perGroupPerMinute: number; perChatPerMinute: number } {
-    return { perGroupPerMinute: this.groupMax, perChatPerMinute: Math.floor((60 * this.secondMs) / this.chatIntervalMs) };
+    return {
+      perGroupPerMinute: this.groupMax,
+      perChatPerMinute: Math.floor((60 * this.secondMs) / this.chatIntervalMs),
+    };
   }
 
   /** Chats with state kept (for tests of memory use at scale). */
@@ -117,7 +123,12 @@ export class Pacer {
     return this.chats.size;
   }
 
-  private async turn<T>(chatId: string, s: ChatState, send: () => Promise<T>, retryAfter: (r: T) => number | undefined): Promise<T> {
+  private async turn<T>(
+    chatId: string,
+    s: ChatState,
+    send: () => Promise<T>,
+    retryAfter: (r: T) => number | undefined,
+  ): Promise<T> {
     const group = chatId.startsWith('-');
     for (;;) {
       const wait = this.readyAt(s, group) - this.now();
@@ -146,7 +157,8 @@ export class Pacer {
 
   private readyAt(s: ChatState, group: boolean): number {
     let at = Math.max(s.pausedUntil, s.last + this.chatIntervalMs);
-    if (group && s.recent.length >= this.groupMax) at = Math.max(at, s.recent[s.recent.length - this.groupMax]! + this.groupWindowMs);
+    if (group && s.recent.length >= this.groupMax)
+      at = Math.max(at, s.recent[s.recent.length - this.groupMax]! + this.groupWindowMs);
     return at;
   }
 
@@ -163,7 +175,11 @@ export class Pacer {
   private sweep(): void {
     const t = this.now();
     for (const [id, s] of this.chats) {
-      const busyUntil = Math.max(s.pausedUntil, s.last + Math.max(this.chatIntervalMs, this.groupWindowMs), s.limitedAt + this.groupWindowMs);
+      const busyUntil = Math.max(
+        s.pausedUntil,
+        s.last + Math.max(this.chatIntervalMs, this.groupWindowMs),
+        s.limitedAt + this.groupWindowMs,
+      );
       if (s.queued === 0 && busyUntil < t) this.chats.delete(id);
     }
   }

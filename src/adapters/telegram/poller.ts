@@ -68,7 +68,9 @@ export function createPoller(o: PollerOptions): Poller {
   };
 
   function begin(): void {
-    const r = run(o.bot, { runner: { fetch: { allowed_updates: [...o.allowedUpdates] as never, timeout: 30 }, silent: true } });
+    const r = run(o.bot, {
+      runner: { fetch: { allowed_updates: [...o.allowedUpdates] as never, timeout: 30 }, silent: true },
+    });
     runner = r;
     o.log.info('telegram: polling (this instance holds the poller lease)');
     r.task()?.catch((err: unknown) => {

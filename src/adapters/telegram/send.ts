@@ -14,11 +14,23 @@ export interface SendOptions {
 }
 
 /** Sends `m`; returns the id of the message that carries the buttons (the last one sent). */
-export async function sendRendered(api: Api, chatId: number | string, m: TelegramMessage, log: Logger, o: SendOptions = {}): Promise<number> {
-  const reply = o.replyTo === undefined ? {} : { reply_parameters: { message_id: o.replyTo, allow_sending_without_reply: true } };
+export async function sendRendered(
+  api: Api,
+  chatId: number | string,
+  m: TelegramMessage,
+  log: Logger,
+  o: SendOptions = {},
+): Promise<number> {
+  const reply =
+    o.replyTo === undefined ? {} : { reply_parameters: { message_id: o.replyTo, allow_sending_without_reply: true } };
   const markup = m.reply_markup ? { reply_markup: m.reply_markup } : {};
   if (!m.photo) {
-    const sent = await api.sendMessage(chatId, m.text, { parse_mode: 'HTML', link_preview_options: m.link_preview_options, ...markup, ...reply });
+    const sent = await api.sendMessage(chatId, m.text, {
+      parse_mode: 'HTML',
+      link_preview_options: m.link_preview_options,
+      ...markup,
+      ...reply,
+    });
     return sent.message_id;
   }
   const photo = await api.sendPhoto(chatId, new InputFile(m.photo.data, m.photo.name), {
@@ -28,7 +40,11 @@ export async function sendRendered(api: Api, chatId: number | string, m: Telegra
   });
   if (!m.textAfterPhoto) return photo.message_id;
   try {
-    const text = await api.sendMessage(chatId, m.text, { parse_mode: 'HTML', link_preview_options: m.link_preview_options, ...markup });
+    const text = await api.sendMessage(chatId, m.text, {
+      parse_mode: 'HTML',
+      link_preview_options: m.link_preview_options,
+      ...markup,
+    });
     rememberPhoto(chatId, text.message_id, photo.message_id);
     return text.message_id;
   } catch (err) {
@@ -62,28 +78,56 @@ export function visibleLength(html: string): number {
  * takes the new picture, or the text as its caption when there is no picture
  * and it fits; otherwise the answer goes out as a new message.
  */
-export async function editRendered(api: Api, chatId: number, messageId: number, wasPhoto: boolean, m: TelegramMessage, log: Logger): Promise<void> {
+export async function editRendered(
+  api: Api,
+  chatId: number,
+  messageId: number,
+  wasPhoto: boolean,
+  m: TelegramMessage,
+  log: Logger,
+): Promise<void> {
   const markup = m.reply_markup ? { reply_markup: m.reply_markup } : {};
   try {
     const photoId = photos.get(`${chatId}:${messageId}`);
     if (!wasPhoto && photoId !== undefined && m.photo) {
       // A picture with its text in the next message (too long for a caption): the buttons sit on
       // the text, and both change together, so the chart never shows another page than the table.
-      const media = { type: 'photo' as const, media: new InputFile(m.photo.data, m.photo.name), ...(m.caption ? { caption: m.caption, parse_mode: 'HTML' as const } : {}) };
+      const media = {
+        type: 'photo' as const,
+        media: new InputFile(m.photo.data, m.photo.name),
+        ...(m.caption ? { caption: m.caption, parse_mode: 'HTML' as const } : {}),
+      };
       await api.editMessageMedia(chatId, photoId, media).catch((err: unknown) => {
         if (!isNotModified(err)) log.debug({ err }, 'telegram: companion picture not updated');
       });
-      await api.editMessageText(chatId, messageId, m.text, { parse_mode: 'HTML', link_preview_options: m.link_preview_options, ...markup });
+      await api.editMessageText(chatId, messageId, m.text, {
+        parse_mode: 'HTML',
+        link_preview_options: m.link_preview_options,
+        ...markup,
+      });
       return;
     }
     if (!wasPhoto) {
-      await api.editMessageText(chatId, messageId, m.text, { parse_mode: 'HTML', link_preview_options: m.link_preview_options, ...markup });
+      await api.editMessageText(chatId, messageId, m.text, {
+        parse_mode: 'HTML',
+        link_preview_options: m.link_preview_options,
+        ...markup,
+      });
       return;
     }
     if (m.photo) {
-      const media = { type: 'photo' as const, media: new InputFile(m.photo.data, m.photo.name), ...(m.caption ? { caption: m.caption, parse_mode: 'HTML' as const } : {}) };
+      const media = {
+        type: 'photo' as const,
+        media: new InputFile(m.photo.data, m.photo.name),
+        ...(m.caption ? { caption: m.caption, parse_mode: 'HTML' as const } : {}),
+      };
       await api.editMessageMedia(chatId, messageId, media, m.textAfterPhoto ? {} : markup);
-      if (m.textAfterPhoto) await api.sendMessage(chatId, m.text, { parse_mode: 'HTML', link_preview_options: m.link_preview_options, ...markup });
+      if (m.textAfterPhoto)
+        await api.sendMessage(chatId, m.text, {
+          parse_mode: 'HTML',
+          link_preview_options: m.link_preview_options,
+          ...markup,
+        });
       return;
     }
     if (visibleLength(m.text) <= CAPTION_MAX) {
@@ -94,7 +138,14 @@ export async function editRendered(api: Api, chatId: number, messageId: number, 
     if (isNotModified(err)) return;
     // Only when the message cannot be edited (too old, deleted) does the answer go out as a new
     // one; after a 429 or a network error the edit may well have landed, and a copy would repeat it.
-    if (!(err instanceof GrammyError && err.error_code === 400 && /can't be edited|not found|MESSAGE_ID_INVALID/i.test(err.description))) throw err;
+    if (
+      !(
+        err instanceof GrammyError &&
+        err.error_code === 400 &&
+        /can't be edited|not found|MESSAGE_ID_INVALID/i.test(err.description)
+      )
+    )
+      throw err;
     log.debug({ err }, 'telegram: edit failed; sending a new message');
   }
   await sendRendered(api, chatId, m, log);

@@ -27,7 +27,8 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
   return {
     platform: 'telegram',
     // Groups have negative ids (Telegram's rule, as the pacer applies it).
-    perMinute: (chatId) => (chatId.startsWith('-') ? (o.limits?.perGroupPerMinute ?? 20) : (o.limits?.perChatPerMinute ?? 60)),
+    perMinute: (chatId) =>
+      chatId.startsWith('-') ? (o.limits?.perGroupPerMinute ?? 20) : (o.limits?.perChatPerMinute ?? 60),
     async send(chatId: string, view: View): Promise<SendResult> {
       let message: TelegramMessage;
       try {
@@ -51,11 +52,20 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
         const m = toTelegramHtml(view);
         const markup = m.reply_markup ? { reply_markup: m.reply_markup } : {};
         try {
-          await o.api.editMessageText(chatParam(chatId), Number(messageId), m.text, { parse_mode: 'HTML', link_preview_options: m.link_preview_options, ...markup });
+          await o.api.editMessageText(chatParam(chatId), Number(messageId), m.text, {
+            parse_mode: 'HTML',
+            link_preview_options: m.link_preview_options,
+            ...markup,
+          });
         } catch (err) {
           // An alert sent as a picture carries its text as the caption: Telegram edits that with another method.
-          if (!(err instanceof GrammyError && /there is no text in the message to edit/i.test(err.description))) throw err;
-          await o.api.editMessageCaption(chatParam(chatId), Number(messageId), { caption: m.text, parse_mode: 'HTML', ...markup });
+          if (!(err instanceof GrammyError && /there is no text in the message to edit/i.test(err.description)))
+            throw err;
+          await o.api.editMessageCaption(chatParam(chatId), Number(messageId), {
+            caption: m.text,
+            parse_mode: 'HTML',
+            ...markup,
+          });
         }
         return { kind: 'sent', messageId };
       } catch (err) {
@@ -76,7 +86,8 @@ function toSendResult(err: unknown, secondMs: number): SendResult {
     // Delivery does not count attempts for reasons starting with "429": flood waits are not failures.
     if (after !== undefined) return { kind: 'retry', afterMs: after * secondMs, reason };
     const migrateTo = migrateToOf(err);
-    if (migrateTo !== undefined) return { kind: 'gone', reason: 'group upgraded to a supergroup', migrateTo: String(migrateTo) };
+    if (migrateTo !== undefined)
+      return { kind: 'gone', reason: 'group upgraded to a supergroup', migrateTo: String(migrateTo) };
     if (isChatGone(err)) return { kind: 'gone', reason: err.description.replace(/^(Forbidden|Bad Request): /, '') };
     // The Bot API's own trouble, or ours (401 token, 404 method): not the destination's fault, try later.
     if (err.error_code >= 500 || err.error_code === 401 || err.error_code === 404 || err.error_code === 409) {

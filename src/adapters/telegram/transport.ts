@@ -8,8 +8,21 @@ import type { Pacer } from './pacer.ts';
 
 /** The methods Telegram's flood control counts (edits and callback answers are not sends). */
 const SEND_METHODS: ReadonlySet<string> = new Set([
-  'sendMessage', 'sendPhoto', 'sendDocument', 'sendAnimation', 'sendVideo', 'sendAudio', 'sendVoice',
-  'sendMediaGroup', 'sendSticker', 'sendPoll', 'sendLocation', 'sendContact', 'sendDice', 'copyMessage', 'forwardMessage',
+  'sendMessage',
+  'sendPhoto',
+  'sendDocument',
+  'sendAnimation',
+  'sendVideo',
+  'sendAudio',
+  'sendVoice',
+  'sendMediaGroup',
+  'sendSticker',
+  'sendPoll',
+  'sendLocation',
+  'sendContact',
+  'sendDice',
+  'copyMessage',
+  'forwardMessage',
 ]);
 
 interface RawResponse {
@@ -34,7 +47,12 @@ export interface PacingTransformerOptions {
 
 /** Paces every send through `pacer`; waits out up to `retries` 429s. */
 export function pacingTransformer(pacer: Pacer, o: PacingTransformerOptions): Transformer {
-  const transformer = async (prev: (m: string, p: unknown, s?: AbortSignal) => Promise<RawResponse>, method: string, payload: unknown, signal?: AbortSignal) => {
+  const transformer = async (
+    prev: (m: string, p: unknown, s?: AbortSignal) => Promise<RawResponse>,
+    method: string,
+    payload: unknown,
+    signal?: AbortSignal,
+  ) => {
     const chatId = SEND_METHODS.has(method) ? (payload as { chat_id?: unknown } | undefined)?.chat_id : undefined;
     if (typeof chatId !== 'number' && typeof chatId !== 'string') return prev(method, payload, signal);
     for (let attempt = 0; ; attempt++) {
@@ -63,7 +81,8 @@ export function isNotModified(err: unknown): boolean {
 }
 
 /** 400s that mean the chat is not there for us any more (as opposed to a bad message). */
-const GONE_400 = /chat not found|PEER_ID_INVALID|not enough rights|need administrator rights|have no rights|CHAT_WRITE_FORBIDDEN|CHAT_RESTRICTED|group chat was deactivated|user not found|bot was kicked/i;
+const GONE_400 =
+  /chat not found|PEER_ID_INVALID|not enough rights|need administrator rights|have no rights|CHAT_WRITE_FORBIDDEN|CHAT_RESTRICTED|group chat was deactivated|user not found|bot was kicked/i;
 
 export function isChatGone(err: unknown): boolean {
   if (!(err instanceof GrammyError)) return false;

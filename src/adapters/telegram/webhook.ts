@@ -90,9 +90,18 @@ function refuseTooLarge(res: ServerResponse): void {
   res.writeHead(413, { connection: 'close' }).end(() => res.socket?.destroy());
 }
 
-export async function startWebhookServer(bot: Bot, o: WebhookOptions, track: (p: Promise<unknown>) => void, log: Logger): Promise<WebhookServer> {
+export async function startWebhookServer(
+  bot: Bot,
+  o: WebhookOptions,
+  track: (p: Promise<unknown>) => void,
+  log: Logger,
+): Promise<WebhookServer> {
   const path = new URL(o.url).pathname;
-  const handle = webhookCallback(bot, boundedAdapter, { secretToken: o.secret, onTimeout: 'return', timeoutMilliseconds: ANSWER_WITHIN_MS });
+  const handle = webhookCallback(bot, boundedAdapter, {
+    secretToken: o.secret,
+    onTimeout: 'return',
+    timeoutMilliseconds: ANSWER_WITHIN_MS,
+  });
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     const reqPath = (req.url ?? '/').split('?')[0];
     if (reqPath !== path) return void res.writeHead(404).end();

@@ -136,4 +136,3 @@ export function createFollowups(o: FollowupsOptions): Followups {
     },
   };
 }
-

@@ -18,7 +18,13 @@ export function followupsOf(sub: Pick<Subscription, 'filters'> | undefined): rea
 
 const tweetIdOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
 
-export function callOf(e: OutboxEntry, content: Extract<AlertContent, { kind: 'alert' }>, messageId: string, points: readonly number[], at: number): Call {
+export function callOf(
+  e: OutboxEntry,
+  content: Extract<AlertContent, { kind: 'alert' }>,
+  messageId: string,
+  points: readonly number[],
+  at: number,
+): Call {
   const t = content.token;
   return {
     id: e.id,

@@ -32,16 +32,36 @@ export interface DigestDeps {
 
 const x = (m: number) => `${m >= 10 ? m.toFixed(0) : m.toFixed(2)}x`;
 
-export async function buildDigest(d: DigestDeps, sub: Subscription, period: DigestPeriod, t: T, late: boolean, f: Pick<Formats, 'usd' | 'pct'> = { usd, pct }): Promise<CardView> {
+export async function buildDigest(
+  d: DigestDeps,
+  sub: Subscription,
+  period: DigestPeriod,
+  t: T,
+  late: boolean,
+  f: Pick<Formats, 'usd' | 'pct'> = { usd, pct },
+): Promise<CardView> {
   const tz = sub.digest?.tz ?? 'UTC';
   const chain = sub.filters.chains.length === 1 ? (sub.filters.chains[0] as ChainId) : undefined;
   const hours = Math.max(1, Math.min(168, Math.round((period.at - period.from) / 3_600_000)));
   const opts = { budgetMs: d.budgetMs ?? 10_000, cache: 'bypass' as const };
   const [top, fresh, kols] = await Promise.allSettled([
-    d.api.getTokenAnalytics({ sortField: 'mention', sortOrder: 'DESC', limit: TOP, ...(chain ? { chainId: chain } : {}) }, opts),
-    d.api.getTokenAnalytics({ sortField: 'mention', sortOrder: 'DESC', limit: 3, newToken: hours, ...(chain ? { chainId: chain } : {}) }, opts),
+    d.api.getTokenAnalytics(
+      { sortField: 'mention', sortOrder: 'DESC', limit: TOP, ...(chain ? { chainId: chain } : {}) },
+      opts,
+    ),
+    d.api.getTokenAnalytics(
+      { sortField: 'mention', sortOrder: 'DESC', limit: 3, newToken: hours, ...(chain ? { chainId: chain } : {}) },
+      opts,
+    ),
     d.api.getKolWinRates(
-      { sortField: period.key.startsWith('weekly') ? 'winRateAfter7d' : 'winRateAfter1d', sortOrder: 'DESC', limit: TOP, startDate: new Date(period.from).toISOString(), endDate: new Date(period.at).toISOString(), ...(chain ? { chainId: chain } : {}) },
+      {
+        sortField: period.key.startsWith('weekly') ? 'winRateAfter7d' : 'winRateAfter1d',
+        sortOrder: 'DESC',
+        limit: TOP,
+        startDate: new Date(period.from).toISOString(),
+        endDate: new Date(period.at).toISOString(),
+        ...(chain ? { chainId: chain } : {}),
+      },
       opts,
     ),
   ]);
@@ -51,26 +71,42 @@ export async function buildDigest(d: DigestDeps, sub: Subscription, period: Dige
   const tokenLines: string[] = [];
   if (top.status === 'fulfilled') {
     const newIds = new Set(fresh.status === 'fulfilled' ? fresh.value.items.map((i) => i.token.id) : []);
-    const items = [...top.value.items, ...(fresh.status === 'fulfilled' ? fresh.value.items.filter((i) => !top.value.items.some((j) => j.token.id === i.token.id)) : [])];
+    const items = [
+      ...top.value.items,
+      ...(fresh.status === 'fulfilled'
+        ? fresh.value.items.filter((i) => !top.value.items.some((j) => j.token.id === i.token.id))
+        : []),
+    ];
     for (const i of items) {
       const mentions = Number(i.mention) || 0;
-      tokenLines.push(`${i.token.symbol}${newIds.has(i.token.id) ? ` (${t('digest.newToken')})` : ''} · ${t('digest.mentions', { count: mentions })} · ${f.usd(i.marketcap)}`);
+      tokenLines.push(
+        `${i.token.symbol}${newIds.has(i.token.id) ? ` (${t('digest.newToken')})` : ''} · ${t('digest.mentions', { count: mentions })} · ${f.usd(i.marketcap)}`,
+      );
     }
   }
-  fields.push({ name: t('digest.tokens'), value: top.status === 'fulfilled' ? tokenLines.join('\n') || t('digest.none') : t('digest.unavailable') });
+  fields.push({
+    name: t('digest.tokens'),
+    value: top.status === 'fulfilled' ? tokenLines.join('\n') || t('digest.none') : t('digest.unavailable'),
+  });
   const window = period.key.startsWith('weekly') ? 'win_rate_after7d' : 'win_rate_after1d';
   fields.push({
     name: t('digest.kols'),
     value:
       kols.status === 'fulfilled'
-        ? kols.value.items.map((k) => `@${k.x_user.username} · ${t('digest.winRate', { rate: f.pct((k as unknown as Record<string, string | null>)[window] ?? null, 'fraction') })}`).join('\n') || t('digest.none')
+        ? kols.value.items
+            .map(
+              (k) =>
+                `@${k.x_user.username} · ${t('digest.winRate', { rate: f.pct((k as unknown as Record<string, string | null>)[window] ?? null, 'fraction') })}`,
+            )
+            .join('\n') || t('digest.none')
         : t('digest.unavailable'),
   });
   const scorecard = await callsSection(d, sub, period, t, f);
   fields.push(scorecard.field);
   const l = localTime(period.at, tz);
   const from = localTime(period.from, tz);
-  const date = (p: typeof l) => `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')} ${clockText(p.hour * 60 + p.minute)}`;
+  const date = (p: typeof l) =>
+    `${p.year}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')} ${clockText(p.hour * 60 + p.minute)}`;
   return {
     kind: 'card',
     title: t(period.key.startsWith('weekly') ? 'digest.titleWeekly' : 'digest.titleDaily'),
@@ -87,18 +123,36 @@ export async function buildDigest(d: DigestDeps, sub: Subscription, period: Dige
  * `/calls` scores them, and their picture. A section of its own: the digest
  * stands without it when no call store is running.
  */
-async function callsSection(d: DigestDeps, sub: Subscription, period: DigestPeriod, t: T, f: Pick<Formats, 'pct'>): Promise<{ field: Field; picture?: Picture }> {
+async function callsSection(
+  d: DigestDeps,
+  sub: Subscription,
+  period: DigestPeriod,
+  t: T,
+  f: Pick<Formats, 'pct'>,
+): Promise<{ field: Field; picture?: Picture }> {
   if (!d.calls) return { field: { name: t('digest.calls'), value: t('digest.unavailable') } };
   const calls = (await d.calls.list(sub.id, period.from)).filter((c) => c.at < period.at);
   const scored = calls.map(scoreCall);
   const s = summarise(scored);
   if (!s.calls) return { field: { name: t('digest.calls'), value: t('digest.callsNone') } };
   const best = s.best ? `${s.best.call.token.symbol} ${x(s.best.peak!)}` : '-';
-  const field = { name: t('digest.calls'), value: t('digest.callsLine', { calls: s.calls, hit: s.hitRate === null ? '-' : f.pct(s.hitRate, 'fraction'), best }) };
+  const field = {
+    name: t('digest.calls'),
+    value: t('digest.callsLine', {
+      calls: s.calls,
+      hit: s.hitRate === null ? '-' : f.pct(s.hitRate, 'fraction'),
+      best,
+    }),
+  };
   const rows = sortCalls(scored, 'best')
     .filter((r) => r.peak !== null && r.now !== null)
     .slice(0, CALLS_CHART_MAX_ROWS)
-    .map((r) => ({ label: `${r.call.token.symbol} · @${r.call.kols[0] ?? '?'}`, peak: r.peak!, now: r.now!, figures: `${x(r.peak!)} · ${x(r.now!)}` }));
+    .map((r) => ({
+      label: `${r.call.token.symbol} · @${r.call.kols[0] ?? '?'}`,
+      peak: r.peak!,
+      now: r.now!,
+      figures: `${x(r.peak!)} · ${x(r.now!)}`,
+    }));
   if (!rows.length || !d.charts) return { field };
   try {
     const png = await d.charts.draw('calls', {
@@ -115,4 +169,3 @@ async function callsSection(d: DigestDeps, sub: Subscription, period: DigestPeri
     return { field };
   }
 }
-

@@ -55,7 +55,13 @@ export function digestEntryId(subId: string, key: string): string {
 }
 
 /** Builds the digest and writes it to the outbox under its period's id; the entry as stored. */
-export async function queueDigest(o: DigestDeps & { outbox: Outbox; languages?: ChatLanguages }, sub: Subscription, period: DigestPeriod, late: boolean, now: number): Promise<OutboxEntry> {
+export async function queueDigest(
+  o: DigestDeps & { outbox: Outbox; languages?: ChatLanguages },
+  sub: Subscription,
+  period: DigestPeriod,
+  late: boolean,
+  now: number,
+): Promise<OutboxEntry> {
   const id = digestEntryId(sub.id, period.key);
   const existing = await o.outbox.get(id);
   if (existing) return existing;
@@ -67,7 +73,14 @@ export async function queueDigest(o: DigestDeps & { outbox: Outbox; languages?: 
     platform: sub.platform,
     chatId: sub.chatId,
     isGroup: sub.isGroup,
-    content: { kind: 'digest', key: period.key, view, ...(picture ? { picture: { png64: Buffer.from(picture.png).toString('base64'), name: picture.name, alt: picture.alt } } : {}) },
+    content: {
+      kind: 'digest',
+      key: period.key,
+      view,
+      ...(picture
+        ? { picture: { png64: Buffer.from(picture.png).toString('base64'), name: picture.name, alt: picture.alt } }
+        : {}),
+    },
     createdAt: now,
     state: 'pending',
     attempts: 0,
@@ -79,10 +92,24 @@ export async function queueDigest(o: DigestDeps & { outbox: Outbox; languages?: 
 }
 
 /** `/digest now`: the period that ends now (a day, or a week for weekly digests), through the same path. */
-export function queueDigestNow(o: DigestDeps & { outbox: Outbox; languages?: ChatLanguages }, sub: Subscription, now: number): Promise<OutboxEntry> {
+export function queueDigestNow(
+  o: DigestDeps & { outbox: Outbox; languages?: ChatLanguages },
+  sub: Subscription,
+  now: number,
+): Promise<OutboxEntry> {
   const weekly = sub.digest?.period === 'weekly';
-  const period = { key: `${weekly ? 'weekly' : 'daily'}-now:${Math.floor(now / 60_000)}`, at: now, from: now - (weekly ? 7 : 1) * 86_400_000 };
-  return queueDigest(o, { ...sub, digest: sub.digest ?? { period: 'daily', at: 0, tz: 'UTC', day: 1 } }, period, false, now);
+  const period = {
+    key: `${weekly ? 'weekly' : 'daily'}-now:${Math.floor(now / 60_000)}`,
+    at: now,
+    from: now - (weekly ? 7 : 1) * 86_400_000,
+  };
+  return queueDigest(
+    o,
+    { ...sub, digest: sub.digest ?? { period: 'daily', at: 0, tz: 'UTC', day: 1 } },
+    period,
+    false,
+    now,
+  );
 }
 
 export function createDigests(o: DigestOptions): Digests {
@@ -96,7 +123,8 @@ export function createDigests(o: DigestOptions): Digests {
 
   async function withDigest(): Promise<Subscription[]> {
     const version = await o.subscriptions.version();
-    if (cache?.version !== version) cache = { version, subs: (await o.subscriptions.all()).filter((s) => s.digest && !s.disabled && !s.movedTo) };
+    if (cache?.version !== version)
+      cache = { version, subs: (await o.subscriptions.all()).filter((s) => s.digest && !s.disabled && !s.movedTo) };
     return cache.subs;
   }
 
@@ -142,7 +170,8 @@ export function createDigests(o: DigestOptions): Digests {
       void task.stop();
       tasks.delete(k);
     }
-    for (const [k, d] of want) if (!tasks.has(k) && !stopped) tasks.set(k, cron.schedule(cronExpression(d), fire, { timezone: d.tz }));
+    for (const [k, d] of want)
+      if (!tasks.has(k) && !stopped) tasks.set(k, cron.schedule(cronExpression(d), fire, { timezone: d.tz }));
   }
 
   return {

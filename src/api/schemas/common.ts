@@ -19,7 +19,9 @@ export const chain = z.enum(CHAINS, {
 });
 
 /** A field the spec lists but whose non-null shape it does not show: it must be present, any value goes. */
-export const opaque = z.custom<unknown>((v) => v !== undefined, { error: 'expected a value (null allowed), received undefined' });
+export const opaque = z.custom<unknown>((v) => v !== undefined, {
+  error: 'expected a value (null allowed), received undefined',
+});
 
 /**
  * On list envelopes: how many rows the client dropped because they did not parse

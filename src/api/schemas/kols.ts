@@ -52,7 +52,10 @@ export type ProjectItem = z.infer<typeof projectItemSchema>;
 export const kolProjectsResultSchema = obj({
   items: arr(projectItemSchema),
   ...listNote,
-  next_cursor: str.nullable().optional().transform((c) => (c ? c : null)),
+  next_cursor: str
+    .nullable()
+    .optional()
+    .transform((c) => (c ? c : null)),
 });
 export type KolProjectsResult = z.infer<typeof kolProjectsResultSchema>;
 

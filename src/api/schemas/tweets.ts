@@ -150,6 +150,9 @@ export type TweetListItem = z.infer<typeof tweetListItemSchema>;
 export const tweetsResultSchema = obj({
   items: arr(tweetListItemSchema),
   ...listNote,
-  next_cursor: str.nullable().optional().transform((c) => c ?? null),
+  next_cursor: str
+    .nullable()
+    .optional()
+    .transform((c) => c ?? null),
 });
 export type TweetsResult = z.infer<typeof tweetsResultSchema>;

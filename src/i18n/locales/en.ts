@@ -20,7 +20,8 @@ export default {
   },
   start: {
     hi: 'Hi, I am kolradar.',
-    intro: 'I look up crypto tokens and the KOLs (influential X accounts) who shill them: cards, tables, tweets and win rates.',
+    intro:
+      'I look up crypto tokens and the KOLs (influential X accounts) who shill them: cards, tables, tweets and win rates.',
   },
   help: {
     commands_one: '{{count}} command.',
@@ -32,7 +33,12 @@ export default {
     required: 'required',
     byPosition: 'by position',
     type: { string: 'text', integer: 'integer', number: 'number', boolean: 'yes/no' },
-    listOf: { string: 'list of values', integer: 'list of integer', number: 'list of number', boolean: 'list of yes/no' },
+    listOf: {
+      string: 'list of values',
+      integer: 'list of integer',
+      number: 'list of number',
+      boolean: 'list of yes/no',
+    },
     oneOf: 'one of: {{choices}}',
     range: '{{min}}-{{max}}',
     atLeast: 'at least {{min}}',
@@ -65,7 +71,8 @@ export default {
     winRateAfter_one: 'Win rate after a shill ({{n}} token)',
     winRateAfter_other: 'Win rate after a shill ({{n}} tokens)',
     noneCounted: 'No tokens counted yet.',
-    noName: 'No name found for X user id {{id}}: the win-rate and KOL tables do not list it (or could not be read just now), so only its scores are shown.',
+    noName:
+      'No name found for X user id {{id}}: the win-rate and KOL tables do not list it (or could not be read just now), so only its scores are shown.',
     nameNotFound: 'KOL name not found',
     xProfile: 'X profile',
     tokensButton: 'Tokens',
@@ -121,9 +128,31 @@ export default {
     followers: 'Followers',
     change: 'Chg',
     /** The KOL table's extra column, by the sort that adds it. */
-    kolSort: { mentions: 'Mentions', impressions: 'Impr.', rug: 'Rug%', lose: 'Lose%', active: 'Active', total: 'Total', speed: 'Speed', accuracy: 'Accur.', legality: 'Legal.', engagement: 'Engag.' },
+    kolSort: {
+      mentions: 'Mentions',
+      impressions: 'Impr.',
+      rug: 'Rug%',
+      lose: 'Lose%',
+      active: 'Active',
+      total: 'Total',
+      speed: 'Speed',
+      accuracy: 'Accur.',
+      legality: 'Legal.',
+      engagement: 'Engag.',
+    },
     /** The token list's columns by key (window columns keep their names: 1h, 24h). */
-    tokenList: { mcap: 'MCap', liquidity: 'Liq', age: 'Age', mentions: 'Ment', impressions: 'Impr', followers: 'SmartF', score: 'Score', avgscore: 'Avg', avgscorev2: 'AvgV2', totalscore: 'Total' },
+    tokenList: {
+      mcap: 'MCap',
+      liquidity: 'Liq',
+      age: 'Age',
+      mentions: 'Ment',
+      impressions: 'Impr',
+      followers: 'SmartF',
+      score: 'Score',
+      avgscore: 'Avg',
+      avgscorev2: 'AvgV2',
+      totalscore: 'Total',
+    },
   },
   /** Titles, lines and footers of the tables. */
   lists: {
@@ -244,8 +273,10 @@ export default {
     pausedForever: 'Paused until resumed.',
     pausedUntil: 'Paused until {{date}}.',
     statusOn: 'On.',
-    held_one: '{{n}} tweet held back in the last 24 h because the upstream gave no KOL score, followers or labels for the author.',
-    held_other: '{{n}} tweets held back in the last 24 h because the upstream gave no KOL score, followers or labels for the author.',
+    held_one:
+      '{{n}} tweet held back in the last 24 h because the upstream gave no KOL score, followers or labels for the author.',
+    held_other:
+      '{{n}} tweets held back in the last 24 h because the upstream gave no KOL score, followers or labels for the author.',
     here: 'Alerts here',
     asCommand: 'Same settings as a command:',
     mutedTokens: 'Muted tokens',
@@ -253,7 +284,8 @@ export default {
     pausedResume: 'Alerts paused until /alerts resume.',
     pausedTill: 'Alerts paused until {{date}}.',
     resumed: 'Alerts resumed.',
-    testSent: 'A test alert is on its way to this chat. If it does not arrive, check that the bot may post and embed links here.',
+    testSent:
+      'A test alert is on its way to this chat. If it does not arrive, check that the bot may post and embed links here.',
     feedEmpty: 'The feed is empty right now; try the test again in a minute.',
     unmuted: 'Alerts about {{address}} on {{chain}} are back on here.',
     muted: 'No more alerts about {{address}} on {{chain}} here. {{undo}} undoes it.',
@@ -349,7 +381,8 @@ export default {
   },
   telegram: {
     helpFallback: 'What this bot can do, with examples',
-    greeting: 'Hi! I look up crypto tokens and KOLs (influential accounts on X), and can post alerts here when high-scoring KOLs shill a token.',
+    greeting:
+      'Hi! I look up crypto tokens and KOLs (influential accounts on X), and can post alerts here when high-scoring KOLs shill a token.',
     commands: 'Commands',
     notShown: 'That answer could not be shown here. Try again.',
   },
@@ -391,7 +424,16 @@ export default {
     unknownChoice: "Unknown {{noun}} '{{raw}}'. Use one of: {{values}}",
     unknownChoiceNear: "Unknown {{noun}} '{{raw}}'. Did you mean {{near}}?",
     /** What a choice is called in the two messages above. */
-    noun: { value: 'value', chain: 'chain', sort: 'sort', order: 'order', mode: 'mode', action: 'action', period: 'period', ranking: 'ranking' },
+    noun: {
+      value: 'value',
+      chain: 'chain',
+      sort: 'sort',
+      order: 'order',
+      mode: 'mode',
+      action: 'action',
+      period: 'period',
+      ranking: 'ranking',
+    },
     /** "<option> must …": the option name stays as typed. */
     option: {
       text: '{{name}} must be text',
@@ -420,12 +462,17 @@ export default {
     },
     kolNoSuch: 'No KOL named @{{name}}. Browse the KOL table instead:',
     kolNoSuchNear: 'No KOL is named @{{name}}. Did you mean {{near}}?',
-    kolNoId: '@{{name}} is in the KOL table, but the analytics service does not list its X id yet. Try its numeric X id instead.',
+    kolNoId:
+      '@{{name}} is in the KOL table, but the analytics service does not list its X id yet. Try its numeric X id instead.',
     kolUnknownId: 'No KOL with id {{id}} is known to the analytics service.',
     kolUnknownName: 'No KOL named @{{name}} is known to the analytics service.',
     whichChain: 'Which chain? {{short}} could be on {{chains}}: {{commands}}.',
     notAddress: 'That is not a {{chain}} token address: expected {{expected}}.',
-    address: { base58: 'a base58 mint address of 32-44 characters', hex: '0x followed by 40 hex digits', coinType: 'a coin type like 0x…::module::NAME' },
+    address: {
+      base58: 'a base58 mint address of 32-44 characters',
+      hex: '0x followed by 40 hex digits',
+      coinType: 'a coin type like 0x…::module::NAME',
+    },
   },
   /** One line per command, at most 100 characters (Discord's limit). */
   commands: {
@@ -452,7 +499,13 @@ export default {
   },
   /** Option descriptions by command and option, at most 100 characters (Discord's limit). */
   options: {
-    calls: { period: 'Period: 24h, 7d, 30d or all (default 7d)', sort: 'Sort: best, recent or worst (default best)', kol: 'Only the calls of this KOL (X username)', by: 'kol: rank the KOLs instead of the calls', action: 'clear: forget this chat’s call history (admins)' },
+    calls: {
+      period: 'Period: 24h, 7d, 30d or all (default 7d)',
+      sort: 'Sort: best, recent or worst (default best)',
+      kol: 'Only the calls of this KOL (X username)',
+      by: 'kol: rank the KOLs instead of the calls',
+      action: 'clear: forget this chat’s call history (admins)',
+    },
     subscribe: { followups: 'Follow-up times after an alert, e.g. 1h,6h,24h, or off' },
     help: { command: 'A command to explain, e.g. token' },
     language: { code: 'Language code (en, zh, ru, es, pt-BR, tr, vi, ko) or auto' },

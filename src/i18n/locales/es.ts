@@ -15,7 +15,8 @@ export default {
   },
   start: {
     hi: 'Hola, soy kolradar.',
-    intro: 'Busco tokens cripto y los KOLs (cuentas influyentes de X) que los shillean: fichas, tablas, tweets y win rates.',
+    intro:
+      'Busco tokens cripto y los KOLs (cuentas influyentes de X) que los shillean: fichas, tablas, tweets y win rates.',
   },
   help: {
     commands_one: '{{count}} comando.',
@@ -28,7 +29,12 @@ export default {
     required: 'obligatorio',
     byPosition: 'por posición',
     type: { string: 'texto', integer: 'número entero', number: 'número', boolean: 'sí/no' },
-    listOf: { string: 'lista de valores', integer: 'lista de enteros', number: 'lista de números', boolean: 'lista de sí/no' },
+    listOf: {
+      string: 'lista de valores',
+      integer: 'lista de enteros',
+      number: 'lista de números',
+      boolean: 'lista de sí/no',
+    },
     oneOf: 'uno de: {{choices}}',
     range: '{{min}}-{{max}}',
     atLeast: 'mínimo {{min}}',
@@ -36,7 +42,13 @@ export default {
     default: 'por defecto {{value}}',
     example: 'p. ej. {{example}}',
   },
-  paging: { previous: '◀ Anterior', next: 'Siguiente ▶', none: 'sin resultados', noMore: 'no hay más resultados', of: '{{span}} de {{total}}' },
+  paging: {
+    previous: '◀ Anterior',
+    next: 'Siguiente ▶',
+    none: 'sin resultados',
+    noMore: 'no hay más resultados',
+    of: '{{span}} de {{total}}',
+  },
   kolCard: {
     followers: 'Seguidores',
     rank: 'Ranking',
@@ -55,7 +67,8 @@ export default {
     winRateAfter_many: 'Win rate tras un shill ({{n}} tokens)',
     winRateAfter_other: 'Win rate tras un shill ({{n}} tokens)',
     noneCounted: 'Aún no hay tokens contados.',
-    noName: 'No hay nombre para el id de X {{id}}: las tablas de win rate y de KOLs no lo listan (o no se pudieron leer ahora), así que solo se muestran sus scores.',
+    noName:
+      'No hay nombre para el id de X {{id}}: las tablas de win rate y de KOLs no lo listan (o no se pudieron leer ahora), así que solo se muestran sus scores.',
     nameNotFound: 'Nombre de KOL no encontrado',
     xProfile: 'Perfil en X',
     tokensButton: 'Tokens',
@@ -109,8 +122,30 @@ export default {
     account: 'Cuenta',
     followers: 'Seguid.',
     change: 'Var.',
-    kolSort: { mentions: 'Menc.', impressions: 'Impr.', rug: 'Rug%', lose: 'Pérd%', active: 'Activ.', total: 'Total', speed: 'Veloc.', accuracy: 'Prec.', legality: 'Legal.', engagement: 'Engag.' },
-    tokenList: { mcap: 'Mcap', liquidity: 'Liq', age: 'Edad', mentions: 'Menc', impressions: 'Impr', followers: 'SmartF', score: 'Score', avgscore: 'Media', avgscorev2: 'MediaV2', totalscore: 'Total' },
+    kolSort: {
+      mentions: 'Menc.',
+      impressions: 'Impr.',
+      rug: 'Rug%',
+      lose: 'Pérd%',
+      active: 'Activ.',
+      total: 'Total',
+      speed: 'Veloc.',
+      accuracy: 'Prec.',
+      legality: 'Legal.',
+      engagement: 'Engag.',
+    },
+    tokenList: {
+      mcap: 'Mcap',
+      liquidity: 'Liq',
+      age: 'Edad',
+      mentions: 'Menc',
+      impressions: 'Impr',
+      followers: 'SmartF',
+      score: 'Score',
+      avgscore: 'Media',
+      avgscorev2: 'MediaV2',
+      totalscore: 'Total',
+    },
   },
   lists: {
     kolsMatching: 'KOLs que coinciden con «{{search}}»',
@@ -227,9 +262,12 @@ export default {
     pausedForever: 'En pausa hasta reanudar.',
     pausedUntil: 'En pausa hasta {{date}}.',
     statusOn: 'Activadas.',
-    held_one: '{{n}} tweet retenido en las últimas 24 h porque la fuente no dio score de KOL, seguidores ni etiquetas del autor.',
-    held_many: '{{n}} tweets retenidos en las últimas 24 h porque la fuente no dio score de KOL, seguidores ni etiquetas del autor.',
-    held_other: '{{n}} tweets retenidos en las últimas 24 h porque la fuente no dio score de KOL, seguidores ni etiquetas del autor.',
+    held_one:
+      '{{n}} tweet retenido en las últimas 24 h porque la fuente no dio score de KOL, seguidores ni etiquetas del autor.',
+    held_many:
+      '{{n}} tweets retenidos en las últimas 24 h porque la fuente no dio score de KOL, seguidores ni etiquetas del autor.',
+    held_other:
+      '{{n}} tweets retenidos en las últimas 24 h porque la fuente no dio score de KOL, seguidores ni etiquetas del autor.',
     here: 'Alertas aquí',
     asCommand: 'La misma configuración como comando:',
     mutedTokens: 'Tokens silenciados',
@@ -237,7 +275,8 @@ export default {
     pausedResume: 'Alertas en pausa hasta /alerts resume.',
     pausedTill: 'Alertas en pausa hasta {{date}}.',
     resumed: 'Alertas reanudadas.',
-    testSent: 'Una alerta de prueba va en camino a este chat. Si no llega, revisa que el bot pueda publicar e insertar enlaces aquí.',
+    testSent:
+      'Una alerta de prueba va en camino a este chat. Si no llega, revisa que el bot pueda publicar e insertar enlaces aquí.',
     feedEmpty: 'El feed está vacío ahora mismo; prueba el test en un minuto.',
     unmuted: 'Las alertas de {{address}} en {{chain}} vuelven a estar activas aquí.',
     muted: 'Ya no habrá alertas de {{address}} en {{chain}} aquí. {{undo}} lo deshace.',
@@ -283,7 +322,8 @@ export default {
     why: 'Por qué: ',
     testFooter: 'Alerta de prueba con un tweet de ejemplo: así se verán las alertas aquí.',
     footer: 'Alerta de kolradar',
-    skipped: 'kolradar se quedó atrás del feed: se saltaron {{n}} tweets antiguos; las alertas siguen desde los más nuevos.',
+    skipped:
+      'kolradar se quedó atrás del feed: se saltaron {{n}} tweets antiguos; las alertas siguen desde los más nuevos.',
     samplePass: 'Tweet de ejemplo; pasa los filtros de este chat',
     sampleFail: 'Tweet de ejemplo; aquí NO generaría alerta',
   },
@@ -336,7 +376,8 @@ export default {
   },
   telegram: {
     helpFallback: 'Qué puede hacer este bot, con ejemplos',
-    greeting: '¡Hola! Busco tokens cripto y KOLs (cuentas influyentes en X), y puedo enviar alertas aquí cuando KOLs con buen score shillean un token.',
+    greeting:
+      '¡Hola! Busco tokens cripto y KOLs (cuentas influyentes en X), y puedo enviar alertas aquí cuando KOLs con buen score shillean un token.',
     commands: 'Comandos',
     notShown: 'Esa respuesta no se puede mostrar aquí. Prueba otra vez.',
   },
@@ -377,7 +418,16 @@ export default {
     got: '{{problem}} (recibido: {{shown}}).',
     unknownChoice: '{{noun}} desconocido: «{{raw}}». Usa uno de: {{values}}',
     unknownChoiceNear: '{{noun}} desconocido: «{{raw}}». ¿Querías decir {{near}}?',
-    noun: { value: 'Valor', chain: 'Chain', sort: 'Orden', order: 'Sentido', mode: 'Modo', action: 'Acción', period: 'Periodo', ranking: 'Clasificación' },
+    noun: {
+      value: 'Valor',
+      chain: 'Chain',
+      sort: 'Orden',
+      order: 'Sentido',
+      mode: 'Modo',
+      action: 'Acción',
+      period: 'Periodo',
+      ranking: 'Clasificación',
+    },
     option: {
       text: '{{name}} debe ser texto',
       minChars: '{{name}} debe tener al menos {{min}} caracteres',
@@ -404,12 +454,17 @@ export default {
     },
     kolNoSuch: 'Ningún KOL se llama @{{name}}. Mira la tabla de KOLs:',
     kolNoSuchNear: 'Ningún KOL se llama @{{name}}. ¿Querías decir {{near}}?',
-    kolNoId: '@{{name}} está en la tabla de KOLs, pero el servicio de analítica aún no tiene su id de X. Prueba con su id numérico de X.',
+    kolNoId:
+      '@{{name}} está en la tabla de KOLs, pero el servicio de analítica aún no tiene su id de X. Prueba con su id numérico de X.',
     kolUnknownId: 'El servicio de analítica no conoce ningún KOL con id {{id}}.',
     kolUnknownName: 'El servicio de analítica no conoce ningún KOL llamado @{{name}}.',
     whichChain: '¿Qué chain? {{short}} puede estar en {{chains}}: {{commands}}.',
     notAddress: 'Eso no es un CA de token de {{chain}}: se espera {{expected}}.',
-    address: { base58: 'una dirección mint base58 de 32-44 caracteres', hex: '0x seguido de 40 dígitos hex', coinType: 'un coin type como 0x…::module::NAME' },
+    address: {
+      base58: 'una dirección mint base58 de 32-44 caracteres',
+      hex: '0x seguido de 40 dígitos hex',
+      coinType: 'un coin type como 0x…::module::NAME',
+    },
   },
   commands: {
     calls: 'Calls aquí: cómo les fue a los tokens alertados, por call o por KOL',
@@ -434,7 +489,13 @@ export default {
     winrate: 'Win rate de los KOLs tras un shill, por ventana de tiempo, con puntuaciones',
   },
   options: {
-    calls: { period: 'Periodo: 24h, 7d, 30d o all (por defecto 7d)', sort: 'Orden: best, recent o worst (por defecto best)', kol: 'Solo los calls de este KOL (usuario de X)', by: 'kol: clasificar a los KOL en lugar de los calls', action: 'clear: olvidar el historial de calls de este chat (admins)' },
+    calls: {
+      period: 'Periodo: 24h, 7d, 30d o all (por defecto 7d)',
+      sort: 'Orden: best, recent o worst (por defecto best)',
+      kol: 'Solo los calls de este KOL (usuario de X)',
+      by: 'kol: clasificar a los KOL en lugar de los calls',
+      action: 'clear: olvidar el historial de calls de este chat (admins)',
+    },
     subscribe: { followups: 'Seguimientos tras una alerta, p. ej. 1h,6h,24h, u off' },
     help: { command: 'Un comando a explicar, p. ej. token' },
     language: { code: 'Código de idioma (en, zh, ru, es, pt-BR, tr, vi, ko) o auto' },
@@ -498,7 +559,8 @@ export default {
   },
   calls: {
     sinceAlert: 'Desde la alerta ({{point}}): {{multiple}} · cap. {{from}} → {{to}} · máximo {{peak}}',
-    sinceAlertLate: 'Desde la alerta ({{point}}, revisado tarde): {{multiple}} · cap. {{from}} → {{to}} · máximo {{peak}}',
+    sinceAlertLate:
+      'Desde la alerta ({{point}}, revisado tarde): {{multiple}} · cap. {{from}} → {{to}} · máximo {{peak}}',
     title: 'Calls aquí · {{period}}',
     titleByKol: 'KOL según sus calls aquí · {{period}}',
     periodAll: 'desde siempre',

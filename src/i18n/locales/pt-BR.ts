@@ -5,7 +5,8 @@ export default {
   language: {
     name: 'Português (Brasil)',
     current: 'Idioma deste chat: {{language}}.',
-    followsCaller: 'Este chat não tem idioma definido: respondo a cada um no idioma do app dele (para você, {{language}}).',
+    followsCaller:
+      'Este chat não tem idioma definido: respondo a cada um no idioma do app dele (para você, {{language}}).',
     choose: 'Escolha um com /language <código>, ou /language auto para seguir o app de cada um:',
     set: 'Pronto: a partir de agora falo português neste chat.',
     cleared: 'Idioma removido: volto a responder no idioma do app de cada um (para você, {{language}}).',
@@ -15,7 +16,8 @@ export default {
   },
   start: {
     hi: 'Oi, eu sou o kolradar.',
-    intro: 'Eu busco tokens cripto e os KOLs (contas influentes do X) que dão shill neles: cards, tabelas, tweets e win rates.',
+    intro:
+      'Eu busco tokens cripto e os KOLs (contas influentes do X) que dão shill neles: cards, tabelas, tweets e win rates.',
   },
   help: {
     commands_one: '{{count}} comando.',
@@ -28,7 +30,12 @@ export default {
     required: 'obrigatório',
     byPosition: 'por posição',
     type: { string: 'texto', integer: 'número inteiro', number: 'número', boolean: 'sim/não' },
-    listOf: { string: 'lista de valores', integer: 'lista de inteiros', number: 'lista de números', boolean: 'lista de sim/não' },
+    listOf: {
+      string: 'lista de valores',
+      integer: 'lista de inteiros',
+      number: 'lista de números',
+      boolean: 'lista de sim/não',
+    },
     oneOf: 'um de: {{choices}}',
     range: '{{min}}-{{max}}',
     atLeast: 'no mínimo {{min}}',
@@ -36,7 +43,13 @@ export default {
     default: 'padrão {{value}}',
     example: 'ex.: {{example}}',
   },
-  paging: { previous: '◀ Anterior', next: 'Próxima ▶', none: 'nenhum resultado', noMore: 'sem mais resultados', of: '{{span}} de {{total}}' },
+  paging: {
+    previous: '◀ Anterior',
+    next: 'Próxima ▶',
+    none: 'nenhum resultado',
+    noMore: 'sem mais resultados',
+    of: '{{span}} de {{total}}',
+  },
   kolCard: {
     followers: 'Seguidores',
     rank: 'Ranking',
@@ -55,7 +68,8 @@ export default {
     winRateAfter_many: 'Win rate depois do shill ({{n}} tokens)',
     winRateAfter_other: 'Win rate depois do shill ({{n}} tokens)',
     noneCounted: 'Nenhum token contado ainda.',
-    noName: 'Nenhum nome encontrado para o id do X {{id}}: as tabelas de win rate e de KOLs não o listam (ou não puderam ser lidas agora), então só os scores aparecem.',
+    noName:
+      'Nenhum nome encontrado para o id do X {{id}}: as tabelas de win rate e de KOLs não o listam (ou não puderam ser lidas agora), então só os scores aparecem.',
     nameNotFound: 'Nome do KOL não encontrado',
     xProfile: 'Perfil no X',
     tokensButton: 'Tokens',
@@ -109,8 +123,30 @@ export default {
     account: 'Conta',
     followers: 'Seguid.',
     change: 'Var.',
-    kolSort: { mentions: 'Menç.', impressions: 'Impr.', rug: 'Rug%', lose: 'Perda%', active: 'Ativ.', total: 'Total', speed: 'Veloc.', accuracy: 'Prec.', legality: 'Legal.', engagement: 'Engaj.' },
-    tokenList: { mcap: 'Mcap', liquidity: 'Liq', age: 'Idade', mentions: 'Menç', impressions: 'Impr', followers: 'SmartF', score: 'Score', avgscore: 'Média', avgscorev2: 'MédiaV2', totalscore: 'Total' },
+    kolSort: {
+      mentions: 'Menç.',
+      impressions: 'Impr.',
+      rug: 'Rug%',
+      lose: 'Perda%',
+      active: 'Ativ.',
+      total: 'Total',
+      speed: 'Veloc.',
+      accuracy: 'Prec.',
+      legality: 'Legal.',
+      engagement: 'Engaj.',
+    },
+    tokenList: {
+      mcap: 'Mcap',
+      liquidity: 'Liq',
+      age: 'Idade',
+      mentions: 'Menç',
+      impressions: 'Impr',
+      followers: 'SmartF',
+      score: 'Score',
+      avgscore: 'Média',
+      avgscorev2: 'MédiaV2',
+      totalscore: 'Total',
+    },
   },
   lists: {
     kolsMatching: 'KOLs que batem com “{{search}}”',
@@ -206,7 +242,8 @@ export default {
     chains: 'Chains: {{chains}}',
     all: 'todas',
     any: 'qualquer',
-    scores: 'Score do token a partir de {{token}}, score do KOL a partir de {{kol}}, a partir de {{followers}} seguidores',
+    scores:
+      'Score do token a partir de {{token}}, score do KOL a partir de {{kol}}, a partir de {{followers}} seguidores',
     labels: 'Rótulos: {{labels}}; tipos de tweet: {{types}}',
     kols: 'KOLs: {{kols}}',
     onlyKols: 'só {{names}}',
@@ -218,7 +255,8 @@ export default {
     on: 'Alertas ligados',
     updated: 'Alertas atualizados',
     recreate: 'Para repetir estas configurações em outro chat:',
-    footer: 'Só tweets de agora em diante geram alerta. /alerts mostra as configurações, /alerts test manda um exemplo.',
+    footer:
+      'Só tweets de agora em diante geram alerta. /alerts mostra as configurações, /alerts test manda um exemplo.',
     off: 'Alertas desligados aqui. /subscribe liga de novo.',
     wasOff: 'Os alertas não estavam ligados aqui.',
     notOn: 'Os alertas não estão ligados aqui. Ligue com /subscribe.',
@@ -227,9 +265,12 @@ export default {
     pausedForever: 'Pausados até retomar.',
     pausedUntil: 'Pausados até {{date}}.',
     statusOn: 'Ligados.',
-    held_one: '{{n}} tweet segurado nas últimas 24 h porque a fonte não trouxe score de KOL, seguidores ou rótulos do autor.',
-    held_many: '{{n}} tweets segurados nas últimas 24 h porque a fonte não trouxe score de KOL, seguidores ou rótulos do autor.',
-    held_other: '{{n}} tweets segurados nas últimas 24 h porque a fonte não trouxe score de KOL, seguidores ou rótulos do autor.',
+    held_one:
+      '{{n}} tweet segurado nas últimas 24 h porque a fonte não trouxe score de KOL, seguidores ou rótulos do autor.',
+    held_many:
+      '{{n}} tweets segurados nas últimas 24 h porque a fonte não trouxe score de KOL, seguidores ou rótulos do autor.',
+    held_other:
+      '{{n}} tweets segurados nas últimas 24 h porque a fonte não trouxe score de KOL, seguidores ou rótulos do autor.',
     here: 'Alertas aqui',
     asCommand: 'As mesmas configurações como comando:',
     mutedTokens: 'Tokens silenciados',
@@ -237,7 +278,8 @@ export default {
     pausedResume: 'Alertas pausados até /alerts resume.',
     pausedTill: 'Alertas pausados até {{date}}.',
     resumed: 'Alertas retomados.',
-    testSent: 'Um alerta de teste está a caminho deste chat. Se não chegar, confira se o bot pode postar e incorporar links aqui.',
+    testSent:
+      'Um alerta de teste está a caminho deste chat. Se não chegar, confira se o bot pode postar e incorporar links aqui.',
     feedEmpty: 'O feed está vazio agora; tente o teste daqui a um minuto.',
     unmuted: 'Os alertas de {{address}} na {{chain}} voltaram aqui.',
     muted: 'Sem mais alertas de {{address}} na {{chain}} aqui. {{undo}} desfaz.',
@@ -283,7 +325,8 @@ export default {
     why: 'Motivo: ',
     testFooter: 'Alerta de teste com um tweet de exemplo: é assim que os alertas vão aparecer aqui.',
     footer: 'Alerta do kolradar',
-    skipped: 'O kolradar ficou atrás do feed: {{n}} tweets antigos foram pulados; os alertas seguem a partir dos mais novos.',
+    skipped:
+      'O kolradar ficou atrás do feed: {{n}} tweets antigos foram pulados; os alertas seguem a partir dos mais novos.',
     samplePass: 'Tweet de exemplo; passa nos filtros deste chat',
     sampleFail: 'Tweet de exemplo; NÃO geraria alerta aqui',
   },
@@ -336,7 +379,8 @@ export default {
   },
   telegram: {
     helpFallback: 'O que este bot faz, com exemplos',
-    greeting: 'Oi! Eu busco tokens cripto e KOLs (contas influentes no X) e posso mandar alertas aqui quando KOLs com score alto shillam um token.',
+    greeting:
+      'Oi! Eu busco tokens cripto e KOLs (contas influentes no X) e posso mandar alertas aqui quando KOLs com score alto shillam um token.',
     commands: 'Comandos',
     notShown: 'Essa resposta não pode ser mostrada aqui. Tente de novo.',
   },
@@ -377,7 +421,16 @@ export default {
     got: '{{problem}} (recebido: {{shown}}).',
     unknownChoice: '{{noun}} desconhecido: “{{raw}}”. Use um destes: {{values}}',
     unknownChoiceNear: '{{noun}} desconhecido: “{{raw}}”. Você quis dizer {{near}}?',
-    noun: { value: 'Valor', chain: 'Chain', sort: 'Critério de ordem', order: 'Sentido', mode: 'Modo', action: 'Comando', period: 'Período', ranking: 'Classificação' },
+    noun: {
+      value: 'Valor',
+      chain: 'Chain',
+      sort: 'Critério de ordem',
+      order: 'Sentido',
+      mode: 'Modo',
+      action: 'Comando',
+      period: 'Período',
+      ranking: 'Classificação',
+    },
     option: {
       text: '{{name}} precisa ser texto',
       minChars: '{{name}} precisa ter pelo menos {{min}} caracteres',
@@ -404,12 +457,17 @@ export default {
     },
     kolNoSuch: 'Nenhum KOL se chama @{{name}}. Veja a tabela de KOLs:',
     kolNoSuchNear: 'Nenhum KOL se chama @{{name}}. Você quis dizer {{near}}?',
-    kolNoId: '@{{name}} está na tabela de KOLs, mas o serviço de análise ainda não tem o id do X dele. Tente o id numérico do X.',
+    kolNoId:
+      '@{{name}} está na tabela de KOLs, mas o serviço de análise ainda não tem o id do X dele. Tente o id numérico do X.',
     kolUnknownId: 'O serviço de análise não conhece nenhum KOL com id {{id}}.',
     kolUnknownName: 'O serviço de análise não conhece nenhum KOL chamado @{{name}}.',
     whichChain: 'Qual chain? {{short}} pode estar em {{chains}}: {{commands}}.',
     notAddress: 'Isso não é um CA de token da {{chain}}: esperado {{expected}}.',
-    address: { base58: 'um endereço mint base58 de 32-44 caracteres', hex: '0x seguido de 40 dígitos hex', coinType: 'um coin type como 0x…::module::NAME' },
+    address: {
+      base58: 'um endereço mint base58 de 32-44 caracteres',
+      hex: '0x seguido de 40 dígitos hex',
+      coinType: 'um coin type como 0x…::module::NAME',
+    },
   },
   commands: {
     calls: 'Calls aqui: como os tokens alertados se saíram, por call ou por KOL',
@@ -434,7 +492,13 @@ export default {
     winrate: 'Win rate dos KOLs depois de um shill, por janela de tempo, com scores',
   },
   options: {
-    calls: { period: 'Período: 24h, 7d, 30d ou all (padrão 7d)', sort: 'Ordem: best, recent ou worst (padrão best)', kol: 'Só os calls deste KOL (usuário do X)', by: 'kol: classificar os KOLs em vez dos calls', action: 'clear: esquecer o histórico de calls deste chat (admins)' },
+    calls: {
+      period: 'Período: 24h, 7d, 30d ou all (padrão 7d)',
+      sort: 'Ordem: best, recent ou worst (padrão best)',
+      kol: 'Só os calls deste KOL (usuário do X)',
+      by: 'kol: classificar os KOLs em vez dos calls',
+      action: 'clear: esquecer o histórico de calls deste chat (admins)',
+    },
     subscribe: { followups: 'Acompanhamentos após um alerta, ex. 1h,6h,24h, ou off' },
     help: { command: 'Um comando para explicar, ex.: token' },
     language: { code: 'Código do idioma (en, zh, ru, es, pt-BR, tr, vi, ko) ou auto' },
@@ -498,7 +562,8 @@ export default {
   },
   calls: {
     sinceAlert: 'Desde o alerta ({{point}}): {{multiple}} · cap. {{from}} → {{to}} · pico {{peak}}',
-    sinceAlertLate: 'Desde o alerta ({{point}}, verificado com atraso): {{multiple}} · cap. {{from}} → {{to}} · pico {{peak}}',
+    sinceAlertLate:
+      'Desde o alerta ({{point}}, verificado com atraso): {{multiple}} · cap. {{from}} → {{to}} · pico {{peak}}',
     title: 'Calls aqui · {{period}}',
     titleByKol: 'KOLs pelos seus calls aqui · {{period}}',
     periodAll: 'desde sempre',

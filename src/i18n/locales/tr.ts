@@ -5,7 +5,8 @@ export default {
   language: {
     name: 'Türkçe',
     current: 'Bu sohbetin dili: {{language}}.',
-    followsCaller: 'Bu sohbet için dil seçilmedi: herkese kendi uygulamasının dilinde cevap veriyorum (sana {{language}}).',
+    followsCaller:
+      'Bu sohbet için dil seçilmedi: herkese kendi uygulamasının dilinde cevap veriyorum (sana {{language}}).',
     choose: '/language <kod> ile seç ya da herkesin uygulama diline uymak için /language auto yaz:',
     set: 'Tamam: bundan sonra bu sohbette Türkçe konuşuyorum.',
     cleared: 'Dil ayarı kaldırıldı: yine herkese kendi uygulamasının dilinde cevap veriyorum (sana {{language}}).',
@@ -15,7 +16,8 @@ export default {
   },
   start: {
     hi: 'Selam, ben kolradar.',
-    intro: 'Kripto tokenlarını ve onları shill’leyen KOL’leri (X’teki etkili hesaplar) bulurum: kartlar, tablolar, tweetler ve kazanma oranları.',
+    intro:
+      'Kripto tokenlarını ve onları shill’leyen KOL’leri (X’teki etkili hesaplar) bulurum: kartlar, tablolar, tweetler ve kazanma oranları.',
   },
   help: {
     commands_one: '{{count}} komut.',
@@ -27,7 +29,12 @@ export default {
     required: 'zorunlu',
     byPosition: 'sırayla',
     type: { string: 'metin', integer: 'tam sayı', number: 'sayı', boolean: 'evet/hayır' },
-    listOf: { string: 'değer listesi', integer: 'tam sayı listesi', number: 'sayı listesi', boolean: 'evet/hayır listesi' },
+    listOf: {
+      string: 'değer listesi',
+      integer: 'tam sayı listesi',
+      number: 'sayı listesi',
+      boolean: 'evet/hayır listesi',
+    },
     oneOf: 'şunlardan biri: {{choices}}',
     range: '{{min}}-{{max}}',
     atLeast: 'en az {{min}}',
@@ -35,7 +42,13 @@ export default {
     default: 'varsayılan {{value}}',
     example: 'örn. {{example}}',
   },
-  paging: { previous: '◀ Önceki', next: 'Sonraki ▶', none: 'sonuç yok', noMore: 'başka sonuç yok', of: '{{span}} / {{total}}' },
+  paging: {
+    previous: '◀ Önceki',
+    next: 'Sonraki ▶',
+    none: 'sonuç yok',
+    noMore: 'başka sonuç yok',
+    of: '{{span}} / {{total}}',
+  },
   kolCard: {
     followers: 'Takipçi',
     rank: 'Sıra',
@@ -53,7 +66,8 @@ export default {
     winRateAfter_one: 'Shill sonrası kazanma oranı ({{n}} token)',
     winRateAfter_other: 'Shill sonrası kazanma oranı ({{n}} token)',
     noneCounted: 'Henüz sayılan token yok.',
-    noName: '{{id}} X kimliği için isim bulunamadı: kazanma oranı ve KOL tablolarında yok (ya da şu an okunamadı), bu yüzden yalnızca skorları gösteriliyor.',
+    noName:
+      '{{id}} X kimliği için isim bulunamadı: kazanma oranı ve KOL tablolarında yok (ya da şu an okunamadı), bu yüzden yalnızca skorları gösteriliyor.',
     nameNotFound: 'KOL adı bulunamadı',
     xProfile: 'X profili',
     tokensButton: 'Tokenler',
@@ -76,7 +90,13 @@ export default {
     mindmap: 'İlişki haritası',
     explorer: 'Explorer',
   },
-  tweets: { unknownAuthor: 'bilinmeyen yazar', noText: '(metin yok)', followers_one: '{{n}} takipçi', followers_other: '{{n}} takipçi', openOnX: 'X’te aç' },
+  tweets: {
+    unknownAuthor: 'bilinmeyen yazar',
+    noText: '(metin yok)',
+    followers_one: '{{n}} takipçi',
+    followers_other: '{{n}} takipçi',
+    openOnX: 'X’te aç',
+  },
   compact: {
     explorer: 'explorer',
     market: 'PD {{mc}} · Lik. {{liq}} · 1s {{h1}} · 24s {{h24}}',
@@ -100,8 +120,30 @@ export default {
     account: 'Hesap',
     followers: 'Takipçi',
     change: 'Değ.',
-    kolSort: { mentions: 'Bahs.', impressions: 'Gös.', rug: 'Rug%', lose: 'Kayıp%', active: 'Aktif', total: 'Toplam', speed: 'Hız', accuracy: 'İsabet', legality: 'Temiz.', engagement: 'Etkil.' },
-    tokenList: { mcap: 'PD', liquidity: 'Lik.', age: 'Yaş', mentions: 'Bahs', impressions: 'Gös', followers: 'SmartT', score: 'Skor', avgscore: 'Ort', avgscorev2: 'OrtV2', totalscore: 'Toplam' },
+    kolSort: {
+      mentions: 'Bahs.',
+      impressions: 'Gös.',
+      rug: 'Rug%',
+      lose: 'Kayıp%',
+      active: 'Aktif',
+      total: 'Toplam',
+      speed: 'Hız',
+      accuracy: 'İsabet',
+      legality: 'Temiz.',
+      engagement: 'Etkil.',
+    },
+    tokenList: {
+      mcap: 'PD',
+      liquidity: 'Lik.',
+      age: 'Yaş',
+      mentions: 'Bahs',
+      impressions: 'Gös',
+      followers: 'SmartT',
+      score: 'Skor',
+      avgscore: 'Ort',
+      avgscorev2: 'OrtV2',
+      totalscore: 'Toplam',
+    },
   },
   lists: {
     kolsMatching: '“{{search}}” ile eşleşen KOL’ler',
@@ -158,7 +200,8 @@ export default {
     onSeveral: '{{address}} şu ağlarda var: {{chains}}. Hangisi? {{commands}}',
   },
   lookup: {
-    noMatch: '“{{query}}” ile eşleşen token yok. $SEMBOL’ünü, adının bir kısmını dene ya da kontrat adresini (CA) yapıştır:',
+    noMatch:
+      '“{{query}}” ile eşleşen token yok. $SEMBOL’ünü, adının bir kısmını dene ya da kontrat adresini (CA) yapıştır:',
     tooShort: 'Ad ya da sembolden en az iki harf veya bir kontrat adresi (CA) yaz:',
     pickTitle: '“{{query}}” ile eşleşen tokenler',
     pickHint: 'Birden fazla token eşleşiyor. Birini seç:',
@@ -173,7 +216,8 @@ export default {
     autocardOff: 'Bu sohbette otomatik kartlar kapalı (token başına {{cooldown}} bekleme).',
     autocardSetOn: 'Otomatik kartlar artık burada açık (token başına {{cooldown}} bekleme).',
     autocardSetOff: 'Otomatik kartlar artık burada kapalı (token başına {{cooldown}} bekleme).',
-    autocardPrivate: 'Bir kontrat adresi (CA) ya da explorer veya borsa sitesinden bir link yapıştır, kartıyla yanıt vereyim.',
+    autocardPrivate:
+      'Bir kontrat adresi (CA) ya da explorer veya borsa sitesinden bir link yapıştır, kartıyla yanıt vereyim.',
     telegramPrivacyOn:
       'Ama Telegram bana sıradan grup mesajlarını göstermiyor: gizlilik modum açık. Düzeltmek için beni bu grubun yöneticisi yap ya da sahibim @BotFather’a /setprivacy göndersin, bu botu seçsin, Disable’a bassın, sonra beni gruptan çıkarıp yeniden eklesin.',
     telegramPrivacyOff: 'Bu gruptaki yapıştırılan adresleri ve linkleri okuyabiliyorum.',
@@ -206,7 +250,8 @@ export default {
     on: 'Uyarılar açık',
     updated: 'Uyarılar güncellendi',
     recreate: 'Bu ayarları başka bir sohbette kurmak için:',
-    footer: 'Yalnızca bundan sonraki tweetler için uyarı gelir. /alerts ayarları gösterir, /alerts test örnek gönderir.',
+    footer:
+      'Yalnızca bundan sonraki tweetler için uyarı gelir. /alerts ayarları gösterir, /alerts test örnek gönderir.',
     off: 'Burada uyarılar kapatıldı. /subscribe ile yeniden açılır.',
     wasOff: 'Burada uyarılar zaten açık değildi.',
     notOn: 'Burada uyarılar açık değil. /subscribe ile aç.',
@@ -215,8 +260,10 @@ export default {
     pausedForever: 'Devam ettirilene kadar duraklatıldı.',
     pausedUntil: '{{date}} tarihine kadar duraklatıldı.',
     statusOn: 'Açık.',
-    held_one: 'Son 24 saatte {{n}} tweet bekletildi: kaynak yazarın KOL skorunu, takipçilerini veya etiketlerini vermedi.',
-    held_other: 'Son 24 saatte {{n}} tweet bekletildi: kaynak yazarın KOL skorunu, takipçilerini veya etiketlerini vermedi.',
+    held_one:
+      'Son 24 saatte {{n}} tweet bekletildi: kaynak yazarın KOL skorunu, takipçilerini veya etiketlerini vermedi.',
+    held_other:
+      'Son 24 saatte {{n}} tweet bekletildi: kaynak yazarın KOL skorunu, takipçilerini veya etiketlerini vermedi.',
     here: 'Buradaki uyarılar',
     asCommand: 'Aynı ayarlar tek komutla:',
     mutedTokens: 'Sessize alınan tokenler',
@@ -224,7 +271,8 @@ export default {
     pausedResume: 'Uyarılar /alerts resume gönderilene kadar duraklatıldı.',
     pausedTill: 'Uyarılar {{date}} tarihine kadar duraklatıldı.',
     resumed: 'Uyarılar devam ediyor.',
-    testSent: 'Test uyarısı bu sohbete yolda. Gelmezse botun buraya mesaj ve link önizlemesi gönderebildiğini kontrol et.',
+    testSent:
+      'Test uyarısı bu sohbete yolda. Gelmezse botun buraya mesaj ve link önizlemesi gönderebildiğini kontrol et.',
     feedEmpty: 'Akış şu an boş; testi bir dakika sonra tekrar dene.',
     unmuted: '{{chain}} üzerindeki {{address}} için uyarılar burada yeniden açık.',
     muted: '{{chain}} üzerindeki {{address}} için burada artık uyarı yok. Geri almak için: {{undo}}',
@@ -318,7 +366,8 @@ export default {
   },
   telegram: {
     helpFallback: 'Bu bot neler yapar, örneklerle',
-    greeting: 'Merhaba! Kripto tokenleri ve KOL’leri (X’teki etkili hesaplar) arıyorum; yüksek skorlu KOL’ler bir token shill’lediğinde buraya uyarı da gönderebilirim.',
+    greeting:
+      'Merhaba! Kripto tokenleri ve KOL’leri (X’teki etkili hesaplar) arıyorum; yüksek skorlu KOL’ler bir token shill’lediğinde buraya uyarı da gönderebilirim.',
     commands: 'Komutlar',
     notShown: 'Bu yanıt burada gösterilemedi. Tekrar dene.',
   },
@@ -358,7 +407,16 @@ export default {
     got: '{{problem}} (gelen: {{shown}}).',
     unknownChoice: 'Bilinmeyen {{noun}}: “{{raw}}”. Şunlardan biri olmalı: {{values}}',
     unknownChoiceNear: 'Bilinmeyen {{noun}}: “{{raw}}”. {{near}} mı demek istedin?',
-    noun: { value: 'değer', chain: 'ağ', sort: 'sıralama', order: 'yön', mode: 'mod', action: 'işlem', period: 'dönem', ranking: 'sıralama türü' },
+    noun: {
+      value: 'değer',
+      chain: 'ağ',
+      sort: 'sıralama',
+      order: 'yön',
+      mode: 'mod',
+      action: 'işlem',
+      period: 'dönem',
+      ranking: 'sıralama türü',
+    },
     option: {
       text: '{{name}} metin olmalı',
       minChars: '{{name}} en az {{min}} karakter olmalı',
@@ -390,10 +448,14 @@ export default {
     kolUnknownName: 'Analiz servisi @{{name}} adında bir KOL tanımıyor.',
     whichChain: 'Hangi ağ? {{short}} şu ağlarda olabilir: {{chains}}. Seç: {{commands}}.',
     notAddress: 'Bu bir {{chain}} token adresi (CA) değil: beklenen {{expected}}.',
-    address: { base58: '32-44 karakterlik base58 mint adresi', hex: '0x ve ardından 40 hex rakam', coinType: '0x…::module::NAME gibi bir coin type' },
+    address: {
+      base58: '32-44 karakterlik base58 mint adresi',
+      hex: '0x ve ardından 40 hex rakam',
+      coinType: '0x…::module::NAME gibi bir coin type',
+    },
   },
   commands: {
-    calls: 'Buradaki çağrılar: uyarı verilen tokenlar o zamandan beri nasıl gitti, çağrıya veya KOL\'a göre',
+    calls: "Buradaki çağrılar: uyarı verilen tokenlar o zamandan beri nasıl gitti, çağrıya veya KOL'a göre",
     alerts: 'Bu sohbetin alarm ayarları; duraklat, sürdür ya da test alarmı gönder',
     autocard: 'Buraya yapıştırılan token adresleri (CA) ve linkler için kart: on, off, bekleme (yöneticiler)',
     digest: 'Buraya günlük ya da haftalık özet gönder: öne çıkan tokenler, en iyi KOL’ler, call’lar (adminler)',
@@ -415,7 +477,13 @@ export default {
     winrate: 'Shill sonrası KOL kazanma oranları, zaman penceresine göre, performans skorlarıyla',
   },
   options: {
-    calls: { period: 'Dönem: 24h, 7d, 30d veya all (varsayılan 7d)', sort: 'Sıralama: best, recent veya worst (varsayılan best)', kol: 'Yalnızca bu KOL’un çağrıları (X kullanıcı adı)', by: 'kol: çağrılar yerine KOL’ları sırala', action: 'clear: bu sohbetin çağrı geçmişini sil (yöneticiler)' },
+    calls: {
+      period: 'Dönem: 24h, 7d, 30d veya all (varsayılan 7d)',
+      sort: 'Sıralama: best, recent veya worst (varsayılan best)',
+      kol: 'Yalnızca bu KOL’un çağrıları (X kullanıcı adı)',
+      by: 'kol: çağrılar yerine KOL’ları sırala',
+      action: 'clear: bu sohbetin çağrı geçmişini sil (yöneticiler)',
+    },
     subscribe: { followups: 'Uyarıdan sonra takip zamanları, ör. 1h,6h,24h veya off' },
     help: { command: 'Açıklanacak komut, örn. token' },
     language: { code: 'Dil kodu (en, zh, ru, es, pt-BR, tr, vi, ko) ya da auto' },
@@ -475,7 +543,8 @@ export default {
   },
   calls: {
     sinceAlert: 'Uyarıdan beri ({{point}}): {{multiple}} · piyasa değeri {{from}} → {{to}} · zirve {{peak}}',
-    sinceAlertLate: 'Uyarıdan beri ({{point}}, geç kontrol edildi): {{multiple}} · piyasa değeri {{from}} → {{to}} · zirve {{peak}}',
+    sinceAlertLate:
+      'Uyarıdan beri ({{point}}, geç kontrol edildi): {{multiple}} · piyasa değeri {{from}} → {{to}} · zirve {{peak}}',
     title: 'Buradaki çağrılar · {{period}}',
     titleByKol: 'Buradaki çağrılarına göre KOL’lar · {{period}}',
     periodAll: 'tüm zamanlar',

@@ -5,7 +5,8 @@ export default {
   language: {
     name: 'Tiếng Việt',
     current: 'Ngôn ngữ của chat này: {{language}}.',
-    followsCaller: 'Chat này chưa chọn ngôn ngữ: mình trả lời mỗi người theo ngôn ngữ app của họ (với bạn là {{language}}).',
+    followsCaller:
+      'Chat này chưa chọn ngôn ngữ: mình trả lời mỗi người theo ngôn ngữ app của họ (với bạn là {{language}}).',
     choose: 'Chọn bằng /language <mã>, hoặc /language auto để theo app của từng người:',
     set: 'Xong: từ giờ mình nói tiếng Việt trong chat này.',
     cleared: 'Đã xóa ngôn ngữ: mình lại trả lời theo ngôn ngữ app của từng người (với bạn là {{language}}).',
@@ -15,7 +16,8 @@ export default {
   },
   start: {
     hi: 'Chào bạn, mình là kolradar.',
-    intro: 'Mình tra cứu token crypto và các KOL (tài khoản X có ảnh hưởng) đang shill chúng: thẻ, bảng, tweet và win rate.',
+    intro:
+      'Mình tra cứu token crypto và các KOL (tài khoản X có ảnh hưởng) đang shill chúng: thẻ, bảng, tweet và win rate.',
   },
   help: {
     commands_other: '{{count}} lệnh.',
@@ -26,7 +28,12 @@ export default {
     required: 'bắt buộc',
     byPosition: 'theo vị trí',
     type: { string: 'văn bản', integer: 'số nguyên', number: 'số', boolean: 'có/không' },
-    listOf: { string: 'danh sách giá trị', integer: 'danh sách số nguyên', number: 'danh sách số', boolean: 'danh sách có/không' },
+    listOf: {
+      string: 'danh sách giá trị',
+      integer: 'danh sách số nguyên',
+      number: 'danh sách số',
+      boolean: 'danh sách có/không',
+    },
     oneOf: 'một trong: {{choices}}',
     range: '{{min}}-{{max}}',
     atLeast: 'tối thiểu {{min}}',
@@ -34,7 +41,13 @@ export default {
     default: 'mặc định {{value}}',
     example: 'vd. {{example}}',
   },
-  paging: { previous: '◀ Trước', next: 'Tiếp ▶', none: 'không có kết quả', noMore: 'hết kết quả', of: '{{span}} trên {{total}}' },
+  paging: {
+    previous: '◀ Trước',
+    next: 'Tiếp ▶',
+    none: 'không có kết quả',
+    noMore: 'hết kết quả',
+    of: '{{span}} trên {{total}}',
+  },
   kolCard: {
     followers: 'Người theo dõi',
     rank: 'Hạng',
@@ -51,7 +64,8 @@ export default {
     active: 'Mức hoạt động',
     winRateAfter_other: 'Tỉ lệ thắng sau khi shill ({{n}} token)',
     noneCounted: 'Chưa tính được token nào.',
-    noName: 'Không tìm thấy tên cho X id {{id}}: bảng tỉ lệ thắng và bảng KOL đều không có (hoặc vừa rồi không đọc được), nên chỉ hiện điểm.',
+    noName:
+      'Không tìm thấy tên cho X id {{id}}: bảng tỉ lệ thắng và bảng KOL đều không có (hoặc vừa rồi không đọc được), nên chỉ hiện điểm.',
     nameNotFound: 'Không tìm thấy tên KOL',
     xProfile: 'Trang X',
     tokensButton: 'Token',
@@ -74,7 +88,12 @@ export default {
     mindmap: 'Sơ đồ liên kết',
     explorer: 'Explorer',
   },
-  tweets: { unknownAuthor: 'không rõ tác giả', noText: '(không có chữ)', followers_other: '{{n}} người theo dõi', openOnX: 'mở trên X' },
+  tweets: {
+    unknownAuthor: 'không rõ tác giả',
+    noText: '(không có chữ)',
+    followers_other: '{{n}} người theo dõi',
+    openOnX: 'mở trên X',
+  },
   compact: {
     explorer: 'explorer',
     market: 'Mcap {{mc}} · TK {{liq}} · 1h {{h1}} · 24h {{h24}}',
@@ -98,8 +117,30 @@ export default {
     account: 'Tài khoản',
     followers: 'Follower',
     change: 'Đổi',
-    kolSort: { mentions: 'Nhắc', impressions: 'Xem', rug: 'Rug%', lose: 'Lỗ%', active: 'Hoạt động', total: 'Tổng', speed: 'Tốc độ', accuracy: 'Chính xác', legality: 'Độ sạch', engagement: 'Tương tác' },
-    tokenList: { mcap: 'Mcap', liquidity: 'TK', age: 'Tuổi', mentions: 'Nhắc', impressions: 'Xem', followers: 'SmartF', score: 'Điểm', avgscore: 'TB', avgscorev2: 'TBv2', totalscore: 'Tổng' },
+    kolSort: {
+      mentions: 'Nhắc',
+      impressions: 'Xem',
+      rug: 'Rug%',
+      lose: 'Lỗ%',
+      active: 'Hoạt động',
+      total: 'Tổng',
+      speed: 'Tốc độ',
+      accuracy: 'Chính xác',
+      legality: 'Độ sạch',
+      engagement: 'Tương tác',
+    },
+    tokenList: {
+      mcap: 'Mcap',
+      liquidity: 'TK',
+      age: 'Tuổi',
+      mentions: 'Nhắc',
+      impressions: 'Xem',
+      followers: 'SmartF',
+      score: 'Điểm',
+      avgscore: 'TB',
+      avgscorev2: 'TBv2',
+      totalscore: 'Tổng',
+    },
   },
   lists: {
     kolsMatching: 'KOL khớp “{{search}}”',
@@ -210,7 +251,8 @@ export default {
     pausedForever: 'Tạm dừng cho đến khi bật lại.',
     pausedUntil: 'Tạm dừng đến {{date}}.',
     statusOn: 'Đang bật.',
-    held_other: 'Trong 24 giờ qua có {{n}} tweet bị giữ lại vì nguồn dữ liệu không có điểm KOL, số người theo dõi hoặc nhãn của tác giả.',
+    held_other:
+      'Trong 24 giờ qua có {{n}} tweet bị giữ lại vì nguồn dữ liệu không có điểm KOL, số người theo dõi hoặc nhãn của tác giả.',
     here: 'Cảnh báo ở đây',
     asCommand: 'Cùng cài đặt dưới dạng lệnh:',
     mutedTokens: 'Token đã tắt tiếng',
@@ -218,7 +260,8 @@ export default {
     pausedResume: 'Đã tạm dừng cảnh báo cho đến khi gửi /alerts resume.',
     pausedTill: 'Đã tạm dừng cảnh báo đến {{date}}.',
     resumed: 'Đã bật lại cảnh báo.',
-    testSent: 'Cảnh báo thử đang được gửi tới nhóm này. Nếu không thấy, hãy kiểm tra bot có quyền đăng tin và nhúng link ở đây.',
+    testSent:
+      'Cảnh báo thử đang được gửi tới nhóm này. Nếu không thấy, hãy kiểm tra bot có quyền đăng tin và nhúng link ở đây.',
     feedEmpty: 'Bảng tin đang trống; thử lại sau một phút nhé.',
     unmuted: 'Đã bật lại cảnh báo về {{address}} trên {{chain}} ở đây.',
     muted: 'Sẽ không còn cảnh báo về {{address}} trên {{chain}} ở đây. Gửi {{undo}} để hoàn tác.',
@@ -307,7 +350,8 @@ export default {
   },
   telegram: {
     helpFallback: 'Bot này làm được gì, kèm ví dụ',
-    greeting: 'Chào bạn! Mình tra cứu token crypto và KOL (tài khoản có ảnh hưởng trên X), và có thể gửi cảnh báo ở đây khi KOL điểm cao shill một token.',
+    greeting:
+      'Chào bạn! Mình tra cứu token crypto và KOL (tài khoản có ảnh hưởng trên X), và có thể gửi cảnh báo ở đây khi KOL điểm cao shill một token.',
     commands: 'Lệnh',
     notShown: 'Không hiển thị được câu trả lời ở đây. Thử lại nhé.',
   },
@@ -346,7 +390,16 @@ export default {
     got: '{{problem}} (nhận được {{shown}}).',
     unknownChoice: '{{noun}} không hợp lệ: “{{raw}}”. Chọn một trong: {{values}}',
     unknownChoiceNear: '{{noun}} không hợp lệ: “{{raw}}”. Ý bạn là {{near}}?',
-    noun: { value: 'Giá trị', chain: 'Chain', sort: 'Kiểu sắp xếp', order: 'Thứ tự', mode: 'Chế độ', action: 'Thao tác', period: 'Khoảng thời gian', ranking: 'Kiểu xếp hạng' },
+    noun: {
+      value: 'Giá trị',
+      chain: 'Chain',
+      sort: 'Kiểu sắp xếp',
+      order: 'Thứ tự',
+      mode: 'Chế độ',
+      action: 'Thao tác',
+      period: 'Khoảng thời gian',
+      ranking: 'Kiểu xếp hạng',
+    },
     option: {
       text: '{{name}} phải là văn bản',
       minChars: '{{name}} phải có ít nhất {{min}} ký tự',
@@ -378,7 +431,11 @@ export default {
     kolUnknownName: 'Dịch vụ phân tích không biết KOL nào tên @{{name}}.',
     whichChain: 'Chain nào? {{short}} có thể nằm trên {{chains}}: {{commands}}.',
     notAddress: 'Đây không phải CA token trên {{chain}}: cần {{expected}}.',
-    address: { base58: 'địa chỉ mint base58 dài 32-44 ký tự', hex: '0x kèm 40 chữ số hex', coinType: 'coin type dạng 0x…::module::NAME' },
+    address: {
+      base58: 'địa chỉ mint base58 dài 32-44 ký tự',
+      hex: '0x kèm 40 chữ số hex',
+      coinType: 'coin type dạng 0x…::module::NAME',
+    },
   },
   commands: {
     calls: 'Các kèo ở đây: token được cảnh báo đã chạy thế nào, theo kèo hoặc theo KOL',
@@ -403,7 +460,13 @@ export default {
     winrate: 'Win rate của KOL sau khi shill, theo khung thời gian, kèm điểm hiệu suất',
   },
   options: {
-    calls: { period: 'Khoảng thời gian: 24h, 7d, 30d hoặc all (mặc định 7d)', sort: 'Sắp xếp: best, recent hoặc worst (mặc định best)', kol: 'Chỉ các kèo của KOL này (tên X)', by: 'kol: xếp hạng KOL thay vì các kèo', action: 'clear: xóa lịch sử kèo của đoạn chat này (quản trị viên)' },
+    calls: {
+      period: 'Khoảng thời gian: 24h, 7d, 30d hoặc all (mặc định 7d)',
+      sort: 'Sắp xếp: best, recent hoặc worst (mặc định best)',
+      kol: 'Chỉ các kèo của KOL này (tên X)',
+      by: 'kol: xếp hạng KOL thay vì các kèo',
+      action: 'clear: xóa lịch sử kèo của đoạn chat này (quản trị viên)',
+    },
     subscribe: { followups: 'Thời điểm cập nhật sau cảnh báo, vd. 1h,6h,24h, hoặc off' },
     help: { command: 'Lệnh cần giải thích, vd. token' },
     language: { code: 'Mã ngôn ngữ (en, zh, ru, es, pt-BR, tr, vi, ko) hoặc auto' },
@@ -459,7 +522,8 @@ export default {
   },
   calls: {
     sinceAlert: 'Từ lúc cảnh báo ({{point}}): {{multiple}} · vốn hóa {{from}} → {{to}} · đỉnh {{peak}}',
-    sinceAlertLate: 'Từ lúc cảnh báo ({{point}}, kiểm tra muộn): {{multiple}} · vốn hóa {{from}} → {{to}} · đỉnh {{peak}}',
+    sinceAlertLate:
+      'Từ lúc cảnh báo ({{point}}, kiểm tra muộn): {{multiple}} · vốn hóa {{from}} → {{to}} · đỉnh {{peak}}',
     title: 'Các kèo ở đây · {{period}}',
     titleByKol: 'KOL theo kèo của họ ở đây · {{period}}',
     periodAll: 'mọi thời điểm',

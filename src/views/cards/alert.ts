@@ -15,24 +15,42 @@ const TWEET_TEXT_MAX = 600;
 /** `followup`: the call's latest line (views/cards/calls.ts), shown above the alert when it is edited. */
 export function alertView(c: AlertContent, tr: T = ENGLISH, followup?: string): View {
   const { compact, int, pct, score, usd } = fmt(tr);
-  if (c.kind === 'notice') return { kind: 'text', text: c.skipped !== undefined ? tr('alert.skipped', { n: int(c.skipped) }) : c.text };
+  if (c.kind === 'notice')
+    return { kind: 'text', text: c.skipped !== undefined ? tr('alert.skipped', { n: int(c.skipped) }) : c.text };
   // Delivery renders merged entries itself (with the chat's time zone and the multiples); this is the fallback.
   if (c.kind === 'merged') return mergedView(c, tr);
   if (c.kind === 'followup') return { kind: 'text', text: followup ?? '' };
-  if (c.kind === 'digest') return { ...(c.view as unknown as CardView), ...(c.picture ? { picture: { png: Buffer.from(c.picture.png64, 'base64'), name: c.picture.name, alt: c.picture.alt } } : {}) };
+  if (c.kind === 'digest')
+    return {
+      ...(c.view as unknown as CardView),
+      ...(c.picture
+        ? { picture: { png: Buffer.from(c.picture.png64, 'base64'), name: c.picture.name, alt: c.picture.alt } }
+        : {}),
+    };
   const names = (kols: readonly { username: string }[]) => kols.map((k) => `@${k.username}`).join(', ');
   if (c.kind === 'more') return { kind: 'text', text: tr('alert.alsoShilled', { names: names(c.kols) }) };
   const t = c.token;
   const first = c.kols[0]!;
-  const who = c.kols.length === 1 ? `${first.displayName} (@${first.username})` : tr('alert.kols', { n: int(c.kols.length), names: names(c.kols) });
+  const who =
+    c.kols.length === 1
+      ? `${first.displayName} (@${first.username})`
+      : tr('alert.kols', { n: int(c.kols.length), names: names(c.kols) });
   const fields: Field[] = [
     { name: tr('alert.tokenScore'), value: score(t.score), inline: true },
     { name: tr('alert.mcapLiq'), value: `${usd(t.marketCap)} / ${usd(t.liquidity ?? null)}`, inline: true },
-    { name: tr('alert.change'), value: `${pct(t.change1h, 'percent', { sign: true })} / ${pct(t.change24h, 'percent', { sign: true })}`, inline: true },
+    {
+      name: tr('alert.change'),
+      value: `${pct(t.change1h, 'percent', { sign: true })} / ${pct(t.change24h, 'percent', { sign: true })}`,
+      inline: true,
+    },
     ...c.kols.slice(0, 5).map(
       (k): Field => ({
         name: `@${k.username} · ${k.followers === null ? tr('alert.followersUnknown') : tr('alert.followers', { n: compact(k.followers) })} · ${tr('alert.kolScore', { score: k.score === null ? tr('alert.unknown') : score(k.score) })}`,
-        value: [k.text.length > TWEET_TEXT_MAX ? `${k.text.slice(0, TWEET_TEXT_MAX)}…` : k.text, '\n', { link: tr('alert.openOnX'), url: k.tweetUrl }],
+        value: [
+          k.text.length > TWEET_TEXT_MAX ? `${k.text.slice(0, TWEET_TEXT_MAX)}…` : k.text,
+          '\n',
+          { link: tr('alert.openOnX'), url: k.tweetUrl },
+        ],
       }),
     ),
   ];

@@ -35,6 +35,7 @@ export function followupLine(call: Call, t: T, f: Formats): string | undefined {
 
 /** "Follow-ups: 1h, 6h, 1d after each alert, edited into it", or "Follow-ups: off". */
 export function followupsSetting(points: readonly number[], t: T, f: Formats): string {
-  return points.length ? t('calls.followupsOn', { points: points.map((m) => pointLabel(m, f)).join(', ') }) : t('calls.followupsOff');
+  return points.length
+    ? t('calls.followupsOn', { points: points.map((m) => pointLabel(m, f)).join(', ') })
+    : t('calls.followupsOff');
 }
-

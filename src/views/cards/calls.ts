@@ -22,9 +22,22 @@ export interface CallsPage {
 /** "12 calls · hit rate 42% (peak reached 2x) · median now 1.1x · best: $PEPE by @ansem, peak 3.1x" */
 export function summaryLine(s: Summary, t: T, f: Formats): string {
   const parts = [t('calls.count', { count: s.calls })];
-  if (s.hitRate !== null) parts.push(t('calls.hitRate', { rate: f.pct(s.hitRate * 100, 'percent', { decimals: 0 }), threshold: multiple(HIT_MULTIPLE, f) }));
+  if (s.hitRate !== null)
+    parts.push(
+      t('calls.hitRate', {
+        rate: f.pct(s.hitRate * 100, 'percent', { decimals: 0 }),
+        threshold: multiple(HIT_MULTIPLE, f),
+      }),
+    );
   if (s.median !== null) parts.push(t('calls.median', { multiple: multiple(s.median, f) }));
-  if (s.best) parts.push(t('calls.best', { symbol: ticker(s.best.call.token.symbol, s.best.call.token.name), kol: s.best.call.kols[0] ?? '?', peak: multiple(s.best.peak, f) }));
+  if (s.best)
+    parts.push(
+      t('calls.best', {
+        symbol: ticker(s.best.call.token.symbol, s.best.call.token.name),
+        kol: s.best.call.kols[0] ?? '?',
+        peak: multiple(s.best.peak, f),
+      }),
+    );
   return parts.join(' · ');
 }
 
@@ -72,7 +85,10 @@ export function kolColumns(t: T): Column[] {
 
 /** The picture's input: the period's calls with a known multiple, best first. */
 export function callsChart(scored: readonly Scored[], s: Summary, title: string, t: T, f: Formats): CallsChartInput {
-  const rows = sortCalls(scored.filter((x) => x.now !== null), 'best')
+  const rows = sortCalls(
+    scored.filter((x) => x.now !== null),
+    'best',
+  )
     .slice(0, CALLS_CHART_MAX_ROWS)
     .map((x) => ({
       label: `${ticker(x.call.token.symbol, x.call.token.name)} · @${x.call.kols[0] ?? '?'}`,
@@ -80,9 +96,25 @@ export function callsChart(scored: readonly Scored[], s: Summary, title: string,
       now: x.now!,
       figures: `${multiple(x.peak, f)} · ${multiple(x.now, f).replace(/ \(.*\)$/, '')}`,
     }));
-  return { title, subtitle: summaryLine(s, t, f), rows, threshold: HIT_MULTIPLE, legend: { peak: t('calls.legendPeak'), now: t('calls.legendNow') } };
+  return {
+    title,
+    subtitle: summaryLine(s, t, f),
+    rows,
+    threshold: HIT_MULTIPLE,
+    legend: { peak: t('calls.legendPeak'), now: t('calls.legendNow') },
+  };
 }
 
-export function callsPicture(ctx: Parameters<typeof drawPicture>[0], input: CallsChartInput, request: Readonly<Record<string, unknown>>): Promise<Drawn> {
-  return drawPicture(ctx, { kind: 'calls', request, name: 'calls.png', alt: (i) => `${i.title}. ${i.subtitle}`, input: () => (input.rows.length ? input : undefined) });
+export function callsPicture(
+  ctx: Parameters<typeof drawPicture>[0],
+  input: CallsChartInput,
+  request: Readonly<Record<string, unknown>>,
+): Promise<Drawn> {
+  return drawPicture(ctx, {
+    kind: 'calls',
+    request,
+    name: 'calls.png',
+    alt: (i) => `${i.title}. ${i.subtitle}`,
+    input: () => (input.rows.length ? input : undefined),
+  });
 }

@@ -33,14 +33,19 @@ function usage(c: AnyCommand): string {
 
 // Option descriptions come from the catalogue where it has them (options.<command>.<option>), else the command's English.
 function describeOption(command: string, name: string, s: OptionSpec, t: T): Field {
-  const parts = [optionDescription(t, command, name, s.description), s.list ? t(`help.listOf.${s.type}`) : t(`help.type.${s.type}`)];
+  const parts = [
+    optionDescription(t, command, name, s.description),
+    s.list ? t(`help.listOf.${s.type}`) : t(`help.type.${s.type}`),
+  ];
   if (s.choices) parts.push(t('help.oneOf', { choices: s.choices.join(', ') }));
   if (s.min !== undefined && s.max !== undefined) parts.push(t('help.range', { min: s.min, max: s.max }));
   else if (s.min !== undefined) parts.push(t('help.atLeast', { min: s.min }));
   else if (s.max !== undefined) parts.push(t('help.atMost', { max: s.max }));
   if (s.default !== undefined) parts.push(t('help.default', { value: String(s.default) }));
   if (s.example !== undefined) parts.push(t('help.example', { example: `${name}:${s.example}` }));
-  const flags = [s.required ? ` (${t('help.required')})` : '', s.positional ? ` · ${t('help.byPosition')}` : ''].join('');
+  const flags = [s.required ? ` (${t('help.required')})` : '', s.positional ? ` · ${t('help.byPosition')}` : ''].join(
+    '',
+  );
   return { name: `${name}${flags}`, value: parts.join(' · ') };
 }
 

@@ -43,18 +43,21 @@ export function kolCard({ kol, score: s, momentum }: KolCardInput, t: T = ENGLIS
     f(t('kolCard.accuracySpeed'), `${score(s.accuracy_score)} · ${score(s.speed_score)}`),
     f(t('kolCard.engagementLegality'), `${score(s.engagement_score)} · ${score(s.legality_score)}`),
     f(t('kolCard.active'), score(s.active_score)),
-    f(t('kolCard.winRateAfter', { count: momentum.total, n: int(momentum.total) }), momentum.total > 0 ? winRateLine(momentum.summary, t) : t('kolCard.noneCounted'), false),
+    f(
+      t('kolCard.winRateAfter', { count: momentum.total, n: int(momentum.total) }),
+      momentum.total > 0 ? winRateLine(momentum.summary, t) : t('kolCard.noneCounted'),
+      false,
+    ),
   );
-  const description: Span[] = kol.username
-    ? [{ b: `@${kol.username}` }]
-    : [t('kolCard.noName', { id: kol.xUserId })];
+  const description: Span[] = kol.username ? [{ b: `@${kol.username}` }] : [t('kolCard.noName', { id: kol.xUserId })];
   const labels = row?.labels.length ? row.labels : (account?.labels ?? []);
   if (labels.length) description.push(` · ${labels.join(', ')}`);
   const url = kol.username ? xProfileUrl(kol.username) : xUserIdUrl(kol.xUserId);
   const ref = kolRef(kol);
   return {
     kind: 'card',
-    title: row?.display_name || account?.display_name || (kol.username ? `@${kol.username}` : t('kolCard.nameNotFound')),
+    title:
+      row?.display_name || account?.display_name || (kol.username ? `@${kol.username}` : t('kolCard.nameNotFound')),
     url,
     description,
     fields,

@@ -42,12 +42,19 @@ const SORTED_EXTRA: Readonly<Record<string, Extra>> = {
 };
 
 /** The table's columns and rows for a sort: what the list is ordered by is always visible. */
-export function kolTableFor(sort: string, items: readonly KolTableItem[], t: T = ENGLISH): { columns: readonly Column[]; rows: Record<string, string>[] } {
+export function kolTableFor(
+  sort: string,
+  items: readonly KolTableItem[],
+  t: T = ENGLISH,
+): { columns: readonly Column[]; rows: Record<string, string>[] } {
   const extra = SORTED_EXTRA[sort];
   if (!extra) return { columns: kolColumns(t), rows: items.map((k) => kolRow(k, t)) };
   const f = fmt(t);
   return {
-    columns: [...kolColumns(t), { key: 'sorted', label: t(`columns.kolSort.${sort}` as 'columns.kolSort.mentions'), align: 'right' }],
+    columns: [
+      ...kolColumns(t),
+      { key: 'sorted', label: t(`columns.kolSort.${sort}` as 'columns.kolSort.mentions'), align: 'right' },
+    ],
     rows: items.map((k) => ({ ...kolRow(k, t), sorted: extra(k, f) })),
   };
 }

@@ -31,7 +31,10 @@ export function mergedView(c: Merged, t: T, x: MergedExtras = {}): CardView {
   const tz = x.tz ?? 'UTC';
   const lines: Span[] = [];
   c.items.slice(0, LINES_MAX).forEach((it, i) => {
-    lines.push(...line(it, t, tz, c.why === 'quiet', x.multiples, x.fmt?.usd ?? usd), i < Math.min(count, LINES_MAX) - 1 ? '\n' : '');
+    lines.push(
+      ...line(it, t, tz, c.why === 'quiet', x.multiples, x.fmt?.usd ?? usd),
+      i < Math.min(count, LINES_MAX) - 1 ? '\n' : '',
+    );
   });
   if (count > LINES_MAX) lines.push('\n', t('merged.more', { count: count - LINES_MAX }));
   const actions: Action[] = c.items
@@ -47,7 +50,14 @@ export function mergedView(c: Merged, t: T, x: MergedExtras = {}): CardView {
   };
 }
 
-function line(it: MergedItem, t: T, tz: string, withTime: boolean, multiples: ReadonlyMap<string, number> | undefined, money: (n: number | null) => string): Span[] {
+function line(
+  it: MergedItem,
+  t: T,
+  tz: string,
+  withTime: boolean,
+  multiples: ReadonlyMap<string, number> | undefined,
+  money: (n: number | null) => string,
+): Span[] {
   const kols = it.kols.map((k) => `@${k}`).join(', ');
   const l = localTime(it.at, tz);
   const multiple = multiples?.get(tokenKeyOf(it.token.chain, it.token.address));

@@ -12,18 +12,29 @@ export interface MindmapLink {
 
 /** Edges by weight, heaviest first (a stable sort keeps the API's order on ties). */
 function mindmapLinks(graph: MindmapGraph): MindmapLink[] {
-  return graph.edges.map((e) => ({ source: e.source, target: e.target, weight: e.value })).sort((x, y) => y.weight - x.weight);
+  return graph.edges
+    .map((e) => ({ source: e.source, target: e.target, weight: e.value }))
+    .sort((x, y) => y.weight - x.weight);
 }
 
 function tokenSpans(t: TokenSummary | undefined, id: string, tr: T): Span[] {
   return t ? [{ b: ticker(t.symbol, t.name) }, ` ${t.name} (${t.chain_id})`] : [tr('mindmap.tokenId', { id })];
 }
 
-export function mindmapText(graph: MindmapGraph, centre: TokenSummary | undefined, hours: number, max: number, t: T = ENGLISH): Span[] {
+export function mindmapText(
+  graph: MindmapGraph,
+  centre: TokenSummary | undefined,
+  hours: number,
+  max: number,
+  t: T = ENGLISH,
+): Span[] {
   const { int } = fmt(t);
   const name = centre ? ticker(centre.symbol, centre.name) : t('mindmap.thisToken');
   const node = centre ? graph.nodes.find((n) => n.id === centre.id) : undefined;
-  const out: Span[] = [{ b: t('mindmap.title', { name }) }, ` · ${t('mindmap.last', { hours })}${node ? ` · ${t('mindmap.nodeValue', { value: int(node.value) })}` : ''}\n`];
+  const out: Span[] = [
+    { b: t('mindmap.title', { name }) },
+    ` · ${t('mindmap.last', { hours })}${node ? ` · ${t('mindmap.nodeValue', { value: int(node.value) })}` : ''}\n`,
+  ];
   const links = mindmapLinks(graph).slice(0, max);
   if (links.length === 0) {
     out.push(t('mindmap.none', { name }));

@@ -29,7 +29,12 @@ export function changeAfter(item: KolTokenItem, w: WindowDef, now: number, t: T 
   return ratio === null ? '-' : pct((ratio - 1) * 100, 'percent', { sign: true, decimals: 0 });
 }
 
-export function momentumRow(item: KolTokenItem, windows: readonly WindowDef[], now: number, t: T = ENGLISH): Record<string, string> {
+export function momentumRow(
+  item: KolTokenItem,
+  windows: readonly WindowDef[],
+  now: number,
+  t: T = ENGLISH,
+): Record<string, string> {
   const { timeAgo } = fmt(t);
   const row: Record<string, string> = {
     token: ticker(item.token_symbol, item.token_name),

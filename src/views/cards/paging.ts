@@ -29,9 +29,14 @@ function hasNextOffset(p: OffsetPage): boolean {
 export function offsetActions(command: string, input: Options, p: OffsetPage, t: T = ENGLISH): Action[] {
   const out: Action[] = [];
   if (p.offset > 0) {
-    out.push({ label: t('paging.previous'), command, options: defined({ ...input, offset: Math.max(0, p.offset - p.limit) }) });
+    out.push({
+      label: t('paging.previous'),
+      command,
+      options: defined({ ...input, offset: Math.max(0, p.offset - p.limit) }),
+    });
   }
-  if (hasNextOffset(p)) out.push({ label: t('paging.next'), command, options: defined({ ...input, offset: p.offset + p.limit }) });
+  if (hasNextOffset(p))
+    out.push({ label: t('paging.next'), command, options: defined({ ...input, offset: p.offset + p.limit }) });
   return out;
 }
 
@@ -68,7 +73,11 @@ export function cursorActions(command: string, input: Options, p: CursorPage, t:
     out.push({
       label: t('paging.previous'),
       command,
-      options: defined({ ...input, cursor: prev === FIRST_PAGE ? undefined : prev, back: rest.length ? rest : undefined }),
+      options: defined({
+        ...input,
+        cursor: prev === FIRST_PAGE ? undefined : prev,
+        back: rest.length ? rest : undefined,
+      }),
     });
   }
   if (p.next) {

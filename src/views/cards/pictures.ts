@@ -5,15 +5,17 @@
  */
 import { createHash } from 'node:crypto';
 import { TtlCache } from '../../api/cache.ts';
-import type { KolScore, KolTokenItem, KolTokensResult, MindmapGraph, TokenAnalyticsItem, TokenSummary } from '../../api/index.ts';
+import type {
+  KolScore,
+  KolTokenItem,
+  KolTokensResult,
+  MindmapGraph,
+  TokenAnalyticsItem,
+  TokenSummary,
+} from '../../api/index.ts';
 import type { CommandContext } from '../../core/command.ts';
 import { type ResolvedKol, kolRef } from '../../core/resolve.ts';
-import type {
-  MindmapInput,
-  MomentumInput,
-  PriceStripInput,
-  WinRateInput,
-} from '../charts/index.ts';
+import type { MindmapInput, MomentumInput, PriceStripInput, WinRateInput } from '../charts/index.ts';
 import type { ChartInputs, ChartKind } from '../charts/draw.ts';
 import { ChartPoolBusy } from '../charts/pool.ts';
 import { decimalRatio } from '../charts/decimal.ts';
@@ -130,7 +132,12 @@ export function withPicture<V extends CardView | TableView | TextView>(view: V, 
 
 // ---- /mindmap (operation 1) ----
 
-export function mindmapChart(graph: MindmapGraph, centre: TokenSummary | undefined, hours: number, t: T = ENGLISH): MindmapInput {
+export function mindmapChart(
+  graph: MindmapGraph,
+  centre: TokenSummary | undefined,
+  hours: number,
+  t: T = ENGLISH,
+): MindmapInput {
   const centerId = centre?.id ?? graph.nodes[0]?.id ?? '0';
   // Tokens sharing a symbol would read as one: their labels use the name, and the chain if that is shared too.
   const norm = (s: string) => s.trim().toLowerCase();
@@ -140,7 +147,8 @@ export function mindmapChart(graph: MindmapGraph, centre: TokenSummary | undefin
   const names = count(all.map((t) => `${norm(t.symbol)}\u0000${norm(t.name)}`));
   const tokens = Object.fromEntries(
     Object.entries(graph.tokens).map(([id, t]) => {
-      if (id === centerId || norm(t.symbol) === '' || norm(t.name) === '' || (symbols.get(norm(t.symbol)) ?? 0) < 2) return [id, t];
+      if (id === centerId || norm(t.symbol) === '' || norm(t.name) === '' || (symbols.get(norm(t.symbol)) ?? 0) < 2)
+        return [id, t];
       const sameName = (names.get(`${norm(t.symbol)}\u0000${norm(t.name)}`) ?? 0) > 1;
       return [id, { symbol: sameName ? `${t.name.trim()} (${t.chain_id})` : t.name.trim(), name: t.name }];
     }),
@@ -185,7 +193,9 @@ export interface WinRateChartInput {
 export function winRateChart({ kol, score: s, momentum }: WinRateChartInput, t: T = ENGLISH): WinRateInput {
   const { int, score: scoreText } = fmt(t);
   // With no token counted the API's zeros mean "unknown", not "never won".
-  const values = Object.fromEntries(WINDOWS.map((w) => [w.label, momentum.total > 0 ? (momentum.summary[w.summaryKey] ?? null) : null]));
+  const values = Object.fromEntries(
+    WINDOWS.map((w) => [w.label, momentum.total > 0 ? (momentum.summary[w.summaryKey] ?? null) : null]),
+  );
   const ref = kolRef(kol);
   const display = kol.row?.display_name.trim();
   const who = display && display.toLowerCase() !== kol.username?.toLowerCase() ? `${display} (${ref})` : ref;
@@ -212,8 +222,12 @@ export function winRateChart({ kol, score: s, momentum }: WinRateChartInput, t: 
 export function winRatePicture(ctx: PictureCtx, data: WinRateChartInput): Promise<Drawn> {
   const t = ctx.t ?? ENGLISH;
   const { pct } = fmt(t);
-  const at = (label: string): string => pct(data.momentum.summary[WINDOWS.find((w) => w.label === label)!.summaryKey], 'fraction', { decimals: 0 });
-  const rates = data.momentum.total > 0 ? t('chart.winRateAltRates', { h1: at('1h'), h24: at('24h'), d7: at('7d') }) : t('chart.winRateAltNone');
+  const at = (label: string): string =>
+    pct(data.momentum.summary[WINDOWS.find((w) => w.label === label)!.summaryKey], 'fraction', { decimals: 0 });
+  const rates =
+    data.momentum.total > 0
+      ? t('chart.winRateAltRates', { h1: at('1h'), h24: at('24h'), d7: at('7d') })
+      : t('chart.winRateAltNone');
   return drawPicture(ctx, {
     kind: 'winrate',
     request: { kol: data.kol.xUserId },
@@ -231,12 +245,22 @@ export function winRatePicture(ctx: PictureCtx, data: WinRateChartInput): Promis
  * Tokens with no window passed yet (or, under a window sort, not that window)
  * have nothing to draw and are left out.
  */
-export function momentumChart(title: string, items: readonly KolTokenItem[], sort: string, now: number, t: T = ENGLISH): MomentumInput {
+export function momentumChart(
+  title: string,
+  items: readonly KolTokenItem[],
+  sort: string,
+  now: number,
+  t: T = ENGLISH,
+): MomentumInput {
   const { timeAgo } = fmt(t);
   // A window that has not passed yet has no real price in the API.
   const known = (item: KolTokenItem) => {
     const shill = Date.parse(item.shill_timestamp);
-    return WINDOWS.filter((w) => (!Number.isFinite(shill) || shill + w.ms <= now) && decimalRatio(item[w.priceKey] ?? '', item.price_init) !== null);
+    return WINDOWS.filter(
+      (w) =>
+        (!Number.isFinite(shill) || shill + w.ms <= now) &&
+        decimalRatio(item[w.priceKey] ?? '', item.price_init) !== null,
+    );
   };
   const latestMove = (item: KolTokenItem): number => {
     const w = known(item).at(-1);
@@ -308,7 +332,8 @@ export function priceStripPicture(ctx: PictureCtx, chain: string, item: TokenAna
     kind: 'price-strip',
     request: { chain, address: item.token.address },
     name: 'price-strip.png',
-    alt: () => `${t('chart.priceTitle', { symbol: ticker(item.token.symbol, item.token.name) })}: 5m ${p(c.m5)}, 1h ${p(c.h1)}, 4h ${p(c.h4)}, 24h ${p(c.h24)}`,
+    alt: () =>
+      `${t('chart.priceTitle', { symbol: ticker(item.token.symbol, item.token.name) })}: 5m ${p(c.m5)}, 1h ${p(c.h1)}, 4h ${p(c.h4)}, 24h ${p(c.h24)}`,
     input: () => priceStripChart(item, t),
   });
 }

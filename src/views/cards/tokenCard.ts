@@ -17,7 +17,12 @@ export interface TokenCardInput {
 /** The API reports price changes in percent. */
 function changeLine(c: TokenAnalyticsItem['changes'], t: T): string {
   const { pct } = fmt(t);
-  return [`5m ${pct(c.m5, 'percent', { sign: true })}`, `1h ${pct(c.h1, 'percent', { sign: true })}`, `4h ${pct(c.h4, 'percent', { sign: true })}`, `24h ${pct(c.h24, 'percent', { sign: true })}`].join(' · ');
+  return [
+    `5m ${pct(c.m5, 'percent', { sign: true })}`,
+    `1h ${pct(c.h1, 'percent', { sign: true })}`,
+    `4h ${pct(c.h4, 'percent', { sign: true })}`,
+    `24h ${pct(c.h24, 'percent', { sign: true })}`,
+  ].join(' · ');
 }
 
 function colourOf(h24: number): Colour {
@@ -37,7 +42,16 @@ export function tokenCard({ chain, item, tweets, now }: TokenCardInput, tr: T = 
     f(tr('tokenCard.mentions'), compact(item.mention)),
     f(tr('tokenCard.impressions'), compact(item.impression)),
     f(tr('tokenCard.smartFollowers'), compact(item.smart_follower)),
-    f(tr('tokenCard.scores'), tr('tokenCard.scoreLine', { score: score(item.score_v2), avg: score(item.avg_score), avg2: score(item.avg_score_v2), total: score(item.total_score) }), false),
+    f(
+      tr('tokenCard.scores'),
+      tr('tokenCard.scoreLine', {
+        score: score(item.score_v2),
+        avg: score(item.avg_score),
+        avg2: score(item.avg_score_v2),
+        total: score(item.total_score),
+      }),
+      false,
+    ),
   ];
   const latest = tr('tokenCard.latestTweets');
   if (tweets === undefined) fields.push(f(latest, tr('tokenCard.tweetsFailed'), false));

@@ -29,7 +29,11 @@ export function compactLines(f: FoundToken, tr: T = ENGLISH): Span[] {
 function listLine(f: FoundToken, tr: T): Span[] {
   const { pct, usd } = fmt(tr);
   const t = f.item.token;
-  return [{ b: ticker(t.symbol, t.name) }, ` ${f.chain} · ${tr('compact.line', { mc: usd(f.item.marketcap), h24: pct(f.item.changes.h24, 'percent', { sign: true }) })} · `, { code: t.address }];
+  return [
+    { b: ticker(t.symbol, t.name) },
+    ` ${f.chain} · ${tr('compact.line', { mc: usd(f.item.marketcap), h24: pct(f.item.changes.h24, 'percent', { sign: true }) })} · `,
+    { code: t.address },
+  ];
 }
 
 /** One message for every token found in a paste; a "Card" button each opens the full card. */

@@ -6,7 +6,10 @@ import { ENGLISH, fmt, type Formats, type T } from './lang.ts';
 
 type Cell = (t: TokenAnalyticsItem, f: Formats) => string;
 
-const change = (k: keyof TokenAnalyticsItem['changes']): Cell => (t, f) => f.pct(t.changes[k], 'percent', { sign: true, decimals: 0 });
+const change =
+  (k: keyof TokenAnalyticsItem['changes']): Cell =>
+  (t, f) =>
+    f.pct(t.changes[k], 'percent', { sign: true, decimals: 0 });
 
 /** Every column a token row can show, by key; headings are columns.tokenList.<key> (window names stay as typed). */
 const CELLS: Readonly<Record<string, Cell>> = {
@@ -26,7 +29,12 @@ const CELLS: Readonly<Record<string, Cell>> = {
   totalscore: (t, f) => f.score(t.total_score),
 };
 const WINDOW_KEYS = new Set(['h1', 'h24', 'm5', 'h4']);
-const heading = (k: string, t: T): string => (WINDOW_KEYS.has(k) ? (k[0] === 'm' ? `${k.slice(1)}m` : `${k.slice(1)}h`) : t(`columns.tokenList.${k}` as 'columns.tokenList.mcap'));
+const heading = (k: string, t: T): string =>
+  WINDOW_KEYS.has(k)
+    ? k[0] === 'm'
+      ? `${k.slice(1)}m`
+      : `${k.slice(1)}h`
+    : t(`columns.tokenList.${k}` as 'columns.tokenList.mcap');
 
 const BASE = ['mcap', 'h1', 'h24'];
 
@@ -36,13 +44,22 @@ export function tokenColumnKeys(extra: string | undefined): string[] {
 }
 
 export function tokenColumns(keys: readonly string[], t: T = ENGLISH): Column[] {
-  return [{ key: 'token', label: t('columns.token') }, ...keys.map((k): Column => ({ key: k, label: heading(k, t), align: 'right' }))];
+  return [
+    { key: 'token', label: t('columns.token') },
+    ...keys.map((k): Column => ({ key: k, label: heading(k, t), align: 'right' })),
+  ];
 }
 
 /** The token as a row names it; `chain` when the list has the same symbol more than once. */
-const tokenName = (t: TokenAnalyticsItem, chain: string | undefined): string => `${ticker(t.token.symbol, t.token.name)}${chain ? ` (${chain})` : ''}`;
+const tokenName = (t: TokenAnalyticsItem, chain: string | undefined): string =>
+  `${ticker(t.token.symbol, t.token.name)}${chain ? ` (${chain})` : ''}`;
 
-export function tokenRow(t: TokenAnalyticsItem, keys: readonly string[], chain?: string, tr: T = ENGLISH): Record<string, string> {
+export function tokenRow(
+  t: TokenAnalyticsItem,
+  keys: readonly string[],
+  chain?: string,
+  tr: T = ENGLISH,
+): Record<string, string> {
   const f = fmt(tr);
   const row: Record<string, string> = { token: tokenName(t, chain) };
   for (const k of keys) row[k] = CELLS[k]!(t, f);

@@ -56,7 +56,9 @@ export function tweetField(t: TweetLine, now: number, max = 220, tr: T = ENGLISH
     excerpt(t.content, max) || tr('tweets.noText'),
     '\n',
     `♥ ${compact(t.likes)} · 👁 ${compact(t.views)}`,
-    t.followers !== undefined ? ` · ${tr('tweets.followers', { count: t.followers, n: compact(t.followers) })} · ` : ' · ',
+    t.followers !== undefined
+      ? ` · ${tr('tweets.followers', { count: t.followers, n: compact(t.followers) })} · `
+      : ' · ',
     { link: tr('tweets.openOnX'), url: xPostUrl(t.username, t.twitterId) },
   ];
   return { name: head.filter(Boolean).join(' · '), value };
@@ -68,7 +70,12 @@ export function tweetDigest(tweets: readonly TweetLine[], now: number, max = 100
   const out: Span[] = [];
   tweets.forEach((t, i) => {
     if (i > 0) out.push('\n');
-    out.push({ b: author(t, tr) }, ` ${timeAgo(t.tweetedAt, now)}: `, excerpt(t.content, max) || tr('tweets.noText'), ' ');
+    out.push(
+      { b: author(t, tr) },
+      ` ${timeAgo(t.tweetedAt, now)}: `,
+      excerpt(t.content, max) || tr('tweets.noText'),
+      ' ',
+    );
     out.push({ link: '↗', url: xPostUrl(t.username, t.twitterId) });
   });
   return out;

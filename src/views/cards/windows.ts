@@ -3,7 +3,13 @@
  * calls them: one table, so /kol, /momentum and /winrate cannot disagree on
  * which field "24h" reads (operation 4 says `1d` for prices, `24h` for win rates).
  */
-import type { KolTokenItem, KolTokensResult, KolTokensSortField, WinRateItem, WinRateSortField } from '../../api/index.ts';
+import type {
+  KolTokenItem,
+  KolTokensResult,
+  KolTokensSortField,
+  WinRateItem,
+  WinRateSortField,
+} from '../../api/index.ts';
 import { WINDOWS as WINDOW_LABELS, type Window as WindowLabel } from '../charts/windows.ts';
 
 /** What operation 4's price fields and operation 5 call each window: the day is `1d` there. */

@@ -76,7 +76,14 @@ function readCmap(buf: Buffer, cmap: number): Segment[] {
     const encoding = buf.readUInt16BE(rec + 2);
     const sub = cmap + buf.readUInt32BE(rec + 4);
     const format = buf.readUInt16BE(sub);
-    const rank = format === 12 ? 3 : format === 4 && (platform === 3 || platform === 0) ? (encoding === 1 || platform === 0 ? 2 : 1) : 0;
+    const rank =
+      format === 12
+        ? 3
+        : format === 4 && (platform === 3 || platform === 0)
+          ? encoding === 1 || platform === 0
+            ? 2
+            : 1
+          : 0;
     if (rank > bestRank) {
       bestRank = rank;
       best = sub;

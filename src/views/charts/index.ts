@@ -4,7 +4,16 @@
  */
 export { mindmapSvg } from './mindmap.ts';
 export { mindmapLayout } from './mindmapLayout.ts';
-export type { MindmapInput, MindmapOptions, MindmapLayout, LayoutNode, LayoutEdge, NodeId, Box, PlacedLabel } from './mindmapLayout.ts';
+export type {
+  MindmapInput,
+  MindmapOptions,
+  MindmapLayout,
+  LayoutNode,
+  LayoutEdge,
+  NodeId,
+  Box,
+  PlacedLabel,
+} from './mindmapLayout.ts';
 export { winRateSvg, winRatePercents } from './winRate.ts';
 export type { WinRateInput } from './winRate.ts';
 export { momentumSvg, momentumSeries } from './momentum.ts';

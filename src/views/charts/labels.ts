@@ -52,10 +52,7 @@ const TURNS = [0, 1, -1, 2, -2, 3, -3, 4].map((k) => (k * Math.PI) / 4);
 
 function boxesOverlap(a: Box, b: Box, pad = 0): boolean {
   return (
-    a.x < b.x + b.width + pad &&
-    b.x < a.x + a.width + pad &&
-    a.y < b.y + b.height + pad &&
-    b.y < a.y + a.height + pad
+    a.x < b.x + b.width + pad && b.x < a.x + a.width + pad && a.y < b.y + b.height + pad && b.y < a.y + a.height + pad
   );
 }
 
@@ -66,7 +63,12 @@ function boxHitsCircle(b: Box, c: Circle, pad: number): boolean {
 }
 
 function inside(bounds: Box, b: Box): boolean {
-  return b.x >= bounds.x && b.y >= bounds.y && b.x + b.width <= bounds.x + bounds.width && b.y + b.height <= bounds.y + bounds.height;
+  return (
+    b.x >= bounds.x &&
+    b.y >= bounds.y &&
+    b.x + b.width <= bounds.x + bounds.width &&
+    b.y + b.height <= bounds.y + bounds.height
+  );
 }
 
 const clamp1 = (t: number): number => Math.max(-1, Math.min(1, t * 1.5));
@@ -120,13 +122,32 @@ export function placeLabels(requests: readonly LabelRequest[], circles: readonly
         if (!best || cost < best.cost) best = { box: cand.box, cost };
       }
       if (!best) continue;
-      const label = { id: req.id, text, fontSize: size, bold: req.bold, baseline: best.box.y + ascent, visible: true, ...best.box };
+      const label = {
+        id: req.id,
+        text,
+        fontSize: size,
+        bold: req.bold,
+        baseline: best.box.y + ascent,
+        visible: true,
+        ...best.box,
+      };
       if (best.cost < 1000) chosen = label;
       else fallback ??= label;
     }
     const result = chosen ?? fallback;
     placed.push(
-      result ?? { id: req.id, text: req.text, fontSize: req.minFontSize, bold: req.bold, baseline: 0, visible: false, x: 0, y: 0, width: 0, height: 0 },
+      result ?? {
+        id: req.id,
+        text: req.text,
+        fontSize: req.minFontSize,
+        bold: req.bold,
+        baseline: 0,
+        visible: false,
+        x: 0,
+        y: 0,
+        width: 0,
+        height: 0,
+      },
     );
   }
   return placed;

@@ -16,7 +16,9 @@ export function mindmapSvg(input: MindmapInput, opts: MindmapOptions = {}): stri
   const shown = nodes.length;
   const w = input.words;
   const subtitle = w
-    ? fill(w.linked, { n: shown - 1 }, w.locale) + (layout.totalNodes > shown ? fill(w.strongest, { n: shown - 1, m: layout.totalNodes - 1 }) : '') + w.legend
+    ? fill(w.linked, { n: shown - 1 }, w.locale) +
+      (layout.totalNodes > shown ? fill(w.strongest, { n: shown - 1, m: layout.totalNodes - 1 }) : '') +
+      w.legend
     : `${shown - 1} linked token${shown === 2 ? '' : 's'}` +
       (layout.totalNodes > shown ? ` (strongest ${shown - 1} of ${layout.totalNodes - 1})` : '') +
       ' · circle size = value · line width = link strength';
@@ -25,7 +27,9 @@ export function mindmapSvg(input: MindmapInput, opts: MindmapOptions = {}): stri
 
   for (const e of edges) {
     const colour = e.touchesCenter ? THEME.accent : THEME.edge;
-    body.push(line(e.x1, e.y1, e.x2, e.y2, colour, e.width, `stroke-opacity="${e.opacity.toFixed(2)}" stroke-linecap="round"`));
+    body.push(
+      line(e.x1, e.y1, e.x2, e.y2, colour, e.width, `stroke-opacity="${e.opacity.toFixed(2)}" stroke-linecap="round"`),
+    );
   }
 
   // Centre glow first so the ring of other nodes sits above it.
@@ -41,7 +45,8 @@ export function mindmapSvg(input: MindmapInput, opts: MindmapOptions = {}): stri
     const isCentre = lb.id === centre.id;
     const node = byId.get(lb.id)!;
     // A label inside its own circle needs no halo; the fill already gives contrast.
-    const onNode = Math.abs(lb.x + lb.width / 2 - node.x) < 1 && lb.y >= node.y - node.r && lb.y + lb.height <= node.y + node.r;
+    const onNode =
+      Math.abs(lb.x + lb.width / 2 - node.x) < 1 && lb.y >= node.y - node.r && lb.y + lb.height <= node.y + node.r;
     body.push(
       textEl(lb.x + lb.width / 2, lb.baseline, escapeXml(lb.text), {
         size: lb.fontSize,
@@ -55,7 +60,11 @@ export function mindmapSvg(input: MindmapInput, opts: MindmapOptions = {}): stri
 
   if (nodes.length === 1) {
     body.push(
-      textEl(width / 2, centre.y + centre.r + 60, escapeXml('No linked tokens yet'), { size: FONT_SIZE.subtitle, anchor: 'middle', fill: THEME.muted }),
+      textEl(width / 2, centre.y + centre.r + 60, escapeXml('No linked tokens yet'), {
+        size: FONT_SIZE.subtitle,
+        anchor: 'middle',
+        fill: THEME.muted,
+      }),
     );
   }
   return svgDocument(width, height, body);

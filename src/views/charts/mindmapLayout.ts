@@ -94,7 +94,11 @@ export function mindmapLayout(input: MindmapInput, opts: MindmapOptions = {}): M
     const id = String(n.id);
     values.set(id, Math.max(values.get(id) ?? 0, nonNegative(n.value)));
   }
-  if (!values.has(centerId)) values.set(centerId, [...values.values()].reduce((m, v) => Math.max(m, v), 0));
+  if (!values.has(centerId))
+    values.set(
+      centerId,
+      [...values.values()].reduce((m, v) => Math.max(m, v), 0),
+    );
 
   // Undirected, duplicates merged, self-links dropped.
   const merged = new Map<string, { a: string; b: string; value: number }>();
@@ -115,10 +119,7 @@ export function mindmapLayout(input: MindmapInput, opts: MindmapOptions = {}): M
   const others = [...values.keys()]
     .filter((id) => id !== centerId)
     .sort(
-      (p, q) =>
-        (strength.get(q) ?? 0) - (strength.get(p) ?? 0) ||
-        values.get(q)! - values.get(p)! ||
-        compareIds(p, q),
+      (p, q) => (strength.get(q) ?? 0) - (strength.get(p) ?? 0) || values.get(q)! - values.get(p)! || compareIds(p, q),
     );
   const totalNodes = others.length + 1;
   const kept = others.slice(0, maxNodes - 1);
@@ -130,7 +131,10 @@ export function mindmapLayout(input: MindmapInput, opts: MindmapOptions = {}): M
   const ringCount = n === 0 ? 0 : n <= 8 ? 1 : n <= 24 ? 2 : 3;
   const outer = Math.min(plot.width, plot.height) / 2 - (n > 24 ? 70 : 95);
   const inner = Math.min(outer, n > 24 ? 150 : 175);
-  const radii = ringCount === 1 ? [outer * 0.72] : Array.from({ length: ringCount }, (_, k) => inner + ((outer - inner) * k) / (ringCount - 1));
+  const radii =
+    ringCount === 1
+      ? [outer * 0.72]
+      : Array.from({ length: ringCount }, (_, k) => inner + ((outer - inner) * k) / (ringCount - 1));
 
   // Slots per ring in proportion to circumference (largest remainder).
   const totalR = radii.reduce((s, r) => s + r, 0);
@@ -149,7 +153,15 @@ export function mindmapLayout(input: MindmapInput, opts: MindmapOptions = {}): M
   const radiusOf = (v: number): number => rMin + (rMax - rMin) * Math.sqrt(v / vMax);
 
   const nodes: LayoutNode[] = [
-    { id: centerId, value: values.get(centerId)!, center: true, ring: 0, x: cx, y: cy, r: Math.min(50, Math.max(30, rMax * 1.4)) },
+    {
+      id: centerId,
+      value: values.get(centerId)!,
+      center: true,
+      ring: 0,
+      x: cx,
+      y: cy,
+      r: Math.min(50, Math.max(30, rMax * 1.4)),
+    },
   ];
   let next = 0;
   radii.forEach((R, k) => {
@@ -161,7 +173,15 @@ export function mindmapLayout(input: MindmapInput, opts: MindmapOptions = {}): M
       const id = kept[next++]!;
       const a = offset + ((i * stride) % count) * step;
       const value = values.get(id)!;
-      nodes.push({ id, value, center: false, ring: k + 1, x: cx + R * Math.cos(a), y: cy + R * Math.sin(a), r: radiusOf(value) });
+      nodes.push({
+        id,
+        value,
+        center: false,
+        ring: k + 1,
+        x: cx + R * Math.cos(a),
+        y: cy + R * Math.sin(a),
+        r: radiusOf(value),
+      });
     }
   });
 
@@ -206,7 +226,9 @@ export function mindmapLayout(input: MindmapInput, opts: MindmapOptions = {}): M
       bold: nd.center,
     };
   });
-  const order = requests.map((_, i) => i).sort((i, j) => (i === 0 ? -1 : j === 0 ? 1 : nodes[j]!.value - nodes[i]!.value || i - j));
+  const order = requests
+    .map((_, i) => i)
+    .sort((i, j) => (i === 0 ? -1 : j === 0 ? 1 : nodes[j]!.value - nodes[i]!.value || i - j));
   const placed = placeLabels(
     order.map((i) => requests[i]!),
     nodes,

@@ -43,7 +43,10 @@ export interface MomentumSeries {
 }
 
 /** Ratios per token, skipping tokens whose start price is unreadable or zero. */
-export function momentumSeries(tokens: readonly MomentumToken[], max = SERIES_COLOURS.length): { series: MomentumSeries[]; skipped: number } {
+export function momentumSeries(
+  tokens: readonly MomentumToken[],
+  max = SERIES_COLOURS.length,
+): { series: MomentumSeries[]; skipped: number } {
   const series: MomentumSeries[] = [];
   let skipped = 0;
   for (const t of tokens) {
@@ -65,7 +68,8 @@ function domain(ratios: readonly number[]): { lo: number; hi: number; ticks: num
   const loT = [...TICKS].reverse().find((t) => t <= lo) ?? MIN_RATIO;
   const hiT = TICKS.find((t) => t >= hi) ?? MAX_RATIO;
   let ticks = TICKS.filter((t) => t >= loT && t <= hiT);
-  for (let k = 2; ticks.length > 9; k++) ticks = TICKS.filter((t, i) => t >= loT && t <= hiT && (t === 1 || t === loT || t === hiT || i % k === 0));
+  for (let k = 2; ticks.length > 9; k++)
+    ticks = TICKS.filter((t, i) => t >= loT && t <= hiT && (t === 1 || t === loT || t === hiT || i % k === 0));
   return { lo: loT, hi: hiT, ticks };
 }
 
@@ -90,13 +94,38 @@ export function momentumSvg(input: MomentumInput): string {
   };
 
   const w = input.words;
-  const note = skipped === 0 ? '' : w ? fillIn(w.skipped, { n: skipped }, w.locale) : ` · ${skipped} token${skipped === 1 ? '' : 's'} without a start price left out`;
-  const body: string[] = header(W, input.title, (input.subtitle ?? w?.momentumSubtitle ?? 'Price change since the shill, log scale') + note);
+  const note =
+    skipped === 0
+      ? ''
+      : w
+        ? fillIn(w.skipped, { n: skipped }, w.locale)
+        : ` · ${skipped} token${skipped === 1 ? '' : 's'} without a start price left out`;
+  const body: string[] = header(
+    W,
+    input.title,
+    (input.subtitle ?? w?.momentumSubtitle ?? 'Price change since the shill, log scale') + note,
+  );
 
   for (const t of ticks) {
     const y = yOf(t);
-    body.push(line(plot.left, y, plot.right, y, t === 1 ? THEME.axis : THEME.grid, t === 1 ? 1.5 : 1, t === 1 ? 'stroke-dasharray="6 5"' : ''));
-    body.push(textEl(plot.left - 10, y + 4, escapeXml(tickLabel(t)), { size: FONT_SIZE.axis, fill: THEME.muted, anchor: 'end' }));
+    body.push(
+      line(
+        plot.left,
+        y,
+        plot.right,
+        y,
+        t === 1 ? THEME.axis : THEME.grid,
+        t === 1 ? 1.5 : 1,
+        t === 1 ? 'stroke-dasharray="6 5"' : '',
+      ),
+    );
+    body.push(
+      textEl(plot.left - 10, y + 4, escapeXml(tickLabel(t)), {
+        size: FONT_SIZE.axis,
+        fill: THEME.muted,
+        anchor: 'end',
+      }),
+    );
   }
   cols.forEach((c, i) => {
     body.push(textEl(xOf(i), plot.bottom + 24, c, { size: FONT_SIZE.axis, fill: THEME.muted, anchor: 'middle' }));
@@ -104,27 +133,47 @@ export function momentumSvg(input: MomentumInput): string {
 
   series.forEach((s, k) => {
     const colour = SERIES_COLOURS[k]!;
-    const pts = [1, ...s.ratios].map((r, i) => (r === null ? null : { x: xOf(i), y: yOf(r <= 0 ? MIN_RATIO : r), clamped: r < lo || r > hi || r <= 0 }));
-    body.push(`<path d="${pathThrough(pts)}" fill="none" stroke="${colour}" stroke-width="2.5" stroke-linejoin="round" stroke-opacity="0.9"/>`);
+    const pts = [1, ...s.ratios].map((r, i) =>
+      r === null ? null : { x: xOf(i), y: yOf(r <= 0 ? MIN_RATIO : r), clamped: r < lo || r > hi || r <= 0 },
+    );
+    body.push(
+      `<path d="${pathThrough(pts)}" fill="none" stroke="${colour}" stroke-width="2.5" stroke-linejoin="round" stroke-opacity="0.9"/>`,
+    );
     for (const p of pts.slice(1)) {
       if (!p) continue;
       // Clamped points are hollow: the true value lies beyond the axis.
-      body.push(p.clamped ? circle(p.x, p.y, 5, THEME.background, `stroke="${colour}" stroke-width="2"`) : circle(p.x, p.y, 3.2, colour));
+      body.push(
+        p.clamped
+          ? circle(p.x, p.y, 5, THEME.background, `stroke="${colour}" stroke-width="2"`)
+          : circle(p.x, p.y, 3.2, colour),
+      );
     }
   });
 
   if (series.length === 0) {
-    body.push(textEl((plot.left + plot.right) / 2, (plot.top + plot.bottom) / 2, 'No price data yet', { size: FONT_SIZE.subtitle, fill: THEME.muted, anchor: 'middle' }));
+    body.push(
+      textEl((plot.left + plot.right) / 2, (plot.top + plot.bottom) / 2, 'No price data yet', {
+        size: FONT_SIZE.subtitle,
+        fill: THEME.muted,
+        anchor: 'middle',
+      }),
+    );
   }
   body.push(...legend(series, { x: 770, y: plot.top - 8, width: W - 770 - 28 }, w));
   return svgDocument(W, H, body);
 }
 
-function legend(series: readonly MomentumSeries[], box: { x: number; y: number; width: number }, words?: ChartWords): string[] {
+function legend(
+  series: readonly MomentumSeries[],
+  box: { x: number; y: number; width: number },
+  words?: ChartWords,
+): string[] {
   if (series.length === 0) return [];
   const rowH = 50;
   const out = [rect(box.x, box.y, box.width, 44 + rowH * series.length, THEME.panel, `rx="12" stroke="${THEME.grid}"`)];
-  out.push(textEl(box.x + 16, box.y + 28, escapeXml(words?.latest ?? 'Latest change'), { size: 14, fill: THEME.muted }));
+  out.push(
+    textEl(box.x + 16, box.y + 28, escapeXml(words?.latest ?? 'Latest change'), { size: 14, fill: THEME.muted }),
+  );
   series.forEach((s, k) => {
     const y = box.y + 44 + k * rowH + rowH / 2;
     const last = [...s.ratios].reverse().find((r) => r !== null) ?? null;
@@ -132,7 +181,12 @@ function legend(series: readonly MomentumSeries[], box: { x: number; y: number; 
     out.push(rect(box.x + 16, y - 12, 14, 14, SERIES_COLOURS[k]!, 'rx="3"'));
     const symbol = fitText(drawableText(s.symbol) || '?', box.width - 60, 15, true);
     out.push(textEl(box.x + 38, y, escapeXml(symbol), { size: 15, bold: true }));
-    const change = last === null ? (words?.noData ?? 'no data') : words ? fillIn(words.changeAfter, { change: changeLabel(last), window: WINDOWS[lastAt]! }) : `${changeLabel(last)} after ${WINDOWS[lastAt]}`;
+    const change =
+      last === null
+        ? (words?.noData ?? 'no data')
+        : words
+          ? fillIn(words.changeAfter, { change: changeLabel(last), window: WINDOWS[lastAt]! })
+          : `${changeLabel(last)} after ${WINDOWS[lastAt]}`;
     const fill = last === null ? THEME.faint : last >= 1 ? THEME.up : THEME.down;
     out.push(textEl(box.x + 38, y + 18, escapeXml(change), { size: 12, fill }));
   });

@@ -44,7 +44,10 @@ function simpleContours(buf: Buffer, at: number, contours: number): Point[][] {
   }
   const xs: number[] = [];
   const ys: number[] = [];
-  for (const [out, short, same] of [[xs, 2, 16], [ys, 4, 32]] as const) {
+  for (const [out, short, same] of [
+    [xs, 2, 16],
+    [ys, 4, 32],
+  ] as const) {
     let v = 0;
     for (let i = 0; i < count; i++) {
       const flag = flags[i]!;

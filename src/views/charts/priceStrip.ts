@@ -8,7 +8,12 @@ import { THEME } from './theme.ts';
 export interface PriceStripInput {
   readonly symbol: string;
   /** Percent change per window, as the API's `changes` (m5, h1, h4, h24). */
-  readonly changes: { readonly m5: number | null; readonly h1: number | null; readonly h4: number | null; readonly h24: number | null };
+  readonly changes: {
+    readonly m5: number | null;
+    readonly h1: number | null;
+    readonly h4: number | null;
+    readonly h24: number | null;
+  };
   readonly title?: string;
   /** The chart's own words in the reader's language; English when absent. */
   readonly words?: ChartWords;
@@ -38,7 +43,9 @@ export function priceStripSvg(input: PriceStripInput): string {
     const barW = Math.min(90, colW * 0.5);
     body.push(textEl(cx, H - 16, label, { size: 15, fill: THEME.muted, anchor: 'middle' }));
     if (v === null) {
-      body.push(textEl(cx, zero - 10, escapeXml(input.words?.na ?? 'n/a'), { size: 16, fill: THEME.faint, anchor: 'middle' }));
+      body.push(
+        textEl(cx, zero - 10, escapeXml(input.words?.na ?? 'n/a'), { size: 16, fill: THEME.faint, anchor: 'middle' }),
+      );
       return;
     }
     const h = v === 0 ? 0 : Math.max(3, (half * Math.abs(v)) / maxAbs);
@@ -46,7 +53,9 @@ export function priceStripSvg(input: PriceStripInput): string {
     const colour = v > 0 ? THEME.up : v < 0 ? THEME.down : THEME.neutral;
     body.push(rect(cx - barW / 2, up ? zero - h : zero, barW, h, colour, 'rx="4"'));
     const labelY = up ? zero - h - 10 : zero + h + 22;
-    body.push(textEl(cx, labelY, escapeXml(signedPercent(v)), { size: 17, bold: true, fill: colour, anchor: 'middle' }));
+    body.push(
+      textEl(cx, labelY, escapeXml(signedPercent(v)), { size: 17, bold: true, fill: colour, anchor: 'middle' }),
+    );
   });
   return svgDocument(W, H, body);
 }

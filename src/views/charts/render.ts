@@ -12,7 +12,12 @@ export interface RenderOptions {
 export function renderPng(svg: string, opts: RenderOptions = {}): Uint8Array {
   // Text becomes glyph paths first: resvg's own text path reads the font file per glyph.
   const resvg = new Resvg(textToPaths(svg), {
-    font: { fontFiles: [...FONT_FILES], loadSystemFonts: false, defaultFontFamily: FONT_FAMILY, sansSerifFamily: FONT_FAMILY },
+    font: {
+      fontFiles: [...FONT_FILES],
+      loadSystemFonts: false,
+      defaultFontFamily: FONT_FAMILY,
+      sansSerifFamily: FONT_FAMILY,
+    },
     fitTo: opts.width ? { mode: 'width', value: Math.round(opts.width) } : { mode: 'original' },
     logLevel: 'off',
   });

@@ -21,12 +21,66 @@ export function seeded(seed: number): () => number {
 }
 
 const SYMBOLS = [
-  'PEPE', 'WIF', 'BONK', 'POPCAT', 'MOODENG', 'FARTCOIN', 'GIGA', 'JUP', 'PNUT', 'GOAT',
-  'MEW', 'BOME', 'SLERF', 'MYRO', 'TRUMP', 'AI16Z', 'ZEREBRO', 'GRIFFAIN', 'CHILLGUY', 'SPX',
-  'RETARDIO', 'MICHI', 'PONKE', 'WEN', 'SAMO', 'NEIRO', 'ACT', 'LUCE', 'FWOG', 'HARAMBE',
-  'USDC', 'SOL', 'RAY', 'ORCA', 'DRIFT', 'KMNO', 'TNSR', 'PYTH', 'JTO', 'W',
-  'BODEN', 'TREMP', 'DADDY', 'MOTHER', 'SIGMA', 'BILLY', 'SELFIE', 'LOCKIN', 'KEKIUS', 'ANDY',
-  'BRETT', 'TOSHI', 'DEGEN', 'MOG', 'TURBO', 'APU', 'HOPPY', 'LADYS', 'WOJAK', 'BITCOIN',
+  'PEPE',
+  'WIF',
+  'BONK',
+  'POPCAT',
+  'MOODENG',
+  'FARTCOIN',
+  'GIGA',
+  'JUP',
+  'PNUT',
+  'GOAT',
+  'MEW',
+  'BOME',
+  'SLERF',
+  'MYRO',
+  'TRUMP',
+  'AI16Z',
+  'ZEREBRO',
+  'GRIFFAIN',
+  'CHILLGUY',
+  'SPX',
+  'RETARDIO',
+  'MICHI',
+  'PONKE',
+  'WEN',
+  'SAMO',
+  'NEIRO',
+  'ACT',
+  'LUCE',
+  'FWOG',
+  'HARAMBE',
+  'USDC',
+  'SOL',
+  'RAY',
+  'ORCA',
+  'DRIFT',
+  'KMNO',
+  'TNSR',
+  'PYTH',
+  'JTO',
+  'W',
+  'BODEN',
+  'TREMP',
+  'DADDY',
+  'MOTHER',
+  'SIGMA',
+  'BILLY',
+  'SELFIE',
+  'LOCKIN',
+  'KEKIUS',
+  'ANDY',
+  'BRETT',
+  'TOSHI',
+  'DEGEN',
+  'MOG',
+  'TURBO',
+  'APU',
+  'HOPPY',
+  'LADYS',
+  'WOJAK',
+  'BITCOIN',
 ];
 
 export function sampleMindmap(count: number, seed = 1): MindmapInput {
@@ -34,7 +88,8 @@ export function sampleMindmap(count: number, seed = 1): MindmapInput {
   const ids = Array.from({ length: count }, (_, i) => String(1000 + i * 7));
   const nodes = ids.map((id, i) => ({ id, value: i === 0 ? 900 : Math.round(5 + 800 * rnd() ** 2) }));
   const edges: { source: string; target: string; value: number }[] = [];
-  for (let i = 1; i < count; i++) edges.push({ source: ids[0]!, target: ids[i]!, value: Math.round(1 + 120 * rnd() ** 1.5) });
+  for (let i = 1; i < count; i++)
+    edges.push({ source: ids[0]!, target: ids[i]!, value: Math.round(1 + 120 * rnd() ** 1.5) });
   for (let k = 0; k < count; k++) {
     const a = ids[1 + Math.floor(rnd() * (count - 1))]!;
     const b = ids[1 + Math.floor(rnd() * (count - 1))]!;
@@ -50,7 +105,9 @@ export function sampleMindmap(count: number, seed = 1): MindmapInput {
 
 export function sampleWinRate(seed = 2): WinRateInput {
   const rnd = seeded(seed);
-  const summary = Object.fromEntries(WINDOWS.map((w, i) => [w, Math.min(1, Math.max(0, 0.35 + 0.03 * i + (rnd() - 0.5) * 0.2))])) as WinRateInput['summary'];
+  const summary = Object.fromEntries(
+    WINDOWS.map((w, i) => [w, Math.min(1, Math.max(0, 0.35 + 0.03 * i + (rnd() - 0.5) * 0.2))]),
+  ) as WinRateInput['summary'];
   return {
     title: '@cryptokol · win rate after shill',
     summary,

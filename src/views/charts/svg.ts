@@ -29,12 +29,7 @@ export interface TextStyle {
 
 /** A <text> element; `escaped` must already be XML-escaped. */
 export function textEl(x: number, y: number, escaped: string, style: TextStyle): string {
-  const attrs = [
-    `x="${px(x)}"`,
-    `y="${px(y)}"`,
-    `font-size="${style.size}"`,
-    `fill="${style.fill ?? THEME.text}"`,
-  ];
+  const attrs = [`x="${px(x)}"`, `y="${px(y)}"`, `font-size="${style.size}"`, `fill="${style.fill ?? THEME.text}"`];
   if (style.anchor && style.anchor !== 'start') attrs.push(`text-anchor="${style.anchor}"`);
   if (style.bold) attrs.push('font-weight="bold"');
   if (style.halo) attrs.push(`stroke="${THEME.halo}" stroke-width="3" stroke-linejoin="round" paint-order="stroke"`);
@@ -43,9 +38,16 @@ export function textEl(x: number, y: number, escaped: string, style: TextStyle):
 
 /** Title and optional subtitle at the top left, cut to the image width. */
 export function header(width: number, title: string, subtitle?: string): string[] {
-  const out = [textEl(28, 42, svgText(title, width - 56, FONT_SIZE.title, true), { size: FONT_SIZE.title, bold: true })];
+  const out = [
+    textEl(28, 42, svgText(title, width - 56, FONT_SIZE.title, true), { size: FONT_SIZE.title, bold: true }),
+  ];
   if (subtitle) {
-    out.push(textEl(28, 66, svgText(subtitle, width - 56, FONT_SIZE.subtitle), { size: FONT_SIZE.subtitle, fill: THEME.muted }));
+    out.push(
+      textEl(28, 66, svgText(subtitle, width - 56, FONT_SIZE.subtitle), {
+        size: FONT_SIZE.subtitle,
+        fill: THEME.muted,
+      }),
+    );
   }
   return out;
 }

@@ -20,22 +20,19 @@ export function escapeXml(text: string): string {
 
 // Code points XML 1.0 forbids (a parser would reject the whole image), bidi
 // overrides that could reorder neighbouring labels, and invisible formatters.
-const UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\uFFFE\uFFFF]/gu;
+const UNSAFE =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B\u200E\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\uFFFE\uFFFF]/gu;
 
 /** Makes any string safe to embed: well-formed, no control characters, single-line. */
 export function cleanText(raw: string): string {
-  return String(raw)
-    .toWellFormed()
-    .normalize('NFC')
-    .replace(UNSAFE, '')
-    .replace(/\s+/gu, ' ')
-    .trim();
+  return String(raw).toWellFormed().normalize('NFC').replace(UNSAFE, '').replace(/\s+/gu, ' ').trim();
 }
 
 // Emoji the font lacks are dropped instead of painted as boxes: "🐸PEPE" reads
 // as "PEPE". Joiners, variation selectors, skin tones, keycaps and tag
 // characters only make sense next to such emoji.
-const EMOJI_PART = /\p{Extended_Pictographic}|\p{Regional_Indicator}|[\u200D\uFE0E\uFE0F\u20E3\u{1F3FB}-\u{1F3FF}\u{E0020}-\u{E007F}]/u;
+const EMOJI_PART =
+  /\p{Extended_Pictographic}|\p{Regional_Indicator}|[\u200D\uFE0E\uFE0F\u20E3\u{1F3FB}-\u{1F3FF}\u{E0020}-\u{E007F}]/u;
 
 /** Cleans text and drops emoji the shipped font cannot draw; other missing glyphs are kept. */
 export function drawableText(raw: string): string {

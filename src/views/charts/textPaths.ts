@@ -7,8 +7,20 @@ import { glyphFor, type Face } from './font.ts';
 import { glyphPath } from './outline.ts';
 
 const HANDLED = new Set([
-  'x', 'y', 'font-size', 'font-weight', 'font-family', 'text-anchor', 'fill', 'fill-opacity', 'opacity',
-  'stroke', 'stroke-width', 'stroke-linejoin', 'stroke-opacity', 'paint-order',
+  'x',
+  'y',
+  'font-size',
+  'font-weight',
+  'font-family',
+  'text-anchor',
+  'fill',
+  'fill-opacity',
+  'opacity',
+  'stroke',
+  'stroke-width',
+  'stroke-linejoin',
+  'stroke-opacity',
+  'paint-order',
 ]);
 const PASSED_ON = ['fill', 'fill-opacity', 'opacity', 'stroke', 'stroke-linejoin', 'stroke-opacity', 'paint-order'];
 
@@ -73,5 +85,8 @@ function toPath(attrText: string, content: string): string | null {
 
 /** The SVG with every plain <text> element drawn as glyph paths instead. */
 export function textToPaths(svg: string): string {
-  return svg.replace(/<text\b([^>]*)>([^<]*)<\/text>/g, (whole, attrText: string, content: string) => toPath(attrText, content) ?? whole);
+  return svg.replace(
+    /<text\b([^>]*)>([^<]*)<\/text>/g,
+    (whole, attrText: string, content: string) => toPath(attrText, content) ?? whole,
+  );
 }

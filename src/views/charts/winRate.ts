@@ -41,7 +41,11 @@ export function winRateSvg(input: WinRateInput): string {
   const xOf = (i: number): number => plot.left + 24 + (i * (plot.right - plot.left - 48)) / (WINDOWS.length - 1);
   const yOf = (v: number): number => plot.bottom - ((plot.bottom - plot.top) * v) / 100;
 
-  const body: string[] = header(W, input.title, input.subtitle ?? 'Win rate: share of shilled tokens above the shill price after each window');
+  const body: string[] = header(
+    W,
+    input.title,
+    input.subtitle ?? 'Win rate: share of shilled tokens above the shill price after each window',
+  );
 
   for (const tick of [0, 25, 50, 75, 100]) {
     const y = yOf(tick);
@@ -52,7 +56,14 @@ export function winRateSvg(input: WinRateInput): string {
   WINDOWS.forEach((w, i) => {
     body.push(textEl(xOf(i), plot.bottom + 24, w, { size: FONT_SIZE.axis, fill: THEME.muted, anchor: 'middle' }));
   });
-  body.push(textEl(plot.left + (plot.right - plot.left) / 2, plot.bottom + 50, escapeXml(input.words?.timeAfter ?? 'time after shill'), { size: FONT_SIZE.value, fill: THEME.faint, anchor: 'middle' }));
+  body.push(
+    textEl(
+      plot.left + (plot.right - plot.left) / 2,
+      plot.bottom + 50,
+      escapeXml(input.words?.timeAfter ?? 'time after shill'),
+      { size: FONT_SIZE.value, fill: THEME.faint, anchor: 'middle' },
+    ),
+  );
 
   const points = values.map((v, i) => (v === null ? null : { x: xOf(i), y: yOf(v) }));
   // Area under each unbroken run of known values.
@@ -70,7 +81,9 @@ export function winRateSvg(input: WinRateInput): string {
     const d = `${pathThrough(r)}L${px(r[r.length - 1]!.x)} ${px(plot.bottom)}L${px(r[0]!.x)} ${px(plot.bottom)}Z`;
     body.push(`<path d="${d}" fill="url(#winArea)"/>`);
   }
-  body.push(`<path d="${pathThrough(points)}" fill="none" stroke="${THEME.up}" stroke-width="3" stroke-linejoin="round"/>`);
+  body.push(
+    `<path d="${pathThrough(points)}" fill="none" stroke="${THEME.up}" stroke-width="3" stroke-linejoin="round"/>`,
+  );
 
   const known = values.filter((v): v is number => v !== null);
   const best = known.length > 0 ? Math.max(...known) : null;
@@ -81,15 +94,38 @@ export function winRateSvg(input: WinRateInput): string {
       return;
     }
     const top = v === best;
-    body.push(circle(x, yOf(v), top ? 6.5 : 5, top ? THEME.accent : THEME.up, `stroke="${THEME.background}" stroke-width="2"`));
+    body.push(
+      circle(x, yOf(v), top ? 6.5 : 5, top ? THEME.accent : THEME.up, `stroke="${THEME.background}" stroke-width="2"`),
+    );
     const labelY = yOf(v) > plot.top + 24 ? yOf(v) - 13 : yOf(v) + 24;
-    body.push(textEl(x, labelY, percent(v), { size: FONT_SIZE.value, anchor: 'middle', bold: top, fill: top ? THEME.accent : THEME.text, halo: true }));
+    body.push(
+      textEl(x, labelY, percent(v), {
+        size: FONT_SIZE.value,
+        anchor: 'middle',
+        bold: top,
+        fill: top ? THEME.accent : THEME.text,
+        halo: true,
+      }),
+    );
   });
   if (known.length === 0) {
-    body.push(textEl((plot.left + plot.right) / 2, (plot.top + plot.bottom) / 2, 'No win-rate data yet', { size: FONT_SIZE.subtitle, fill: THEME.muted, anchor: 'middle' }));
+    body.push(
+      textEl((plot.left + plot.right) / 2, (plot.top + plot.bottom) / 2, 'No win-rate data yet', {
+        size: FONT_SIZE.subtitle,
+        fill: THEME.muted,
+        anchor: 'middle',
+      }),
+    );
   }
 
-  if (scores.length > 0) body.push(...scorePanel(scores, { x: 720, y: plot.top - 8, width: W - 720 - 28, height: plot.bottom - plot.top + 16 }, input.words?.scores));
+  if (scores.length > 0)
+    body.push(
+      ...scorePanel(
+        scores,
+        { x: 720, y: plot.top - 8, width: W - 720 - 28, height: plot.bottom - plot.top + 16 },
+        input.words?.scores,
+      ),
+    );
 
   const defs =
     `<linearGradient id="winArea" x1="0" y1="0" x2="0" y2="1">` +
@@ -97,7 +133,11 @@ export function winRateSvg(input: WinRateInput): string {
   return svgDocument(W, H, body, defs);
 }
 
-function scorePanel(scores: readonly { readonly label: string; readonly value: string }[], box: { x: number; y: number; width: number; height: number }, heading = 'Scores'): string[] {
+function scorePanel(
+  scores: readonly { readonly label: string; readonly value: string }[],
+  box: { x: number; y: number; width: number; height: number },
+  heading = 'Scores',
+): string[] {
   const out = [rect(box.x, box.y, box.width, box.height, THEME.panel, `rx="12" stroke="${THEME.grid}"`)];
   out.push(textEl(box.x + 18, box.y + 32, svgText(heading, box.width - 36, 17, true), { size: 17, bold: true }));
   const rowH = Math.min(48, (box.height - 56) / Math.max(1, scores.length));
@@ -107,7 +147,8 @@ function scorePanel(scores: readonly { readonly label: string; readonly value: s
     const valueText = svgText(s.value, inner * 0.45, 17, true);
     out.push(textEl(box.x + 18, y + 5, svgText(s.label, inner * 0.55 - 8, 14), { size: 14, fill: THEME.muted }));
     out.push(textEl(box.x + box.width - 18, y + 6, valueText, { size: 17, bold: true, anchor: 'end' }));
-    if (i < scores.length - 1) out.push(line(box.x + 18, y + rowH / 2, box.x + box.width - 18, y + rowH / 2, THEME.grid, 1));
+    if (i < scores.length - 1)
+      out.push(line(box.x + 18, y + rowH / 2, box.x + box.width - 18, y + rowH / 2, THEME.grid, 1));
   });
   return out;
 }

@@ -23,7 +23,14 @@ export interface ChartWords {
 }
 
 /** A template with its values; a plural word picks its form for `n`. */
-export function fill(template: string | Readonly<Record<string, string>>, values: Readonly<Record<string, string | number>>, locale = 'en'): string {
-  const text = typeof template === 'string' ? template : (template[new Intl.PluralRules(locale).select(Number(values.n))] ?? template.other ?? '');
+export function fill(
+  template: string | Readonly<Record<string, string>>,
+  values: Readonly<Record<string, string | number>>,
+  locale = 'en',
+): string {
+  const text =
+    typeof template === 'string'
+      ? template
+      : (template[new Intl.PluralRules(locale).select(Number(values.n))] ?? template.other ?? '');
   return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m));
 }

@@ -66,7 +66,7 @@ function shrink(span: Span, room: number, cost: (s: Span) => number): Span | nul
   let hi = Math.min(text.length - 1, room);
   let best: Span | null = null;
   // Cost is close to proportional to length: search near the estimate first.
-  const estimate = Math.floor((hi * text.length) / Math.max(cost(span), 1) * 0.95);
+  const estimate = Math.floor(((hi * text.length) / Math.max(cost(span), 1)) * 0.95);
   if (estimate > 16 && estimate < hi) {
     const candidate = withText(span, cut(text, estimate));
     if (cost(candidate) <= room) {
@@ -137,7 +137,10 @@ export function chunk<T>(items: readonly T[], perRow: number): T[][] {
 
 /** A file name safe in `attachment://` URLs and multipart headers. */
 export function safeFileName(name: string): string {
-  const base = name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 64);
+  const base = name
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[._]+/, '')
+    .slice(0, 64);
   const withName = base || 'picture';
   return /\.png$/i.test(withName) ? withName : `${withName}.png`;
 }

@@ -45,12 +45,13 @@ export function layoutTable(
   const groups = lineGroups(columns, natural, opts.width);
   const lines = (values: readonly string[]): string =>
     groups
-      .map((g, n) =>
-        (n > 0 ? INDENT : '') +
-        g
-          .map((i) => pad(cutWidth(values[i]!, natural[i]!), natural[i]!, columns[i]!.align ?? 'left'))
-          .join(GAP)
-          .trimEnd(),
+      .map(
+        (g, n) =>
+          (n > 0 ? INDENT : '') +
+          g
+            .map((i) => pad(cutWidth(values[i]!, natural[i]!), natural[i]!, columns[i]!.align ?? 'left'))
+            .join(GAP)
+            .trimEnd(),
       )
       .join('\n');
   const header = lines(labels);

@@ -7,7 +7,17 @@
  */
 import type { CardView, ErrorView, Rich, Span, TableView, TextView, View } from '../model.ts';
 import { clean, cut, singleLine } from '../text.ts';
-import { chunk, fitSpans, moreRows, safeFileName, safeUrl, spansOf, spanText, usableActions, usableLinks } from './common.ts';
+import {
+  chunk,
+  fitSpans,
+  moreRows,
+  safeFileName,
+  safeUrl,
+  spansOf,
+  spanText,
+  usableActions,
+  usableLinks,
+} from './common.ts';
 import { layoutTable } from './table.ts';
 
 export const TEXT_MAX = 4096;
@@ -68,7 +78,11 @@ const visibleOf = (span: Span): number => clean(spanText(span)).length;
 /** Rich text as HTML within `max` visible characters. */
 export function richHtml(rich: Rich | undefined, max: number): Html {
   // Empty spans would leave empty tags behind (`<b></b>`), which count for nothing.
-  const spans = fitSpans(spansOf(rich).filter((s) => visibleOf(s) > 0), max, visibleOf);
+  const spans = fitSpans(
+    spansOf(rich).filter((s) => visibleOf(s) > 0),
+    max,
+    visibleOf,
+  );
   return { html: spans.map(spanHtml).join(''), visible: spans.reduce((n, s) => n + visibleOf(s), 0) };
 }
 
@@ -178,7 +192,9 @@ function keyboard(view: View): TelegramButton[][] {
   const actions: TelegramButton[] = usableActions(view).map((a) => {
     const bytes = Buffer.byteLength(a.id, 'utf8');
     if (bytes > CALLBACK_DATA_MAX_BYTES) {
-      throw new RangeError(`Action "${a.label}" has a ${bytes}-byte id; Telegram callback_data allows ${CALLBACK_DATA_MAX_BYTES}`);
+      throw new RangeError(
+        `Action "${a.label}" has a ${bytes}-byte id; Telegram callback_data allows ${CALLBACK_DATA_MAX_BYTES}`,
+      );
     }
     return { text: label(a.label), callback_data: a.id };
   });
@@ -202,7 +218,12 @@ export function toTelegramHtml(view: View): TelegramMessage {
     if (full.visible <= CAPTION_MAX) {
       message.caption = message.text;
     } else {
-      const heading = view.kind === 'card' ? line(view.title, CAPTION_MAX, 'b', view.url) : view.kind === 'table' ? line(view.title, CAPTION_MAX, 'b') : line(picture.alt, CAPTION_MAX);
+      const heading =
+        view.kind === 'card'
+          ? line(view.title, CAPTION_MAX, 'b', view.url)
+          : view.kind === 'table'
+            ? line(view.title, CAPTION_MAX, 'b')
+            : line(picture.alt, CAPTION_MAX);
       message.caption = heading.html;
       message.textAfterPhoto = true;
     }

@@ -6,7 +6,17 @@ import { alertView } from '../../../src/views/cards/alert.ts';
 import { createDiscordSender } from '../../../src/adapters/discord/sender.ts';
 import { silentLogger } from '../../../src/log.ts';
 import type { View } from '../../../src/views/model.ts';
-import { assertNoPings, embedOf, MANAGER, MANAGER_PERMISSIONS, publicAnswer, shown, startHarness, until, type Harness } from './harness.ts';
+import {
+  assertNoPings,
+  embedOf,
+  MANAGER,
+  MANAGER_PERMISSIONS,
+  publicAnswer,
+  shown,
+  startHarness,
+  until,
+  type Harness,
+} from './harness.ts';
 
 const OPEN = [
   { name: 'token_score', type: 10, value: 0 },
@@ -23,53 +33,65 @@ async function harness(t: TestContext, o: Parameters<typeof startHarness>[0] = {
 
 /** A channel manager runs /subscribe there, through Discord. */
 async function subscribe(h: Harness, channelId: string): Promise<void> {
-  const i = await h.fake.sendCommand({ name: 'subscribe', channelId, user: MANAGER, memberPermissions: MANAGER_PERMISSIONS, options: OPEN });
+  const i = await h.fake.sendCommand({
+    name: 'subscribe',
+    channelId,
+    user: MANAGER,
+    memberPermissions: MANAGER_PERMISSIONS,
+    options: OPEN,
+  });
   assert.equal(shown(embedOf(await publicAnswer(i)).title!), 'Alerts on');
 }
 
 async function settled(h: Harness): Promise<void> {
-  await until(async () => (await h.app.store.outbox.pending()).every((e) => e.state !== 'pending' && e.state !== 'inflight'), 'the outbox to settle');
+  await until(
+    async () => (await h.app.store.outbox.pending()).every((e) => e.state !== 'pending' && e.state !== 'inflight'),
+    'the outbox to settle',
+  );
 }
 
 const card: View = { kind: 'card', title: 'Hello @everyone', description: 'ping <@123> and @here' };
 
 // Full feed authors, spec-minimal ones (id and username: facts come from op 7) and a mix.
 for (const authors of ['full', 'minimal', 'mix'] as const)
-test(`alerts through discord.js (${authors} feed authors): each of two channels gets each alert exactly once, with a nonce, and no rule is broken`, async (t) => {
-  const h = await harness(t);
-  h.app.sandbox!.setAuthors(authors);
-  const [a, b] = h.channels as [string, string];
-  await subscribe(h, a);
-  await subscribe(h, b);
-  const watcher = h.app.startAlerts([h.adapter.sender]);
-  await watcher.tick();
-  const sb = h.app.sandbox!;
-  const kol = sb.data.kols[2]!;
-  const tokens = sb.data.tokens.slice(10, 13);
-  for (const token of tokens) sb.addTweets(1, { token: token.id, kol: kol.id, tokenScore: 90, kolScore: 90 });
-  await watcher.tick();
-  await until(() => h.fake.channelMessages(a).length >= 3 && h.fake.channelMessages(b).length >= 3, 'three alerts in each channel');
-  await settled(h);
-  await watcher.tick();
-  await new Promise((r) => setTimeout(r, 100));
-
-  for (const channel of [a, b]) {
-    const messages = h.fake.channelMessages(channel);
-    assert.deepEqual(
-      messages.map((m) => shown(embedOf(m).title!).split(' ')[0]),
-      tokens.map((tok) => tok.symbol),
-      'each alert once, in order',
+  test(`alerts through discord.js (${authors} feed authors): each of two channels gets each alert exactly once, with a nonce, and no rule is broken`, async (t) => {
+    const h = await harness(t);
+    h.app.sandbox!.setAuthors(authors);
+    const [a, b] = h.channels as [string, string];
+    await subscribe(h, a);
+    await subscribe(h, b);
+    const watcher = h.app.startAlerts([h.adapter.sender]);
+    await watcher.tick();
+    const sb = h.app.sandbox!;
+    const kol = sb.data.kols[2]!;
+    const tokens = sb.data.tokens.slice(10, 13);
+    for (const token of tokens) sb.addTweets(1, { token: token.id, kol: kol.id, tokenScore: 90, kolScore: 90 });
+    await watcher.tick();
+    await until(
+      () => h.fake.channelMessages(a).length >= 3 && h.fake.channelMessages(b).length >= 3,
+      'three alerts in each channel',
     );
-    for (const m of messages) {
-      assertNoPings(m);
-      assert.equal(typeof m.nonce, 'string');
-      assert.equal(m.enforce_nonce, true);
-      assert.match(shown(embedOf(m).title!), new RegExp(`shilled by .*@${kol.username}`));
+    await settled(h);
+    await watcher.tick();
+    await new Promise((r) => setTimeout(r, 100));
+
+    for (const channel of [a, b]) {
+      const messages = h.fake.channelMessages(channel);
+      assert.deepEqual(
+        messages.map((m) => shown(embedOf(m).title!).split(' ')[0]),
+        tokens.map((tok) => tok.symbol),
+        'each alert once, in order',
+      );
+      for (const m of messages) {
+        assertNoPings(m);
+        assert.equal(typeof m.nonce, 'string');
+        assert.equal(m.enforce_nonce, true);
+        assert.match(shown(embedOf(m).title!), new RegExp(`shilled by .*@${kol.username}`));
+      }
+      assert.equal(new Set(messages.map((m) => m.nonce)).size, 3, 'a nonce per alert');
     }
-    assert.equal(new Set(messages.map((m) => m.nonce)).size, 3, 'a nonce per alert');
-  }
-  assert.deepEqual(h.fake.violations, []);
-});
+    assert.deepEqual(h.fake.violations, []);
+  });
 
 test('a channel answering 50013 is disabled after its first failure; the other keeps receiving', async (t) => {
   const h = await harness(t);
@@ -80,9 +102,13 @@ test('a channel answering 50013 is disabled after its first failure; the other k
   const watcher = h.app.startAlerts([h.adapter.sender]);
   await watcher.tick();
   const sb = h.app.sandbox!;
-  for (const token of sb.data.tokens.slice(20, 23)) sb.addTweets(1, { token: token.id, kol: sb.data.kols[4]!.id, tokenScore: 90, kolScore: 90 });
+  for (const token of sb.data.tokens.slice(20, 23))
+    sb.addTweets(1, { token: token.id, kol: sb.data.kols[4]!.id, tokenScore: 90, kolScore: 90 });
   await watcher.tick();
-  await until(async () => (await h.app.store.subscriptions.get(`discord:${denied}`))?.disabled != null, 'the denied channel disabled');
+  await until(
+    async () => (await h.app.store.subscriptions.get(`discord:${denied}`))?.disabled != null,
+    'the denied channel disabled',
+  );
   await until(() => h.fake.channelMessages(alive).length === 3, 'three alerts in the other channel');
   await settled(h);
 
@@ -100,7 +126,12 @@ test('resending the same outbox entry with its nonce does not post a second mess
   const watcher = h.app.startAlerts([h.adapter.sender]);
   await watcher.tick();
   const sb = h.app.sandbox!;
-  const [tweet] = sb.addTweets(1, { token: sb.data.tokens[30]!.id, kol: sb.data.kols[5]!.id, tokenScore: 90, kolScore: 90 });
+  const [tweet] = sb.addTweets(1, {
+    token: sb.data.tokens[30]!.id,
+    kol: sb.data.kols[5]!.id,
+    tokenScore: 90,
+    kolScore: 90,
+  });
   await watcher.tick();
   await until(() => h.fake.channelMessages(channel).length === 1, 'the alert');
   await settled(h);
@@ -168,7 +199,11 @@ describe('sender', () => {
     h.fake.failChannel(c2, null);
     assert.equal((await h.adapter.sender.send(c2, card, 'r2')).kind, 'sent');
     assert.equal(h.fake.channelMessages(c2).length, 1);
-    assert.equal((await h.adapter.sender.send(c3, { kind: 'text', text: '' }, 'fine')).kind, 'sent', 'an empty text view still renders');
+    assert.equal(
+      (await h.adapter.sender.send(c3, { kind: 'text', text: '' }, 'fine')).kind,
+      'sent',
+      'an empty text view still renders',
+    );
 
     const rest = new REST({ api: 'http://127.0.0.1:9/api', retries: 0, timeout: 2000 }).setToken('not-a-real-token');
     t.after(() => {
@@ -199,16 +234,24 @@ test('stop(): a command in flight still gets its answer, a new one is told the b
   const h = await harness(t, { adapter: { commandBudgetMs: 4000 } });
   h.app.sandbox!.setFaults({ latencyMs: 300 });
   const kol = h.app.sandbox!.data.kols[9]!;
-  const slow = await h.fake.sendCommand({ name: 'kol', channelId: h.channels[0]!, options: [{ name: 'kol', type: 3, value: kol.username }] });
+  const slow = await h.fake.sendCommand({
+    name: 'kol',
+    channelId: h.channels[0]!,
+    options: [{ name: 'kol', type: 3, value: kol.username }],
+  });
   await slow.waitFor('callback');
   const stopping = h.adapter.stop();
   assert.equal(h.adapter.isReady(), false, 'not ready once stopping');
   const late = await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]!, options: [] });
   await late.waitFor('callback');
   assert.equal(late.callbacks[0]!.type, 4);
-  assert.equal((late.original!.flags & 64), 64);
+  assert.equal(late.original!.flags & 64, 64);
   assert.match(embedOf(late.original!).description!, /restarting/);
   await stopping;
-  assert.equal(shown(embedOf(slow.original!).title!), kol.display_name, 'the slow command was answered before the disconnect');
+  assert.equal(
+    shown(embedOf(slow.original!).title!),
+    kol.display_name,
+    'the slow command was answered before the disconnect',
+  );
   await h.fake.waitForGateway('close', { after: 0 });
 });

@@ -3,7 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PermissionFlagsBits } from 'discord.js';
-import { toDiscordCommands, toSlashCommands, TOKEN_CARD_COMMAND, type DiscordCommand } from '../../../src/adapters/discord/commands.ts';
+import {
+  toDiscordCommands,
+  toSlashCommands,
+  TOKEN_CARD_COMMAND,
+  type DiscordCommand,
+} from '../../../src/adapters/discord/commands.ts';
 import { deployCommands } from '../../../src/adapters/discord/deploy.ts';
 import { CHAINS } from '../../../src/core/chains.ts';
 import type { OptionSpec } from '../../../src/core/options.ts';
@@ -19,23 +24,40 @@ function size(c: ReturnType<typeof toSlashCommands>[number]): number {
   return (
     c.name.length +
     c.description.length +
-    c.options.reduce((n, o) => n + o.name.length + o.description.length + (o.choices ?? []).reduce((m, ch) => m + ch.name.length + ch.value.length, 0), 0)
+    c.options.reduce(
+      (n, o) =>
+        n +
+        o.name.length +
+        o.description.length +
+        (o.choices ?? []).reduce((m, ch) => m + ch.name.length + ch.value.length, 0),
+      0,
+    )
   );
 }
 
 test('every registry command becomes a Discord definition that follows the neutral option specs', () => {
   const defs = toSlashCommands(registry);
-  assert.deepEqual(defs.map((d) => d.name), [...registry.keys()]);
+  assert.deepEqual(
+    defs.map((d) => d.name),
+    [...registry.keys()],
+  );
   for (const def of defs) {
     const command = registry.get(def.name)!;
     assert.ok(def.description.length >= 1 && def.description.length <= 100, `${def.name} description`);
     assert.ok(size(def) <= 4000, `${def.name} fits Discord's 4,000 characters`);
     assert.ok(def.options.length <= 25);
     const firstOptional = def.options.findIndex((o) => !o.required);
-    assert.ok(firstOptional === -1 || def.options.slice(firstOptional).every((o) => !o.required), `${def.name}: required options first`);
+    assert.ok(
+      firstOptional === -1 || def.options.slice(firstOptional).every((o) => !o.required),
+      `${def.name}: required options first`,
+    );
     const specs = command.options as Record<string, { spec: OptionSpec }>;
     const visible = Object.keys(specs).filter((n) => !specs[n]!.spec.internal);
-    assert.deepEqual(new Set(def.options.map((o) => o.name)), new Set(visible), `${def.name}: every option but the buttons' own`);
+    assert.deepEqual(
+      new Set(def.options.map((o) => o.name)),
+      new Set(visible),
+      `${def.name}: every option but the buttons' own`,
+    );
     for (const o of def.options) {
       const spec = specs[o.name]!.spec;
       assert.equal(o.type, TYPES[spec.type], `${def.name}.${o.name} type`);
@@ -45,8 +67,13 @@ test('every registry command becomes a Discord definition that follows the neutr
         assert.equal(o.autocomplete, true, `${def.name}.${o.name} autocompletes`);
         assert.equal(o.choices, undefined, 'autocomplete and choices exclude each other');
       }
-      if (spec.list) assert.equal(o.choices, undefined, `${def.name}.${o.name} takes several values, so no fixed choice`);
-      if (spec.choices && !spec.list) assert.deepEqual(o.choices?.map((c) => c.value), [...spec.choices]);
+      if (spec.list)
+        assert.equal(o.choices, undefined, `${def.name}.${o.name} takes several values, so no fixed choice`);
+      if (spec.choices && !spec.list)
+        assert.deepEqual(
+          o.choices?.map((c) => c.value),
+          [...spec.choices],
+        );
       if (spec.type === 'integer' || spec.type === 'number') {
         assert.equal(o.min_value, spec.min);
         assert.equal(o.max_value, spec.max);
@@ -55,11 +82,26 @@ test('every registry command becomes a Discord definition that follows the neutr
       }
     }
     const manage = PermissionFlagsBits.ManageChannels.toString();
-    assert.equal(def.default_member_permissions, command.requires === 'manage' ? manage : null, `${def.name} permissions`);
+    assert.equal(
+      def.default_member_permissions,
+      command.requires === 'manage' ? manage : null,
+      `${def.name} permissions`,
+    );
     if (command.chatSettings) {
-      assert.deepEqual([def.integration_types, def.contexts], [[0], [0]], `${def.name}: server-installed, in servers only`);
+      assert.deepEqual(
+        [def.integration_types, def.contexts],
+        [[0], [0]],
+        `${def.name}: server-installed, in servers only`,
+      );
     } else {
-      assert.deepEqual([def.integration_types, def.contexts], [[0, 1], [0, 1, 2]], `${def.name}: server and user install, servers, DMs and private channels`);
+      assert.deepEqual(
+        [def.integration_types, def.contexts],
+        [
+          [0, 1],
+          [0, 1, 2],
+        ],
+        `${def.name}: server and user install, servers, DMs and private channels`,
+      );
     }
   }
 });
@@ -67,10 +109,19 @@ test('every registry command becomes a Discord definition that follows the neutr
 test('user install: lookups everywhere, alert and admin commands server-only, plus the "Token card" message command', () => {
   const defs = toDiscordCommands(registry);
   const byName = new Map(defs.map((d) => [d.name, d]));
-  for (const name of ['subscribe', 'unsubscribe', 'alerts', 'mute', 'autocard']) assert.deepEqual(byName.get(name)!.contexts, [0], name);
-  for (const name of ['token', 'kol', 'tokens', 'help']) assert.deepEqual(byName.get(name)!.integration_types, [0, 1], name);
+  for (const name of ['subscribe', 'unsubscribe', 'alerts', 'mute', 'autocard'])
+    assert.deepEqual(byName.get(name)!.contexts, [0], name);
+  for (const name of ['token', 'kol', 'tokens', 'help'])
+    assert.deepEqual(byName.get(name)!.integration_types, [0, 1], name);
   const card = byName.get(TOKEN_CARD_COMMAND)!;
-  assert.deepEqual(card, { name: 'Token card', type: 3, default_member_permissions: null, contexts: [0, 1, 2], integration_types: [0, 1], nsfw: false });
+  assert.deepEqual(card, {
+    name: 'Token card',
+    type: 3,
+    default_member_permissions: null,
+    contexts: [0, 1, 2],
+    integration_types: [0, 1],
+    nsfw: false,
+  });
   assert.equal(defs.at(-1), card, 'message commands after the slash commands');
 });
 
@@ -79,10 +130,22 @@ test('concrete anchors: /token takes an address and an optional chain choice; /k
   const token = defs.get('token')!;
   assert.deepEqual(
     token.options.map((o) => [o.name, o.type, o.required]),
-    [['address', 3, true], ['chain', 3, false]],
+    [
+      ['address', 3, true],
+      ['chain', 3, false],
+    ],
   );
-  assert.deepEqual(token.options[1]!.choices, CHAINS.map((c) => ({ name: c, value: c })));
-  assert.deepEqual(defs.get('kol')!.options[0], { type: 3, name: 'kol', description: defs.get('kol')!.options[0]!.description, required: true, autocomplete: true });
+  assert.deepEqual(
+    token.options[1]!.choices,
+    CHAINS.map((c) => ({ name: c, value: c })),
+  );
+  assert.deepEqual(defs.get('kol')!.options[0], {
+    type: 3,
+    name: 'kol',
+    description: defs.get('kol')!.options[0]!.description,
+    required: true,
+    autocomplete: true,
+  });
   assert.equal(defs.get('subscribe')!.default_member_permissions, '16');
   assert.equal(defs.get('token')!.default_member_permissions, null);
   const limit = defs.get('kols')!.options.find((o) => o.name === 'limit')!;
@@ -91,15 +154,22 @@ test('concrete anchors: /token takes an address and an optional chain choice; /k
 
 test('command descriptions are localised for every mapped Discord locale from the catalogue; names stay English', () => {
   // Message commands (type 3) have no description to localise.
-  const defs = toDiscordCommands(registry).filter((d): d is DiscordCommand => !("type" in d && d.type === 3));
+  const defs = toDiscordCommands(registry).filter((d): d is DiscordCommand => !('type' in d && d.type === 3));
   for (const def of defs) {
     const l = def.description_localizations;
-    assert.deepEqual(Object.keys(l).sort(), ['en-GB', 'en-US', 'es-419', 'es-ES', 'ko', 'pt-BR', 'ru', 'tr', 'vi', 'zh-CN'], def.name);
+    assert.deepEqual(
+      Object.keys(l).sort(),
+      ['en-GB', 'en-US', 'es-419', 'es-ES', 'ko', 'pt-BR', 'ru', 'tr', 'vi', 'zh-CN'],
+      def.name,
+    );
     assert.equal(l['en-US'], def.description);
     for (const text of Object.values(l)) assert.ok(text.length >= 1 && text.length <= 100, `${def.name}: ${text}`);
   }
   const token = defs.find((d) => d.name === 'token')!;
-  assert.equal(token.description_localizations['zh-CN'], '代币卡片（按 CA、链接、$代号或名称）：市值、流动性、提及、评分、推文');
+  assert.equal(
+    token.description_localizations['zh-CN'],
+    '代币卡片（按 CA、链接、$代号或名称）：市值、流动性、提及、评分、推文',
+  );
   assert.equal(token.description_localizations['es-419'], token.description_localizations['es-ES']);
   assert.match(token.description_localizations['ru']!, /^Карточка токена/);
   // Options the catalogue describes are localised too; the others wait for their texts.
@@ -112,19 +182,31 @@ test('command descriptions are localised for every mapped Discord locale from th
 test('deployCommands registers exactly the generated definitions; a second deploy keeps the command ids', async (t) => {
   const fake = await startDiscordFake();
   t.after(() => fake.close());
-  const r = await deployCommands({ token: fake.token, applicationId: fake.applicationId, apiBase: fake.apiBase, registry });
+  const r = await deployCommands({
+    token: fake.token,
+    applicationId: fake.applicationId,
+    apiBase: fake.apiBase,
+    registry,
+  });
   assert.equal(r.scope, 'global');
   const stored = fake.registeredCommands();
   const sent = toDiscordCommands(registry);
   assert.equal(stored.length, sent.length);
   for (const [i, def] of sent.entries()) {
     const s = stored[i]!;
-    for (const key of Object.keys(def) as (keyof typeof def)[]) assert.deepEqual(s[key], def[key], `${def.name}.${key}`);
+    for (const key of Object.keys(def) as (keyof typeof def)[])
+      assert.deepEqual(s[key], def[key], `${def.name}.${key}`);
   }
   const ids = stored.map((c) => c.id);
   await deployCommands({ token: fake.token, applicationId: fake.applicationId, apiBase: fake.apiBase, registry });
-  assert.deepEqual(fake.registeredCommands().map((c) => c.id), ids);
-  assert.ok(fake.requests.every((q) => q.route.includes('/commands')), 'nothing but the registration');
+  assert.deepEqual(
+    fake.registeredCommands().map((c) => c.id),
+    ids,
+  );
+  assert.ok(
+    fake.requests.every((q) => q.route.includes('/commands')),
+    'nothing but the registration',
+  );
 });
 
 test('npm run deploy-commands registers to DISCORD_GUILD_ID when set, without printing the token', async (t) => {
@@ -138,20 +220,36 @@ test('npm run deploy-commands registers to DISCORD_GUILD_ID when set, without pr
     DISCORD_GUILD_ID: guild,
     DISCORD_API_BASE: fake.apiBase,
   };
-  const child = spawn(process.execPath, ['scripts/deploy-commands.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/deploy-commands.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   assert.equal(code, 0, out);
-  assert.match(out, new RegExp(`Registered ${registry.size + 1} commands guild ${guild}: .*/token.* and the message command "Token card"`));
+  assert.match(
+    out,
+    new RegExp(
+      `Registered ${registry.size + 1} commands guild ${guild}: .*/token.* and the message command "Token card"`,
+    ),
+  );
   assert.ok(!out.includes(fake.token), 'the token is not printed');
-  assert.deepEqual(fake.registeredCommands(guild).map((c) => c.name), [...registry.keys(), 'Token card']);
+  assert.deepEqual(
+    fake.registeredCommands(guild).map((c) => c.name),
+    [...registry.keys(), 'Token card'],
+  );
   assert.deepEqual(fake.registeredCommands(), [], 'nothing global');
 });
 
 test('deploy-commands without Discord settings explains what is missing', async () => {
-  const child = spawn(process.execPath, ['scripts/deploy-commands.ts'], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/deploy-commands.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env['PATH'] ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -18,10 +18,20 @@ after(() => h.close());
 
 test('every command: deferred within 3 s, then a public answer carrying the sandbox values', async () => {
   const { kol, tok, lines } = sandboxLines(h.app.sandbox!);
-  const expect: Record<string, string> = { token: tok.symbol, mindmap: tok.symbol, kol: kol.username, kolmap: kol.username, momentum: kol.username };
+  const expect: Record<string, string> = {
+    token: tok.symbol,
+    mindmap: tok.symbol,
+    kol: kol.username,
+    kolmap: kol.username,
+    momentum: kol.username,
+  };
   const channelId = h.channels[1]!;
   // Subscribe first (and unsubscribe last) so /alerts and /mute have a subscription to act on.
-  const names = ['subscribe', ...[...h.app.dispatcher.commands.keys()].filter((n) => n !== 'subscribe' && n !== 'unsubscribe'), 'unsubscribe'];
+  const names = [
+    'subscribe',
+    ...[...h.app.dispatcher.commands.keys()].filter((n) => n !== 'subscribe' && n !== 'unsubscribe'),
+    'unsubscribe',
+  ];
   for (const name of names) {
     const command = h.app.dispatcher.commands.get(name)!;
     const line = lines[name] ?? command.examples[0];
@@ -30,9 +40,19 @@ test('every command: deferred within 3 s, then a public answer carrying the sand
     const options = Object.entries(raw).map(([key, value]) => {
       const type = def.options.find((o) => o.name === key)!.type;
       const text = String(value);
-      return { name: key, type, value: type === 4 || type === 10 ? Number(text) : type === 5 ? /^(yes|true|1|on)$/i.test(text) : text };
+      return {
+        name: key,
+        type,
+        value: type === 4 || type === 10 ? Number(text) : type === 5 ? /^(yes|true|1|on)$/i.test(text) : text,
+      };
     });
-    const i = await h.fake.sendCommand({ name, channelId, options, user: MANAGER, memberPermissions: MANAGER_PERMISSIONS });
+    const i = await h.fake.sendCommand({
+      name,
+      channelId,
+      options,
+      user: MANAGER,
+      memberPermissions: MANAGER_PERMISSIONS,
+    });
     await i.waitFor('callback', 3000);
     assert.equal(i.callbacks[0]!.type, 5, `${line}: deferred first`);
     // In time: the fake refuses a callback after Discord's 3 s, as Discord does.

@@ -4,7 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { PermissionFlagsBits } from 'discord.js';
-import { createDiscordAdapter, type DiscordAdapter, type DiscordAdapterOptions } from '../../../src/adapters/discord/index.ts';
+import {
+  createDiscordAdapter,
+  type DiscordAdapter,
+  type DiscordAdapterOptions,
+} from '../../../src/adapters/discord/index.ts';
 import { createApp, type App } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { silentLogger } from '../../../src/log.ts';
@@ -115,18 +119,27 @@ export async function publicAnswer(h: InteractionHandle, timeoutMs = 4000): Prom
  */
 export async function privateAnswer(h: InteractionHandle, timeoutMs = 4000): Promise<FakeMessage> {
   await h.waitFor(
-    (x) => (x.callbacks[0]?.type === 4 && x.original !== undefined) || (x.followups.length > 0 && x.original?.deleted === true),
+    (x) =>
+      (x.callbacks[0]?.type === 4 && x.original !== undefined) ||
+      (x.followups.length > 0 && x.original?.deleted === true),
     timeoutMs,
   );
   const m = h.callbacks[0]!.type === 4 ? h.original! : h.followups[0]!;
   assert.equal(m.flags & EPHEMERAL, EPHEMERAL, 'the error is ephemeral');
-  if (m !== h.original) assert.deepEqual(h.original!.shown.filter(Boolean), [], 'the channel never saw the error, not even briefly');
+  if (m !== h.original)
+    assert.deepEqual(h.original!.shown.filter(Boolean), [], 'the channel never saw the error, not even briefly');
   return m;
 }
 
 const EPHEMERAL = 64;
 
-export function embedOf(m: FakeMessage): { title?: string; description?: string; color?: number; fields?: { name: string; value: string }[]; footer?: { text: string } } {
+export function embedOf(m: FakeMessage): {
+  title?: string;
+  description?: string;
+  color?: number;
+  fields?: { name: string; value: string }[];
+  footer?: { text: string };
+} {
   const e = m.embeds[0];
   assert.ok(e, `message ${m.id} has an embed`);
   return e as ReturnType<typeof embedOf>;
@@ -140,7 +153,12 @@ export function shown(text: string): string {
 /** A field's value as the user reads it. */
 export function field(m: FakeMessage, name: string): string {
   const f = embedOf(m).fields?.find((x) => shown(x.name) === name);
-  assert.ok(f, `embed has a '${name}' field (fields: ${embedOf(m).fields?.map((x) => x.name).join(', ')})`);
+  assert.ok(
+    f,
+    `embed has a '${name}' field (fields: ${embedOf(m)
+      .fields?.map((x) => x.name)
+      .join(', ')})`,
+  );
   return shown(f.value);
 }
 

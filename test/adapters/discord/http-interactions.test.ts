@@ -20,7 +20,12 @@ let claims: Store;
 before(async () => {
   // The store's claim, as bot.ts passes it (the harness builds the adapter before its app).
   claims = await openStore('memory:');
-  h = await startHarness({ adapter: { httpInteractions: { publicKey: PUBLIC_HEX, port: 0, host: '127.0.0.1' }, claim: (k, ms) => claims.claim(k, ms) } });
+  h = await startHarness({
+    adapter: {
+      httpInteractions: { publicKey: PUBLIC_HEX, port: 0, host: '127.0.0.1' },
+      claim: (k, ms) => claims.claim(k, ms),
+    },
+  });
   url = `http://127.0.0.1:${h.adapter.httpAddress()!.port}/interactions`;
   h.fake.setInteractionsEndpoint(url, privateKey);
 });
@@ -29,7 +34,8 @@ after(async () => {
   await claims.close();
 });
 
-const post = (body: string, headers: Record<string, string>) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+const post = (body: string, headers: Record<string, string>) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 const signed = (body: string, timestamp = String(Math.floor(Date.now() / 1000))) => ({
   'x-signature-ed25519': sign(null, Buffer.from(timestamp + body), privateKey).toString('hex'),
   'x-signature-timestamp': timestamp,
@@ -47,7 +53,10 @@ test('a slash command: deferred in the HTTP answer, the card edited in through R
   const i = await h.fake.sendCommand({
     name: 'token',
     channelId: h.channels[0]!,
-    options: [{ name: 'chain', type: 3, value: 'solana' }, { name: 'address', type: 3, value: token.address }],
+    options: [
+      { name: 'chain', type: 3, value: 'solana' },
+      { name: 'address', type: 3, value: token.address },
+    ],
   });
   const m = await publicAnswer(i);
   assert.equal(i.callbacks.length, 1);
@@ -59,14 +68,20 @@ test('a slash command: deferred in the HTTP answer, the card edited in through R
 test('a paging button and autocomplete take the same path', async () => {
   const first = await h.fake.sendCommand({ name: 'kols', channelId: h.channels[1]!, options: [] });
   const page1 = await publicAnswer(first);
-  const next = (page1.components[0] as { components: { label: string; custom_id?: string }[] }).components.find((b) => b.label.startsWith('Next'))!;
+  const next = (page1.components[0] as { components: { label: string; custom_id?: string }[] }).components.find((b) =>
+    b.label.startsWith('Next'),
+  )!;
   const click = await h.fake.clickButton({ customId: next.custom_id!, message: page1 });
   await click.waitFor((x) => (x.original?.edits ?? 0) >= 2, 5000);
   assert.equal(click.callbacks[0]!.type, 6);
   assert.match(embedOf(h.fake.message(page1.id)!).footer!.text, /^11-20 of \d+/);
 
   const kol = h.app.sandbox!.data.kols[3]!;
-  const ac = await h.fake.sendAutocomplete({ name: 'kol', channelId: h.channels[0]!, options: [{ name: 'kol', type: 3, value: kol.username.slice(0, 5), focused: true }] });
+  const ac = await h.fake.sendAutocomplete({
+    name: 'kol',
+    channelId: h.channels[0]!,
+    options: [{ name: 'kol', type: 3, value: kol.username.slice(0, 5), focused: true }],
+  });
   await ac.waitFor('callback');
   assert.equal(ac.callbacks[0]!.type, 8);
   const choices = ac.callbacks[0]!.data!['choices'] as { value: string }[];
@@ -75,12 +90,29 @@ test('a paging button and autocomplete take the same path', async () => {
 
 test('a bad or missing signature gets 401 and runs nothing; a stale timestamp too', async () => {
   const before = h.app.sandbox!.count();
-  const body = JSON.stringify({ id: '1300000000000000001', application_id: h.fake.applicationId, type: 2, token: 'x', version: 1, data: { id: '1', name: 'kols', type: 1 }, channel_id: h.channels[0] });
+  const body = JSON.stringify({
+    id: '1300000000000000001',
+    application_id: h.fake.applicationId,
+    type: 2,
+    token: 'x',
+    version: 1,
+    data: { id: '1', name: 'kols', type: 1 },
+    channel_id: h.channels[0],
+  });
   const good = signed(body);
-  const tampered = { ...good, 'x-signature-ed25519': good['x-signature-ed25519'].replace(/^./, (c) => (c === '0' ? '1' : '0')) };
+  const tampered = {
+    ...good,
+    'x-signature-ed25519': good['x-signature-ed25519'].replace(/^./, (c) => (c === '0' ? '1' : '0')),
+  };
   const other = signed(body.replace('kols', 'help'));
   const stale = signed(body, String(Math.floor(Date.now() / 1000) - 3600));
-  const cases: Record<string, string>[] = [tampered, other, {}, { 'x-signature-timestamp': good['x-signature-timestamp'] }, stale];
+  const cases: Record<string, string>[] = [
+    tampered,
+    other,
+    {},
+    { 'x-signature-timestamp': good['x-signature-timestamp'] },
+    stale,
+  ];
   for (const headers of cases) {
     const res = await post(body, headers);
     assert.equal(res.status, 401);
@@ -97,7 +129,15 @@ test('a replay of a signed request already received is refused (409) and runs no
   const i = await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]! });
   await i.waitFor('callback');
   // What Discord sent for that interaction, captured and sent again within the timestamp window.
-  const body = JSON.stringify({ id: i.id, application_id: h.fake.applicationId, type: 2, token: i.token, version: 1, data: { id: '1', name: 'help', type: 1 }, channel_id: h.channels[0] });
+  const body = JSON.stringify({
+    id: i.id,
+    application_id: h.fake.applicationId,
+    type: 2,
+    token: i.token,
+    version: 1,
+    data: { id: '1', name: 'help', type: 1 },
+    channel_id: h.channels[0],
+  });
   const res = await post(body, signed(body));
   assert.equal(res.status, 409);
   await res.arrayBuffer();

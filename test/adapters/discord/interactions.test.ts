@@ -47,19 +47,29 @@ test('/token: deferred at once, then a public card with the sandbox token’s sy
   assertNoPings(m);
   assert.ok(shown(embedOf(m).title!).includes(token.symbol), `${embedOf(m).title} names ${token.symbol}`);
   const shownCap = parseUsd(field(m, 'Market cap'));
-  assert.ok(Math.abs(shownCap - token.marketcap) / token.marketcap < 0.01, `market cap ${shownCap} ≈ ${token.marketcap}`);
+  assert.ok(
+    Math.abs(shownCap - token.marketcap) / token.marketcap < 0.01,
+    `market cap ${shownCap} ≈ ${token.marketcap}`,
+  );
   assert.equal(i.followups.length, 0, 'one answer, no extra messages');
 });
 
 test('/kol: the card shows the score the upstream has for that KOL', async () => {
   const kol = h.app.sandbox!.data.kols[3]!;
   const expected = await h.app.api.getKolScore({ xUserId: kol.twitter_id });
-  const i = await h.fake.sendCommand({ name: 'kol', channelId: h.channels[0]!, options: [str('kol', `@${kol.username}`)] });
+  const i = await h.fake.sendCommand({
+    name: 'kol',
+    channelId: h.channels[0]!,
+    options: [str('kol', `@${kol.username}`)],
+  });
   await acknowledgedInTime(i, 5);
   const m = await publicAnswer(i);
   assertNoPings(m);
   assert.equal(shown(embedOf(m).title!), kol.display_name);
-  assert.ok(Math.abs(Number(field(m, 'Score')) - expected.score) <= 0.05, `score ${field(m, 'Score')} ≈ ${expected.score}`);
+  assert.ok(
+    Math.abs(Number(field(m, 'Score')) - expected.score) <= 0.05,
+    `score ${field(m, 'Score')} ≈ ${expected.score}`,
+  );
 });
 
 test('a paging button edits the same message in place with the next page', async () => {
@@ -67,7 +77,9 @@ test('a paging button edits the same message in place with the next page', async
   const page1 = await publicAnswer(first);
   assert.match(embedOf(page1).footer!.text, /^1-10 of \d+/);
   const rows1 = embedOf(page1).description;
-  const next = (page1.components[0] as { components: { label: string; custom_id?: string }[] }).components.find((b) => b.label.startsWith('Next'));
+  const next = (page1.components[0] as { components: { label: string; custom_id?: string }[] }).components.find((b) =>
+    b.label.startsWith('Next'),
+  );
   assert.ok(next?.custom_id, 'a Next button');
 
   const click = await h.fake.clickButton({ customId: next.custom_id, message: page1 });
@@ -78,15 +90,24 @@ test('a paging button edits the same message in place with the next page', async
   assert.match(embedOf(page2).footer!.text, /^11-20 of \d+/);
   assert.notEqual(embedOf(page2).description, rows1, 'other rows');
   const labels = (page2.components[0] as { components: { label: string }[] }).components.map((b) => b.label);
-  assert.ok(labels.some((l) => l.includes('Previous')), `buttons now: ${labels.join(', ')}`);
+  assert.ok(
+    labels.some((l) => l.includes('Previous')),
+    `buttons now: ${labels.join(', ')}`,
+  );
   assert.equal(click.followups.length, 0, 'no new message');
 });
 
 test('the Mindmap button on a token card replaces it in place with a chart picture', async () => {
   const token = h.app.sandbox!.data.tokens.filter((t) => t.chain_id === 'solana')[1]!;
-  const i = await h.fake.sendCommand({ name: 'token', channelId: h.channels[1]!, options: [str('chain', 'solana'), str('address', token.address)] });
+  const i = await h.fake.sendCommand({
+    name: 'token',
+    channelId: h.channels[1]!,
+    options: [str('chain', 'solana'), str('address', token.address)],
+  });
   const cardMessage = await publicAnswer(i);
-  const buttons = cardMessage.components.flatMap((r) => (r as { components: { label: string; custom_id?: string }[] }).components);
+  const buttons = cardMessage.components.flatMap(
+    (r) => (r as { components: { label: string; custom_id?: string }[] }).components,
+  );
   const mindmap = buttons.find((b) => b.label === 'Mindmap' && b.custom_id);
   assert.ok(mindmap, `a Mindmap button among ${buttons.map((b) => b.label).join(', ')}`);
   const click = await h.fake.clickButton({ customId: mindmap.custom_id!, message: cardMessage });
@@ -110,7 +131,11 @@ test('an expired button answers privately and leaves the message as it was', asy
   // A message whose button key is well formed but no longer stored, as after its TTL.
   const sent = await h.adapter.sender.send(
     h.channels[1]!,
-    { kind: 'card', title: 'Old page', actions: [{ label: 'Next ▶', command: 'kols', options: {}, id: 'a:AAAAAAAAAAAA' }] },
+    {
+      kind: 'card',
+      title: 'Old page',
+      actions: [{ label: 'Next ▶', command: 'kols', options: {}, id: 'a:AAAAAAAAAAAA' }],
+    },
     'expired-test',
   );
   assert.equal(sent.kind, 'sent');
@@ -128,9 +153,17 @@ test('an expired button answers privately and leaves the message as it was', asy
 
 test('a button replayed from another channel answers privately with a short notice and edits nothing', async () => {
   const list = await publicAnswer(await h.fake.sendCommand({ name: 'kols', channelId: h.channels[2]!, options: [] }));
-  const next = (list.components[0] as { components: { label: string; custom_id?: string }[] }).components.find((b) => b.label.startsWith('Next'))!;
+  const next = (list.components[0] as { components: { label: string; custom_id?: string }[] }).components.find((b) =>
+    b.label.startsWith('Next'),
+  )!;
   const token = h.app.sandbox!.data.tokens.find((t) => t.chain_id === 'solana')!;
-  const card = await publicAnswer(await h.fake.sendCommand({ name: 'token', channelId: h.channels[3]!, options: [str('chain', 'solana'), str('address', token.address)] }));
+  const card = await publicAnswer(
+    await h.fake.sendCommand({
+      name: 'token',
+      channelId: h.channels[3]!,
+      options: [str('chain', 'solana'), str('address', token.address)],
+    }),
+  );
   const editsBefore = h.fake.message(card.id)!.edits;
   const listEdits = h.fake.message(list.id)!.edits;
   const click = await h.fake.clickButton({ customId: next.custom_id!, message: card, forged: true });
@@ -143,7 +176,7 @@ test('a button replayed from another channel answers privately with a short noti
   assert.equal(h.fake.message(list.id)!.edits, listEdits, 'the list is untouched');
 });
 
-test('KOL autocomplete answers within Discord\'s window with sandbox usernames matching what was typed', async () => {
+test("KOL autocomplete answers within Discord's window with sandbox usernames matching what was typed", async () => {
   const kol = h.app.sandbox!.data.kols[7]!;
   const typed = kol.username.slice(0, 4);
   const i = await h.fake.sendAutocomplete({
@@ -153,13 +186,19 @@ test('KOL autocomplete answers within Discord\'s window with sandbox usernames m
   });
   await acknowledgedInTime(i, 8);
   const choices = i.callbacks[0]!.data!['choices'] as { name: string; value: string }[];
-  assert.ok(choices.some((c) => c.value === kol.username), `${kol.username} among ${choices.map((c) => c.value).join(', ')}`);
+  assert.ok(
+    choices.some((c) => c.value === kol.username),
+    `${kol.username} among ${choices.map((c) => c.value).join(', ')}`,
+  );
   const usernames = new Set(h.app.sandbox!.data.kols.map((k) => k.username));
   for (const c of choices) {
     assert.ok(usernames.has(c.value), `${c.value} is a sandbox username`);
     assert.ok(c.name.startsWith(`@${c.value}`), c.name);
     const k = h.app.sandbox!.data.kols.find((x) => x.username === c.value)!;
-    assert.ok(`${k.username} ${k.display_name}`.toLowerCase().includes(typed.toLowerCase()), `${c.name} matches '${typed}'`);
+    assert.ok(
+      `${k.username} ${k.display_name}`.toLowerCase().includes(typed.toLowerCase()),
+      `${c.name} matches '${typed}'`,
+    );
   }
 });
 
@@ -184,7 +223,11 @@ test('an invalid option is refused at once, privately, without deferring', async
 });
 
 test('a mistake found while running (a bad address) is answered privately and leaves no public message', async () => {
-  const i = await h.fake.sendCommand({ name: 'token', channelId: h.channels[0]!, options: [str('chain', 'bsc'), str('address', '0x1234')] });
+  const i = await h.fake.sendCommand({
+    name: 'token',
+    channelId: h.channels[0]!,
+    options: [str('chain', 'bsc'), str('address', '0x1234')],
+  });
   await acknowledgedInTime(i, 5);
   const m = await privateAnswer(i);
   assertNoPings(m);
@@ -193,7 +236,11 @@ test('a mistake found while running (a bad address) is answered privately and le
 });
 
 test('an upstream 404 gives a short private answer', async () => {
-  const i = await h.fake.sendCommand({ name: 'kol', channelId: h.channels[0]!, options: [str('kol', '99999999999999999')] });
+  const i = await h.fake.sendCommand({
+    name: 'kol',
+    channelId: h.channels[0]!,
+    options: [str('kol', '99999999999999999')],
+  });
   const m = await privateAnswer(i);
   assertNoPings(m);
   assert.match(embedOf(m).description!, /No KOL .*99999999999999999/);
@@ -204,7 +251,11 @@ test('an upstream 5xx burst gives a short private answer the channel never sees,
   const token = h.app.sandbox!.data.tokens.filter((t) => t.chain_id === 'solana')[3]!;
   h.app.sandbox!.setFaults({ burst5xx: 10 });
   try {
-    const i = await h.fake.sendCommand({ name: 'token', channelId: h.channels[2]!, options: [str('chain', 'solana'), str('address', token.address)] });
+    const i = await h.fake.sendCommand({
+      name: 'token',
+      channelId: h.channels[2]!,
+      options: [str('chain', 'solana'), str('address', token.address)],
+    });
     await acknowledgedInTime(i, 5);
     // Retries with backoff may use most of the command's 8 s budget before the answer is given.
     const m = await privateAnswer(i, 10_000);
@@ -212,7 +263,11 @@ test('an upstream 5xx burst gives a short private answer the channel never sees,
   } finally {
     h.app.sandbox!.clearFaults();
   }
-  const again = await h.fake.sendCommand({ name: 'token', channelId: h.channels[2]!, options: [str('chain', 'solana'), str('address', token.address)] });
+  const again = await h.fake.sendCommand({
+    name: 'token',
+    channelId: h.channels[2]!,
+    options: [str('chain', 'solana'), str('address', token.address)],
+  });
   const m = await publicAnswer(again);
   assert.ok(shown(embedOf(m).title!).includes(token.symbol));
 });
@@ -226,7 +281,10 @@ test('an upstream that hangs: acknowledged within 3 s, then a private "too slow"
     const i = await h.fake.sendCommand({ name: 'kol', channelId: h.channels[2]!, options: [str('kol', kol.username)] });
     await acknowledgedInTime(i, 5);
     // Acknowledged before the upstream call gave up: its requests are all still open.
-    assert.ok(h.app.sandbox!.requests.slice(from).every((r) => r.finished === 0), 'deferred while the upstream still hung');
+    assert.ok(
+      h.app.sandbox!.requests.slice(from).every((r) => r.finished === 0),
+      'deferred while the upstream still hung',
+    );
     const m = await privateAnswer(i, 6000);
     assert.ok(Date.now() - sentAt >= 1400, 'the upstream really hung until the budget ran out');
     assertNoPings(m);
@@ -235,7 +293,11 @@ test('an upstream that hangs: acknowledged within 3 s, then a private "too slow"
     h.app.sandbox!.clearFaults();
   }
   assert.equal(h.adapter.isReady(), true);
-  const later = await h.fake.sendCommand({ name: 'kol', channelId: h.channels[2]!, options: [str('kol', kol.username)] });
+  const later = await h.fake.sendCommand({
+    name: 'kol',
+    channelId: h.channels[2]!,
+    options: [str('kol', kol.username)],
+  });
   assert.equal(shown(embedOf(await publicAnswer(later)).title!), kol.display_name);
 });
 
@@ -248,7 +310,10 @@ test('a 429 on the reply edit is waited out by the client; no request breaks a r
   } finally {
     cancel();
   }
-  assert.ok(h.fake.requests.some((r) => r.status === 429), 'a 429 was served');
+  assert.ok(
+    h.fake.requests.some((r) => r.status === 429),
+    'a 429 was served',
+  );
   assert.deepEqual(h.fake.violations, []);
 });
 

@@ -2,7 +2,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FakeMessage } from '../../fakes/discord/index.ts';
-import { MANAGER, MANAGER_PERMISSIONS, MEMBER, privateAnswer, publicAnswer, shown, startHarness, type Harness } from './harness.ts';
+import {
+  MANAGER,
+  MANAGER_PERMISSIONS,
+  MEMBER,
+  privateAnswer,
+  publicAnswer,
+  shown,
+  startHarness,
+  type Harness,
+} from './harness.ts';
 
 let h: Harness;
 before(async () => {
@@ -11,30 +20,56 @@ before(async () => {
 after(() => h.close());
 
 const str = (name: string, value: string) => ({ name, type: 3, value });
-const read = (m: FakeMessage): string => shown([m.content, ...m.embeds.map((e) => (e as { description?: string }).description ?? '')].join('\n'));
+const read = (m: FakeMessage): string =>
+  shown([m.content, ...m.embeds.map((e) => (e as { description?: string }).description ?? '')].join('\n'));
 
 test("/help answers in the member's Discord locale", async () => {
-  const zh = await publicAnswer(await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]!, locale: 'zh-CN', options: [] }));
+  const zh = await publicAnswer(
+    await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]!, locale: 'zh-CN', options: [] }),
+  );
   assert.match(read(zh), /代币卡片（按 CA、链接、\$代号或名称）：市值、流动性/);
-  const es = await publicAnswer(await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]!, locale: 'es-419', options: [] }));
+  const es = await publicAnswer(
+    await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]!, locale: 'es-419', options: [] }),
+  );
   assert.match(read(es), /Ficha del token por CA/);
-  const en = await publicAnswer(await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]!, locale: 'en-GB', options: [] }));
+  const en = await publicAnswer(
+    await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]!, locale: 'en-GB', options: [] }),
+  );
   assert.match(read(en), /Token card by address, link/);
 });
 
 test('a channel manager sets the channel language; members then read it whatever their locale', async () => {
   const channelId = h.channels[1]!;
-  const denied = await privateAnswer(await h.fake.sendCommand({ name: 'language', channelId, user: MEMBER, locale: 'en-US', options: [str('code', 'ru')] }));
+  const denied = await privateAnswer(
+    await h.fake.sendCommand({
+      name: 'language',
+      channelId,
+      user: MEMBER,
+      locale: 'en-US',
+      options: [str('code', 'ru')],
+    }),
+  );
   assert.match(read(denied), /Only members who can manage this channel can change its language\./);
 
   const set = await publicAnswer(
-    await h.fake.sendCommand({ name: 'language', channelId, user: MANAGER, memberPermissions: MANAGER_PERMISSIONS, locale: 'en-US', options: [str('code', 'ru')] }),
+    await h.fake.sendCommand({
+      name: 'language',
+      channelId,
+      user: MANAGER,
+      memberPermissions: MANAGER_PERMISSIONS,
+      locale: 'en-US',
+      options: [str('code', 'ru')],
+    }),
   );
   assert.match(read(set), /теперь в этом чате я говорю по-русски/);
-  const help = await publicAnswer(await h.fake.sendCommand({ name: 'help', channelId, user: MEMBER, locale: 'ko', options: [] }));
+  const help = await publicAnswer(
+    await h.fake.sendCommand({ name: 'help', channelId, user: MEMBER, locale: 'ko', options: [] }),
+  );
   assert.match(read(help), /Карточка токена/);
   // The next channel keeps following each member.
-  const other = await publicAnswer(await h.fake.sendCommand({ name: 'help', channelId: h.channels[2]!, user: MEMBER, locale: 'ko', options: [] }));
+  const other = await publicAnswer(
+    await h.fake.sendCommand({ name: 'help', channelId: h.channels[2]!, user: MEMBER, locale: 'ko', options: [] }),
+  );
   assert.match(read(other), /토큰 카드/);
 });
 
@@ -44,13 +79,22 @@ test('through the Discord fake: a table, its page button and an error in the mem
   const page1 = await publicAnswer(first);
   const embed = page1.embeds[0] as { title?: string; description?: string; footer?: { text: string } };
   assert.match(embed.footer!.text, /^1-10 \/ 共 \d+ · 按 score 排序/);
-  const next = (page1.components[0] as { components: { label: string; custom_id?: string }[] }).components.find((b) => b.label.startsWith('下一页'));
+  const next = (page1.components[0] as { components: { label: string; custom_id?: string }[] }).components.find((b) =>
+    b.label.startsWith('下一页'),
+  );
   assert.ok(next?.custom_id, 'a 下一页 button');
   const click = await h.fake.clickButton({ customId: next.custom_id, message: page1, locale: 'zh-CN' } as never);
   await click.waitFor((x) => (x.original?.edits ?? 0) >= 2);
   const page2 = h.fake.message(page1.id)!;
   assert.match((page2.embeds[0] as { footer: { text: string } }).footer.text, /^11-20 \/ 共/);
-  const bad = await privateAnswer(await h.fake.sendCommand({ name: 'kols', channelId, locale: 'tr', options: [{ name: 'sort', type: 3, value: 'winrat' }] }));
+  const bad = await privateAnswer(
+    await h.fake.sendCommand({
+      name: 'kols',
+      channelId,
+      locale: 'tr',
+      options: [{ name: 'sort', type: 3, value: 'winrat' }],
+    }),
+  );
   assert.match(read(bad), /Bilinmeyen sıralama: “winrat”\. winrate mı demek istedin\?/);
   for (const m of [page1, page2, bad]) {
     for (const e of m.embeds as { title?: string; description?: string }[]) {

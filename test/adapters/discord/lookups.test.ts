@@ -9,7 +9,17 @@ import { deployCommands } from '../../../src/adapters/discord/deploy.ts';
 import { isBase58Key } from '../../../src/core/detect.ts';
 import { loadCommands } from '../../../src/core/registry.ts';
 import { snowflake } from '../../fakes/discord/index.ts';
-import { embedOf, MANAGER, MANAGER_PERMISSIONS, privateAnswer, publicAnswer, shown, startHarness, until, type Harness } from './harness.ts';
+import {
+  embedOf,
+  MANAGER,
+  MANAGER_PERMISSIONS,
+  privateAnswer,
+  publicAnswer,
+  shown,
+  startHarness,
+  until,
+  type Harness,
+} from './harness.ts';
 
 const UNKNOWN_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 const registry = await loadCommands();
@@ -21,10 +31,12 @@ async function harness(t: TestContext, o: Parameters<typeof startHarness>[0] = {
   return h;
 }
 
-const solTokens = (h: Harness) => h.app.sandbox!.data.tokens.filter((x) => x.chain_id === 'solana' && isBase58Key(x.address));
+const solTokens = (h: Harness) =>
+  h.app.sandbox!.data.tokens.filter((x) => x.chain_id === 'solana' && isBase58Key(x.address));
 
 /** Bot messages in a channel created by the automatic path (replies to a pasted message). */
-const repliesIn = (h: Harness, channelId: string) => h.fake.channelMessages(channelId).filter((m) => m.message_reference !== undefined);
+const repliesIn = (h: Harness, channelId: string) =>
+  h.fake.channelMessages(channelId).filter((m) => m.message_reference !== undefined);
 
 /** Lets the gateway deliver and the bot answer: a slash command's public answer comes after everything before it. */
 async function barrier(h: Harness, channelId: string): Promise<void> {
@@ -34,14 +46,26 @@ async function barrier(h: Harness, channelId: string): Promise<void> {
 test('"Token card" on a message: a public compact card; nothing readable or unknown gets a private answer', async (t) => {
   const h = await harness(t);
   const [tok] = solTokens(h);
-  const i = await h.fake.sendMessageCommand({ name: 'Token card', channelId: h.channels[0]!, target: { content: `ape https://dexscreener.com/solana/${tok!.address}` } });
+  const i = await h.fake.sendMessageCommand({
+    name: 'Token card',
+    channelId: h.channels[0]!,
+    target: { content: `ape https://dexscreener.com/solana/${tok!.address}` },
+  });
   const card = await publicAnswer(i);
   assert.ok(card.content.includes(`$${tok!.symbol}`), card.content);
   assert.ok(card.content.includes(tok!.address));
   assert.deepEqual(card.allowed_mentions, { parse: [] });
-  const nothing = await h.fake.sendMessageCommand({ name: 'Token card', channelId: h.channels[0]!, target: { content: 'gm frens' } });
+  const nothing = await h.fake.sendMessageCommand({
+    name: 'Token card',
+    channelId: h.channels[0]!,
+    target: { content: 'gm frens' },
+  });
   assert.match(embedOf(await privateAnswer(nothing)).description!, /no token address or link/);
-  const unknown = await h.fake.sendMessageCommand({ name: 'Token card', channelId: h.channels[0]!, target: { content: UNKNOWN_MINT } });
+  const unknown = await h.fake.sendMessageCommand({
+    name: 'Token card',
+    channelId: h.channels[0]!,
+    target: { content: UNKNOWN_MINT },
+  });
   assert.match(embedOf(await privateAnswer(unknown)).description!, /does not know the tokens in that message/);
 });
 
@@ -50,7 +74,11 @@ test('without the Message Content intent: a server paste is not seen unless it m
   const [a, b] = solTokens(h);
   const channel = h.channels[1]!;
   h.fake.postMessage({ channelId: channel, content: `plain paste ${a!.address}` });
-  const mentioned = h.fake.postMessage({ channelId: channel, content: `<@${h.fake.applicationId}> what is ${b!.address}`, mentionsBot: true });
+  const mentioned = h.fake.postMessage({
+    channelId: channel,
+    content: `<@${h.fake.applicationId}> what is ${b!.address}`,
+    mentionsBot: true,
+  });
   await until(() => repliesIn(h, channel).length === 1, 'the mention answered');
   await barrier(h, channel);
   const [reply] = repliesIn(h, channel);
@@ -78,13 +106,25 @@ test('with DISCORD_MESSAGE_CONTENT: one threaded card per paste; a repeat, an un
   await barrier(h, channel);
   assert.equal(repliesIn(h, channel).length, 1, 'nothing more');
   // /autocard tells the admin what the bot can see.
-  const status = await h.fake.sendCommand({ name: 'autocard', channelId: channel, user: MANAGER, memberPermissions: MANAGER_PERMISSIONS, options: [] });
+  const status = await h.fake.sendCommand({
+    name: 'autocard',
+    channelId: channel,
+    user: MANAGER,
+    memberPermissions: MANAGER_PERMISSIONS,
+    options: [],
+  });
   assert.match((await publicAnswer(status)).content, /I can read pasted addresses and links in this server/);
 });
 
 test('/autocard without the intent explains the Message Content switch and the message command', async (t) => {
   const h = await harness(t);
-  const status = await h.fake.sendCommand({ name: 'autocard', channelId: h.channels[0]!, user: MANAGER, memberPermissions: MANAGER_PERMISSIONS, options: [] });
+  const status = await h.fake.sendCommand({
+    name: 'autocard',
+    channelId: h.channels[0]!,
+    user: MANAGER,
+    memberPermissions: MANAGER_PERMISSIONS,
+    options: [],
+  });
   const text = shown((await publicAnswer(status)).content);
   assert.match(text, /Message Content intent \(DISCORD_MESSAGE_CONTENT\)/);
   assert.match(text, /Apps → Token card/);
@@ -94,29 +134,60 @@ test('user install: lookups run where the bot is not, privately where the server
   const h = await harness(t);
   const [tok] = solTokens(h);
   const foreign = snowflake();
-  const where = { channelId: snowflake(), install: 'user' as const, foreignGuildId: foreign, externalAppsPublic: false };
-  const i = await h.fake.sendCommand({ name: 'token', options: [{ name: 'address', type: 3, value: tok!.address }], ...where });
+  const where = {
+    channelId: snowflake(),
+    install: 'user' as const,
+    foreignGuildId: foreign,
+    externalAppsPublic: false,
+  };
+  const i = await h.fake.sendCommand({
+    name: 'token',
+    options: [{ name: 'address', type: 3, value: tok!.address }],
+    ...where,
+  });
   await i.waitFor('original', 4000);
   assert.equal(i.original!.flags & 64, 64, 'Discord made it private');
   assert.ok(embedOf(i.original!).title!.includes(tok!.symbol));
   assert.equal(i.followups.length, 0, 'no error follow-up');
-  const bad = await h.fake.sendCommand({ name: 'token', options: [{ name: 'address', type: 3, value: '0x1234' }, { name: 'chain', type: 3, value: 'bsc' }], ...where });
+  const bad = await h.fake.sendCommand({
+    name: 'token',
+    options: [
+      { name: 'address', type: 3, value: '0x1234' },
+      { name: 'chain', type: 3, value: 'bsc' },
+    ],
+    ...where,
+  });
   assert.match(embedOf(await privateAnswer(bad)).description!, /not a .* token address/);
   const card = await h.fake.sendMessageCommand({ name: 'Token card', target: { content: tok!.address }, ...where });
   await card.waitFor('original', 4000);
   assert.ok(card.original!.content.includes(tok!.address));
-  const dmGroup = await h.fake.sendCommand({ name: 'kols', options: [], channelId: snowflake(), install: 'user', context: 2 });
+  const dmGroup = await h.fake.sendCommand({
+    name: 'kols',
+    options: [],
+    channelId: snowflake(),
+    install: 'user',
+    context: 2,
+  });
   await dmGroup.waitFor('original', 4000);
   assert.ok(embedOf(dmGroup.original!).title, 'a private channel gets the table');
   await assert.rejects(h.fake.sendCommand({ name: 'subscribe', options: [], ...where }), /does not offer subscribe/);
-  await assert.rejects(h.fake.sendCommand({ name: 'alerts', options: [], channelId: snowflake() }), /does not offer alerts in context 1/);
+  await assert.rejects(
+    h.fake.sendCommand({ name: 'alerts', options: [], channelId: snowflake() }),
+    /does not offer alerts in context 1/,
+  );
 });
 
 test('autocomplete on the token option suggests names and symbols; a choice opens its card', async (t) => {
   const h = await harness(t);
   const { tokens } = h.app.sandbox!.data;
-  const word = ['swap', 'dog', 'cat', 'neon', 'baby'].find((w) => tokens.filter((x) => x.name.toLowerCase().includes(w)).length >= 3)!;
-  const ac = await h.fake.sendAutocomplete({ name: 'token', channelId: h.channels[0]!, options: [{ name: 'address', type: 3, value: word, focused: true }] });
+  const word = ['swap', 'dog', 'cat', 'neon', 'baby'].find(
+    (w) => tokens.filter((x) => x.name.toLowerCase().includes(w)).length >= 3,
+  )!;
+  const ac = await h.fake.sendAutocomplete({
+    name: 'token',
+    channelId: h.channels[0]!,
+    options: [{ name: 'address', type: 3, value: word, focused: true }],
+  });
   await ac.waitFor('callback');
   const choices = (ac.callbacks[0]!.data as { choices: { name: string; value: string }[] }).choices;
   assert.ok(choices.length >= 3 && choices.length <= 25, `${choices.length} choices`);
@@ -124,12 +195,20 @@ test('autocomplete on the token option suggests names and symbols; a choice open
     assert.ok(c.name.length <= 100 && c.value.length <= 100);
     assert.match(c.value, /^(solana|bsc|base|sui|aptos) \S+$/);
   }
-  assert.ok(ac.callbacks[0]!.atMs < 3000, 'inside Discord\'s 3 s');
+  assert.ok(ac.callbacks[0]!.atMs < 3000, "inside Discord's 3 s");
   const picked = choices[0]!;
-  const run = await h.fake.sendCommand({ name: 'token', channelId: h.channels[0]!, options: [{ name: 'address', type: 3, value: picked.value }] });
+  const run = await h.fake.sendCommand({
+    name: 'token',
+    channelId: h.channels[0]!,
+    options: [{ name: 'address', type: 3, value: picked.value }],
+  });
   const card = await publicAnswer(run);
   assert.ok(embedOf(card).description!.includes(picked.value.split(' ')[1]!));
-  const none = await h.fake.sendAutocomplete({ name: 'token', channelId: h.channels[0]!, options: [{ name: 'address', type: 3, value: 'zzqxqzz', focused: true }] });
+  const none = await h.fake.sendAutocomplete({
+    name: 'token',
+    channelId: h.channels[0]!,
+    options: [{ name: 'address', type: 3, value: 'zzqxqzz', focused: true }],
+  });
   await none.waitFor('callback');
   assert.deepEqual((none.callbacks[0]!.data as { choices: unknown[] }).choices, []);
 });

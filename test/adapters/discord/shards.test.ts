@@ -9,7 +9,10 @@ const noWait = { ws: { buildIdentifyThrottler: () => ({ waitForIdentify: async (
 test('one process runs shards 0-1 of 2 and answers the guilds of both', { timeout: 30_000 }, async (t) => {
   const g0 = { id: guildOnShard(0, 2), channels: [{ id: snowflake() }] };
   const g1 = { id: guildOnShard(1, 2), channels: [{ id: snowflake() }] };
-  const h = await startHarness({ fake: { guilds: [g0, g1], recommendedShards: 2 }, adapter: { shards: { count: 'auto' }, clientOptions: noWait } });
+  const h = await startHarness({
+    fake: { guilds: [g0, g1], recommendedShards: 2 },
+    adapter: { shards: { count: 'auto' }, clientOptions: noWait },
+  });
   t.after(() => h.close());
   assert.deepEqual(h.fake.sessionShards.map(([id]) => id).sort(), [0, 1]);
   assert.deepEqual(h.adapter.roles?.(), { shards: [0, 1], shardCount: 2 });
@@ -22,7 +25,10 @@ test('one process runs shards 0-1 of 2 and answers the guilds of both', { timeou
 
 test('a shard id beyond the count, or no sessions left today: start refuses and says why', async () => {
   await assert.rejects(
-    startHarness({ fake: { recommendedShards: 2 }, adapter: { shards: { count: 'auto', ids: [3] }, clientOptions: noWait } }),
+    startHarness({
+      fake: { recommendedShards: 2 },
+      adapter: { shards: { count: 'auto', ids: [3] }, clientOptions: noWait },
+    }),
     /DISCORD_SHARD_IDS names shard 3, but there are 2 shards \(0-1\)/,
   );
   await assert.rejects(

@@ -8,7 +8,8 @@ test('admin answers are kept: a yes for a minute, a no for seconds, so a new adm
   let now = 0;
   let asked = 0;
   const status: Record<number, string> = { 1: 'administrator', 2: 'member' };
-  const api = { getChatMember: async (_chat: number, user: number) => {
+  const api = {
+    getChatMember: async (_chat: number, user: number) => {
       asked++;
       return { status: status[user] };
     },

@@ -30,14 +30,31 @@ test('a pasted address in a group gets one threaded card; a repeat within the co
   assert.equal(card.reply_to_message_id, paste.message!.message_id, 'threaded under the paste');
   assert.ok(card.text!.includes(`$${tok!.symbol}`), card.text);
   assert.ok(card.text!.includes(tok!.address));
-  assert.ok((card.reply_markup?.inline_keyboard ?? []).flat().some((b) => b.text.startsWith('Card')), 'a button opens the full card');
+  assert.ok(
+    (card.reply_markup?.inline_keyboard ?? []).flat().some((b) => b.text.startsWith('Card')),
+    'a button opens the full card',
+  );
   const before = r.fake.messages(g.id).length;
   r.fake.sendText({ chat: g, text: `again: https://dexscreener.com/solana/${tok!.address}` });
   r.fake.sendText({ chat: g, text: `never heard of ${UNKNOWN_MINT}` });
-  r.fake.sendText({ chat: g, text: `bot relay ${other!.address}`, from: { id: 99, first_name: 'Relay' }, fromBot: true });
+  r.fake.sendText({
+    chat: g,
+    text: `bot relay ${other!.address}`,
+    from: { id: 99, first_name: 'Relay' },
+    fromBot: true,
+  });
   r.fake.sendText({ chat: g, text: 'gm frens' });
   await barrier(r, g);
-  assert.equal(r.fake.messages(g.id).length, before + 1, `only the barrier answered: ${JSON.stringify(r.fake.messages(g.id).slice(before).map((m) => m.text?.slice(0, 60)))}`);
+  assert.equal(
+    r.fake.messages(g.id).length,
+    before + 1,
+    `only the barrier answered: ${JSON.stringify(
+      r.fake
+        .messages(g.id)
+        .slice(before)
+        .map((m) => m.text?.slice(0, 60)),
+    )}`,
+  );
   // A different token is not cooling down.
   r.fake.sendText({ chat: g, text: `and ${other!.address}` });
   const second = await r.fake.waitForMessage(g.id, (m) => m.text!.includes(other!.address));
@@ -125,11 +142,18 @@ test('/token by name through Telegram: one match, several, none', async (t) => {
   const r = await rig(t);
   const chat = privateChat(7007);
   const { tokens } = r.sb.data;
-  const unique = tokens.find((x) => tokens.filter((y) => y.symbol.toLowerCase() === x.symbol.toLowerCase() || y.name.toLowerCase() === x.symbol.toLowerCase()).length === 1 && x.name.toLowerCase().includes(x.symbol.toLowerCase()))!;
+  const unique = tokens.find(
+    (x) =>
+      tokens.filter(
+        (y) => y.symbol.toLowerCase() === x.symbol.toLowerCase() || y.name.toLowerCase() === x.symbol.toLowerCase(),
+      ).length === 1 && x.name.toLowerCase().includes(x.symbol.toLowerCase()),
+  )!;
   const one = await r.ask(chat, `/token $${unique.symbol}`);
   assert.ok(one.text!.includes('Market cap'), one.text);
   assert.ok(one.text!.includes(unique.address));
-  const word = ['swap', 'dog', 'cat', 'neon', 'baby'].find((w) => tokens.filter((x) => x.name.toLowerCase().includes(w)).length >= 3)!;
+  const word = ['swap', 'dog', 'cat', 'neon', 'baby'].find(
+    (w) => tokens.filter((x) => x.name.toLowerCase().includes(w)).length >= 3,
+  )!;
   const several = await r.ask(chat, `/token ${word}`);
   assert.match(several.text!, new RegExp(`Tokens matching “${word}”`));
   const buttons = (several.reply_markup?.inline_keyboard ?? []).flat();

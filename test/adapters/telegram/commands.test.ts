@@ -23,7 +23,8 @@ test('/start greets and lists the commands; setMyCommands sent every registry co
   const r = await rig(t);
   const hello = await r.ask(privateChat(102), '/start');
   assert.match(hello.text!, /^Hi/);
-  for (const name of r.app.dispatcher.commands.keys()) assert.ok(hello.text!.includes(`/${name}`), `help names /${name}`);
+  for (const name of r.app.dispatcher.commands.keys())
+    assert.ok(hello.text!.includes(`/${name}`), `help names /${name}`);
   const listed = (r.fake.commands ?? []).map((c) => c.command);
   for (const name of r.app.dispatcher.commands.keys()) assert.ok(listed.includes(name), `menu has /${name}`);
   for (const c of r.fake.commands ?? []) assert.ok(c.description.length >= 1 && c.description.length <= 256);
@@ -40,7 +41,11 @@ test('in a group: /token@ourbot answers, /token@otherbot and plain chat are igno
   assert.ok(reply.text!.includes(`($${tok.symbol})`), reply.text);
   const plain = await r.ask(g, `/token base ${tok.address}`);
   assert.ok(plain.text!.includes(`Market cap: ${usd(tok.marketcap)}`));
-  assert.equal(r.fake.messages(g.id).length, 2, 'nothing answered the other bot, the chatter or an unknown bare command');
+  assert.equal(
+    r.fake.messages(g.id).length,
+    2,
+    'nothing answered the other bot, the chatter or an unknown bare command',
+  );
 });
 
 test('every command answers once, with valid HTML, in a private chat and in a group', async (t) => {
@@ -48,7 +53,12 @@ test('every command answers once, with valid HTML, in a private chat and in a gr
   const { kol, tok, lines } = sandboxLines(r.sb);
   const admin = { id: 777, first_name: 'Admin' };
   r.fake.setMember(-4002, admin.id, 'administrator');
-  const expect: Record<string, string> = { token: tok.symbol, kol: kol.username, kolmap: kol.username, momentum: kol.username };
+  const expect: Record<string, string> = {
+    token: tok.symbol,
+    kol: kol.username,
+    kolmap: kol.username,
+    momentum: kol.username,
+  };
   for (const chat of [privateChat(103), { id: -4002, type: 'group' as const, title: 'All commands' }]) {
     await r.ask(chat, '/subscribe', admin); // so /alerts, /mute and /unsubscribe have something to act on
     let asked = 1;
@@ -92,7 +102,10 @@ test('hostile upstream text arrives escaped and intact', async (t) => {
   assert.ok(html.text!.includes(htmlToken.name), `shown as written: ${html.text}`);
   assert.ok(html.text!.includes(htmlToken.symbol));
   assert.ok(html.html!.includes('&lt;b&gt;Bold&lt;/b&gt; &amp;'), 'escaped in the HTML sent');
-  assert.ok(!html.entities.some((e) => e.type === 'bold' && html.text!.slice(e.offset, e.offset + e.length) === 'Bold'), 'no markup from upstream');
+  assert.ok(
+    !html.entities.some((e) => e.type === 'bold' && html.text!.slice(e.offset, e.offset + e.length) === 'Bold'),
+    'no markup from upstream',
+  );
   const cjk = await r.ask(chat, `/token ${cjkToken.chain_id} ${cjkToken.address}`);
   assert.ok(cjk.text!.includes(cjkToken.name), cjk.text);
   const rtl = await r.ask(chat, `/kol @${rtlKol.username}`);

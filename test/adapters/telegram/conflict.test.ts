@@ -8,7 +8,9 @@ import { rig } from './helpers.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-test('a rival poller: 409 logged once with what to do, polling backs off, then resumes when the rival stops', { timeout: 60_000 }, async (t) => {
+test('a rival poller: 409 logged once with what to do, polling backs off, then resumes when the rival stops', {
+  timeout: 60_000,
+}, async (t) => {
   const r = await rig(t);
   const { fake } = r;
   const polls = () => fake.requests.filter((q) => q.method === 'getUpdates').length;

@@ -8,11 +8,24 @@ test('foreign and expired buttons are answered with a short notice; the message 
   const chat = privateChat(105);
   const m = await r.ask(chat, '/tokens');
   const legacy = r.fake.pressButton({ chatId: chat.id, messageId: m.message_id, data: 'page:2', unchecked: true });
-  const expired = r.fake.pressButton({ chatId: chat.id, messageId: m.message_id, data: 'a:nosuchkey', unchecked: true });
+  const expired = r.fake.pressButton({
+    chatId: chat.id,
+    messageId: m.message_id,
+    data: 'a:nosuchkey',
+    unchecked: true,
+  });
   const until = Date.now() + 3000;
-  while ((r.fake.answersFor(legacy).length === 0 || r.fake.answersFor(expired).length === 0) && Date.now() < until) await new Promise((res) => setTimeout(res, 10));
-  assert.deepEqual(r.fake.answersFor(legacy).map((a) => a.text), ['This button is no longer supported. Run the command again.']);
-  assert.equal(r.fake.answersFor(expired)[0]?.text, 'This button does not belong to this message.', 'a key the message does not carry');
+  while ((r.fake.answersFor(legacy).length === 0 || r.fake.answersFor(expired).length === 0) && Date.now() < until)
+    await new Promise((res) => setTimeout(res, 10));
+  assert.deepEqual(
+    r.fake.answersFor(legacy).map((a) => a.text),
+    ['This button is no longer supported. Run the command again.'],
+  );
+  assert.equal(
+    r.fake.answersFor(expired)[0]?.text,
+    'This button does not belong to this message.',
+    'a key the message does not carry',
+  );
   assert.equal(r.fake.messages(chat.id)[0]!.edits.length, 0);
 });
 
@@ -52,8 +65,14 @@ test('a 429 on a reply is waited out: no send inside the window, the reply arriv
   assert.ok(reply.text!.includes(tok.symbol));
   await new Promise((res) => setImmediate(res)); // the fake logs the status just after recording the message
   const sends = r.fake.requests.filter((q) => /^send(Message|Photo)$/.test(q.method) && q.chat_id === chat.id);
-  assert.deepEqual(sends.slice(0, 2).map((s) => s.status), [429, 200]);
-  assert.ok(sends.every((s, i) => i === 0 || s.status === 200), 'one 429, then everything went through');
+  assert.deepEqual(
+    sends.slice(0, 2).map((s) => s.status),
+    [429, 200],
+  );
+  assert.ok(
+    sends.every((s, i) => i === 0 || s.status === 200),
+    'one 429, then everything went through',
+  );
   assert.ok(sends[1]!.time - sends[0]!.time >= 2 * 1000 * r.fake.timeScale - 1.5, 'waited retry_after');
   assert.deepEqual(r.fake.violations, []);
 });

@@ -5,13 +5,25 @@
  */
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
-import { createTelegramAdapter, type PacingOptions, type TelegramAdapter, type WebhookOptions } from '../../../src/adapters/telegram/index.ts';
+import {
+  createTelegramAdapter,
+  type PacingOptions,
+  type TelegramAdapter,
+  type WebhookOptions,
+} from '../../../src/adapters/telegram/index.ts';
 import { createApp, type App } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
 import type { Dispatcher } from '../../../src/core/dispatch.ts';
 import { createLogger, silentLogger, type Logger } from '../../../src/log.ts';
 import type { Sandbox } from '../../../src/sandbox/server.ts';
-import { startTelegramFake, type FakeChat, type FakeUser, type SentMessage, type TelegramFake, type TelegramFakeOptions } from '../../fakes/telegram/index.ts';
+import {
+  startTelegramFake,
+  type FakeChat,
+  type FakeUser,
+  type SentMessage,
+  type TelegramFake,
+  type TelegramFakeOptions,
+} from '../../fakes/telegram/index.ts';
 
 /** Long enough for the config's token rule; the part before ':' is the bot id. */
 export const TOKEN = '5550001234:AAfake-token-for-adapter-tests_0123';
@@ -51,7 +63,10 @@ export async function rig(t: TestContext, o: RigOptions = {}): Promise<Rig> {
     silentLogger(),
     {
       sandboxLiveRate: 0,
-      dispatcher: { userLimit: o.userLimit ?? { count: 10_000, windowMs: 1_000 }, ...(o.budgetMs ? { budgetMs: o.budgetMs } : {}) },
+      dispatcher: {
+        userLimit: o.userLimit ?? { count: 10_000, windowMs: 1_000 },
+        ...(o.budgetMs ? { budgetMs: o.budgetMs } : {}),
+      },
       ...(o.autoCardsPerMinute ? { autoCards: { perMinute: o.autoCardsPerMinute } } : {}),
     },
   );
@@ -98,12 +113,22 @@ export const group = (id: number, title = 'Degens'): FakeChat => ({ id, type: 'g
 /** Callback data of the button whose label starts with `label`. */
 export function button(m: SentMessage, label: string): string {
   const b = (m.reply_markup?.inline_keyboard ?? []).flat().find((x) => x.text.startsWith(label));
-  if (!b?.callback_data) throw new Error(`no '${label}' button; buttons: ${(m.reply_markup?.inline_keyboard ?? []).flat().map((x) => x.text).join(', ')}`);
+  if (!b?.callback_data)
+    throw new Error(
+      `no '${label}' button; buttons: ${(m.reply_markup?.inline_keyboard ?? [])
+        .flat()
+        .map((x) => x.text)
+        .join(', ')}`,
+    );
   return b.callback_data;
 }
 
 /** Polls `check` until it returns something, for state the fake does not announce (the store). */
-export async function eventually<T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 3_000): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  what: string,
+  timeoutMs = 3_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();

@@ -16,18 +16,28 @@ test('inline queries: an address, a link, a $symbol, a name and a @kol each get 
   assert.ok(byAddress.results[0]!.text.includes(sol.address), 'the card posts the address');
   assert.ok(byAddress.results[0]!.description!.startsWith('Solana · MC'));
   assert.equal(byAddress.cache_time, 30);
-  assert.ok(byAddress.results.every((x) => x.thumbnail_url === undefined), 'no remote thumbnails');
+  assert.ok(
+    byAddress.results.every((x) => x.thumbnail_url === undefined),
+    'no remote thumbnails',
+  );
 
-  const byLink = await r.fake.waitForInlineAnswer(r.fake.sendInlineQuery({ query: `https://basescan.org/token/${evm.address}` })!);
+  const byLink = await r.fake.waitForInlineAnswer(
+    r.fake.sendInlineQuery({ query: `https://basescan.org/token/${evm.address}` })!,
+  );
   assert.ok(byLink.results[0]!.text.includes(evm.address));
 
-  const word = ['swap', 'dog', 'cat', 'neon', 'baby'].find((w) => tokens.filter((x) => x.name.toLowerCase().includes(w)).length >= 3)!;
+  const word = ['swap', 'dog', 'cat', 'neon', 'baby'].find(
+    (w) => tokens.filter((x) => x.name.toLowerCase().includes(w)).length >= 3,
+  )!;
   const byName = await r.fake.waitForInlineAnswer(r.fake.sendInlineQuery({ query: word })!);
   assert.ok(byName.results.length >= 3 && byName.results.length <= 10, `${byName.results.length} results`);
   assert.equal(new Set(byName.results.map((x) => x.id)).size, byName.results.length);
 
   const bySymbol = await r.fake.waitForInlineAnswer(r.fake.sendInlineQuery({ query: `$${sol.symbol}` })!);
-  assert.ok(bySymbol.results.some((x) => x.text.includes(sol.address)), 'the $symbol finds its token');
+  assert.ok(
+    bySymbol.results.some((x) => x.text.includes(sol.address)),
+    'the $symbol finds its token',
+  );
 
   const kol = kols[0]!;
   const byKol = await r.fake.waitForInlineAnswer(r.fake.sendInlineQuery({ query: `@${kol.username}` })!);
@@ -59,6 +69,8 @@ test('inline queries: a user past 20 queries in 10 s gets empty personal answers
   const answers = await Promise.all(ids.map((id) => r.fake.waitForInlineAnswer(id, 8_000)));
   const limited = answers.filter((a) => a.is_personal && a.cache_time === 0 && a.button === undefined);
   assert.equal(limited.length, 2);
-  const other = await r.fake.waitForInlineAnswer(r.fake.sendInlineQuery({ query: 'zzq', from: { id: 5002, first_name: 'Calm' } })!);
+  const other = await r.fake.waitForInlineAnswer(
+    r.fake.sendInlineQuery({ query: 'zzq', from: { id: 5002, first_name: 'Calm' } })!,
+  );
   assert.equal(other.button?.start_parameter, 'inline', 'another user is answered normally');
 });

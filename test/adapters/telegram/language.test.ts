@@ -43,7 +43,11 @@ test('the command menu and the bot profile are registered in every language (two
     const code = TELEGRAM_CODES[locale];
     const list = r.fake.allCommands.get(`default|||${code}`);
     assert.ok(list, `menu for ${code}`);
-    assert.deepEqual(list.map((c) => c.command), names, `${code}: same names, only descriptions change`);
+    assert.deepEqual(
+      list.map((c) => c.command),
+      names,
+      `${code}: same names, only descriptions change`,
+    );
     assert.equal(list.find((c) => c.command === 'token')!.description, CATALOGUES[locale].commands.token);
     assert.equal(r.fake.descriptions.long.get(code), CATALOGUES[locale].bot.description);
     assert.equal(r.fake.descriptions.short.get(code), CATALOGUES[locale].bot.shortDescription);
@@ -66,7 +70,10 @@ test('through the Telegram fake: cards, tables, buttons, a press and errors in t
   const pressed = r.fake.pressButton({ chatId: chat.id, messageId: list.message_id, data: next, from: ru });
   const edited = await r.fake.waitForEdit(chat.id, (m) => m.message_id === list.message_id);
   assert.match(edited.text!, /11-20/);
-  assert.ok(r.fake.answersFor(pressed).every((a) => !a.text), 'a working press shows no notice');
+  assert.ok(
+    r.fake.answersFor(pressed).every((a) => !a.text),
+    'a working press shows no notice',
+  );
   const wrong = await r.ask(chat, '/kols sort:winrat', ru);
   assert.equal(wrong.text?.split('\n')[0], '⚠️ Неизвестное значение (сортировка) «winrat». Может, winrate?');
   const ko = { id: 602, first_name: 'Kim', language_code: 'ko' };

@@ -12,14 +12,19 @@ test('the bot-wide limit holds in every window, counting sends until they comple
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
-      pacer.run(String(i), async () => {
-        await new Promise((r) => setTimeout(r, 2));
-        done.push(performance.now() - t0);
-      }, none),
+      pacer.run(
+        String(i),
+        async () => {
+          await new Promise((r) => setTimeout(r, 2));
+          done.push(performance.now() - t0);
+        },
+        none,
+      ),
     ),
   );
   done.sort((a, b) => a - b);
-  for (let i = 5; i < done.length; i++) assert.ok(done[i]! - done[i - 5]! >= 20, `send ${i} came ${done[i]! - done[i - 5]!} ms after the 5th before it`);
+  for (let i = 5; i < done.length; i++)
+    assert.ok(done[i]! - done[i - 5]! >= 20, `send ${i} came ${done[i]! - done[i - 5]!} ms after the 5th before it`);
 });
 
 test('a first 429 pauses everyone; a chat limited again pauses only itself', async () => {

@@ -24,7 +24,9 @@ const chart = {
       kind: 'card',
       title: `Chart ${page}`,
       description: page === 3 ? 'Long text. '.repeat(150) : `Page ${page} <of> charts`,
-      ...(page === 4 ? {} : { picture: { png: tinyPng(40 + page, 30), name: `chart-${page}.png`, alt: `Chart ${page}` } }),
+      ...(page === 4
+        ? {}
+        : { picture: { png: tinyPng(40 + page, 30), name: `chart-${page}.png`, alt: `Chart ${page}` } }),
       actions: [{ label: 'Next', command: 'chart', options: { page: page === 5 ? 4 : page + 1 } }],
     };
     return view;
@@ -70,7 +72,10 @@ test('a picture is sent as a photo with its caption and buttons; Next swaps the 
   assert.ok(text3.text!.includes('Long text.'));
   const p1 = await r.ask(chat, '/chart 5');
   r.fake.pressButton({ chatId: chat.id, messageId: p1.message_id, data: button(p1, 'Next') });
-  const captioned = await r.fake.waitForEdit(chat.id, (m) => m.message_id === p1.message_id && m.text!.startsWith('Chart 4'));
+  const captioned = await r.fake.waitForEdit(
+    chat.id,
+    (m) => m.message_id === p1.message_id && m.text!.startsWith('Chart 4'),
+  );
   assert.equal(captioned.isCaption, true);
   assert.equal(captioned.photo?.width, 45, 'the picture stays');
   assert.equal(captioned.text, 'Chart 4\n\nPage 4 <of> charts');

@@ -8,7 +8,12 @@ import { silentLogger } from '../../../src/log.ts';
 import type { CardView } from '../../../src/views/model.ts';
 import { rig, TOKEN } from './helpers.ts';
 
-const card = (title: string): CardView => ({ kind: 'card', title, description: 'body', links: [{ label: 'Tweet', url: 'https://x.com/a/status/1' }] });
+const card = (title: string): CardView => ({
+  kind: 'card',
+  title,
+  description: 'body',
+  links: [{ label: 'Tweet', url: 'https://x.com/a/status/1' }],
+});
 
 test('each Telegram answer maps to what delivery should do', async (t) => {
   const r = await rig(t, { start: false });
@@ -49,7 +54,11 @@ test('each Telegram answer maps to what delivery should do', async (t) => {
   const limited = await send(11);
   assert.equal(limited.kind, 'retry');
   assert.equal(limited.kind === 'retry' && limited.afterMs, 4 * 1000 * fake.timeScale);
-  assert.match(limited.kind === 'retry' ? limited.reason : '', /^429/, 'delivery does not count flood waits as attempts');
+  assert.match(
+    limited.kind === 'retry' ? limited.reason : '',
+    /^429/,
+    'delivery does not count flood waits as attempts',
+  );
   assert.equal((await send(11)).kind, 'sent', 'the next send waits out the window by itself');
 });
 
@@ -58,7 +67,13 @@ test('a refused connection is safe to retry: nothing can have been posted', asyn
   await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((res) => server.close(() => res()));
-  const adapter = createTelegramAdapter({ token: TOKEN, apiRoot: `http://127.0.0.1:${port}`, dispatcher: undefined as never, store: undefined as never, log: silentLogger() });
+  const adapter = createTelegramAdapter({
+    token: TOKEN,
+    apiRoot: `http://127.0.0.1:${port}`,
+    dispatcher: undefined as never,
+    store: undefined as never,
+    log: silentLogger(),
+  });
   t.after(() => adapter.stop());
   const r = await adapter.sender.send('1', card('x'), 'n');
   assert.equal(r.kind, 'retry');
@@ -73,19 +88,31 @@ test('pacing: one busy chat neither breaks its limit nor holds up the others', a
   for (const id of [busy, ...others, -22]) fake.addChat({ id, type: id < 0 ? 'group' : 'private' });
   const started = performance.now();
   const done = new Map<number, number>();
-  const send = (id: number, i: number) => r.adapter.sender.send(String(id), card(`#${i}`), `n${i}`).then((res) => {
-    assert.equal(res.kind, 'sent');
-    done.set(id, performance.now() - started);
-  });
+  const send = (id: number, i: number) =>
+    r.adapter.sender.send(String(id), card(`#${i}`), `n${i}`).then((res) => {
+      assert.equal(res.kind, 'sent');
+      done.set(id, performance.now() - started);
+    });
   const all = [
     ...Array.from({ length: 8 }, (_, i) => send(busy, i)),
     ...others.map((id, i) => send(id, i)),
     ...Array.from({ length: 22 }, (_, i) => send(-22, i)),
   ];
   await Promise.all(all);
-  assert.equal(fake.requests.filter((q) => q.status === 429).length, 0, 'paced before sending: Telegram never had to refuse');
-  assert.deepEqual(fake.messages(busy).map((m) => m.text!.split('\n')[0]), ['#0', '#1', '#2', '#3', '#4', '#5', '#6', '#7'], 'in order');
-  const gaps = fake.messages(busy).slice(1).map((m, i) => m.time - fake.messages(busy)[i]!.time);
+  assert.equal(
+    fake.requests.filter((q) => q.status === 429).length,
+    0,
+    'paced before sending: Telegram never had to refuse',
+  );
+  assert.deepEqual(
+    fake.messages(busy).map((m) => m.text!.split('\n')[0]),
+    ['#0', '#1', '#2', '#3', '#4', '#5', '#6', '#7'],
+    'in order',
+  );
+  const gaps = fake
+    .messages(busy)
+    .slice(1)
+    .map((m, i) => m.time - fake.messages(busy)[i]!.time);
   for (const gap of gaps) assert.ok(gap >= 1000 * fake.timeScale, `1 per second per chat (gap ${gap} ms)`);
   const lastOther = Math.max(...others.map((id) => done.get(id)!));
   const busyLast = fake.messages(busy).at(-1)!.time;
@@ -129,7 +156,10 @@ test('an alert that went out as a picture is edited as its caption; "not modifie
   const edited = await r.adapter.sender.edit!('-31', String(photo.message_id), card('Alert · Since alert (1h): 2x'));
   assert.deepEqual(edited, { kind: 'sent', messageId: String(photo.message_id) });
   const m = r.fake.messages(-31)[0]!;
-  assert.deepEqual(m.edits.map((e) => e.method), ['editMessageCaption']);
+  assert.deepEqual(
+    m.edits.map((e) => e.method),
+    ['editMessageCaption'],
+  );
   assert.match(m.text ?? '', /Since alert \(1h\): 2x/);
   const again = await r.adapter.sender.edit!('-31', String(photo.message_id), card('Alert · Since alert (1h): 2x'));
   assert.equal(again.kind, 'sent', 'the same edit again is done, not an error');

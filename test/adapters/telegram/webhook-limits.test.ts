@@ -38,7 +38,8 @@ const post = (port: number, body: unknown) =>
 
 /** An address of this machine other than loopback, if it has one. */
 function outsideAddress(): string | undefined {
-  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  for (const list of Object.values(networkInterfaces()))
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
   return undefined;
 }
 
@@ -55,7 +56,13 @@ function tryConnect(host: string, port: number): Promise<string> {
 }
 
 test('by default the webhook and ops servers listen on 127.0.0.1 only; the host variables open them on purpose', async (t) => {
-  const env = { TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_WEBHOOK_URL: HOOK_URL, TELEGRAM_WEBHOOK_SECRET: SECRET, TELEGRAM_WEBHOOK_PORT: '1', HTTP_PORT: '0' };
+  const env = {
+    TELEGRAM_BOT_TOKEN: TOKEN,
+    TELEGRAM_WEBHOOK_URL: HOOK_URL,
+    TELEGRAM_WEBHOOK_SECRET: SECRET,
+    TELEGRAM_WEBHOOK_PORT: '1',
+    HTTP_PORT: '0',
+  };
   const config = loadConfig(env);
   assert.equal(config.telegram?.webhook?.host, '127.0.0.1');
   assert.equal(config.httpHost, '127.0.0.1');
@@ -66,20 +73,32 @@ test('by default the webhook and ops servers listen on 127.0.0.1 only; the host 
   const r = await rig(t, { webhook: { ...config.telegram!.webhook!, port: 0 } });
   const hook = r.adapter.webhookAddress()!;
   assert.equal(hook.address, '127.0.0.1');
-  const ops = await startOpsServer({ port: 0, metrics: r.app.metrics, checks: { store: async () => true, storeName: 'memory', platforms: () => ({}), lease: () => 'x' } });
+  const ops = await startOpsServer({
+    port: 0,
+    metrics: r.app.metrics,
+    checks: { store: async () => true, storeName: 'memory', platforms: () => ({}), lease: () => 'x' },
+  });
   t.after(() => ops.close());
   assert.equal(await tryConnect('127.0.0.1', ops.port), 'connected');
   const outside = outsideAddress();
-  if (!outside) return t.diagnostic('no non-loopback interface on this machine: the refusal from outside was not checked');
+  if (!outside)
+    return t.diagnostic('no non-loopback interface on this machine: the refusal from outside was not checked');
   assert.equal(await tryConnect(outside, hook.port), 'ECONNREFUSED', 'webhook not reachable from another interface');
   assert.equal(await tryConnect(outside, ops.port), 'ECONNREFUSED', 'ops server not reachable from another interface');
 });
 
 /** Posts `bytes` of body with the right secret; chunked when `declared` is false. Resolves with the status, or 'closed'. */
-function postLarge(port: number, bytes: number, declared: boolean): Promise<{ status: number | 'closed'; written: number }> {
+function postLarge(
+  port: number,
+  bytes: number,
+  declared: boolean,
+): Promise<{ status: number | 'closed'; written: number }> {
   return new Promise((resolve) => {
     let written = 0;
-    const headers: Record<string, string | number> = { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET };
+    const headers: Record<string, string | number> = {
+      'content-type': 'application/json',
+      'x-telegram-bot-api-secret-token': SECRET,
+    };
     if (declared) headers['content-length'] = bytes;
     const req = request({ host: '127.0.0.1', port, path: '/tg/updates', method: 'POST', headers });
     let done = false;
@@ -153,16 +172,25 @@ async function halfOpen(port: number, count: number) {
       });
     });
   for (let i = 0; i < count; i += 32) await Promise.all(Array.from({ length: Math.min(32, count - i) }, open));
-  return { sockets, closed: () => closedByServer, stop: () => {
+  return {
+    sockets,
+    closed: () => closedByServer,
+    stop: () => {
       for (const s of sockets) s.destroy();
     },
   };
 }
 
-test('during a flood of half-open connections the bot still answers a genuine update and /healthz, and keeps its sockets bounded', { timeout: 60_000 }, async (t) => {
+test('during a flood of half-open connections the bot still answers a genuine update and /healthz, and keeps its sockets bounded', {
+  timeout: 60_000,
+}, async (t) => {
   const r = await rig(t, { webhook: { url: HOOK_URL, secret: SECRET, port: 0, host: '127.0.0.1' } });
   const { port } = r.adapter.webhookAddress()!;
-  const ops = await startOpsServer({ port: 0, metrics: r.app.metrics, checks: { store: async () => true, storeName: 'memory', platforms: () => ({}), lease: () => 'x' } });
+  const ops = await startOpsServer({
+    port: 0,
+    metrics: r.app.metrics,
+    checks: { store: async () => true, storeName: 'memory', platforms: () => ({}), lease: () => 'x' },
+  });
   t.after(() => ops.close());
   r.fake.addChat({ id: 621, type: 'private' });
 
@@ -184,6 +212,9 @@ test('during a flood of half-open connections the bot still answers a genuine up
   assert.equal(await health.text(), 'ok\n');
 
   // Every connection beyond the cap was closed by the server (one more to make room for the genuine one).
-  await eventually(() => hookFlood.closed() >= 2 * DEFAULT_LIMITS.maxConnections + 1 || undefined, `webhook closing the excess (${hookFlood.closed()})`);
+  await eventually(
+    () => hookFlood.closed() >= 2 * DEFAULT_LIMITS.maxConnections + 1 || undefined,
+    `webhook closing the excess (${hookFlood.closed()})`,
+  );
   await eventually(() => opsFlood.closed() >= 2 * 64 + 1 || undefined, `ops closing the excess (${opsFlood.closed()})`);
 });

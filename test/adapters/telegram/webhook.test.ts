@@ -6,7 +6,9 @@ import { rig } from './helpers.ts';
 const SECRET = 'hook_Secret-123';
 
 test('webhook mode: setWebhook with the secret, a wrong or missing secret is refused (401), the right one answers', async (t) => {
-  const r = await rig(t, { webhook: { url: 'https://bot.example.test/tg/updates', secret: SECRET, port: 0, host: '127.0.0.1' } });
+  const r = await rig(t, {
+    webhook: { url: 'https://bot.example.test/tg/updates', secret: SECRET, port: 0, host: '127.0.0.1' },
+  });
   const { fake } = r;
   const { port } = r.adapter.webhookAddress()!;
   const url = `http://127.0.0.1:${port}/tg/updates`;
@@ -25,19 +27,29 @@ test('webhook mode: setWebhook with the secret, a wrong or missing secret is ref
     },
   });
   const post = (body: unknown, headers: Record<string, string> = {}, to = url) =>
-    fetch(to, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(to, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
 
   assert.equal(fake.requests.filter((q) => q.method === 'getUpdates').length, 0, 'no polling in webhook mode');
   assert.equal(fake.requests.filter((q) => q.method === 'setWebhook').length, 1);
   assert.ok(r.adapter.isReady());
 
-  const wrong = await post(update(`/token solana ${tok.address}`), { 'x-telegram-bot-api-secret-token': 'not-the-secret' });
+  const wrong = await post(update(`/token solana ${tok.address}`), {
+    'x-telegram-bot-api-secret-token': 'not-the-secret',
+  });
   assert.equal(wrong.status, 401);
   await wrong.arrayBuffer();
   const missing = await post(update(`/token solana ${tok.address}`));
   assert.equal(missing.status, 401);
   await missing.arrayBuffer();
-  const elsewhere = await post(update('/start'), { 'x-telegram-bot-api-secret-token': SECRET }, `http://127.0.0.1:${port}/other`);
+  const elsewhere = await post(
+    update('/start'),
+    { 'x-telegram-bot-api-secret-token': SECRET },
+    `http://127.0.0.1:${port}/other`,
+  );
   assert.equal(elsewhere.status, 404);
   await elsewhere.arrayBuffer();
   await new Promise((res) => setTimeout(res, 100));

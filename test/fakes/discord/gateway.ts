@@ -82,7 +82,8 @@ export class Gateway {
 
   /** Sends a dispatch shaped per session (by its intents); undefined skips that session. */
   dispatchWith(t: string, shape: (intents: number) => unknown): void {
-    if (this.#sessions.size === 0) throw new Error(`discord fake: no gateway session to deliver ${t}; log the client in first`);
+    if (this.#sessions.size === 0)
+      throw new Error(`discord fake: no gateway session to deliver ${t}; log the client in first`);
     for (const session of this.#sessions.values()) {
       const d = shape(session.intents);
       if (d !== undefined) this.#send(session, t, d);
@@ -157,7 +158,12 @@ export class Gateway {
     const raw = (payload: unknown) => {
       if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(payload));
     };
-    raw({ op: 10, s: null, t: null, d: { heartbeat_interval: this.#state.heartbeatIntervalMs, _trace: ['["fake-gateway",{}]'] } });
+    raw({
+      op: 10,
+      s: null,
+      t: null,
+      d: { heartbeat_interval: this.#state.heartbeatIntervalMs, _trace: ['["fake-gateway",{}]'] },
+    });
 
     // A client vanishing mid-frame must not crash the test process.
     socket.on('error', () => socket.terminate());
@@ -180,22 +186,38 @@ export class Gateway {
           if (d['token'] !== this.#state.token) return socket.close(4004, 'Authentication failed.');
           const shard = Array.isArray(d['shard']) ? (d['shard'] as unknown[]).map(Number) : [0, 1];
           const [shardId = 0, shardCount = 1] = shard;
-          if (!Number.isInteger(shardId) || !Number.isInteger(shardCount) || shardCount < 1 || shardId < 0 || shardId >= shardCount) {
+          if (
+            !Number.isInteger(shardId) ||
+            !Number.isInteger(shardCount) ||
+            shardCount < 1 ||
+            shardId < 0 ||
+            shardId >= shardCount
+          ) {
             return socket.close(4010, 'Invalid shard.');
           }
           const intents = typeof d['intents'] === 'number' ? d['intents'] : 0;
-          if ((intents & MESSAGE_CONTENT) !== 0 && !this.#state.messageContentIntent) return socket.close(4014, 'Disallowed intent(s).');
+          if ((intents & MESSAGE_CONTENT) !== 0 && !this.#state.messageContentIntent)
+            return socket.close(4014, 'Disallowed intent(s).');
           this.#record('identify');
           const bucket = shardId % this.#state.maxConcurrency;
           const last = this.#lastIdentify.get(bucket);
           if (last !== undefined && Date.now() - last < IDENTIFY_WINDOW_MS) this.identifyViolations++;
           this.#lastIdentify.set(bucket, Date.now());
           this.#state.sessionStartRemaining = Math.max(0, this.#state.sessionStartRemaining - 1);
-          session = { id: randomBytes(16).toString('hex'), seq: 0, log: [], socket, invalid: false, shard: [shardId, shardCount], intents };
+          session = {
+            id: randomBytes(16).toString('hex'),
+            seq: 0,
+            log: [],
+            socket,
+            invalid: false,
+            shard: [shardId, shardCount],
+            intents,
+          };
           this.#sessions.set(session.id, session);
           this.#send(session, 'READY', readyPayload(this.#state, session.id, session.shard));
           for (const guild of this.#state.activeGuilds()) {
-            if (shardOf(guild.id, shardCount) === shardId) this.#send(session, 'GUILD_CREATE', guildPayload(this.#state, guild));
+            if (shardOf(guild.id, shardCount) === shardId)
+              this.#send(session, 'GUILD_CREATE', guildPayload(this.#state, guild));
           }
           return;
         }

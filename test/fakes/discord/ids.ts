@@ -40,5 +40,5 @@ export function botToken(botUserId: string): string {
 export function guildOnShard(shard: number, count: number, nth = 0): string {
   let high = 1n << 40n;
   while (Number(high % BigInt(count)) !== shard) high++;
-  return ((high + BigInt(nth * count)) << 22n | 1n).toString();
+  return (((high + BigInt(nth * count)) << 22n) | 1n).toString();
 }

@@ -101,10 +101,24 @@ export class DiscordFake {
     const guildId = options.foreignGuildId ?? options.guildId ?? this.#state.channelGuild.get(options.channelId);
     const command = commandId(this.#state, options.name, options.foreignGuildId ? undefined : guildId, 3);
     const targetId = options.target.id ?? snowflake();
-    const message = this.#userMessage(options.channelId, guildId, options.target.content, options.target.author ?? DEFAULT_USER, targetId);
-    const data: Record<string, unknown> = { id: command.id, name: options.name, type: 3, target_id: targetId, resolved: { messages: { [targetId]: message } } };
+    const message = this.#userMessage(
+      options.channelId,
+      guildId,
+      options.target.content,
+      options.target.author ?? DEFAULT_USER,
+      targetId,
+    );
+    const data: Record<string, unknown> = {
+      id: command.id,
+      name: options.name,
+      type: 3,
+      target_id: targetId,
+      resolved: { messages: { [targetId]: message } },
+    };
     if (command.guildCommand && guildId !== undefined) data['guild_id'] = guildId;
-    return this.#dispatch(buildInteraction(this.#state, APPLICATION_COMMAND, options, data, { commandName: options.name }));
+    return this.#dispatch(
+      buildInteraction(this.#state, APPLICATION_COMMAND, options, data, { commandName: options.name }),
+    );
   }
 
   /**
@@ -116,23 +130,51 @@ export class DiscordFake {
     const guildId = this.#state.channelGuild.get(options.channelId);
     if (guildId === undefined) this.#state.dmChannels.add(options.channelId);
     const author = { ...userPayload(options.author ?? DEFAULT_USER), ...(options.authorIsBot ? { bot: true } : {}) };
-    const message = this.#userMessage(options.channelId, guildId, options.content, options.author ?? DEFAULT_USER, snowflake(), author);
+    const message = this.#userMessage(
+      options.channelId,
+      guildId,
+      options.content,
+      options.author ?? DEFAULT_USER,
+      snowflake(),
+      author,
+    );
     if (options.mentionsBot) message['mentions'] = [this.#state.botUser()];
     // Gateway-only field: discord.js builds the (uncached) DM channel from it.
     message['channel_type'] = guildId === undefined ? 1 : 0;
     this.#gateway.dispatchWith('MESSAGE_CREATE', (intents) => {
-      if (guildId === undefined ? (intents & DIRECT_MESSAGES) === 0 : (intents & GUILD_MESSAGES) === 0) return undefined;
+      if (guildId === undefined ? (intents & DIRECT_MESSAGES) === 0 : (intents & GUILD_MESSAGES) === 0)
+        return undefined;
       const visible = guildId === undefined || options.mentionsBot === true || (intents & MESSAGE_CONTENT) !== 0;
       return visible ? message : { ...message, content: '', embeds: [], attachments: [], components: [] };
     });
     return String(message['id']);
   }
 
-  #userMessage(channelId: string, guildId: string | undefined, content: string, user: { id: string; username: string }, id: string, author?: Record<string, unknown>): Record<string, unknown> {
+  #userMessage(
+    channelId: string,
+    guildId: string | undefined,
+    content: string,
+    user: { id: string; username: string },
+    id: string,
+    author?: Record<string, unknown>,
+  ): Record<string, unknown> {
     const message: Record<string, unknown> = {
-      id, type: 0, channel_id: channelId, author: author ?? userPayload(user), content, timestamp: new Date().toISOString(),
-      edited_timestamp: null, tts: false, mention_everyone: false, mentions: [], mention_roles: [], attachments: [], embeds: [],
-      pinned: false, flags: 0, components: [],
+      id,
+      type: 0,
+      channel_id: channelId,
+      author: author ?? userPayload(user),
+      content,
+      timestamp: new Date().toISOString(),
+      edited_timestamp: null,
+      tts: false,
+      mention_everyone: false,
+      mentions: [],
+      mention_roles: [],
+      attachments: [],
+      embeds: [],
+      pinned: false,
+      flags: 0,
+      components: [],
     };
     if (guildId !== undefined) message['guild_id'] = guildId;
     return message;
@@ -147,9 +189,11 @@ export class DiscordFake {
   /** A user clicks a button on a message the bot produced; refuses buttons that are absent or disabled, as Discord's UI would. */
   async clickButton(options: ClickButtonOptions): Promise<InteractionHandle> {
     const message = this.#state.messages.byId.get(options.message.id);
-    if (!message || message.deleted) throw new Error(`clickButton: message ${options.message.id} was not produced by the bot`);
+    if (!message || message.deleted)
+      throw new Error(`clickButton: message ${options.message.id} was not produced by the bot`);
     const button = findButton(message.components, options.customId);
-    if (!button && !options.forged) throw new Error(`clickButton: message ${message.id} has no button ${options.customId}`);
+    if (!button && !options.forged)
+      throw new Error(`clickButton: message ${message.id} has no button ${options.customId}`);
     if (button?.['disabled'] === true) throw new Error(`clickButton: button ${options.customId} is disabled`);
     const built = buildInteraction(
       this.#state,
@@ -220,7 +264,10 @@ export class DiscordFake {
   }
 
   /** Waits for a gateway event recorded after index `after` (default: from now on). */
-  waitForGateway(kind: GatewayEvent['kind'], options: { after?: number; timeoutMs?: number } = {}): Promise<GatewayEvent> {
+  waitForGateway(
+    kind: GatewayEvent['kind'],
+    options: { after?: number; timeoutMs?: number } = {},
+  ): Promise<GatewayEvent> {
     return this.#gateway.waitFor(kind, options.after ?? this.#gateway.events.length, options.timeoutMs ?? 5000);
   }
 
@@ -253,7 +300,13 @@ export class DiscordFake {
    * request with a bad signature gets 401. True when the endpoint passes both.
    */
   async verifyInteractionsEndpoint(): Promise<boolean> {
-    const ping = JSON.stringify({ id: snowflake(), application_id: this.applicationId, type: 1, token: 'ping', version: 1 });
+    const ping = JSON.stringify({
+      id: snowflake(),
+      application_id: this.applicationId,
+      type: 1,
+      token: 'ping',
+      version: 1,
+    });
     const good = await this.#post(ping);
     const pong = good.status === 200 && (JSON.parse(good.text || '{}') as { type?: unknown }).type === 1;
     const bad = await this.#post(ping, { tamper: true });
@@ -284,7 +337,9 @@ export class DiscordFake {
 
   #commandInteraction(type: number, options: SendCommandOptions): BuiltInteraction {
     assertOffered(this.#state, options.name, options);
-    const guildId = options.foreignGuildId ? undefined : (options.guildId ?? this.#state.channelGuild.get(options.channelId));
+    const guildId = options.foreignGuildId
+      ? undefined
+      : (options.guildId ?? this.#state.channelGuild.get(options.channelId));
     const command = commandId(this.#state, options.name, guildId);
     const data: Record<string, unknown> = { id: command.id, name: options.name, type: 1 };
     if (options.options !== undefined) data['options'] = options.options;
@@ -310,7 +365,11 @@ export class DiscordFake {
     try {
       const res = await fetch(endpoint.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-signature-ed25519': signature.toString('hex'), 'x-signature-timestamp': timestamp },
+        headers: {
+          'content-type': 'application/json',
+          'x-signature-ed25519': signature.toString('hex'),
+          'x-signature-timestamp': timestamp,
+        },
         body,
         signal: AbortSignal.timeout(this.#state.interactionAckTimeoutMs),
       });

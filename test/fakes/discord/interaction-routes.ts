@@ -31,7 +31,13 @@ function messageType(record: InteractionRecord): number {
   return record.type === APPLICATION_COMMAND ? 20 : 0;
 }
 
-function createReply(ctx: Ctx, record: InteractionRecord, data: Record<string, unknown>, source: FakeMessage['source'], flags: number): FakeMessage {
+function createReply(
+  ctx: Ctx,
+  record: InteractionRecord,
+  data: Record<string, unknown>,
+  source: FakeMessage['source'],
+  flags: number,
+): FakeMessage {
   const { state } = ctx;
   const message = state.messages.create({
     channelId: record.channelId,
@@ -153,7 +159,9 @@ export const webhookMessage: Handler = (ctx) => {
   const wanted = ctx.params['messageId'];
   const isOriginal = wanted === '@original' || wanted === record.originalId;
   const id = wanted === '@original' ? record.originalId : wanted;
-  const owned = id !== undefined && (id === record.originalId || id === record.componentMessageId || record.followupIds.includes(id));
+  const owned =
+    id !== undefined &&
+    (id === record.originalId || id === record.componentMessageId || record.followupIds.includes(id));
   const message = owned ? state.messages.byId.get(id) : undefined;
   if (!message || message.deleted) return unknownMessage();
   if (ctx.method === 'DELETE') {

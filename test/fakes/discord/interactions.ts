@@ -41,7 +41,13 @@ export class InteractionRecord {
   owners: Record<string, string> = {};
   readonly #listeners = new Set<() => void>();
 
-  constructor(type: number, channelId: string, guildId: string | undefined, user: Record<string, unknown>, commandName?: string) {
+  constructor(
+    type: number,
+    channelId: string,
+    guildId: string | undefined,
+    user: Record<string, unknown>,
+    commandName?: string,
+  ) {
     this.type = type;
     this.channelId = channelId;
     this.guildId = guildId;
@@ -108,7 +114,9 @@ export class InteractionHandle {
       if (target === 'callback') return this.#record.callbacks.length > 0;
       if (target === 'original') {
         const original = this.original;
-        return this.#record.originalTouched && original !== undefined && !original.deleted && (original.flags & 128) === 0;
+        return (
+          this.#record.originalTouched && original !== undefined && !original.deleted && (original.flags & 128) === 0
+        );
       }
       return target(this);
     };
@@ -124,7 +132,9 @@ export class InteractionHandle {
         stop();
         const types = this.#record.callbacks.map((c) => c.type).join(',');
         const what = typeof target === 'function' ? 'predicate' : target;
-        reject(new Error(`interaction ${this.id}: waitFor(${what}) timed out after ${timeoutMs} ms (callbacks: [${types}])`));
+        reject(
+          new Error(`interaction ${this.id}: waitFor(${what}) timed out after ${timeoutMs} ms (callbacks: [${types}])`),
+        );
       }, timeoutMs);
     });
   }
@@ -145,7 +155,8 @@ export function buildInteraction(
 ): BuiltInteraction {
   const user = userPayload(target.user ?? DEFAULT_USER);
   const install = target.install ?? 'guild';
-  if (target.foreignGuildId !== undefined && install !== 'user') throw new Error('only a user-installed app runs in a guild the bot is not in');
+  if (target.foreignGuildId !== undefined && install !== 'user')
+    throw new Error('only a user-installed app runs in a guild the bot is not in');
   const found = state.lookupChannel(target.channelId);
   const guild = found.ok ? found.guild : undefined;
   if (!found.ok && state.channelGuild.has(target.channelId)) {
@@ -155,8 +166,15 @@ export function buildInteraction(
     throw new Error(`channel ${target.channelId} is not a channel of configured guild ${target.guildId}`);
   }
   const context = target.context ?? (guild || target.foreignGuildId !== undefined ? 0 : 1);
-  if (context === 2 && install !== 'user') throw new Error('private channels (group DMs) are reached by user-installed apps only');
-  const record = new InteractionRecord(type, target.channelId, guild?.id ?? target.foreignGuildId, user, extra.commandName);
+  if (context === 2 && install !== 'user')
+    throw new Error('private channels (group DMs) are reached by user-installed apps only');
+  const record = new InteractionRecord(
+    type,
+    target.channelId,
+    guild?.id ?? target.foreignGuildId,
+    user,
+    extra.commandName,
+  );
   // Discord names who authorized the app: the guild (0) and/or the user (1).
   record.owners = install === 'user' ? { '1': String(user['id']) } : { '0': guild?.id ?? '0' };
   record.forceEphemeral = install === 'user' && context === 0 && target.externalAppsPublic === false;
@@ -185,10 +203,30 @@ export function buildInteraction(
   } else if (target.foreignGuildId !== undefined) {
     // The bot is not in this guild: no guild object, a partial channel, the member's permissions.
     payload['guild_id'] = target.foreignGuildId;
-    payload['channel'] = { id: target.channelId, type: 0, guild_id: target.foreignGuildId, name: 'general', position: 0, flags: 0, permissions: '0' };
-    payload['member'] = memberPayload(user, new Date(0).toISOString(), target.memberPermissions ?? DEFAULT_MEMBER_PERMISSIONS);
+    payload['channel'] = {
+      id: target.channelId,
+      type: 0,
+      guild_id: target.foreignGuildId,
+      name: 'general',
+      position: 0,
+      flags: 0,
+      permissions: '0',
+    };
+    payload['member'] = memberPayload(
+      user,
+      new Date(0).toISOString(),
+      target.memberPermissions ?? DEFAULT_MEMBER_PERMISSIONS,
+    );
   } else if (context === 2) {
-    payload['channel'] = { id: target.channelId, type: 3, flags: 0, last_message_id: null, recipients: [user], name: null, owner_id: user['id'] };
+    payload['channel'] = {
+      id: target.channelId,
+      type: 3,
+      flags: 0,
+      last_message_id: null,
+      recipients: [user],
+      name: null,
+      owner_id: user['id'],
+    };
     payload['user'] = user;
   } else {
     payload['channel'] = { id: target.channelId, type: 1, flags: 0, last_message_id: null, recipients: [user] };
@@ -201,9 +239,16 @@ export function buildInteraction(
   return { record, payload };
 }
 
-export function commandId(state: FakeState, name: string, guildId: string | undefined, type = 1): { id: string; guildCommand: boolean } {
+export function commandId(
+  state: FakeState,
+  name: string,
+  guildId: string | undefined,
+  type = 1,
+): { id: string; guildCommand: boolean } {
   const registered = findCommand(state, name, guildId, type);
-  return registered ? { id: registered.command.id, guildCommand: registered.guild } : { id: snowflake(), guildCommand: false };
+  return registered
+    ? { id: registered.command.id, guildCommand: registered.guild }
+    : { id: snowflake(), guildCommand: false };
 }
 
 function findCommand(state: FakeState, name: string, guildId: string | undefined, type: number) {
@@ -226,6 +271,8 @@ export function assertOffered(state: FakeState, name: string, target: Interactio
   const context = target.context ?? (guildId !== undefined ? 0 : 1);
   const types = found.command['integration_types'];
   const contexts = found.command['contexts'];
-  if (Array.isArray(types) && !types.includes(install)) throw new Error(`Discord does not offer ${name} to a ${target.install ?? 'guild'} install`);
-  if (Array.isArray(contexts) && !contexts.includes(context)) throw new Error(`Discord does not offer ${name} in context ${context}`);
+  if (Array.isArray(types) && !types.includes(install))
+    throw new Error(`Discord does not offer ${name} to a ${target.install ?? 'guild'} install`);
+  if (Array.isArray(contexts) && !contexts.includes(context))
+    throw new Error(`Discord does not offer ${name} in context ${context}`);
 }

@@ -6,9 +6,7 @@ import type { FakeUser } from './types.ts';
 const bit = (n: number): bigint => 1n << BigInt(n);
 
 /** What a plain member may do: view, send, embed, attach, read history, use commands. */
-export const DEFAULT_MEMBER_PERMISSIONS = (
-  bit(10) | bit(11) | bit(14) | bit(15) | bit(16) | bit(31)
-).toString();
+export const DEFAULT_MEMBER_PERMISSIONS = (bit(10) | bit(11) | bit(14) | bit(15) | bit(16) | bit(31)).toString();
 
 /** What the bot holds: the member set plus manage messages. */
 export const DEFAULT_APP_PERMISSIONS = (BigInt(DEFAULT_MEMBER_PERMISSIONS) | bit(13)).toString();
@@ -125,12 +123,19 @@ export function guildPayload(state: FakeState, guild: GuildState): Record<string
   };
 }
 
-export function readyPayload(state: FakeState, sessionId: string, shard: [number, number] = [0, 1]): Record<string, unknown> {
+export function readyPayload(
+  state: FakeState,
+  sessionId: string,
+  shard: [number, number] = [0, 1],
+): Record<string, unknown> {
   return {
     v: 10,
     user: state.botUser(),
     user_settings: {},
-    guilds: state.activeGuilds().filter((g) => shardOf(g.id, shard[1]) === shard[0]).map((g) => ({ id: g.id, unavailable: true })),
+    guilds: state
+      .activeGuilds()
+      .filter((g) => shardOf(g.id, shard[1]) === shard[0])
+      .map((g) => ({ id: g.id, unavailable: true })),
     session_id: sessionId,
     session_type: 'normal',
     resume_gateway_url: state.origin.replace(/^http/, 'ws'),
@@ -159,7 +164,14 @@ export function applicationPayload(state: FakeState): Record<string, unknown> {
     flags: 0,
     hook: true,
     is_monetized: false,
-    owner: { id: '1000000000000000001', username: 'owner', discriminator: '0', global_name: null, avatar: null, public_flags: 0 },
+    owner: {
+      id: '1000000000000000001',
+      username: 'owner',
+      discriminator: '0',
+      global_name: null,
+      avatar: null,
+      public_flags: 0,
+    },
     team: null,
     bot: state.botUser(),
     approximate_guild_count: state.activeGuilds().length,

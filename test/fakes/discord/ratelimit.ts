@@ -1,12 +1,5 @@
 import { createHash } from 'node:crypto';
-import type {
-  BucketSpec,
-  Force429Options,
-  RateLimitScope,
-  RequestInfo,
-  RouteMatcher,
-  Violation,
-} from './types.ts';
+import type { BucketSpec, Force429Options, RateLimitScope, RequestInfo, RouteMatcher, Violation } from './types.ts';
 
 export interface LimitedRequest extends RequestInfo {
   /** Opaque bucket name shared by routes Discord limits together; undefined = no bucket headers. */
@@ -164,7 +157,14 @@ export class RateLimiter {
     forcedGlobal = false,
   ): Decision {
     if (violation) {
-      this.violations.push({ method: req.method, path: req.path, route: req.route, at: now, scope, windowEndsAt: until });
+      this.violations.push({
+        method: req.method,
+        path: req.path,
+        route: req.route,
+        at: now,
+        scope,
+        windowEndsAt: until,
+      });
     }
     const isGlobal = scope === 'global' || forcedGlobal;
     const retryAfter = seconds(until - now);

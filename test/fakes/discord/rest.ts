@@ -11,7 +11,12 @@ export const gatewayBot: Handler = ({ state }) => ({
   json: {
     url: state.origin.replace(/^http/, 'ws'),
     shards: state.recommendedShards,
-    session_start_limit: { total: 1000, remaining: state.sessionStartRemaining, reset_after: 14_400_000, max_concurrency: state.maxConcurrency },
+    session_start_limit: {
+      total: 1000,
+      remaining: state.sessionStartRemaining,
+      reset_after: 14_400_000,
+      max_concurrency: state.maxConcurrency,
+    },
   },
 });
 
@@ -25,7 +30,9 @@ const COMMAND_NAME = /^[-_'\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$/u;
 
 /** Discord's locales for name_localizations and description_localizations (discord-api-types `Locale`). */
 export const DISCORD_LOCALES = new Set(
-  'id en-US en-GB bg zh-CN zh-TW hr cs da nl fi fr de el hi hu it ja ko lt no pl pt-BR ro ru es-ES es-419 sv-SE th tr uk vi'.split(' '),
+  'id en-US en-GB bg zh-CN zh-TW hr cs da nl fi fr de el hi hu it ja ko lt no pl pt-BR ro ru es-ES es-419 sv-SE th tr uk vi'.split(
+    ' ',
+  ),
 );
 
 /** Each key a Discord locale, each description 1-100 characters, as Discord checks a localisation map. */
@@ -33,7 +40,8 @@ function validateDescriptionLocalizations(errors: FormErrors, path: (string | nu
   if (value === undefined || value === null) return;
   for (const [locale, text] of Object.entries(asRecord(value))) {
     if (!DISCORD_LOCALES.has(locale)) errors.add([...path, locale], 'LOCALE_INVALID', 'Invalid locale');
-    else if (typeof text !== 'string' || text.length < 1 || text.length > 100) errors.add([...path, locale], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+    else if (typeof text !== 'string' || text.length < 1 || text.length > 100)
+      errors.add([...path, locale], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
   }
 }
 
@@ -47,7 +55,11 @@ function validateCommands(list: unknown[]): FormErrors {
     const type = typeof command['type'] === 'number' ? command['type'] : 1;
     if (![1, 2, 3].includes(type)) errors.add([i, 'type'], 'BASE_TYPE_CHOICES', 'Value must be one of {1, 2, 3, 4}.');
     // User and message commands (types 2, 3) may have spaces and capitals: "Token card".
-    const nameOk = typeof name === 'string' && (type === 1 ? COMMAND_NAME.test(name) && name === name.toLowerCase() : /^.{1,32}$/u.test(name) && name.trim() === name);
+    const nameOk =
+      typeof name === 'string' &&
+      (type === 1
+        ? COMMAND_NAME.test(name) && name === name.toLowerCase()
+        : /^.{1,32}$/u.test(name) && name.trim() === name);
     if (!nameOk) {
       errors.add([i, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
     } else if (seen.has(`${type}:${name}`)) {
@@ -61,18 +73,30 @@ function validateCommands(list: unknown[]): FormErrors {
     }
     validateDescriptionLocalizations(errors, [i, 'description_localizations'], command['description_localizations']);
     if (type !== 1 && description !== undefined && description !== '') {
-      errors.add([i, 'description'], 'APPLICATION_COMMAND_INVALID_DESCRIPTION', 'Context menu commands cannot have description');
+      errors.add(
+        [i, 'description'],
+        'APPLICATION_COMMAND_INVALID_DESCRIPTION',
+        'Context menu commands cannot have description',
+      );
     }
     if (type !== 1 && asArray(command['options']).length > 0) {
       errors.add([i, 'options'], 'APPLICATION_COMMAND_OPTIONS_INVALID', 'Context menu commands cannot have options');
     }
     // Installation kinds: 0 guild, 1 user. Contexts: 0 guild, 1 bot DM, 2 private channel.
     const integrations = command['integration_types'];
-    if (integrations !== undefined && integrations !== null && !(Array.isArray(integrations) && integrations.length > 0 && integrations.every((v) => v === 0 || v === 1))) {
+    if (
+      integrations !== undefined &&
+      integrations !== null &&
+      !(Array.isArray(integrations) && integrations.length > 0 && integrations.every((v) => v === 0 || v === 1))
+    ) {
       errors.add([i, 'integration_types'], 'BASE_TYPE_CHOICES', 'Value must be one of {0, 1}.');
     }
     const contexts = command['contexts'];
-    if (contexts !== undefined && contexts !== null && !(Array.isArray(contexts) && contexts.length > 0 && contexts.every((v) => v === 0 || v === 1 || v === 2))) {
+    if (
+      contexts !== undefined &&
+      contexts !== null &&
+      !(Array.isArray(contexts) && contexts.length > 0 && contexts.every((v) => v === 0 || v === 1 || v === 2))
+    ) {
       errors.add([i, 'contexts'], 'BASE_TYPE_CHOICES', 'Value must be one of {0, 1, 2}.');
     }
     const options = asArray(command['options']);
@@ -82,7 +106,11 @@ function validateCommands(list: unknown[]): FormErrors {
       if (typeof option['name'] !== 'string' || !COMMAND_NAME.test(option['name'])) {
         errors.add([i, 'options', j, 'name'], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
       }
-      validateDescriptionLocalizations(errors, [i, 'options', j, 'description_localizations'], option['description_localizations']);
+      validateDescriptionLocalizations(
+        errors,
+        [i, 'options', j, 'description_localizations'],
+        option['description_localizations'],
+      );
       const text = option['description'];
       if (typeof text !== 'string' || text.length < 1 || text.length > 100) {
         errors.add([i, 'options', j, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
@@ -164,7 +192,9 @@ export const typing: Handler = (ctx) => {
 export const createMessage: Handler = (ctx) => {
   const { state, body } = ctx;
   const dm = state.dmChannels.has(ctx.params['channelId'] ?? '');
-  const found = dm ? { ok: true as const, guild: undefined, channel: { id: ctx.params['channelId']! } } : channelOrError(ctx);
+  const found = dm
+    ? { ok: true as const, guild: undefined, channel: { id: ctx.params['channelId']! } }
+    : channelOrError(ctx);
   if (!found.ok) return error(found.status, found.code, found.message);
   const invalid = validateMessage(body, ctx.files.length, true);
   if (invalid) return { status: 400, json: invalid };

@@ -98,7 +98,12 @@ async function parseBody(raw: Buffer, contentType: string): Promise<Parsed | und
         if (key === 'payload_json') body = JSON.parse(value) as Record<string, unknown>;
         else body[key] = value;
       } else {
-        files.push({ key, filename: value.name, contentType: value.type, data: Buffer.from(await value.arrayBuffer()) });
+        files.push({
+          key,
+          filename: value.name,
+          contentType: value.type,
+          data: Buffer.from(await value.arrayBuffer()),
+        });
       }
     }
     return { body, list: undefined, files };
@@ -110,7 +115,11 @@ async function parseBody(raw: Buffer, contentType: string): Promise<Parsed | und
 }
 
 /** Buckets as Discord scopes them: message creation per channel, everything else per route and major id. */
-function bucketFor(state: FakeState, route: Route, params: Record<string, string>): {
+function bucketFor(
+  state: FakeState,
+  route: Route,
+  params: Record<string, string>,
+): {
   bucket?: string;
   major?: string;
   spec?: BucketSpec;
@@ -120,8 +129,14 @@ function bucketFor(state: FakeState, route: Route, params: Record<string, string
     params['channelId'] ??
     (route.kind === 'webhook' ? `${params['applicationId']}/${params['token']}` : undefined) ??
     params['guildId'];
-  const spec = route.template === '/channels/:channelId/messages' && route.method === 'POST' ? state.channelBucket : state.routeBucket;
-  const result: { bucket?: string; major?: string; spec?: BucketSpec } = { bucket: `${route.method} ${route.template}`, spec };
+  const spec =
+    route.template === '/channels/:channelId/messages' && route.method === 'POST'
+      ? state.channelBucket
+      : state.routeBucket;
+  const result: { bucket?: string; major?: string; spec?: BucketSpec } = {
+    bucket: `${route.method} ${route.template}`,
+    spec,
+  };
   if (major !== undefined) result.major = major;
   return result;
 }
@@ -152,7 +167,12 @@ function serveAttachment(state: FakeState, segments: string[], res: ServerRespon
   res.end(file.data);
 }
 
-async function route(state: FakeState, req: IncomingMessage, raw: Buffer, at: number): Promise<{ reply: Reply; headers: Record<string, string>; template: string; path: string }> {
+async function route(
+  state: FakeState,
+  req: IncomingMessage,
+  raw: Buffer,
+  at: number,
+): Promise<{ reply: Reply; headers: Record<string, string>; template: string; path: string }> {
   // Split by hand: this runs for every one of the benchmark's thousands of requests.
   const rawUrl = req.url ?? '/';
   const queryAt = rawUrl.indexOf('?');
@@ -209,13 +229,18 @@ async function route(state: FakeState, req: IncomingMessage, raw: Buffer, at: nu
   } catch {
     parsed = undefined;
   }
-  if (!parsed) return { ...base, reply: error(400, 50109, 'The request body contains invalid JSON.'), headers: decision.headers };
+  if (!parsed)
+    return { ...base, reply: error(400, 50109, 'The request body contains invalid JSON.'), headers: decision.headers };
   const ctx: Ctx = { state, method, path, params, query, ...parsed, now: at };
   return { ...base, reply: await hit.handler(ctx), headers: decision.headers };
 }
 
 function defaultMessage(status: number, code: number | undefined): string {
-  const known: Record<number, string> = { 10003: 'Unknown Channel', 50001: 'Missing Access', 50013: 'Missing Permissions' };
+  const known: Record<number, string> = {
+    10003: 'Unknown Channel',
+    50001: 'Missing Access',
+    50013: 'Missing Permissions',
+  };
   if (code !== undefined && known[code]) return known[code];
   return `${status}: ${status >= 500 ? 'Internal Server Error' : 'Error'}`;
 }
@@ -242,7 +267,13 @@ export function createHandler(state: FakeState) {
       console.error('discord fake: handler crashed', err);
       result = { reply: error(500, 0, '500: fake crashed'), headers: {}, template: 'crash', path: url };
     }
-    state.requests.push({ method: req.method ?? 'GET', path: result.path, route: result.template, status: result.reply.status, at });
+    state.requests.push({
+      method: req.method ?? 'GET',
+      path: result.path,
+      route: result.template,
+      status: result.reply.status,
+      at,
+    });
     if (state.responseDelayMs > 0) await sleep(state.responseDelayMs);
     if (!res.destroyed) send(res, result.reply, result.headers);
   };

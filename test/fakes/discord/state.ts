@@ -1,13 +1,7 @@
 import { botToken, snowflake } from './ids.ts';
 import { MessageStore } from './messages.ts';
 import { RateLimiter } from './ratelimit.ts';
-import type {
-  BucketSpec,
-  ChannelFailure,
-  DiscordFakeOptions,
-  FakeGuildConfig,
-  RequestLogEntry,
-} from './types.ts';
+import type { BucketSpec, ChannelFailure, DiscordFakeOptions, FakeGuildConfig, RequestLogEntry } from './types.ts';
 import type { InteractionRecord } from './interactions.ts';
 
 export interface GuildState {
@@ -99,7 +93,9 @@ export class FakeState {
   }
 
   /** The channel and its guild, or why Discord would refuse to touch it. */
-  lookupChannel(channelId: string):
+  lookupChannel(
+    channelId: string,
+  ):
     | { ok: true; guild: GuildState; channel: { id: string; name: string } }
     | { ok: false; status: number; code: number; message: string } {
     const guildId = this.channelGuild.get(channelId);

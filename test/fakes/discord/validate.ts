@@ -55,10 +55,14 @@ function validateEmbeds(errors: FormErrors, embeds: unknown[]): void {
     total += maxLength(errors, ['embeds', i, 'footer', 'text'], asRecord(embed['footer'])['text'], 2048);
     total += maxLength(errors, ['embeds', i, 'author', 'name'], asRecord(embed['author'])['name'], 256);
     const fields = asArray(embed['fields']);
-    if (fields.length > 25) errors.add(['embeds', i, 'fields'], 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+    if (fields.length > 25)
+      errors.add(['embeds', i, 'fields'], 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
     fields.forEach((rawField, j) => {
       const field = asRecord(rawField);
-      for (const [key, max] of [['name', 256], ['value', 1024]] as const) {
+      for (const [key, max] of [
+        ['name', 256],
+        ['value', 1024],
+      ] as const) {
         const value = field[key];
         if (value === undefined || value === null || String(value).length === 0) {
           errors.add(['embeds', i, 'fields', j, key], 'BASE_TYPE_REQUIRED', 'This field is required');
@@ -85,7 +89,8 @@ function validateComponents(errors: FormErrors, rows: unknown[]): void {
       if (child['type'] !== 2) return;
       maxLength(errors, [...path, 'label'], child['label'], 80);
       if (child['style'] === 5) {
-        if (typeof child['url'] !== 'string') errors.add([...path, 'url'], 'BASE_TYPE_REQUIRED', 'This field is required');
+        if (typeof child['url'] !== 'string')
+          errors.add([...path, 'url'], 'BASE_TYPE_REQUIRED', 'This field is required');
       } else if (child['style'] !== 6) {
         const id = child['custom_id'];
         if (typeof id !== 'string' || id.length < 1 || id.length > 100) {

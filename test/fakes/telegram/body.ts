@@ -18,16 +18,37 @@ export interface DecodedRequest {
 const MAX_BODY = 60 * 1024 * 1024;
 
 const JSON_FIELDS = new Set([
-  'reply_markup', 'entities', 'caption_entities', 'media', 'commands', 'scope', 'allowed_updates',
-  'reply_parameters', 'link_preview_options',
+  'reply_markup',
+  'entities',
+  'caption_entities',
+  'media',
+  'commands',
+  'scope',
+  'allowed_updates',
+  'reply_parameters',
+  'link_preview_options',
 ]);
 const INT_FIELDS = new Set([
-  'chat_id', 'message_id', 'user_id', 'offset', 'limit', 'timeout', 'cache_time', 'reply_to_message_id',
-  'message_thread_id', 'max_connections',
+  'chat_id',
+  'message_id',
+  'user_id',
+  'offset',
+  'limit',
+  'timeout',
+  'cache_time',
+  'reply_to_message_id',
+  'message_thread_id',
+  'max_connections',
 ]);
 const BOOL_FIELDS = new Set([
-  'show_alert', 'disable_notification', 'protect_content', 'drop_pending_updates', 'has_spoiler',
-  'allow_sending_without_reply', 'disable_web_page_preview', 'show_caption_above_media',
+  'show_alert',
+  'disable_notification',
+  'protect_content',
+  'drop_pending_updates',
+  'has_spoiler',
+  'allow_sending_without_reply',
+  'disable_web_page_preview',
+  'show_caption_above_media',
 ]);
 
 export async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -73,7 +94,8 @@ export function decodeRequest(contentType: string | undefined, query: URLSearchP
     } catch {
       throw badRequest("can't parse JSON object");
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest("can't parse JSON object");
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw badRequest("can't parse JSON object");
     Object.assign(params, parsed);
   } else if (type.startsWith('application/x-www-form-urlencoded')) {
     fromStrings(new URLSearchParams(body.toString('utf8')), params);

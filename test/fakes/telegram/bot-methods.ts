@@ -20,14 +20,18 @@ const getMe: Handler = ({ state }) => ({
 
 const getUpdates: Handler = ({ state, updates, params, closed }) => {
   if (state.webhookUrl !== '') {
-    throw new ApiError(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+    throw new ApiError(
+      409,
+      "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+    );
   }
   return updates.getUpdates(params, closed);
 };
 
 const setWebhook: Handler = ({ state, params }) => {
   const url = typeof params.url === 'string' ? params.url : '';
-  if (url !== '' && !/^https:\/\//.test(url)) throw badRequest('bad webhook: An HTTPS URL must be provided for webhook');
+  if (url !== '' && !/^https:\/\//.test(url))
+    throw badRequest('bad webhook: An HTTPS URL must be provided for webhook');
   state.webhookUrl = url;
   return true;
 };
@@ -52,17 +56,42 @@ export function memberObject(status: MemberStatus, user: User): Record<string, u
       return { status, user, is_anonymous: false };
     case 'administrator':
       return {
-        status, user, can_be_edited: false, is_anonymous: false, can_manage_chat: true, can_delete_messages: true,
-        can_manage_video_chats: true, can_restrict_members: true, can_promote_members: false, can_change_info: true,
-        can_invite_users: true, can_post_stories: false, can_edit_stories: false, can_delete_stories: false,
+        status,
+        user,
+        can_be_edited: false,
+        is_anonymous: false,
+        can_manage_chat: true,
+        can_delete_messages: true,
+        can_manage_video_chats: true,
+        can_restrict_members: true,
+        can_promote_members: false,
+        can_change_info: true,
+        can_invite_users: true,
+        can_post_stories: false,
+        can_edit_stories: false,
+        can_delete_stories: false,
         can_pin_messages: true,
       };
     case 'restricted':
       return {
-        status, user, is_member: true, can_send_messages: false, can_send_audios: false, can_send_documents: false,
-        can_send_photos: false, can_send_videos: false, can_send_video_notes: false, can_send_voice_notes: false,
-        can_send_polls: false, can_send_other_messages: false, can_add_web_page_previews: false, can_change_info: false,
-        can_invite_users: false, can_pin_messages: false, can_manage_topics: false, until_date: 0,
+        status,
+        user,
+        is_member: true,
+        can_send_messages: false,
+        can_send_audios: false,
+        can_send_documents: false,
+        can_send_photos: false,
+        can_send_videos: false,
+        can_send_video_notes: false,
+        can_send_voice_notes: false,
+        can_send_polls: false,
+        can_send_other_messages: false,
+        can_add_web_page_previews: false,
+        can_change_info: false,
+        can_invite_users: false,
+        can_pin_messages: false,
+        can_manage_topics: false,
+        until_date: 0,
       };
     case 'kicked':
       return { status, user, until_date: 0 };
@@ -107,11 +136,13 @@ const deleteMyCommands: Handler = ({ state, params }) => {
 
 /** setMyDescription (0-512 characters) and setMyShortDescription (0-120), per language; '' removes it. */
 function describer(field: 'description' | 'short_description', max: number): [Handler, Handler] {
-  const store = (state: Parameters<Handler>[0]['state']) => (field === 'description' ? state.descriptions : state.shortDescriptions);
+  const store = (state: Parameters<Handler>[0]['state']) =>
+    field === 'description' ? state.descriptions : state.shortDescriptions;
   const set: Handler = ({ state, params }) => {
     const lang = languageOf(params);
     const text = typeof params[field] === 'string' ? (params[field] as string) : '';
-    if ([...text].length > max) throw badRequest(`${field === 'description' ? 'BOT_DESCRIPTION' : 'BOT_SHORT_DESCRIPTION'}_TOO_LONG`);
+    if ([...text].length > max)
+      throw badRequest(`${field === 'description' ? 'BOT_DESCRIPTION' : 'BOT_SHORT_DESCRIPTION'}_TOO_LONG`);
     if (text === '') store(state).delete(lang);
     else store(state).set(lang, text);
     return true;
@@ -143,7 +174,20 @@ const answerCallbackQuery: Handler = ({ state, params, now }) => {
 };
 
 export const botMethods: Record<string, Handler> = {
-  getMe, getUpdates, setWebhook, deleteWebhook, getWebhookInfo, getChat, getChatMember,
-  setMyCommands, getMyCommands, deleteMyCommands, answerCallbackQuery, answerInlineQuery,
-  setMyDescription, getMyDescription, setMyShortDescription, getMyShortDescription,
+  getMe,
+  getUpdates,
+  setWebhook,
+  deleteWebhook,
+  getWebhookInfo,
+  getChat,
+  getChatMember,
+  setMyCommands,
+  getMyCommands,
+  deleteMyCommands,
+  answerCallbackQuery,
+  answerInlineQuery,
+  setMyDescription,
+  getMyDescription,
+  setMyShortDescription,
+  getMyShortDescription,
 };

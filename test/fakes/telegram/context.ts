@@ -39,7 +39,9 @@ export function requireChat(ctx: MethodContext): Chat {
   const chat = ctx.state.chats.get(id);
   if (chat) return chat;
   if (ctx.knownChatsOnly) throw chatNotFound();
-  return ctx.state.addChat(id < 0 ? { id, type: 'group', title: `Group ${id}` } : { id, type: 'private', first_name: `User ${id}` });
+  return ctx.state.addChat(
+    id < 0 ? { id, type: 'group', title: `Group ${id}` } : { id, type: 'private', first_name: `User ${id}` },
+  );
 }
 
 export function intParam(params: Record<string, unknown>, key: string): number {
@@ -66,7 +68,9 @@ export function toMessage(state: FakeState, m: SentMessage): Message {
   }
   if (m.photo) {
     const p = m.photo;
-    message.photo = [{ file_id: p.file_id, file_unique_id: `u${p.file_id}`, width: p.width, height: p.height, file_size: p.size }];
+    message.photo = [
+      { file_id: p.file_id, file_unique_id: `u${p.file_id}`, width: p.width, height: p.height, file_size: p.size },
+    ];
   }
   if (m.reply_markup?.inline_keyboard) message.reply_markup = { inline_keyboard: m.reply_markup.inline_keyboard };
   return message;

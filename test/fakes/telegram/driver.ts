@@ -6,8 +6,18 @@ import { toMessage, unixNow } from './context.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { FakeState } from './state.ts';
 import type {
-  BotCommand, CallbackAnswer, Chat, FailureKind, MemberStatus, Message, MessageEntity, MessageVersion,
-  RequestLogEntry, SentMessage, Update, Violation,
+  BotCommand,
+  CallbackAnswer,
+  Chat,
+  FailureKind,
+  MemberStatus,
+  Message,
+  MessageEntity,
+  MessageVersion,
+  RequestLogEntry,
+  SentMessage,
+  Update,
+  Violation,
 } from './types.ts';
 import type { UpdateQueue } from './updates.ts';
 import type { InlineAnswer } from './inline.ts';
@@ -99,19 +109,50 @@ export class TelegramFake {
    * `senderChat` posts on behalf of a chat, as Telegram sends it: `sender_chat` set, and `from` the shared
    * placeholder user (@GroupAnonymousBot for the group's own anonymous admins, @Channel_Bot for a channel).
    */
-  sendText(input: { chat: FakeChat; from?: FakeUser; text: string; replyToMessageId?: number; fromBot?: boolean; senderChat?: FakeChat | SenderChannel }): Update | undefined {
+  sendText(input: {
+    chat: FakeChat;
+    from?: FakeUser;
+    text: string;
+    replyToMessageId?: number;
+    fromBot?: boolean;
+    senderChat?: FakeChat | SenderChannel;
+  }): Update | undefined {
     const { state } = this.parts;
-    const placeholder = input.senderChat ? (input.senderChat.id === input.chat.id ? GROUP_ANONYMOUS_BOT : CHANNEL_BOT) : undefined;
-    const fromInput = placeholder ?? input.from ?? (input.chat.type === 'private' ? { id: input.chat.id, first_name: 'Tester' } : DEFAULT_GROUP_USER);
-    const from = state.addUser({ language_code: 'en', ...fromInput, is_bot: placeholder !== undefined || input.fromBot === true });
+    const placeholder = input.senderChat
+      ? input.senderChat.id === input.chat.id
+        ? GROUP_ANONYMOUS_BOT
+        : CHANNEL_BOT
+      : undefined;
+    const fromInput =
+      placeholder ??
+      input.from ??
+      (input.chat.type === 'private' ? { id: input.chat.id, first_name: 'Tester' } : DEFAULT_GROUP_USER);
+    const from = state.addUser({
+      language_code: 'en',
+      ...fromInput,
+      is_bot: placeholder !== undefined || input.fromBot === true,
+    });
     const known = state.chats.get(input.chat.id);
-    const chat = input.chat.type === 'private'
-      ? state.addChat({ ...known, first_name: from.first_name, ...(from.username ? { username: from.username } : {}), ...input.chat })
-      : state.addChat({ title: `Group ${input.chat.id}`, ...known, ...input.chat });
-    const message: Message = { message_id: state.nextMessageId(chat.id), from, chat, date: unixNow(), text: input.text };
+    const chat =
+      input.chat.type === 'private'
+        ? state.addChat({
+            ...known,
+            first_name: from.first_name,
+            ...(from.username ? { username: from.username } : {}),
+            ...input.chat,
+          })
+        : state.addChat({ title: `Group ${input.chat.id}`, ...known, ...input.chat });
+    const message: Message = {
+      message_id: state.nextMessageId(chat.id),
+      from,
+      chat,
+      date: unixNow(),
+      text: input.text,
+    };
     if (input.senderChat) {
       const { id, type } = input.senderChat;
-      message.sender_chat = id === chat.id ? { ...chat } : { id, type, title: input.senderChat.title ?? `Channel ${id}` };
+      message.sender_chat =
+        id === chat.id ? { ...chat } : { id, type, title: input.senderChat.title ?? `Channel ${id}` };
     }
     const entities = commandEntities(input.text);
     if (entities.length > 0) message.entities = entities;
@@ -169,7 +210,13 @@ export class TelegramFake {
   }
 
   /** A user presses an inline button; throws unless the message currently shows a button with that data. */
-  pressButton(input: { chatId: number; messageId: number; data: string; from?: FakeUser; unchecked?: boolean }): string {
+  pressButton(input: {
+    chatId: number;
+    messageId: number;
+    data: string;
+    from?: FakeUser;
+    unchecked?: boolean;
+  }): string {
     const { state } = this.parts;
     const message = state.sentMessage(input.chatId, input.messageId);
     if (!message || message.deleted) throw new Error(`no bot message ${input.messageId} in chat ${input.chatId}`);
@@ -178,12 +225,19 @@ export class TelegramFake {
       throw new Error(`message ${input.messageId} has no button with callback_data ${JSON.stringify(input.data)}`);
     }
     const chat = state.chats.get(input.chatId);
-    const fromInput = input.from ?? (chat?.type === 'private' ? { id: input.chatId, first_name: 'Tester' } : DEFAULT_GROUP_USER);
+    const fromInput =
+      input.from ?? (chat?.type === 'private' ? { id: input.chatId, first_name: 'Tester' } : DEFAULT_GROUP_USER);
     const from = state.addUser({ language_code: 'en', ...fromInput, is_bot: false });
     const id = String(7_000_000_000_000_000n + BigInt(++this.callbackCounter));
     state.callbacks.set(id, { created: this.parts.now(), answered: false });
     this.parts.updates.push({
-      callback_query: { id, from, message: toMessage(state, message), chat_instance: `ci${input.chatId}`, data: input.data },
+      callback_query: {
+        id,
+        from,
+        message: toMessage(state, message),
+        chat_instance: `ci${input.chatId}`,
+        data: input.data,
+      },
     });
     return id;
   }
@@ -192,19 +246,29 @@ export class TelegramFake {
    * A user types `@bot <query>` in some chat. Delivered only when inline mode is on
    * (BotFather /setinline); returns the query id, or undefined when not delivered.
    */
-  sendInlineQuery(input: { query: string; from?: FakeUser; chatType?: 'sender' | 'private' | 'group' | 'supergroup' }): string | undefined {
+  sendInlineQuery(input: {
+    query: string;
+    from?: FakeUser;
+    chatType?: 'sender' | 'private' | 'group' | 'supergroup';
+  }): string | undefined {
     const { state } = this.parts;
     if (!state.inlineMode) return undefined;
     const from = state.addUser({ ...(input.from ?? DEFAULT_GROUP_USER), is_bot: false, language_code: 'en' });
     const id = String(8_000_000_000_000_000n + BigInt(++this.callbackCounter));
     state.inline.queries.set(id, { created: this.parts.now(), answered: false });
-    this.parts.updates.push({ inline_query: { id, from, query: input.query, offset: '', chat_type: input.chatType ?? 'sender' } });
+    this.parts.updates.push({
+      inline_query: { id, from, query: input.query, offset: '', chat_type: input.chatType ?? 'sender' },
+    });
     return id;
   }
 
   /** Resolves with the bot's accepted answer to an inline query. */
   waitForInlineAnswer(id: string, timeoutMs = 3000): Promise<InlineAnswer> {
-    return this.waitFor(() => this.parts.state.inline.answers.find((a) => a.inline_query_id === id), timeoutMs, () => `no answer to inline query ${id} within ${timeoutMs} ms`);
+    return this.waitFor(
+      () => this.parts.state.inline.answers.find((a) => a.inline_query_id === id),
+      timeoutMs,
+      () => `no answer to inline query ${id} within ${timeoutMs} ms`,
+    );
   }
 
   /** BotFather /setinline on or off. */
@@ -231,41 +295,64 @@ export class TelegramFake {
    * Resolves with the oldest bot message in the chat that matches and that no earlier
    * waitForMessage returned, so successive calls walk through the replies in order.
    */
-  waitForMessage(chatId: number, predicate: (m: SentMessage) => boolean = () => true, timeoutMs = 2000): Promise<SentMessage> {
-    return this.waitFor(() => {
-      const hit = this.parts.state.sentIn(chatId).find((m) => !this.delivered.has(m) && predicate(m));
-      if (hit) this.delivered.add(hit);
-      return hit;
-    }, timeoutMs, () => `no new bot message in chat ${chatId} matched within ${timeoutMs} ms; bot messages there: ${JSON.stringify(this.messages(chatId).map((m) => m.text))}`);
+  waitForMessage(
+    chatId: number,
+    predicate: (m: SentMessage) => boolean = () => true,
+    timeoutMs = 2000,
+  ): Promise<SentMessage> {
+    return this.waitFor(
+      () => {
+        const hit = this.parts.state.sentIn(chatId).find((m) => !this.delivered.has(m) && predicate(m));
+        if (hit) this.delivered.add(hit);
+        return hit;
+      },
+      timeoutMs,
+      () =>
+        `no new bot message in chat ${chatId} matched within ${timeoutMs} ms; bot messages there: ${JSON.stringify(this.messages(chatId).map((m) => m.text))}`,
+    );
   }
 
   /** Resolves with a bot message once it has an edit (not returned before) that matches. */
-  waitForEdit(chatId: number, predicate: (m: SentMessage, edit: MessageVersion) => boolean = () => true, timeoutMs = 2000): Promise<SentMessage> {
-    return this.waitFor(() => {
-      for (const m of this.parts.state.sentIn(chatId)) {
-        const edit = m.edits.find((e) => !this.delivered.has(e) && predicate(m, e));
-        if (edit) {
-          this.delivered.add(edit);
-          return m;
+  waitForEdit(
+    chatId: number,
+    predicate: (m: SentMessage, edit: MessageVersion) => boolean = () => true,
+    timeoutMs = 2000,
+  ): Promise<SentMessage> {
+    return this.waitFor(
+      () => {
+        for (const m of this.parts.state.sentIn(chatId)) {
+          const edit = m.edits.find((e) => !this.delivered.has(e) && predicate(m, e));
+          if (edit) {
+            this.delivered.add(edit);
+            return m;
+          }
         }
-      }
-      return undefined;
-    }, timeoutMs, () => `no new edit in chat ${chatId} matched within ${timeoutMs} ms`);
+        return undefined;
+      },
+      timeoutMs,
+      () => `no new edit in chat ${chatId} matched within ${timeoutMs} ms`,
+    );
   }
 
   /** Sets a member's status; for the bot itself this also delivers my_chat_member, as Telegram does on kick or promotion. */
   setMember(chatId: number, userId: number, status: MemberStatus): void {
     const { state } = this.parts;
     if (!state.chats.has(chatId)) this.addChat({ id: chatId, type: chatId < 0 ? 'group' : 'private' });
-    const user = userId === this.botId ? state.bot : state.users.get(userId) ?? state.addUser({ id: userId, is_bot: false, first_name: `User ${userId}` });
+    const user =
+      userId === this.botId
+        ? state.bot
+        : (state.users.get(userId) ?? state.addUser({ id: userId, is_bot: false, first_name: `User ${userId}` }));
     const old = state.statusOf(chatId, userId);
     state.setStatus(chatId, userId, status);
     if (userId === this.botId && old !== status) {
       const from = state.addUser({ ...DEFAULT_GROUP_USER, is_bot: false });
       this.parts.updates.push({
         my_chat_member: {
-          chat: state.chats.get(chatId), from, date: unixNow(),
-          old_chat_member: memberObject(old, user), new_chat_member: memberObject(status, user),
+          chat: state.chats.get(chatId),
+          from,
+          date: unixNow(),
+          old_chat_member: memberObject(old, user),
+          new_chat_member: memberObject(status, user),
         },
       });
     }
@@ -309,8 +396,12 @@ export class TelegramFake {
     const from = state.addUser({ ...DEFAULT_GROUP_USER, is_bot: false });
     const date = unixNow();
     const updates = [
-      this.parts.updates.push({ message: { message_id: state.nextMessageId(oldId), from, chat: old, date, migrate_to_chat_id: newId } }),
-      this.parts.updates.push({ message: { message_id: state.nextMessageId(newId), from, chat: next, date, migrate_from_chat_id: oldId } }),
+      this.parts.updates.push({
+        message: { message_id: state.nextMessageId(oldId), from, chat: old, date, migrate_to_chat_id: newId },
+      }),
+      this.parts.updates.push({
+        message: { message_id: state.nextMessageId(newId), from, chat: next, date, migrate_from_chat_id: oldId },
+      }),
     ];
     state.fail(oldId, { migrateTo: newId }, Infinity);
     return updates;

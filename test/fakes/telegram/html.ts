@@ -11,10 +11,22 @@ export interface ParsedText {
 }
 
 const ENTITY_OF_TAG: Record<string, string> = {
-  b: 'bold', strong: 'bold', i: 'italic', em: 'italic', u: 'underline', ins: 'underline',
-  s: 'strikethrough', strike: 'strikethrough', del: 'strikethrough',
-  'tg-spoiler': 'spoiler', span: 'spoiler', a: 'text_link', code: 'code', pre: 'pre',
-  blockquote: 'blockquote', 'tg-emoji': 'custom_emoji',
+  b: 'bold',
+  strong: 'bold',
+  i: 'italic',
+  em: 'italic',
+  u: 'underline',
+  ins: 'underline',
+  s: 'strikethrough',
+  strike: 'strikethrough',
+  del: 'strikethrough',
+  'tg-spoiler': 'spoiler',
+  span: 'spoiler',
+  a: 'text_link',
+  code: 'code',
+  pre: 'pre',
+  blockquote: 'blockquote',
+  'tg-emoji': 'custom_emoji',
 };
 
 interface OpenTag {
@@ -107,10 +119,14 @@ const isQuote = (type: string): boolean => type === 'blockquote' || type === 'ex
 
 /** Entities that may not contain others (Telegram drops the inner one). */
 function insideOpaque(stack: OpenTag[], type: string): boolean {
-  return stack.some((o) =>
-    o.type === 'code' || o.type === 'pre' || o.type === 'custom_emoji' ||
-    (o.type === 'text_link' && type === 'text_link') ||
-    (isQuote(o.type) && isQuote(type)));
+  return stack.some(
+    (o) =>
+      o.type === 'code' ||
+      o.type === 'pre' ||
+      o.type === 'custom_emoji' ||
+      (o.type === 'text_link' && type === 'text_link') ||
+      (isQuote(o.type) && isQuote(type)),
+  );
 }
 
 export function parseHtml(raw: string): ParsedText {
@@ -134,11 +150,16 @@ export function parseHtml(raw: string): ParsedText {
     if (raw[i + 1] === '/') {
       const close = raw.indexOf('>', i);
       if (close < 0) throw fail(`Unclosed end tag at byte offset ${byteOffset(raw, i)}`);
-      const name = raw.slice(i + 2, close).trim().toLowerCase();
+      const name = raw
+        .slice(i + 2, close)
+        .trim()
+        .toLowerCase();
       const open = stack.pop();
       if (!open) throw fail(`Unexpected end tag at byte offset ${byteOffset(raw, i)}`);
       if (open.tag !== name) {
-        throw fail(`Unmatched end tag at byte offset ${byteOffset(raw, i)}, expected "</${open.tag}>", found "</${name}>"`);
+        throw fail(
+          `Unmatched end tag at byte offset ${byteOffset(raw, i)}, expected "</${open.tag}>", found "</${name}>"`,
+        );
       }
       closeTag(open, stack, text, entities);
       i = close + 1;

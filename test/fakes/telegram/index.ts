@@ -33,7 +33,9 @@ export interface TelegramFakeOptions {
 }
 
 export async function startTelegramFake(opts: TelegramFakeOptions = {}): Promise<TelegramFake> {
-  const token = opts.token ?? `${100000000 + Math.floor(Math.random() * 899999999)}:AAfake${Math.random().toString(36).slice(2, 14)}`;
+  const token =
+    opts.token ??
+    `${100000000 + Math.floor(Math.random() * 899999999)}:AAfake${Math.random().toString(36).slice(2, 14)}`;
   const botId = Number(token.split(':')[0]);
   if (!Number.isSafeInteger(botId) || botId <= 0) throw new Error('token must look like "<bot id>:<secret>"');
   const timeScale = opts.timeScale ?? 1;
@@ -44,7 +46,12 @@ export async function startTelegramFake(opts: TelegramFakeOptions = {}): Promise
   const advanceClock = (ms: number): void => {
     skipped += ms;
   };
-  const state = new FakeState({ id: botId, is_bot: true, first_name: 'Kolradar Test', username: opts.botUsername ?? 'kolradar_test_bot' });
+  const state = new FakeState({
+    id: botId,
+    is_bot: true,
+    first_name: 'Kolradar Test',
+    username: opts.botUsername ?? 'kolradar_test_bot',
+  });
   state.privacyMode = opts.privacyMode ?? true;
   state.inlineMode = opts.inlineMode ?? false;
   const updates = new UpdateQueue();
@@ -52,7 +59,14 @@ export async function startTelegramFake(opts: TelegramFakeOptions = {}): Promise
   const log: RequestLogEntry[] = [];
   const internalErrors: unknown[] = [];
   const server = createFakeServer({
-    token, state, updates, limiter, now, knownChatsOnly: opts.knownChatsOnly ?? true, log, internalErrors,
+    token,
+    state,
+    updates,
+    limiter,
+    now,
+    knownChatsOnly: opts.knownChatsOnly ?? true,
+    log,
+    internalErrors,
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -60,16 +74,43 @@ export async function startTelegramFake(opts: TelegramFakeOptions = {}): Promise
   });
   const { port } = server.address() as AddressInfo;
   return new TelegramFake({
-    apiRoot: `http://127.0.0.1:${port}`, token, timeScale, server, state, updates, limiter, now, advanceClock, log, internalErrors,
+    apiRoot: `http://127.0.0.1:${port}`,
+    token,
+    timeScale,
+    server,
+    state,
+    updates,
+    limiter,
+    now,
+    advanceClock,
+    log,
+    internalErrors,
   });
 }
 
-export { CHANNEL_BOT, GROUP_ANONYMOUS_BOT, TelegramFake, type FakeChat, type FakeUser, type SenderChannel } from './driver.ts';
+export {
+  CHANNEL_BOT,
+  GROUP_ANONYMOUS_BOT,
+  TelegramFake,
+  type FakeChat,
+  type FakeUser,
+  type SenderChannel,
+} from './driver.ts';
 export { DEFAULT_LIMITS } from './rate-limit.ts';
 export { parseHtml } from './html.ts';
 export type {
-  BotCommand, CallbackAnswer, FailureKind, Limits, MemberStatus, MessageEntity, MessageVersion, PhotoInfo,
-  RequestLogEntry, SentMessage, Update, Violation,
+  BotCommand,
+  CallbackAnswer,
+  FailureKind,
+  Limits,
+  MemberStatus,
+  MessageEntity,
+  MessageVersion,
+  PhotoInfo,
+  RequestLogEntry,
+  SentMessage,
+  Update,
+  Violation,
 } from './types.ts';
 export { tinyPng } from './png.ts';
 export type { InlineAnswer, InlineResult } from './inline.ts';

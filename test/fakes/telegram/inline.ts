@@ -42,7 +42,16 @@ export interface InlineState {
 export const newInlineState = (): InlineState => ({ queries: new Map(), answers: [] });
 
 function parseResults(raw: unknown): unknown[] {
-  const v = typeof raw === 'string' ? (() => { try { return JSON.parse(raw) as unknown; } catch { throw badRequest("can't parse inline query results JSON object"); } })() : raw;
+  const v =
+    typeof raw === 'string'
+      ? (() => {
+          try {
+            return JSON.parse(raw) as unknown;
+          } catch {
+            throw badRequest("can't parse inline query results JSON object");
+          }
+        })()
+      : raw;
   if (!Array.isArray(v)) throw badRequest('results must be an array');
   return v;
 }
@@ -60,10 +69,15 @@ function result(raw: unknown, ids: Set<string>): InlineResult {
   const content = r.input_message_content as Record<string, unknown> | undefined;
   if (!content || typeof content !== 'object' || content.message_text === undefined) throw badRequest('MESSAGE_EMPTY');
   const f = formatText(content.message_text, content.parse_mode, content.entities, 'text');
-  if (r.thumbnail_url !== undefined && (typeof r.thumbnail_url !== 'string' || !/^https?:\/\//.test(r.thumbnail_url))) throw badRequest('THUMBNAIL_URL_INVALID');
+  if (r.thumbnail_url !== undefined && (typeof r.thumbnail_url !== 'string' || !/^https?:\/\//.test(r.thumbnail_url)))
+    throw badRequest('THUMBNAIL_URL_INVALID');
   validateReplyMarkup(r.reply_markup);
   return {
-    type: 'article', id, title: r.title, text: f.text, html: f.html,
+    type: 'article',
+    id,
+    title: r.title,
+    text: f.text,
+    html: f.html,
     ...(typeof r.description === 'string' ? { description: r.description } : {}),
     ...(typeof r.thumbnail_url === 'string' ? { thumbnail_url: r.thumbnail_url } : {}),
     ...(r.reply_markup !== undefined ? { reply_markup: r.reply_markup } : {}),
@@ -81,21 +95,30 @@ export const answerInlineQuery: Handler = ({ state, params, now }) => {
   const ids = new Set<string>();
   const results = raw.map((r) => result(r, ids));
   const cache = params.cache_time;
-  if (cache !== undefined && (!Number.isInteger(Number(cache)) || Number(cache) < 0)) throw badRequest('cache_time must be a non-negative integer');
+  if (cache !== undefined && (!Number.isInteger(Number(cache)) || Number(cache) < 0))
+    throw badRequest('cache_time must be a non-negative integer');
   let button: InlineAnswer['button'];
   if (params.button !== undefined) {
-    const b = (typeof params.button === 'string' ? JSON.parse(params.button) : params.button) as Record<string, unknown>;
+    const b = (typeof params.button === 'string' ? JSON.parse(params.button) : params.button) as Record<
+      string,
+      unknown
+    >;
     if (typeof b.text !== 'string' || b.text.trim() === '') throw badRequest('BUTTON_TEXT_INVALID');
     if (b.web_app === undefined) {
-      if (typeof b.start_parameter !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(b.start_parameter)) throw badRequest('START_PARAM_INVALID');
+      if (typeof b.start_parameter !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(b.start_parameter))
+        throw badRequest('START_PARAM_INVALID');
     }
     button = { text: b.text, ...(typeof b.start_parameter === 'string' ? { start_parameter: b.start_parameter } : {}) };
   }
   query.answered = true;
   state.inline.answers.push({
-    inline_query_id: id, results, cache_time: cache === undefined ? undefined : Number(cache),
-    is_personal: params.is_personal === true, next_offset: typeof params.next_offset === 'string' ? params.next_offset : undefined,
-    button, afterMs: now() - query.created,
+    inline_query_id: id,
+    results,
+    cache_time: cache === undefined ? undefined : Number(cache),
+    is_personal: params.is_personal === true,
+    next_offset: typeof params.next_offset === 'string' ? params.next_offset : undefined,
+    button,
+    afterMs: now() - query.created,
   });
   state.emit('inline');
   return true;

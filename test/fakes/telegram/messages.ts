@@ -20,11 +20,22 @@ function checkCanSend(ctx: MethodContext, chat: Chat, what: string): void {
 /** A photo parameter: an attach:// upload, a direct upload, a known file_id or a URL. */
 function resolvePhoto(ctx: MethodContext, value: unknown, field: string): PhotoInfo {
   const ref = typeof value === 'string' ? value : undefined;
-  const upload = ref?.startsWith('attach://') ? ctx.files.get(ref.slice('attach://'.length)) : ref === undefined ? ctx.files.get(field) : undefined;
+  const upload = ref?.startsWith('attach://')
+    ? ctx.files.get(ref.slice('attach://'.length))
+    : ref === undefined
+      ? ctx.files.get(field)
+      : undefined;
   if (ref?.startsWith('attach://') && !upload) throw badRequest(`can't find attached file "${ref}"`);
   if (upload) {
     const { width, height } = validatePhoto(upload.data);
-    const photo: PhotoInfo = { file_id: `fakephoto${++fileCounter}`, source: 'upload', width, height, size: upload.data.length, data: upload.data };
+    const photo: PhotoInfo = {
+      file_id: `fakephoto${++fileCounter}`,
+      source: 'upload',
+      width,
+      height,
+      size: upload.data.length,
+      data: upload.data,
+    };
     if (upload.filename !== undefined) photo.filename = upload.filename;
     ctx.state.photos.set(photo.file_id, photo);
     return photo;
@@ -34,7 +45,14 @@ function resolvePhoto(ctx: MethodContext, value: unknown, field: string): PhotoI
   if (known) return { ...known, source: 'file_id' };
   if (/^https?:\/\/./.test(ref)) {
     // The fake cannot fetch the URL, so the photo has no known size.
-    const photo: PhotoInfo = { file_id: `fakephoto${++fileCounter}`, source: 'url', url: ref, width: 0, height: 0, size: 0 };
+    const photo: PhotoInfo = {
+      file_id: `fakephoto${++fileCounter}`,
+      source: 'url',
+      url: ref,
+      width: 0,
+      height: 0,
+      size: 0,
+    };
     ctx.state.photos.set(photo.file_id, photo);
     return photo;
   }
@@ -58,12 +76,31 @@ function payloadOf(ctx: MethodContext, photo?: PhotoInfo): Record<string, unknow
   return payload;
 }
 
-function send(ctx: MethodContext, method: string, chat: Chat, f: Formatted, photo: PhotoInfo | undefined, markup: ReplyMarkup | undefined): unknown {
+function send(
+  ctx: MethodContext,
+  method: string,
+  chat: Chat,
+  f: Formatted,
+  photo: PhotoInfo | undefined,
+  markup: ReplyMarkup | undefined,
+): unknown {
   const message: SentMessage = {
-    method, time: ctx.now(), text: f.text, html: f.html, parse_mode: f.parse_mode, entities: f.entities,
-    reply_markup: markup, photo, message_id: ctx.state.nextMessageId(chat.id), chat_id: chat.id,
-    isCaption: photo !== undefined, reply_to_message_id: replyTarget(ctx, chat), payload: payloadOf(ctx, photo),
-    date: unixNow(), deleted: false, edits: [],
+    method,
+    time: ctx.now(),
+    text: f.text,
+    html: f.html,
+    parse_mode: f.parse_mode,
+    entities: f.entities,
+    reply_markup: markup,
+    photo,
+    message_id: ctx.state.nextMessageId(chat.id),
+    chat_id: chat.id,
+    isCaption: photo !== undefined,
+    reply_to_message_id: replyTarget(ctx, chat),
+    payload: payloadOf(ctx, photo),
+    date: unixNow(),
+    deleted: false,
+    edits: [],
   };
   ctx.state.recordSent(message);
   return toMessage(ctx.state, message);
@@ -95,9 +132,17 @@ function editTarget(ctx: MethodContext): SentMessage {
   throw badRequest('message to edit not found');
 }
 
-function applyEdit(ctx: MethodContext, m: SentMessage, method: string, next: Omit<MessageVersion, 'method' | 'time'>): unknown {
-  const same = next.text === m.text && isDeepStrictEqual(next.entities, m.entities) &&
-    isDeepStrictEqual(next.reply_markup ?? null, m.reply_markup ?? null) && next.photo?.file_id === m.photo?.file_id;
+function applyEdit(
+  ctx: MethodContext,
+  m: SentMessage,
+  method: string,
+  next: Omit<MessageVersion, 'method' | 'time'>,
+): unknown {
+  const same =
+    next.text === m.text &&
+    isDeepStrictEqual(next.entities, m.entities) &&
+    isDeepStrictEqual(next.reply_markup ?? null, m.reply_markup ?? null) &&
+    next.photo?.file_id === m.photo?.file_id;
   if (same) throw badRequest(NOT_MODIFIED);
   const version: MessageVersion = { ...next, method, time: ctx.now() };
   // The message keeps the method and time of its send; its content follows the edit.
@@ -108,7 +153,12 @@ function applyEdit(ctx: MethodContext, m: SentMessage, method: string, next: Omi
 }
 
 const versionOf = (m: SentMessage): Omit<MessageVersion, 'method' | 'time'> => ({
-  text: m.text, html: m.html, parse_mode: m.parse_mode, entities: m.entities, reply_markup: m.reply_markup, photo: m.photo,
+  text: m.text,
+  html: m.html,
+  parse_mode: m.parse_mode,
+  entities: m.entities,
+  reply_markup: m.reply_markup,
+  photo: m.photo,
 });
 
 const editMessageText: Handler = (ctx) => {
@@ -131,7 +181,9 @@ const editMessageCaption: Handler = (ctx) => {
 const editMessageMedia: Handler = (ctx) => {
   const m = editTarget(ctx);
   if (!m.isCaption) throw badRequest('there is no media in the message to edit');
-  const media = ctx.params.media as { type?: unknown; media?: unknown; caption?: unknown; parse_mode?: unknown; caption_entities?: unknown } | undefined;
+  const media = ctx.params.media as
+    | { type?: unknown; media?: unknown; caption?: unknown; parse_mode?: unknown; caption_entities?: unknown }
+    | undefined;
   if (typeof media !== 'object' || media === null) throw badRequest("can't parse InputMedia JSON object");
   if (media.type !== 'photo') throw badRequest('the fake supports InputMediaPhoto only');
   const photo = resolvePhoto(ctx, media.media, 'media');
@@ -156,14 +208,21 @@ const deleteMessage: Handler = (ctx) => {
   }
   if (ctx.state.incomingMessage(chat.id, id)) {
     const status = ctx.state.statusOf(chat.id, ctx.state.bot.id);
-    if (chat.type !== 'private' && status !== 'administrator' && status !== 'creator') throw badRequest("message can't be deleted");
+    if (chat.type !== 'private' && status !== 'administrator' && status !== 'creator')
+      throw badRequest("message can't be deleted");
     return true;
   }
   throw badRequest('message to delete not found');
 };
 
 export const messageMethods: Record<string, Handler> = {
-  sendMessage, sendPhoto, editMessageText, editMessageCaption, editMessageMedia, editMessageReplyMarkup, deleteMessage,
+  sendMessage,
+  sendPhoto,
+  editMessageText,
+  editMessageCaption,
+  editMessageMedia,
+  editMessageReplyMarkup,
+  deleteMessage,
 };
 
 /** Methods that post a new message, which is what Telegram's flood limits count. */

@@ -11,11 +11,18 @@ async function open(t: TestContext, opts?: TelegramFakeOptions): Promise<Telegra
 }
 
 async function call(fake: TelegramFake, method: string, params: Record<string, unknown> = {}): Promise<any> {
-  const res = await fetch(`${fake.apiRoot}/bot${fake.token}/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params) });
+  const res = await fetch(`${fake.apiRoot}/bot${fake.token}/${method}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(params),
+  });
   return ((await res.json()) as { result: unknown }).result;
 }
 
-const texts = async (fake: TelegramFake): Promise<string[]> => ((await call(fake, 'getUpdates', { timeout: 0 })) as { message?: { text: string } }[]).map((u) => u.message?.text ?? '');
+const texts = async (fake: TelegramFake): Promise<string[]> =>
+  ((await call(fake, 'getUpdates', { timeout: 0 })) as { message?: { text: string } }[]).map(
+    (u) => u.message?.text ?? '',
+  );
 
 test('privacy mode on (the default): getMe says so and ordinary group messages are not delivered', async (t) => {
   const fake = await open(t);
@@ -28,7 +35,12 @@ test('privacy mode on (the default): getMe says so and ordinary group messages a
   fake.sendText({ chat: { id: 9, type: 'private' }, text: 'private chatter' });
   const sent = await call(fake, 'sendMessage', { chat_id: -500, text: 'card' });
   fake.sendText({ chat: g, text: 'a reply to the bot', replyToMessageId: sent.message_id });
-  assert.deepEqual(await texts(fake), ['/token pepe', `hey @${fake.botUsername} look`, 'private chatter', 'a reply to the bot']);
+  assert.deepEqual(await texts(fake), [
+    '/token pepe',
+    `hey @${fake.botUsername} look`,
+    'private chatter',
+    'a reply to the bot',
+  ]);
 });
 
 test('privacy mode on, bot an admin: every group message is delivered', async (t) => {
@@ -36,16 +48,32 @@ test('privacy mode on, bot an admin: every group message is delivered', async (t
   fake.setMember(-501, fake.botId, 'administrator');
   fake.sendText({ chat: { id: -501, type: 'group' }, text: 'plain chatter' });
   const got = (await call(fake, 'getUpdates', { timeout: 0 })) as { message?: { text: string } }[];
-  assert.deepEqual(got.filter((u) => u.message).map((u) => u.message!.text), ['plain chatter']);
+  assert.deepEqual(
+    got.filter((u) => u.message).map((u) => u.message!.text),
+    ['plain chatter'],
+  );
 });
 
 test('privacy mode off: getMe says so and plain group messages arrive; a bot sender is marked is_bot', async (t) => {
   const fake = await open(t, { privacyMode: false });
   assert.equal((await call(fake, 'getMe')).can_read_all_group_messages, true);
   fake.sendText({ chat: { id: -502, type: 'supergroup' }, text: 'plain chatter' });
-  fake.sendText({ chat: { id: -502, type: 'supergroup' }, text: 'from a bot', from: { id: 31, first_name: 'Other bot' }, fromBot: true });
-  const got = (await call(fake, 'getUpdates', { timeout: 0 })) as { message: { text: string; from: { is_bot: boolean } } }[];
-  assert.deepEqual(got.map((u) => [u.message.text, u.message.from.is_bot]), [['plain chatter', false], ['from a bot', true]]);
+  fake.sendText({
+    chat: { id: -502, type: 'supergroup' },
+    text: 'from a bot',
+    from: { id: 31, first_name: 'Other bot' },
+    fromBot: true,
+  });
+  const got = (await call(fake, 'getUpdates', { timeout: 0 })) as {
+    message: { text: string; from: { is_bot: boolean } };
+  }[];
+  assert.deepEqual(
+    got.map((u) => [u.message.text, u.message.from.is_bot]),
+    [
+      ['plain chatter', false],
+      ['from a bot', true],
+    ],
+  );
   fake.setPrivacy(true);
   assert.equal((await call(fake, 'getMe')).can_read_all_group_messages, false);
 });
@@ -55,9 +83,17 @@ test('a user deletes a message: a reply to it needs allow_sending_without_reply,
   const chat = { id: 77, type: 'private' as const };
   const m = fake.sendText({ chat, text: 'paste' })!;
   fake.deleteIncoming(chat.id, m.message!.message_id);
-  const refused = await fetch(`${fake.apiRoot}/bot${fake.token}/sendMessage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ chat_id: 77, text: 'card', reply_parameters: { message_id: m.message!.message_id } }) });
+  const refused = await fetch(`${fake.apiRoot}/bot${fake.token}/sendMessage`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ chat_id: 77, text: 'card', reply_parameters: { message_id: m.message!.message_id } }),
+  });
   assert.match(((await refused.json()) as { description: string }).description, /message to be replied not found/);
-  await call(fake, 'sendMessage', { chat_id: 77, text: 'card', reply_parameters: { message_id: m.message!.message_id, allow_sending_without_reply: true } });
+  await call(fake, 'sendMessage', {
+    chat_id: 77,
+    text: 'card',
+    reply_parameters: { message_id: m.message!.message_id, allow_sending_without_reply: true },
+  });
   assert.equal(fake.messages(77).at(-1)!.reply_to_message_id, undefined);
 });
 
@@ -66,10 +102,17 @@ test('a user edits a message: edited_message arrives unless allowed_updates leav
   const chat = { id: 78, type: 'private' as const };
   const m = fake.sendText({ chat, text: 'first' })!;
   fake.editText({ chat, messageId: m.message!.message_id, text: 'second' });
-  const all = (await call(fake, 'getUpdates', { timeout: 0 })) as { update_id: number; edited_message?: { text: string; edit_date: number } }[];
+  const all = (await call(fake, 'getUpdates', { timeout: 0 })) as {
+    update_id: number;
+    edited_message?: { text: string; edit_date: number };
+  }[];
   assert.equal(all[1]!.edited_message!.text, 'second');
   assert.ok(all[1]!.edited_message!.edit_date > 0);
   fake.editText({ chat, messageId: m.message!.message_id, text: 'third' });
-  const some = (await call(fake, 'getUpdates', { timeout: 0, offset: all[1]!.update_id + 1, allowed_updates: ['message'] })) as unknown[];
+  const some = (await call(fake, 'getUpdates', {
+    timeout: 0,
+    offset: all[1]!.update_id + 1,
+    allowed_updates: ['message'],
+  })) as unknown[];
   assert.deepEqual(some, []);
 });

@@ -16,10 +16,20 @@ async function open(t: TestContext, opts?: TelegramFakeOptions): Promise<Telegra
   return fake;
 }
 
-async function call(fake: TelegramFake, method: string, params: Record<string, unknown> = {}, init?: RequestInit): Promise<Answer> {
-  const res = await fetch(`${fake.apiRoot}/bot${fake.token}/${method}`, init ?? {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params),
-  });
+async function call(
+  fake: TelegramFake,
+  method: string,
+  params: Record<string, unknown> = {},
+  init?: RequestInit,
+): Promise<Answer> {
+  const res = await fetch(
+    `${fake.apiRoot}/bot${fake.token}/${method}`,
+    init ?? {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(params),
+    },
+  );
   return { status: res.status, body: (await res.json()) as Answer['body'] };
 }
 
@@ -35,15 +45,35 @@ const parseError = (html: string): string => {
 test('HTML mode: entities, decoding and the errors Telegram gives', () => {
   const parsed = parseHtml('<b>bold <i>both</i></b> &lt;t&gt; &amp; &quot;q&quot; &#39;s &#x1F600; &nbsp;');
   assert.equal(parsed.text, 'bold both <t> & "q" \'s 😀 &nbsp;');
-  assert.deepEqual(parsed.entities, [{ type: 'bold', offset: 0, length: 9 }, { type: 'italic', offset: 5, length: 4 }]);
-  assert.deepEqual(parseHtml('<pre><code class="language-ts">x</code></pre>').entities, [{ type: 'pre', offset: 0, length: 1, language: 'ts' }]);
-  assert.deepEqual(parseHtml('<a href="https://x.io/?a=1&amp;b=2">link</a>').entities, [{ type: 'text_link', offset: 0, length: 4, url: 'https://x.io/?a=1&b=2' }]);
-  assert.deepEqual(parseHtml('<blockquote expandable>q</blockquote><span class="tg-spoiler">s</span>').entities.map((e) => e.type), ['expandable_blockquote', 'spoiler']);
-  assert.deepEqual(parseHtml('<code><b>x</b></code>').entities.map((e) => e.type), ['code'], 'code cannot hold other entities');
+  assert.deepEqual(parsed.entities, [
+    { type: 'bold', offset: 0, length: 9 },
+    { type: 'italic', offset: 5, length: 4 },
+  ]);
+  assert.deepEqual(parseHtml('<pre><code class="language-ts">x</code></pre>').entities, [
+    { type: 'pre', offset: 0, length: 1, language: 'ts' },
+  ]);
+  assert.deepEqual(parseHtml('<a href="https://x.io/?a=1&amp;b=2">link</a>').entities, [
+    { type: 'text_link', offset: 0, length: 4, url: 'https://x.io/?a=1&b=2' },
+  ]);
+  assert.deepEqual(
+    parseHtml('<blockquote expandable>q</blockquote><span class="tg-spoiler">s</span>').entities.map((e) => e.type),
+    ['expandable_blockquote', 'spoiler'],
+  );
+  assert.deepEqual(
+    parseHtml('<code><b>x</b></code>').entities.map((e) => e.type),
+    ['code'],
+    'code cannot hold other entities',
+  );
 
-  assert.equal(parseError('<div>x</div>'), `Bad Request: can't parse entities: Unsupported start tag "div" at byte offset 0`);
+  assert.equal(
+    parseError('<div>x</div>'),
+    `Bad Request: can't parse entities: Unsupported start tag "div" at byte offset 0`,
+  );
   assert.equal(parseError('é <3'), `Bad Request: can't parse entities: Unsupported start tag "3" at byte offset 3`);
-  assert.equal(parseError('<b>x'), `Bad Request: can't parse entities: Can't find end tag corresponding to start tag "b"`);
+  assert.equal(
+    parseError('<b>x'),
+    `Bad Request: can't parse entities: Can't find end tag corresponding to start tag "b"`,
+  );
   assert.equal(parseError('x</b>'), `Bad Request: can't parse entities: Unexpected end tag at byte offset 1`);
   assert.match(parseError('<b>x</i>'), /Unmatched end tag at byte offset 4, expected "<\/b>", found "<\/i>"/);
   assert.match(parseError('<span>x</span>'), /Tag "span" must have class "tg-spoiler"/);
@@ -57,14 +87,24 @@ test('getUpdates holds until an update arrives, ids start at 1 and offset confir
   assert.equal(fake.pendingPolls, 1, 'held with nothing to deliver');
   fake.sendText({ chat: { id: 1, type: 'private' }, text: 'a' });
   const first = await held;
-  assert.deepEqual(first.body.result.map((u: { update_id: number }) => u.update_id), [1]);
+  assert.deepEqual(
+    first.body.result.map((u: { update_id: number }) => u.update_id),
+    [1],
+  );
 
   fake.sendText({ chat: { id: 1, type: 'private' }, text: 'b' });
   fake.sendText({ chat: { id: 1, type: 'private' }, text: 'c' });
   const again = await call(fake, 'getUpdates', { limit: 2 });
-  assert.deepEqual(again.body.result.map((u: { message: { text: string } }) => u.message.text), ['a', 'b'], 'unconfirmed updates come back');
+  assert.deepEqual(
+    again.body.result.map((u: { message: { text: string } }) => u.message.text),
+    ['a', 'b'],
+    'unconfirmed updates come back',
+  );
   const confirmed = await call(fake, 'getUpdates', { offset: 3 });
-  assert.deepEqual(confirmed.body.result.map((u: { update_id: number }) => u.update_id), [3]);
+  assert.deepEqual(
+    confirmed.body.result.map((u: { update_id: number }) => u.update_id),
+    [3],
+  );
   const empty = await call(fake, 'getUpdates', { offset: 4, timeout: 0 });
   assert.deepEqual(empty.body.result, []);
   assert.equal(fake.unconfirmedUpdates.length, 0);
@@ -89,10 +129,18 @@ test('private chats get 1 message/s: a 429 opens a retry_after window and sends 
   assert.equal((await call(fake, 'sendMessage', { chat_id: 1, text: 'one' })).status, 200);
   const limited = await call(fake, 'sendMessage', { chat_id: 1, text: 'two' });
   assert.equal(limited.status, 429);
-  assert.deepEqual(limited.body, { ok: false, error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } });
+  assert.deepEqual(limited.body, {
+    ok: false,
+    error_code: 429,
+    description: 'Too Many Requests: retry after 1',
+    parameters: { retry_after: 1 },
+  });
   assert.equal(fake.violations.length, 0, 'hitting the limit once is not a violation');
   await call(fake, 'sendMessage', { chat_id: 1, text: 'ignoring retry_after' });
-  assert.deepEqual(fake.violations.map((v) => [v.chat_id, v.scope]), [[1, 'chat']]);
+  assert.deepEqual(
+    fake.violations.map((v) => [v.chat_id, v.scope]),
+    [[1, 'chat']],
+  );
   fake.advanceClock(1000 * fake.timeScale);
   assert.equal((await call(fake, 'sendMessage', { chat_id: 1, text: 'three' })).status, 200);
   assert.equal(fake.violations.length, 1);
@@ -101,7 +149,8 @@ test('private chats get 1 message/s: a 429 opens a retry_after window and sends 
 test('groups get 20 messages a minute and the whole bot a global rate', async (t) => {
   const fake = await open(t, { timeScale: 10, limits: { globalPerSecond: 25, perChatPerSecond: 100 } });
   fake.addChat({ id: -5, type: 'group' });
-  for (let i = 0; i < 20; i++) assert.equal((await call(fake, 'sendMessage', { chat_id: -5, text: `m${i}` })).status, 200);
+  for (let i = 0; i < 20; i++)
+    assert.equal((await call(fake, 'sendMessage', { chat_id: -5, text: `m${i}` })).status, 200);
   const group = await call(fake, 'sendMessage', { chat_id: -5, text: 'm20' });
   assert.equal(group.status, 429);
   assert.ok((group.body.parameters?.retry_after ?? 0) >= 1 && (group.body.parameters?.retry_after ?? 99) <= 60);
@@ -112,7 +161,10 @@ test('groups get 20 messages a minute and the whole bot a global rate', async (t
   fake.addChat({ id: 200, type: 'private' });
   assert.equal((await call(fake, 'sendMessage', { chat_id: 200, text: 'over' })).status, 429, '26th send in a second');
   await call(fake, 'sendMessage', { chat_id: 100, text: 'inside the global window' });
-  assert.deepEqual(fake.violations.map((v) => v.scope), ['global']);
+  assert.deepEqual(
+    fake.violations.map((v) => v.scope),
+    ['global'],
+  );
 });
 
 test('multipart, urlencoded and JSON bodies carry the same parameters', async (t) => {
@@ -124,10 +176,22 @@ test('multipart, urlencoded and JSON bodies carry the same parameters', async (t
   form.set('photo', new Blob([tinyPng(8, 4)]), 'p.png');
   const photo = await call(fake, 'sendPhoto', {}, { method: 'POST', body: form });
   assert.equal(photo.status, 200);
-  assert.deepEqual(photo.body.result.photo.map((p: { width: number; height: number }) => [p.width, p.height]), [[8, 4]]);
+  assert.deepEqual(
+    photo.body.result.photo.map((p: { width: number; height: number }) => [p.width, p.height]),
+    [[8, 4]],
+  );
 
-  const urlencoded = new URLSearchParams({ chat_id: '2', text: 'hey', reply_markup: JSON.stringify({ inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] }) });
-  const text = await call(fake, 'sendMessage', {}, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: urlencoded });
+  const urlencoded = new URLSearchParams({
+    chat_id: '2',
+    text: 'hey',
+    reply_markup: JSON.stringify({ inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] }),
+  });
+  const text = await call(
+    fake,
+    'sendMessage',
+    {},
+    { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: urlencoded },
+  );
   assert.equal(text.status, 200);
   assert.deepEqual(fake.messages(2)[1]?.reply_markup, { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] });
 
@@ -142,14 +206,21 @@ test('multipart, urlencoded and JSON bodies carry the same parameters', async (t
 
 test('unknown chats, methods and callback queries answer as Telegram does', async (t) => {
   const fake = await open(t, { limits: false });
-  assert.deepEqual((await call(fake, 'sendMessage', { chat_id: 99, text: 'x' })).body.description, 'Bad Request: chat not found');
+  assert.deepEqual(
+    (await call(fake, 'sendMessage', { chat_id: 99, text: 'x' })).body.description,
+    'Bad Request: chat not found',
+  );
   assert.equal((await call(fake, 'noSuchMethod')).status, 404);
   const empty = await call(fake, 'sendMessage', { chat_id: 99, text: '  ' });
   assert.equal(empty.status, 400);
 
   fake.sendText({ chat: { id: -7, type: 'group' }, from: { id: 70, first_name: 'Ann' }, text: 'gm' });
   fake.setMember(-7, 71, 'member');
-  const sent = await call(fake, 'sendMessage', { chat_id: -7, text: 'pick', reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] } });
+  const sent = await call(fake, 'sendMessage', {
+    chat_id: -7,
+    text: 'pick',
+    reply_markup: { inline_keyboard: [[{ text: 'A', callback_data: 'a' }]] },
+  });
   assert.throws(() => fake.pressButton({ chatId: -7, messageId: sent.body.result.message_id, data: 'b' }), /no button/);
   const id = fake.pressButton({ chatId: -7, messageId: sent.body.result.message_id, data: 'a' });
   assert.equal((await call(fake, 'answerCallbackQuery', { callback_query_id: id })).status, 200);
@@ -159,7 +230,10 @@ test('unknown chats, methods and callback queries answer as Telegram does', asyn
   const member = async (user: number): Promise<string | undefined> =>
     (await call(fake, 'getChatMember', { chat_id: -7, user_id: user })).body.result?.status;
   assert.deepEqual([await member(70), await member(71), await member(fake.botId)], ['member', 'member', 'member']);
-  assert.equal((await call(fake, 'getChatMember', { chat_id: -7, user_id: 12345 })).body.description, 'Bad Request: user not found');
+  assert.equal(
+    (await call(fake, 'getChatMember', { chat_id: -7, user_id: 12345 })).body.description,
+    'Bad Request: user not found',
+  );
 
   const open2 = await startTelegramFake({ knownChatsOnly: false, limits: false });
   t.after(() => open2.close());

@@ -35,7 +35,8 @@ export class RateLimiter {
   }
 
   force(count: number, retryAfter: number, chatId: number | undefined): void {
-    if (!Number.isInteger(retryAfter) || retryAfter < 1) throw new Error('retryAfter is whole seconds >= 1, as Telegram sends it');
+    if (!Number.isInteger(retryAfter) || retryAfter < 1)
+      throw new Error('retryAfter is whole seconds >= 1, as Telegram sends it');
     this.forced.push({ remaining: count, retryAfter, chatId });
   }
 

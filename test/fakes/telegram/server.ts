@@ -41,7 +41,13 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
 async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const route = /^\/bot([^/]+)\/([A-Za-z]+)\/?$/.exec(url.pathname);
-  const entry: RequestLogEntry = { method: route?.[2] ?? '', chat_id: undefined, status: 0, description: undefined, time: deps.now() };
+  const entry: RequestLogEntry = {
+    method: route?.[2] ?? '',
+    chat_id: undefined,
+    status: 0,
+    description: undefined,
+    time: deps.now(),
+  };
   deps.log.push(entry);
   const closed = new AbortController();
   res.on('close', () => {
@@ -64,7 +70,8 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     const { params, files } = decodeRequest(req.headers['content-type'], url.searchParams, body);
     let dropAfter = false;
     if (params.chat_id !== undefined) {
-      entry.chat_id = typeof params.chat_id === 'number' || typeof params.chat_id === 'string' ? params.chat_id : undefined;
+      entry.chat_id =
+        typeof params.chat_id === 'number' || typeof params.chat_id === 'string' ? params.chat_id : undefined;
       const chatId = chatIdOf(deps.state, params.chat_id);
       entry.chat_id = chatId;
       const failure = deps.state.takeFailure(chatId);
@@ -77,7 +84,12 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
       }
     }
     const ctx: MethodContext = {
-      params, files, state: deps.state, updates: deps.updates, now: deps.now, closed: closed.signal,
+      params,
+      files,
+      state: deps.state,
+      updates: deps.updates,
+      now: deps.now,
+      closed: closed.signal,
       knownChatsOnly: deps.knownChatsOnly,
     };
     const result = await handler(ctx);

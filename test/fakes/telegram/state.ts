@@ -3,7 +3,15 @@
 import { badRequest, chatNotFound, forbidden, ApiError } from './errors.ts';
 import { newInlineState, type InlineState } from './inline.ts';
 import type {
-  BotCommand, CallbackAnswer, Chat, FailureKind, MemberStatus, Message, PhotoInfo, SentMessage, User,
+  BotCommand,
+  CallbackAnswer,
+  Chat,
+  FailureKind,
+  MemberStatus,
+  Message,
+  PhotoInfo,
+  SentMessage,
+  User,
 } from './types.ts';
 
 interface Failure {
@@ -150,7 +158,9 @@ export class FakeState {
     }
     switch (kind) {
       case 'kicked':
-        return forbidden(`bot was kicked from the ${this.chats.get(chatId)?.type === 'supergroup' ? 'supergroup' : 'group'} chat`);
+        return forbidden(
+          `bot was kicked from the ${this.chats.get(chatId)?.type === 'supergroup' ? 'supergroup' : 'group'} chat`,
+        );
       case 'blocked':
         return forbidden('bot was blocked by the user');
       case 'not_found':

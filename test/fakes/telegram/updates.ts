@@ -71,7 +71,12 @@ export class UpdateQueue {
       poll.conflict ??= setTimeout(() => {
         if (!this.polls.has(poll)) return;
         this.drop(poll);
-        poll.reject(new ApiError(409, 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running'));
+        poll.reject(
+          new ApiError(
+            409,
+            'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running',
+          ),
+        );
       }, CONFLICT_GRACE_MS);
     }
     this.confirm(Number(params.offset ?? 0));

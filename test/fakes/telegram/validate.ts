@@ -16,7 +16,8 @@ export interface Formatted {
 
 /** Parses text or a caption the way its parse_mode says and enforces its length. */
 export function formatText(raw: unknown, parseMode: unknown, entities: unknown, kind: 'text' | 'caption'): Formatted {
-  if (raw !== undefined && typeof raw !== 'string' && typeof raw !== 'number') throw badRequest(`${kind} must be a string`);
+  if (raw !== undefined && typeof raw !== 'string' && typeof raw !== 'number')
+    throw badRequest(`${kind} must be a string`);
   const input = raw === undefined ? '' : String(raw);
   const mode = parseMode === undefined || parseMode === '' ? undefined : String(parseMode);
   let text = input;
@@ -38,13 +39,22 @@ export function formatText(raw: unknown, parseMode: unknown, entities: unknown, 
 }
 
 const ACTIONS = [
-  'callback_data', 'url', 'login_url', 'switch_inline_query', 'switch_inline_query_current_chat',
-  'switch_inline_query_chosen_chat', 'callback_game', 'pay', 'web_app', 'copy_text',
+  'callback_data',
+  'url',
+  'login_url',
+  'switch_inline_query',
+  'switch_inline_query_current_chat',
+  'switch_inline_query_chosen_chat',
+  'callback_game',
+  'pay',
+  'web_app',
+  'copy_text',
 ];
 
 export function validateReplyMarkup(markup: unknown): ReplyMarkup | undefined {
   if (markup === undefined || markup === null) return undefined;
-  if (typeof markup !== 'object' || Array.isArray(markup)) throw badRequest("can't parse reply keyboard markup JSON object");
+  if (typeof markup !== 'object' || Array.isArray(markup))
+    throw badRequest("can't parse reply keyboard markup JSON object");
   const m = markup as ReplyMarkup;
   if (m.inline_keyboard === undefined) return m;
   if (!Array.isArray(m.inline_keyboard) || m.inline_keyboard.some((row) => !Array.isArray(row))) {
@@ -53,7 +63,7 @@ export function validateReplyMarkup(markup: unknown): ReplyMarkup | undefined {
   for (const row of m.inline_keyboard) {
     for (const button of row) {
       if (typeof button !== 'object' || button === null || typeof button.text !== 'string') {
-        throw badRequest("can't parse inline keyboard button: Field \"text\" must be of type String");
+        throw badRequest('can\'t parse inline keyboard button: Field "text" must be of type String');
       }
       if (!ACTIONS.some((a) => button[a] !== undefined)) {
         throw badRequest("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard");
@@ -61,7 +71,8 @@ export function validateReplyMarkup(markup: unknown): ReplyMarkup | undefined {
       if (button.text.trim() === '') throw badRequest('BUTTON_TEXT_INVALID');
       if (button.callback_data !== undefined) {
         const bytes = Buffer.byteLength(String(button.callback_data), 'utf8');
-        if (typeof button.callback_data !== 'string' || bytes < 1 || bytes > 64) throw badRequest('BUTTON_DATA_INVALID');
+        if (typeof button.callback_data !== 'string' || bytes < 1 || bytes > 64)
+          throw badRequest('BUTTON_DATA_INVALID');
       }
       if (button.url !== undefined && !validButtonUrl(button.url)) throw badRequest('BUTTON_URL_INVALID');
     }

@@ -3,8 +3,20 @@ import type { TestContext } from 'node:test';
 import type { Sandbox } from '../../../src/sandbox/server.ts';
 import { enc, ok } from '../helpers.ts';
 import {
-  ANALYTICS, KOL_PROJECT, KOL_SCORE, KOL_TABLE, MINDMAP, MOMENTUM, SUMMARY, TOKEN_SUMMARY, TWEET_BY_TOKEN, TWEET_LIST, TWEET_LIST_MINIMAL, WIN_RATE,
-  arrayOf, check,
+  ANALYTICS,
+  KOL_PROJECT,
+  KOL_SCORE,
+  KOL_TABLE,
+  MINDMAP,
+  MOMENTUM,
+  SUMMARY,
+  TOKEN_SUMMARY,
+  TWEET_BY_TOKEN,
+  TWEET_LIST,
+  TWEET_LIST_MINIMAL,
+  WIN_RATE,
+  arrayOf,
+  check,
 } from '../shapes.ts';
 
 /** envelopes and records match the spec field by field */
@@ -59,7 +71,9 @@ export async function checkEnvelopes(t: TestContext, sb: Sandbox): Promise<void>
     const b = await ok(sb, `/v2/tweets/token/${tokPath}`);
     check(b, { items: arrayOf(TWEET_BY_TOKEN), next_cursor: 'str' });
     for (const it of b.items) {
-      assert.ok(it.highlights.some((h: any) => h.token_id === hotToken.id && h.token.token_address === hotToken.address));
+      assert.ok(
+        it.highlights.some((h: any) => h.token_id === hotToken.id && h.token.token_address === hotToken.address),
+      );
       assert.equal(it.x_user.id, it.x_user_id);
       assert.equal(it.x_user.statistic.x_user_id, it.x_user_id);
     }
@@ -71,29 +85,37 @@ export async function checkEnvelopes(t: TestContext, sb: Sandbox): Promise<void>
     for (const it of b.items) {
       assert.equal(it.x_user.length, 1);
       assert.deepEqual(it.token, it.tokens[0]);
-      assert.deepEqual(it.highlights.map((h: any) => h.token_id), it.tokens.map((x: any) => x.id));
+      assert.deepEqual(
+        it.highlights.map((h: any) => h.token_id),
+        it.tokens.map((x: any) => x.id),
+      );
       const kol = kols.find((k) => k.id === it.x_user[0].id)!;
       assert.equal(it.x_user[0].twitter_id, kol.twitter_id);
     }
   });
 
-  await t.test('4.8 tweets with spec-minimal authors (authors: minimal, mix); op 7 still names each author in full', async () => {
-    try {
-      sb.setAuthors('minimal');
-      const lean = await ok(sb, '/v2/tweets', { limit: 6 });
-      check(lean, { items: arrayOf(TWEET_LIST_MINIMAL()), next_cursor: 'str' });
-      sb.setAuthors('mix');
-      const mixed = await ok(sb, '/v2/tweets', { limit: 6 });
-      for (const it of mixed.items) check(it, it.id % 2 === 1 ? TWEET_LIST_MINIMAL() : TWEET_LIST, `tweet ${it.id}`);
-      const first = lean.items[0];
-      const full = await ok(sb, `/v2/tweets/token/${first.token.chain_id}/${enc(first.token.token_address)}`, { limit: 30 });
-      const same = full.items.find((x: any) => x.id === first.id);
-      assert.equal(same.x_user.username, first.x_user[0].username);
-      assert.equal(typeof same.x_user.statistic.ranking_score, 'number');
-    } finally {
-      sb.setAuthors('full');
-    }
-  });
+  await t.test(
+    '4.8 tweets with spec-minimal authors (authors: minimal, mix); op 7 still names each author in full',
+    async () => {
+      try {
+        sb.setAuthors('minimal');
+        const lean = await ok(sb, '/v2/tweets', { limit: 6 });
+        check(lean, { items: arrayOf(TWEET_LIST_MINIMAL()), next_cursor: 'str' });
+        sb.setAuthors('mix');
+        const mixed = await ok(sb, '/v2/tweets', { limit: 6 });
+        for (const it of mixed.items) check(it, it.id % 2 === 1 ? TWEET_LIST_MINIMAL() : TWEET_LIST, `tweet ${it.id}`);
+        const first = lean.items[0];
+        const full = await ok(sb, `/v2/tweets/token/${first.token.chain_id}/${enc(first.token.token_address)}`, {
+          limit: 30,
+        });
+        const same = full.items.find((x: any) => x.id === first.id);
+        assert.equal(same.x_user.username, first.x_user[0].username);
+        assert.equal(typeof same.x_user.statistic.ranking_score, 'number');
+      } finally {
+        sb.setAuthors('full');
+      }
+    },
+  );
 
   await t.test('4.9 KOL table', async () => {
     const b = await ok(sb, '/v2/x-users/analytics', { limit: 7, offset: 3 });
@@ -106,7 +128,6 @@ export async function checkEnvelopes(t: TestContext, sb: Sandbox): Promise<void>
     check(b, { items: arrayOf(TOKEN_SUMMARY), total: 'int' });
     assert.ok(b.total >= b.items.length && b.items.length > 0);
   });
-
 }
 
 /** generated data looks like a real market */
@@ -129,7 +150,10 @@ export async function checkMarket(t: TestContext, sb: Sandbox): Promise<void> {
   for (const l of ['alpha', 'degen', 'memecoin', 'nft', 'defi', 'trader', 'influencer']) assert.ok(labels.has(l), l);
   assert.deepEqual(new Set(tweets.map((x) => x.tweet_type)), new Set(['tweet', 'reply', 'quote', 'retweet']));
   for (let i = 1; i < tweets.length; i++) {
-    assert.ok(tweets[i]!.id > tweets[i - 1]!.id && tweets[i]!.tweetedMs >= tweets[i - 1]!.tweetedMs, 'ids grow with time');
+    assert.ok(
+      tweets[i]!.id > tweets[i - 1]!.id && tweets[i]!.tweetedMs >= tweets[i - 1]!.tweetedMs,
+      'ids grow with time',
+    );
   }
 
   const all = await ok(sb, '/v2/tokens/analytics', { limit: 100, sortField: 'market_cap', sortOrder: 'ASC' });
@@ -143,23 +167,33 @@ export async function checkMarket(t: TestContext, sb: Sandbox): Promise<void> {
 
   const kol = kols.find((k) => tweets.some((x) => x.kolId === k.id))!;
   const momentum = await ok(sb, `/v2/x-users/${kol.twitter_id}/tokens`);
-  const prices: string[] = momentum.items.flatMap((x: any) => Object.entries(x).filter(([k]) => k.startsWith('price_')).map(([, v]) => v));
+  const prices: string[] = momentum.items.flatMap((x: any) =>
+    Object.entries(x)
+      .filter(([k]) => k.startsWith('price_'))
+      .map(([, v]) => v),
+  );
   for (const p of prices) assert.match(p, /^\d+\.\d+$/);
   const allPrices: string[] = [];
   for (const k of kols.slice(0, 40)) {
     for (const it of (await ok(sb, `/v2/x-users/${k.twitter_id}/tokens`)).items) allPrices.push(it.price_init);
   }
-  assert.ok(allPrices.some((p) => /^0\.0{6,}[1-9]/.test(p)), 'tiny prices appear as plain decimals');
+  assert.ok(
+    allPrices.some((p) => /^0\.0{6,}[1-9]/.test(p)),
+    'tiny prices appear as plain decimals',
+  );
 
   await t.test('awkward records survive the round trip unchanged', async () => {
     const cjk = await ok(sb, '/v2/tokens/analytics', { tokenAddress: edge.cjkToken.address });
     assert.equal(cjk.items[0].token.name, edge.cjkToken.name);
     assert.match(edge.cjkToken.name, /\p{Script=Han}/u);
     assert.match(edge.cjkToken.name, /\p{Extended_Pictographic}/u);
-    const html = await ok(sb, `/v2/tokens/${edge.htmlToken.chain_id}/${enc(edge.htmlToken.address)}/mindmap`, { timeFrame: 720 });
+    const html = await ok(sb, `/v2/tokens/${edge.htmlToken.chain_id}/${enc(edge.htmlToken.address)}/mindmap`, {
+      timeFrame: 720,
+    });
     const served = html.tokens[String(edge.htmlToken.id)];
     assert.equal(served.name, edge.htmlToken.name);
-    for (const ch of ['<b>', '&', '"', "'"]) assert.ok(served.name.includes(ch) && (ch === '<b>' || served.symbol.includes(ch)), ch);
+    for (const ch of ['<b>', '&', '"', "'"])
+      assert.ok(served.name.includes(ch) && (ch === '<b>' || served.symbol.includes(ch)), ch);
     const rtl = await ok(sb, '/v2/x-users/analytics', { search: edge.rtlKol.username });
     assert.equal(rtl.items[0].display_name, edge.rtlKol.display_name);
     assert.match(edge.rtlKol.display_name, /\p{Script=Arabic}/u);

@@ -49,7 +49,8 @@ export async function checkErrors(t: TestContext, sb: Sandbox): Promise<void> {
   });
 
   await t.test('400 for each rule', async () => {
-    for (const path of [ops.tokenAnalytics!, ops.kolTokens!, ops.kolWinRates!]) await expectError(400, path, { chainId: 'ethereum' });
+    for (const path of [ops.tokenAnalytics!, ops.kolTokens!, ops.kolWinRates!])
+      await expectError(400, path, { chainId: 'ethereum' });
     await expectError(400, ops.tweets!, { chainId: ['solana', 'tron'] });
     await expectError(400, `/v2/tokens/ethereum/${enc(tok.address)}/mindmap`);
     await expectError(400, `/v2/tweets/token/ethereum/${enc(tok.address)}`);
@@ -62,12 +63,19 @@ export async function checkErrors(t: TestContext, sb: Sandbox): Promise<void> {
       assert.equal((await get(sb, ops[name]!, { sortOrder: 'ASC' })).status, 200);
     }
     for (const name of ['tweetsByToken', 'tweets']) {
-      for (const o of ['asc', 'DESC', 'Asc']) assert.equal((await get(sb, ops[name]!, { sortOrder: o })).status, 200, `${name} ${o}`);
+      for (const o of ['asc', 'DESC', 'Asc'])
+        assert.equal((await get(sb, ops[name]!, { sortOrder: o })).status, 200, `${name} ${o}`);
       await expectError(400, ops[name]!, { sortOrder: 'up' });
     }
     const limits: Array<[string, number]> = [
-      ['tokenMindmap', 50], ['tokenAnalytics', 100], ['kolProjects', 30], ['kolWinRates', 30],
-      ['tweetsByToken', 30], ['tweets', 30], ['kolTable', 100], ['kolMindmap', 50],
+      ['tokenMindmap', 50],
+      ['tokenAnalytics', 100],
+      ['kolProjects', 30],
+      ['kolWinRates', 30],
+      ['tweetsByToken', 30],
+      ['tweets', 30],
+      ['kolTable', 100],
+      ['kolMindmap', 50],
     ];
     for (const [name, max] of limits) {
       const path = ops[name]!;

@@ -27,7 +27,8 @@ export async function checkFaults(t: TestContext, sb: Sandbox): Promise<void> {
     for (let i = 0; i < 30; i++) {
       const r = await get(sb, feed);
       statuses.add(r.status);
-      if (r.status !== 502) assert.deepEqual(r.body, { statusCode: r.status, message: r.body.message, error: r.body.error });
+      if (r.status !== 502)
+        assert.deepEqual(r.body, { statusCode: r.status, message: r.body.message, error: r.body.error });
       else assert.equal(r.body, undefined, 'a 502 from the gateway is not JSON');
     }
     assert.deepEqual([...statuses].sort(), [500, 502, 503]);
@@ -105,7 +106,11 @@ export async function checkHangAndClose(sb: Sandbox): Promise<void> {
   while (sb.inFlight === 0) await new Promise((r) => setImmediate(r));
   assert.equal((await get(sb, '/v2/tweets')).status, 200, 'other operations still answer');
   const hung = sb.requests.findLast((x) => x.operation === 'kolScore')!;
-  assert.deepEqual([hung.fault, hung.status, hung.finished, sb.inFlight], ['hang', 0, 0, 1], 'held: no answer, still open');
+  assert.deepEqual(
+    [hung.fault, hung.status, hung.finished, sb.inFlight],
+    ['hang', 0, 0, 1],
+    'held: no answer, still open',
+  );
   // A hang never ends by itself: were close() to wait for it, this would never return.
   await sb.close();
   assert.equal(await pending, 'failed', 'the hung request is cut off');

@@ -19,7 +19,10 @@ export async function checkFilters(t: TestContext, sb: Sandbox): Promise<void> {
     for (const it of base.items) assert.equal(tokenById.get(it.token.id)!.chain_id, 'base');
     const pump = await ok(sb, '/v2/tokens/analytics', { tokenAddress: 'PUMP', limit: 100 });
     assert.ok(pump.total > 0);
-    assert.equal(pump.total, tokens.filter((x) => x.address.toLowerCase().includes('pump') || x.name.toLowerCase().includes('pump')).length);
+    assert.equal(
+      pump.total,
+      tokens.filter((x) => x.address.toLowerCase().includes('pump') || x.name.toLowerCase().includes('pump')).length,
+    );
     const fresh = await ok(sb, '/v2/tokens/analytics', { newToken: 24, limit: 100 });
     const now = Date.now();
     const expected = tokens.filter((x) => x.createdMs >= now - 24 * 3_600_000).length;
@@ -27,11 +30,20 @@ export async function checkFilters(t: TestContext, sb: Sandbox): Promise<void> {
     assert.ok(Math.abs(fresh.total - expected) <= 1, 'tokens created in the last 24 hours');
     assert.equal(fresh.new_token_count24h, fresh.total);
     const ranges: Array<[string, (x: any) => number]> = [
-      ['Age', (x) => x.token_age], ['Liquidity', (x) => x.liquidity], ['MarketCap', (x) => x.marketcap],
-      ['SmartFollower', (x) => Number(x.smart_follower)], ['Mention', (x) => Number(x.mention)], ['Impression', (x) => Number(x.impression)],
-      ['AvgScore', (x) => Number(x.avg_score)], ['TotalScore', (x) => Number(x.total_score)], ['M5Change', (x) => x.changes.m5],
-      ['H1Change', (x) => x.changes.h1], ['H4Change', (x) => x.changes.h4], ['H24Change', (x) => x.changes.h24],
-      ['AvgScoreV2', (x) => Number(x.avg_score_v2)], ['ScoreV2', (x) => Number(x.score_v2)],
+      ['Age', (x) => x.token_age],
+      ['Liquidity', (x) => x.liquidity],
+      ['MarketCap', (x) => x.marketcap],
+      ['SmartFollower', (x) => Number(x.smart_follower)],
+      ['Mention', (x) => Number(x.mention)],
+      ['Impression', (x) => Number(x.impression)],
+      ['AvgScore', (x) => Number(x.avg_score)],
+      ['TotalScore', (x) => Number(x.total_score)],
+      ['M5Change', (x) => x.changes.m5],
+      ['H1Change', (x) => x.changes.h1],
+      ['H4Change', (x) => x.changes.h4],
+      ['H24Change', (x) => x.changes.h24],
+      ['AvgScoreV2', (x) => Number(x.avg_score_v2)],
+      ['ScoreV2', (x) => Number(x.score_v2)],
     ];
     for (const [name, get] of ranges) {
       const m = median(all.map(get));
@@ -52,7 +64,11 @@ export async function checkFilters(t: TestContext, sb: Sandbox): Promise<void> {
   });
 
   await t.test('4.4 momentum: chain and start time', async () => {
-    const kol = kols.find((k) => new Set(sb.data.shills.filter((s) => s.kolId === k.id).map((s) => tokenById.get(s.tokenId)!.chain_id)).size >= 3)!;
+    const kol = kols.find(
+      (k) =>
+        new Set(sb.data.shills.filter((s) => s.kolId === k.id).map((s) => tokenById.get(s.tokenId)!.chain_id)).size >=
+        3,
+    )!;
     const all = (await ok(sb, `/v2/x-users/${kol.twitter_id}/tokens`)).items;
     const sol = await ok(sb, `/v2/x-users/${kol.twitter_id}/tokens`, { chainId: 'solana' });
     assert.equal(sol.total, all.filter((x: any) => x.token_chain_id === 'solana').length);
@@ -76,7 +92,9 @@ export async function checkFilters(t: TestContext, sb: Sandbox): Promise<void> {
     for (const it of sui) {
       const overall = all.find((x: any) => x.x_user_id === it.x_user_id);
       assert.ok(it.num_tokens_counted_win_rate <= overall.num_tokens_counted_win_rate);
-      const suiShills = sb.data.shills.filter((s) => s.kolId === it.x_user_id && tokenById.get(s.tokenId)!.chain_id === 'sui');
+      const suiShills = sb.data.shills.filter(
+        (s) => s.kolId === it.x_user_id && tokenById.get(s.tokenId)!.chain_id === 'sui',
+      );
       assert.equal(it.num_tokens_counted_win_rate, suiShills.length);
     }
     const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
@@ -96,25 +114,50 @@ export async function checkFilters(t: TestContext, sb: Sandbox): Promise<void> {
 
   await t.test('4.7 tweets by token: labels', async () => {
     const tok = tokenById.get(tweets.at(-1)!.tokenIds[0]!)!;
-    const items = await walkCursor(sb, `/v2/tweets/token/${tok.chain_id}/${enc(tok.address)}`, { labels: ['degen', 'whale'], limit: 30 });
-    const expected = tweets.filter((x) => x.tokenIds.includes(tok.id) && kolById.get(x.kolId)!.labels.some((l) => l === 'degen' || l === 'whale'));
-    assert.deepEqual(items.map((x) => x.id), expected.map((x) => x.id).reverse());
+    const items = await walkCursor(sb, `/v2/tweets/token/${tok.chain_id}/${enc(tok.address)}`, {
+      labels: ['degen', 'whale'],
+      limit: 30,
+    });
+    const expected = tweets.filter(
+      (x) => x.tokenIds.includes(tok.id) && kolById.get(x.kolId)!.labels.some((l) => l === 'degen' || l === 'whale'),
+    );
+    assert.deepEqual(
+      items.map((x) => x.id),
+      expected.map((x) => x.id).reverse(),
+    );
   });
 
   await t.test('4.8 tweets: every filter', async () => {
     const q = {
-      minTokenScore: 40, maxTokenScore: 80, minKolScore: 45, minFollowerCount: 1000, maxFollowerCount: 2_000_000,
-      tweetTypes: ['tweet', 'quote'], chainId: ['solana', 'base'], labels: ['alpha', 'trader', 'degen'], limit: 30,
+      minTokenScore: 40,
+      maxTokenScore: 80,
+      minKolScore: 45,
+      minFollowerCount: 1000,
+      maxFollowerCount: 2_000_000,
+      tweetTypes: ['tweet', 'quote'],
+      chainId: ['solana', 'base'],
+      labels: ['alpha', 'trader', 'degen'],
+      limit: 30,
     };
     const items = await walkCursor(sb, '/v2/tweets', q);
     const expected = tweets.filter((x) => {
       const k = kolById.get(x.kolId)!;
-      return x.tokenScore >= 40 && x.tokenScore <= 80 && x.kolScore >= 45 && k.follower_count >= 1000 && k.follower_count <= 2_000_000 &&
-        ['tweet', 'quote'].includes(x.tweet_type) && ['solana', 'base'].includes(tokenById.get(x.tokenIds[0]!)!.chain_id) &&
-        k.labels.some((l) => ['alpha', 'trader', 'degen'].includes(l));
+      return (
+        x.tokenScore >= 40 &&
+        x.tokenScore <= 80 &&
+        x.kolScore >= 45 &&
+        k.follower_count >= 1000 &&
+        k.follower_count <= 2_000_000 &&
+        ['tweet', 'quote'].includes(x.tweet_type) &&
+        ['solana', 'base'].includes(tokenById.get(x.tokenIds[0]!)!.chain_id) &&
+        k.labels.some((l) => ['alpha', 'trader', 'degen'].includes(l))
+      );
     });
     assert.ok(expected.length > 20 && expected.length < tweets.length / 4);
-    assert.deepEqual(items.map((x) => x.id), expected.map((x) => x.id).reverse());
+    assert.deepEqual(
+      items.map((x) => x.id),
+      expected.map((x) => x.id).reverse(),
+    );
     for (const it of items) {
       assert.ok(it.token.avg_score >= 40 && it.token.avg_score <= 80 && it.x_user[0].statistic.ranking_score >= 45);
       assert.ok(['solana', 'base'].includes(it.token.chain_id) && ['tweet', 'quote'].includes(it.tweet_type));
@@ -141,9 +184,15 @@ export async function checkFilters(t: TestContext, sb: Sandbox): Promise<void> {
     assert.ok(active.total >= expected.length && active.total < kols.length);
     const all = (await walkOffset(sb, '/v2/x-users/analytics', {}, 100)).items;
     const ranges: Array<[string, (x: any) => number]> = [
-      ['TotalToken', (x) => x.total_token], ['SmFollower', (x) => x.sm_follower], ['Mention', (x) => x.mention],
-      ['Impression', (x) => x.impression], ['Winrate', (x) => x.winrate], ['RugRate', (x) => x.rug_rate],
-      ['LoseRate', (x) => x.lose_rate], ['ScoreV2', (x) => x.score_v2], ['ActiveScore', (x) => x.active_score],
+      ['TotalToken', (x) => x.total_token],
+      ['SmFollower', (x) => x.sm_follower],
+      ['Mention', (x) => x.mention],
+      ['Impression', (x) => x.impression],
+      ['Winrate', (x) => x.winrate],
+      ['RugRate', (x) => x.rug_rate],
+      ['LoseRate', (x) => x.lose_rate],
+      ['ScoreV2', (x) => x.score_v2],
+      ['ActiveScore', (x) => x.active_score],
     ];
     for (const [name, get] of ranges) {
       const m = median(all.map(get));
@@ -157,7 +206,8 @@ export async function checkFilters(t: TestContext, sb: Sandbox): Promise<void> {
   await t.test('4.1 token mindmap: time frame, neighbour bounds, limit', async () => {
     const dayAgo = Date.now() - 86_400_000;
     const recent = new Map<number, number>();
-    for (const x of tweets) if (x.tweetedMs >= dayAgo) for (const id of x.tokenIds) recent.set(id, (recent.get(id) ?? 0) + 1);
+    for (const x of tweets)
+      if (x.tweetedMs >= dayAgo) for (const id of x.tokenIds) recent.set(id, (recent.get(id) ?? 0) + 1);
     const tok = tokens.find((x) => (recent.get(x.id) ?? 0) >= 10 && (recent.get(x.id) ?? 0) <= 25)!;
     const path = `/v2/tokens/${tok.chain_id}/${enc(tok.address)}/mindmap`;
     const wide = await ok(sb, path, { timeFrame: 168, limit: 50 });
@@ -169,7 +219,10 @@ export async function checkFilters(t: TestContext, sb: Sandbox): Promise<void> {
     const cap = median(wide.nodes.slice(1).map((x: any) => tokenById.get(x.id)!.marketcap));
     const big = await ok(sb, path, { timeFrame: 168, limit: 50, minMarketCap: String(cap) });
     assert.ok(big.nodes.length > 1);
-    assert.ok(wide.nodes.slice(1).some((x: any) => tokenById.get(x.id)!.marketcap < cap), 'the bound has something to remove');
+    assert.ok(
+      wide.nodes.slice(1).some((x: any) => tokenById.get(x.id)!.marketcap < cap),
+      'the bound has something to remove',
+    );
     for (const node of big.nodes.slice(1)) assert.ok(tokenById.get(node.id)!.marketcap >= cap);
   });
 
@@ -177,6 +230,9 @@ export async function checkFilters(t: TestContext, sb: Sandbox): Promise<void> {
     const kol = kols.find((k) => new Set(tweets.filter((x) => x.kolId === k.id).flatMap((x) => x.tokenIds)).size > 25)!;
     const { items, total } = await walkOffset(sb, `/v2/x-users/${kol.twitter_id}/mindmap`, {}, 7);
     assert.equal(items.length, total);
-    assert.deepEqual(new Set(items.map((x) => x.id)), new Set(tweets.filter((x) => x.kolId === kol.id).flatMap((x) => x.tokenIds)));
+    assert.deepEqual(
+      new Set(items.map((x) => x.id)),
+      new Set(tweets.filter((x) => x.kolId === kol.id).flatMap((x) => x.tokenIds)),
+    );
   });
 }

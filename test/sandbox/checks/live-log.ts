@@ -5,7 +5,6 @@ import { enc, get, ok } from '../helpers.ts';
 
 /** live feed, appended tweets, request log and Move addresses */
 export async function checkLiveAndLog(t: TestContext, sb: Sandbox): Promise<void> {
-
   await t.test('the request log records what was asked, never the key', async () => {
     sb.resetRequests();
     const tok = sb.data.tokens.find((x) => x.chain_id === 'sui')!;
@@ -46,14 +45,30 @@ export async function checkLiveAndLog(t: TestContext, sb: Sandbox): Promise<void
     assert.equal(burst.length, 250);
     assert.ok(burst.every((x, i) => x.id === lastId + 1 + i));
     const page = await ok(sb, '/v2/tweets', { limit: 30 });
-    assert.deepEqual(page.items.map((x: any) => x.id), burst.slice(-30).map((x) => x.id).reverse());
+    assert.deepEqual(
+      page.items.map((x: any) => x.id),
+      burst
+        .slice(-30)
+        .map((x) => x.id)
+        .reverse(),
+    );
 
     const token = sb.data.tokens.find((x) => x.chain_id === 'base')!;
     const kol = sb.data.kols.find((k) => k.labels.includes('alpha'))!;
-    const [match] = sb.addTweets(1, { token: token.address, kol: kol.username, tokenScore: 99.5, kolScore: 97.25, tweet_type: 'quote', content: 'custom $X' });
+    const [match] = sb.addTweets(1, {
+      token: token.address,
+      kol: kol.username,
+      tokenScore: 99.5,
+      kolScore: 97.25,
+      tweet_type: 'quote',
+      content: 'custom $X',
+    });
     sb.addTweets(1, { token: token.id, kol: kol.twitter_id, tokenScore: 10, kolScore: 97.25 });
     const res = await ok(sb, '/v2/tweets', { minTokenScore: 99, minKolScore: 97, limit: 30 });
-    assert.deepEqual(res.items.map((x: any) => x.id), [match!.id]);
+    assert.deepEqual(
+      res.items.map((x: any) => x.id),
+      [match!.id],
+    );
     const it = res.items[0];
     assert.equal(it.token.avg_score, 99.5);
     assert.equal(it.token.token_address, token.address);
@@ -61,7 +76,9 @@ export async function checkLiveAndLog(t: TestContext, sb: Sandbox): Promise<void
     assert.equal(it.x_user[0].statistic.ranking_score, 97.25);
     assert.equal(it.tweet_type, 'quote');
     assert.equal(it.content, 'custom $X');
-    const byToken = await ok(sb, `/v2/tweets/token/base/${enc(token.address.toUpperCase().replace('0X', '0x'))}`, { limit: 2 });
+    const byToken = await ok(sb, `/v2/tweets/token/base/${enc(token.address.toUpperCase().replace('0X', '0x'))}`, {
+      limit: 2,
+    });
     assert.equal(byToken.items[1].id, match!.id, 'EVM addresses match in any case');
     assert.throws(() => sb.addTweets(1, { kol: 'nobody_at_all' }));
     assert.throws(() => sb.addTweets(1, { token: 'not-an-address' }));
@@ -69,7 +86,9 @@ export async function checkLiveAndLog(t: TestContext, sb: Sandbox): Promise<void
 
   await t.test('Move addresses with "::" round-trip through path parameters', async () => {
     for (const chain of ['sui', 'aptos'] as const) {
-      const tok = sb.data.tokens.find((x) => x.chain_id === chain && sb.data.tweets.some((tw) => tw.tokenIds.includes(x.id)))!;
+      const tok = sb.data.tokens.find(
+        (x) => x.chain_id === chain && sb.data.tweets.some((tw) => tw.tokenIds.includes(x.id)),
+      )!;
       assert.ok(tok.address.includes('::'));
       for (const addr of [enc(tok.address), tok.address]) {
         const mm = await ok(sb, `/v2/tokens/${chain}/${addr}/mindmap`, { timeFrame: 720 });
@@ -92,13 +111,20 @@ export async function checkLiveAndLog(t: TestContext, sb: Sandbox): Promise<void
     st.mock.timers.tick(400);
     const fresh = sb.data.tweets.slice(before);
     assert.equal(fresh.length, 16, '400 ms at 40/s');
-    for (const x of fresh) assert.ok(x.tweetedMs > started && x.tweetedMs <= Date.now(), 'stamped with the clock of their moment');
+    for (const x of fresh)
+      assert.ok(x.tweetedMs > started && x.tweetedMs <= Date.now(), 'stamped with the clock of their moment');
     sb.setLive(false);
     st.mock.timers.tick(1_000);
     assert.equal(sb.data.tweets.length, before + 16, 'setLive(false) stops it');
     st.mock.timers.reset();
     const after = (await ok(sb, '/v2/tweets', { limit: 30 })).items;
     assert.ok(after[0].id > head.id, 'new tweets at the head');
-    assert.deepEqual(after.slice(0, 16).map((x: any) => x.id).sort(), fresh.map((x) => x.id).sort());
+    assert.deepEqual(
+      after
+        .slice(0, 16)
+        .map((x: any) => x.id)
+        .sort(),
+      fresh.map((x) => x.id).sort(),
+    );
   });
 }

@@ -3,7 +3,8 @@ import type { TestContext } from 'node:test';
 import type { Sandbox } from '../../../src/sandbox/server.ts';
 import { enc, ok, walkCursor, walkOffset } from '../helpers.ts';
 
-const noRepeats = (ids: number[], label: string) => assert.equal(new Set(ids).size, ids.length, `${label}: repeated items`);
+const noRepeats = (ids: number[], label: string) =>
+  assert.equal(new Set(ids).size, ids.length, `${label}: repeated items`);
 
 /** paging walks every record once */
 export async function checkPaging(t: TestContext, sb: Sandbox): Promise<void> {
@@ -30,24 +31,42 @@ export async function checkPaging(t: TestContext, sb: Sandbox): Promise<void> {
 
   await t.test('cursor paging (4.3, 4.7, 4.8) reaches a null next_cursor with every record once', async () => {
     const projects = await walkCursor(sb, '/v2/x-users/projects', { limit: 7 });
-    noRepeats(projects.map((x) => x.id), 'projects');
+    noRepeats(
+      projects.map((x) => x.id),
+      'projects',
+    );
     assert.equal(projects.length, kols.length);
-    for (let i = 1; i < projects.length; i++) assert.ok(projects[i - 1].smart_follower_count >= projects[i].smart_follower_count);
+    for (let i = 1; i < projects.length; i++)
+      assert.ok(projects[i - 1].smart_follower_count >= projects[i].smart_follower_count);
 
     const tok = tokens.find((x) => tweets.filter((tw) => tw.tokenIds.includes(x.id)).length > 40)!;
     const byToken = await walkCursor(sb, `/v2/tweets/token/${tok.chain_id}/${enc(tok.address)}`, { limit: 9 });
-    assert.deepEqual(byToken.map((x) => x.id), tweets.filter((x) => x.tokenIds.includes(tok.id)).map((x) => x.id).reverse());
+    assert.deepEqual(
+      byToken.map((x) => x.id),
+      tweets
+        .filter((x) => x.tokenIds.includes(tok.id))
+        .map((x) => x.id)
+        .reverse(),
+    );
 
     const chainOf = new Map(tokens.map((k) => [k.id, k.chain_id]));
     const feed = await walkCursor(sb, '/v2/tweets', { limit: 30, chainId: 'aptos', tweetTypes: ['tweet', 'reply'] });
-    const expected = tweets.filter((x) => chainOf.get(x.tokenIds[0]!) === 'aptos' && ['tweet', 'reply'].includes(x.tweet_type));
-    assert.deepEqual(feed.map((x) => x.id), expected.map((x) => x.id).reverse());
+    const expected = tweets.filter(
+      (x) => chainOf.get(x.tokenIds[0]!) === 'aptos' && ['tweet', 'reply'].includes(x.tweet_type),
+    );
+    assert.deepEqual(
+      feed.map((x) => x.id),
+      expected.map((x) => x.id).reverse(),
+    );
   });
 
   await t.test('the feed cursor is stable while tweets arrive at the head', async () => {
     const sui = tokens.find((x) => x.chain_id === 'sui')!;
     const chainOf = new Map(tokens.map((k) => [k.id, k.chain_id]));
-    const before = tweets.filter((x) => chainOf.get(x.tokenIds[0]!) === 'sui').map((x) => x.id).reverse();
+    const before = tweets
+      .filter((x) => chainOf.get(x.tokenIds[0]!) === 'sui')
+      .map((x) => x.id)
+      .reverse();
     const seen: number[] = [];
     let cursor: string | undefined;
     for (let page = 0; ; page++) {
@@ -67,7 +86,13 @@ export async function checkPaging(t: TestContext, sb: Sandbox): Promise<void> {
     const seen: number[] = [];
     let cursor: string | undefined;
     for (let page = 0; ; page++) {
-      const body = await ok(sb, '/v2/tweets', { limit: 30, cursor, sortField: 'kolScore', sortOrder: 'asc', tweetTypes: 'reply' });
+      const body = await ok(sb, '/v2/tweets', {
+        limit: 30,
+        cursor,
+        sortField: 'kolScore',
+        sortOrder: 'asc',
+        tweetTypes: 'reply',
+      });
       seen.push(...body.items.map((x: any) => x.id));
       if (page % 4 === 0) sb.addTweets(5, { tweet_type: 'reply' });
       if (!body.next_cursor) break;

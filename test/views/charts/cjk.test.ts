@@ -21,7 +21,10 @@ function glyphImage(ch: string): string {
   return Buffer.from(decodePng(renderPng(svg)).rgba).toString('base64');
 }
 
-function differing(a: DecodedPng, b: DecodedPng): { count: number; minX: number; maxX: number; minY: number; maxY: number } {
+function differing(
+  a: DecodedPng,
+  b: DecodedPng,
+): { count: number; minX: number; maxX: number; minY: number; maxY: number } {
   assert.equal(a.width, b.width);
   assert.equal(a.height, b.height);
   const box = { count: 0, minX: Infinity, maxX: -1, minY: Infinity, maxY: -1 };
@@ -48,7 +51,10 @@ test('different Chinese, kana and Korean characters draw differently; without th
   // Cyrillic and Vietnamese never needed a fallback: drawn by DejaVu, each its own shape, either way.
   const dejavu = ['Д', 'м', 'ж', 'ệ', 'ư'];
   assert.equal(new Set(dejavu.map(glyphImage)).size, dejavu.length);
-  assert.deepEqual(withoutFallbacks(() => dejavu.map(glyphImage)), dejavu.map(glyphImage));
+  assert.deepEqual(
+    withoutFallbacks(() => dejavu.map(glyphImage)),
+    dejavu.map(glyphImage),
+  );
 });
 
 test('a fallback face is scaled by its own units per em, in measuring as in drawing', () => {
@@ -59,9 +65,16 @@ test('a fallback face is scaled by its own units per em, in measuring as in draw
   // CJK glyphs are a full em wide: 2 characters at 20 px measure 40 px, and bold measures the same (drawn regular).
   assert.ok(Math.abs(textWidth('龙币', 20) - 40) < 0.5, `${textWidth('龙币', 20)}`);
   assert.equal(textWidth('한국', 20, true), textWidth('한국', 20));
-  assert.notEqual(withoutFallbacks(() => textWidth('龙币', 20)), textWidth('龙币', 20));
+  assert.notEqual(
+    withoutFallbacks(() => textWidth('龙币', 20)),
+    textWidth('龙币', 20),
+  );
   // Painted ink stays inside the measured width.
-  const img = decodePng(renderPng(`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><rect width="200" height="40" fill="#000"/><text x="10" y="30" font-size="20" fill="#fff">龙币한국</text></svg>`));
+  const img = decodePng(
+    renderPng(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><rect width="200" height="40" fill="#000"/><text x="10" y="30" font-size="20" fill="#fff">龙币한국</text></svg>`,
+    ),
+  );
   let right = 0;
   for (let i = 0; i < img.rgba.length; i += 4) if (img.rgba[i]! > 64) right = Math.max(right, (i / 4) % img.width);
   const measured = 10 + textWidth('龙币한국', 20);

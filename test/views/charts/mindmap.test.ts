@@ -14,7 +14,8 @@ function overlappingPairs(layout: MindmapLayout): string[] {
   const shown = layout.labels.filter((l) => l.visible);
   const pairs: string[] = [];
   for (let i = 0; i < shown.length; i++) {
-    for (let j = i + 1; j < shown.length; j++) if (overlap(shown[i]!, shown[j]!)) pairs.push(`${shown[i]!.text} / ${shown[j]!.text}`);
+    for (let j = i + 1; j < shown.length; j++)
+      if (overlap(shown[i]!, shown[j]!)) pairs.push(`${shown[i]!.text} / ${shown[j]!.text}`);
   }
   return pairs;
 }
@@ -32,10 +33,16 @@ test('at 20 nodes every token is labelled with its symbol and no two labels over
     const input = sampleMindmap(20, seed);
     const layout = mindmapLayout(input);
     assert.equal(layout.nodes.length, 20);
-    assert.ok(layout.labels.every((l) => l.visible), `seed ${seed}: a label was hidden`);
+    assert.ok(
+      layout.labels.every((l) => l.visible),
+      `seed ${seed}: a label was hidden`,
+    );
     assert.deepEqual(overlappingPairs(layout), [], `seed ${seed}`);
     for (const l of layout.labels) {
-      assert.ok(l.x >= 0 && l.y >= 0 && l.x + l.width <= layout.width && l.y + l.height <= layout.height, `label ${l.text} off canvas`);
+      assert.ok(
+        l.x >= 0 && l.y >= 0 && l.x + l.width <= layout.width && l.y + l.height <= layout.height,
+        `label ${l.text} off canvas`,
+      );
     }
     const texts = textContents(mindmapSvg(input));
     for (const t of Object.values(input.tokens)) assert.ok(texts.includes(t.symbol), `missing label ${t.symbol}`);
@@ -152,7 +159,10 @@ test('CJK and emoji symbols render without throwing; emoji the font lacks are dr
 test('CJK with no alternative is kept instead of vanishing', () => {
   const input: MindmapInput = {
     centerId: '1',
-    nodes: [{ id: '1', value: 5 }, { id: '2', value: 3 }],
+    nodes: [
+      { id: '1', value: 5 },
+      { id: '2', value: 3 },
+    ],
     edges: [{ source: '1', target: '2', value: 1 }],
     tokens: { '1': { symbol: '中', name: '中文' }, '2': { symbol: '', name: '' } },
   };
@@ -163,7 +173,12 @@ test('CJK with no alternative is kept instead of vanishing', () => {
 });
 
 test('odd graphs: missing centre, unknown edge ends, numeric ids, empty graph, huge graph', () => {
-  const lonely = mindmapLayout({ centerId: 7, nodes: [], edges: [{ source: 7, target: 99, value: 3 }], tokens: { '7': { symbol: 'SEVEN', name: 'Seven' } } });
+  const lonely = mindmapLayout({
+    centerId: 7,
+    nodes: [],
+    edges: [{ source: 7, target: 99, value: 3 }],
+    tokens: { '7': { symbol: 'SEVEN', name: 'Seven' } },
+  });
   assert.equal(lonely.nodes.length, 1);
   assert.equal(lonely.edges.length, 0);
   const svg = mindmapSvg({ centerId: 7, nodes: [], edges: [], tokens: {} });
@@ -172,11 +187,22 @@ test('odd graphs: missing centre, unknown edge ends, numeric ids, empty graph, h
 
   const numeric = mindmapLayout({
     centerId: 1,
-    nodes: [{ id: 2, value: 10 }, { id: 3, value: Number.NaN }, { id: 2, value: 4 }],
-    edges: [{ source: 1, target: 2, value: 5 }, { source: 2, target: 1, value: 5 }, { source: 3, target: 3, value: 9 }],
+    nodes: [
+      { id: 2, value: 10 },
+      { id: 3, value: Number.NaN },
+      { id: 2, value: 4 },
+    ],
+    edges: [
+      { source: 1, target: 2, value: 5 },
+      { source: 2, target: 1, value: 5 },
+      { source: 3, target: 3, value: 9 },
+    ],
     tokens: {},
   });
-  assert.deepEqual(numeric.nodes.map((n) => n.id), ['1', '2', '3']);
+  assert.deepEqual(
+    numeric.nodes.map((n) => n.id),
+    ['1', '2', '3'],
+  );
   assert.equal(numeric.edges.length, 1);
   assert.equal(numeric.edges[0]!.value, 10, 'both directions merged');
 

@@ -10,7 +10,13 @@ import { coordinates, externalReferences, textContents } from './svgCheck.ts';
 
 test('ratios of tiny and long decimal prices keep their precision', () => {
   assert.equal(decimalRatio('0.000000024690', '0.000000012345'), 2);
-  assert.equal(decimalRatio('0.000000000000000000000000000000000000000000000000001', '0.0000000000000000000000000000000000000000000000000005'), 2);
+  assert.equal(
+    decimalRatio(
+      '0.000000000000000000000000000000000000000000000000001',
+      '0.0000000000000000000000000000000000000000000000000005',
+    ),
+    2,
+  );
   assert.equal(decimalRatio('1e-400', '1e-401'), 10, 'below the double range on both sides');
   assert.ok(Math.abs(decimalRatio('1.00000000000000000000000001', '1')! - 1) < 1e-15);
   assert.equal(decimalRatio('0', '5'), 0);
@@ -23,13 +29,19 @@ test('ratios of tiny and long decimal prices keep their precision', () => {
 
 test('ratios agree with floating point wherever floats are exact enough', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 1, max: 999_999_999 }), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 1, max: 999_999_999 }), fc.integer({ min: 0, max: 30 }), (ma, ea, mb, eb) => {
-      const a = (ma / 10 ** ea).toFixed(ea + 9);
-      const b = (mb / 10 ** eb).toFixed(eb + 9);
-      const expected = (ma / mb) * 10 ** (eb - ea);
-      const got = decimalRatio(a, b)!;
-      return Math.abs(got - expected) <= Math.abs(expected) * 1e-6;
-    }),
+    fc.property(
+      fc.integer({ min: 1, max: 999_999_999 }),
+      fc.integer({ min: 0, max: 30 }),
+      fc.integer({ min: 1, max: 999_999_999 }),
+      fc.integer({ min: 0, max: 30 }),
+      (ma, ea, mb, eb) => {
+        const a = (ma / 10 ** ea).toFixed(ea + 9);
+        const b = (mb / 10 ** eb).toFixed(eb + 9);
+        const expected = (ma / mb) * 10 ** (eb - ea);
+        const got = decimalRatio(a, b)!;
+        return Math.abs(got - expected) <= Math.abs(expected) * 1e-6;
+      },
+    ),
     { numRuns: 300 },
   );
 });
@@ -62,7 +74,10 @@ test('at most eight lines, each in its own colour', () => {
   const many = sampleMomentum(12, 4);
   const { series } = momentumSeries(many.tokens);
   assert.equal(series.length, 8);
-  assert.deepEqual(series.map((s) => s.symbol), many.tokens.slice(0, 8).map((t) => t.symbol));
+  assert.deepEqual(
+    series.map((s) => s.symbol),
+    many.tokens.slice(0, 8).map((t) => t.symbol),
+  );
   const svg = momentumSvg(many);
   const strokes = [...svg.matchAll(/<path d="[^"]*" fill="none" stroke="(#[0-9a-f]{6})"/g)].map((m) => m[1]);
   assert.equal(strokes.length, 8);
@@ -72,7 +87,11 @@ test('at most eight lines, each in its own colour', () => {
 test('a moonshot or a rug is clamped inside the plot and marked hollow', () => {
   const svg = momentumSvg({
     title: 'extremes',
-    tokens: [token('MOON', '0.000001', () => '5'), token('RUG', '1', () => '0.0000001'), token('FLAT', '1', () => '1.01')],
+    tokens: [
+      token('MOON', '0.000001', () => '5'),
+      token('RUG', '1', () => '0.0000001'),
+      token('FLAT', '1', () => '1.01'),
+    ],
   });
   for (const y of coordinates(svg, 'y')) assert.ok(y >= 0 && y <= 600, `y ${y} off canvas`);
   for (const x of coordinates(svg, 'x')) assert.ok(x >= 0 && x <= 1000, `x ${x} off canvas`);
@@ -84,7 +103,11 @@ test('a moonshot or a rug is clamped inside the plot and marked hollow', () => {
 
 test('hostile symbols are escaped; the picture renders with visible lines', () => {
   const input = sampleMomentum(8, 5);
-  const hostile = { ...input, title: `<script>alert(1)</script>`, tokens: input.tokens.map((t, i) => (i === 0 ? { ...t, symbol: `<script>&"'` } : t)) };
+  const hostile = {
+    ...input,
+    title: `<script>alert(1)</script>`,
+    tokens: input.tokens.map((t, i) => (i === 0 ? { ...t, symbol: `<script>&"'` } : t)),
+  };
   const svg = momentumSvg(hostile);
   assert.doesNotMatch(svg, /<script/);
   assert.ok(textContents(svg).includes(`<script>&"'`));
@@ -93,7 +116,8 @@ test('hostile symbols are escaped; the picture renders with visible lines', () =
   assert.equal(img.width, 1000);
   assert.equal(img.height, 600);
   assert.ok(looksDrawn(img));
-  for (const c of SERIES_COLOURS.slice(0, 8)) assert.ok(countColour(img, c, 16) > 150, `line colour ${c} barely visible`);
+  for (const c of SERIES_COLOURS.slice(0, 8))
+    assert.ok(countColour(img, c, 16) > 150, `line colour ${c} barely visible`);
 });
 
 test('no tokens at all still gives a readable picture', () => {

@@ -60,10 +60,18 @@ export function decodePng(bytes: Uint8Array): DecodedPng {
       const c = x >= channels && y > 0 ? out[prev + x - channels]! : 0;
       let pred: number;
       switch (filter) {
-        case 0: pred = 0; break;
-        case 1: pred = a; break;
-        case 2: pred = b; break;
-        case 3: pred = (a + b) >> 1; break;
+        case 0:
+          pred = 0;
+          break;
+        case 1:
+          pred = a;
+          break;
+        case 2:
+          pred = b;
+          break;
+        case 3:
+          pred = (a + b) >> 1;
+          break;
         case 4: {
           const p = a + b - c;
           const pa = Math.abs(p - a);
@@ -72,7 +80,8 @@ export function decodePng(bytes: Uint8Array): DecodedPng {
           pred = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
           break;
         }
-        default: throw new Error(`bad PNG filter ${filter}`);
+        default:
+          throw new Error(`bad PNG filter ${filter}`);
       }
       out[row + x] = (line[x]! + pred) & 0xff;
     }
@@ -119,7 +128,12 @@ export function countColour(img: DecodedPng, hex: string, tolerance = 12): numbe
   const b = parseInt(hex.slice(5, 7), 16);
   let n = 0;
   for (let i = 0; i < img.rgba.length; i += 4) {
-    if (Math.abs(img.rgba[i]! - r) <= tolerance && Math.abs(img.rgba[i + 1]! - g) <= tolerance && Math.abs(img.rgba[i + 2]! - b) <= tolerance) n++;
+    if (
+      Math.abs(img.rgba[i]! - r) <= tolerance &&
+      Math.abs(img.rgba[i + 1]! - g) <= tolerance &&
+      Math.abs(img.rgba[i + 2]! - b) <= tolerance
+    )
+      n++;
   }
   return n;
 }

@@ -19,7 +19,10 @@ test('gains are green bars above the line, losses red bars below it', () => {
   assert.equal(img.width, 800);
   assert.equal(img.height, 300);
   const colW = (800 - 80) / 4;
-  const colourAt = (col: number, dy: number) => pixel(img, 40 + colW * (col + 0.5), 170 + dy).slice(0, 3).join(',');
+  const colourAt = (col: number, dy: number) =>
+    pixel(img, 40 + colW * (col + 0.5), 170 + dy)
+      .slice(0, 3)
+      .join(',');
   const hex = (h: string) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16)).join(',');
   assert.equal(colourAt(0, -20), hex(THEME.up), '5m gain above the line');
   assert.equal(colourAt(1, 20), hex(THEME.down), '1h loss below the line');
@@ -31,7 +34,10 @@ test('gains are green bars above the line, losses red bars below it', () => {
 test('huge moves are written compactly and the symbol is escaped', () => {
   const svg = priceStripSvg({ symbol: `<script>&"'`, changes: { m5: 12345, h1: 0.004, h4: -99.99, h24: 2_500_000 } });
   const texts = textContents(svg);
-  assert.ok(texts.includes('+12.3K%') && texts.includes('+0.00%') && texts.includes('-99.99%') && texts.includes('+2.5M%'), texts.join(' | '));
+  assert.ok(
+    texts.includes('+12.3K%') && texts.includes('+0.00%') && texts.includes('-99.99%') && texts.includes('+2.5M%'),
+    texts.join(' | '),
+  );
   assert.ok(texts.includes(`<script>&"' price change`));
   assert.doesNotMatch(svg, /<script/);
   assert.deepEqual(externalReferences(svg), []);

@@ -4,7 +4,9 @@ const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>
 
 /** The text of every <text> element, entities decoded: what the picture spells out. */
 export function textContents(svg: string): string[] {
-  return [...svg.matchAll(/<text\b[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!.replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!));
+  return [...svg.matchAll(/<text\b[^>]*>([^<]*)<\/text>/g)].map((m) =>
+    m[1]!.replace(/&(amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!),
+  );
 }
 
 /** Anything that would make a renderer reach outside the document. */

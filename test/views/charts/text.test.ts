@@ -15,7 +15,12 @@ test('cut text fits its width, ends with an ellipsis, and never splits a charact
       const text = drawableText(raw);
       const out = fitText(text, max, 13);
       if (out === text) return textWidth(text, 13) <= max;
-      return out.endsWith('…') && textWidth(out, 13) <= max + 0.01 && text.startsWith(out.slice(0, -1).trimEnd()) && out.isWellFormed();
+      return (
+        out.endsWith('…') &&
+        textWidth(out, 13) <= max + 0.01 &&
+        text.startsWith(out.slice(0, -1).trimEnd()) &&
+        out.isWellFormed()
+      );
     }),
     { numRuns: 300 },
   );

@@ -7,22 +7,38 @@ import { countColour, decodePng, looksDrawn } from './png.ts';
 import { coordinates, externalReferences, textContents } from './svgCheck.ts';
 
 type Summary = WinRateInput['summary'];
-const summaryOf = (f: (i: number) => number | null): Summary => Object.fromEntries(WINDOWS.map((w, i) => [w, f(i)])) as Summary;
+const summaryOf = (f: (i: number) => number | null): Summary =>
+  Object.fromEntries(WINDOWS.map((w, i) => [w, f(i)])) as Summary;
 
 test('every window is on the axis and every known win rate is written as a percent', () => {
   const summary = summaryOf((i) => [0.5, 0.25, 0.125, 0.6, 0.75, 1, 0, 0.333, 0.9, 0.42, 0.58][i]!);
   const texts = textContents(winRateSvg({ title: 'KOL', summary }));
   for (const w of WINDOWS) assert.ok(texts.includes(w), `window ${w} missing`);
-  for (const p of ['50%', '25%', '12.5%', '60%', '75%', '100%', '0%', '33.3%', '90%', '42%', '58%']) assert.ok(texts.includes(p), `${p} missing`);
+  for (const p of ['50%', '25%', '12.5%', '60%', '75%', '100%', '0%', '33.3%', '90%', '42%', '58%'])
+    assert.ok(texts.includes(p), `${p} missing`);
 });
 
 test('fractions and percents draw the same curve; an explicit scale wins over detection', () => {
   const fractions = summaryOf((i) => 0.3 + i * 0.05);
   const percents = summaryOf((i) => 30 + i * 5);
   assert.equal(winRateSvg({ title: 'a', summary: fractions }), winRateSvg({ title: 'a', summary: percents }));
-  assert.deepEqual(winRatePercents(summaryOf(() => 0.5), 'percent'), WINDOWS.map(() => 0.5));
-  assert.deepEqual(winRatePercents(summaryOf(() => '0.5' as unknown as number)), WINDOWS.map(() => 50), 'decimal strings accepted');
-  assert.deepEqual(winRatePercents(summaryOf(() => 180)), WINDOWS.map(() => 100), 'clamped to 100%');
+  assert.deepEqual(
+    winRatePercents(
+      summaryOf(() => 0.5),
+      'percent',
+    ),
+    WINDOWS.map(() => 0.5),
+  );
+  assert.deepEqual(
+    winRatePercents(summaryOf(() => '0.5' as unknown as number)),
+    WINDOWS.map(() => 50),
+    'decimal strings accepted',
+  );
+  assert.deepEqual(
+    winRatePercents(summaryOf(() => 180)),
+    WINDOWS.map(() => 100),
+    'clamped to 100%',
+  );
 });
 
 test('unknown windows show n/a and break the line instead of inventing a value', () => {

@@ -168,7 +168,11 @@ test('30 big fields: 25 at most, trimmed from the last so the total stays within
 });
 
 test('200 table rows: whole rows in a closed code block, with a count of the rest', () => {
-  const rows = Array.from({ length: 200 }, (_, i) => ({ rank: String(i + 1), name: `kol_${i} \`x\``, score: `${i}.5` }));
+  const rows = Array.from({ length: 200 }, (_, i) => ({
+    rank: String(i + 1),
+    name: `kol_${i} \`x\``,
+    score: `${i}.5`,
+  }));
   const view: TableView = {
     kind: 'table',
     title: 'Top KOLs',
@@ -201,8 +205,15 @@ test('buttons: links and actions with ids, rows of 5, at most 5 rows', () => {
   const actions = Array.from({ length: 30 }, (_, i) => ({ label: `A${i}`, command: 'c', options: {}, id: `id${i}` }));
   const p = toDiscordPayload(
     card({
-      actions: [{ label: 'no id yet', command: 'c', options: {} }, { label: 'x'.repeat(100), command: 'c', options: {}, id: 'long', style: 'danger' }, ...actions],
-      links: [{ label: 'X', url: 'https://x.com/a' }, { label: 'bad', url: 'javascript:alert(1)' }],
+      actions: [
+        { label: 'no id yet', command: 'c', options: {} },
+        { label: 'x'.repeat(100), command: 'c', options: {}, id: 'long', style: 'danger' },
+        ...actions,
+      ],
+      links: [
+        { label: 'X', url: 'https://x.com/a' },
+        { label: 'bad', url: 'javascript:alert(1)' },
+      ],
     }),
   );
   assertLimits(p);
@@ -227,7 +238,9 @@ test('errors are ephemeral embeds with the example in inline code', () => {
 
 test('a picture is attached and shown as the embed image; discord.js options map the names', () => {
   const png = new Uint8Array([1, 2, 3]);
-  const p = toDiscordPayload(card({ picture: { png, name: 'mind map?.png', alt: 'map' }, thumbnailUrl: 'https://cdn/x.png', colour: 'up' }));
+  const p = toDiscordPayload(
+    card({ picture: { png, name: 'mind map?.png', alt: 'map' }, thumbnailUrl: 'https://cdn/x.png', colour: 'up' }),
+  );
   assert.deepEqual(p.files, [{ name: 'mind_map_.png', data: png }]);
   assert.equal(p.embeds[0]!.image?.url, 'attachment://mind_map_.png');
   assert.equal(p.embeds[0]!.color, COLOURS.up);

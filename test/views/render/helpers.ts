@@ -4,16 +4,84 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { Action, CardView, Colour, Field, LinkButton, Picture, Rich, Span, TableView, TextView, View } from '../../../src/views/model.ts';
+import type {
+  Action,
+  CardView,
+  Colour,
+  Field,
+  LinkButton,
+  Picture,
+  Rich,
+  Span,
+  TableView,
+  TextView,
+  View,
+} from '../../../src/views/model.ts';
 
-export const TWEET_5000 = ('gm @everyone **moon** `rug` <b>x</b> & 👩‍👩‍👧‍👦 \u202Eevil\u202C <@123> ').repeat(80).slice(0, 5000);
+export const TWEET_5000 = 'gm @everyone **moon** `rug` <b>x</b> & 👩‍👩‍👧‍👦 \u202Eevil\u202C <@123> '
+  .repeat(80)
+  .slice(0, 5000);
 
 export const HOSTILE_TOKENS = [
-  '*', '**', '_', '__', '~~', '`', '```', '||', '>', '>>> ', '# ', '-# ', '- ', '1. ', '[', ']', '(', ')',
-  '<', '&', '&amp;', '&lt;', '"', "'", '\\', '@everyone', '@here', '@EveryOne', '<@123>', '<@!123>', '<@&456>',
-  '<#789>', '<script>', '</b>', '<b>', '<a href="javascript:x">', '\u202E', '\u2066', '\u001b[31m', '\u001b]0;t\u0007',
-  '\u0007', '\r\n', '\n', ' ', '\t', '👩‍👩‍👧‍👦', '🇺🇸', 'e\u0301', '中文', 'a', 'word', '\uD83D', '\u200D',
-  'https://x.com/a_b', '[x](https://evil.com)', 'javascript:alert(1)', '0.30000000000000004', '.', '1',
+  '*',
+  '**',
+  '_',
+  '__',
+  '~~',
+  '`',
+  '```',
+  '||',
+  '>',
+  '>>> ',
+  '# ',
+  '-# ',
+  '- ',
+  '1. ',
+  '[',
+  ']',
+  '(',
+  ')',
+  '<',
+  '&',
+  '&amp;',
+  '&lt;',
+  '"',
+  "'",
+  '\\',
+  '@everyone',
+  '@here',
+  '@EveryOne',
+  '<@123>',
+  '<@!123>',
+  '<@&456>',
+  '<#789>',
+  '<script>',
+  '</b>',
+  '<b>',
+  '<a href="javascript:x">',
+  '\u202E',
+  '\u2066',
+  '\u001b[31m',
+  '\u001b]0;t\u0007',
+  '\u0007',
+  '\r\n',
+  '\n',
+  ' ',
+  '\t',
+  '👩‍👩‍👧‍👦',
+  '🇺🇸',
+  'e\u0301',
+  '中文',
+  'a',
+  'word',
+  '\uD83D',
+  '\u200D',
+  'https://x.com/a_b',
+  '[x](https://evil.com)',
+  'javascript:alert(1)',
+  '0.30000000000000004',
+  '.',
+  '1',
 ];
 
 /** Short hostile text: hostile tokens mixed with arbitrary code points. */
@@ -30,7 +98,13 @@ export const hostileLong: fc.Arbitrary<string> = fc.oneof(
   fc.tuple(hostile(6), fc.integer({ min: 1, max: 800 })).map(([s, n]) => s.repeat(n)),
 );
 
-const URLS = ['https://x.com/a?b=1&c="2"<>', 'javascript:alert(1)', 'http://example.com/(x)', 'tg://user?id=1', 'not a url'];
+const URLS = [
+  'https://x.com/a?b=1&c="2"<>',
+  'javascript:alert(1)',
+  'http://example.com/(x)',
+  'tg://user?id=1',
+  'not a url',
+];
 
 export const span: fc.Arbitrary<Span> = fc.oneof(
   hostileLong,
@@ -91,7 +165,11 @@ export const tableView: fc.Arbitrary<TableView> = fc.record(
     title: hostileLong,
     description: rich,
     columns: fc.uniqueArray(
-      fc.record({ key: fc.constantFrom(...KEYS), label: hostile(3), align: fc.constantFrom('left', 'right') as fc.Arbitrary<'left' | 'right'> }),
+      fc.record({
+        key: fc.constantFrom(...KEYS),
+        label: hostile(3),
+        align: fc.constantFrom('left', 'right') as fc.Arbitrary<'left' | 'right'>,
+      }),
       { minLength: 1, maxLength: 4, selector: (c) => c.key },
     ),
     rows: fc.array(fc.record({ a: hostile(4), b: hostile(4), c: hostile(2), d: hostile(8) }), { maxLength: 250 }),

@@ -29,7 +29,10 @@ const FACTOR = 16;
 const RUNS = 3;
 
 /** `unit` repeated to `n` characters, ending with `tail`. */
-const fill = (unit: string, tail = '') => (n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n - tail.length) + tail;
+const fill =
+  (unit: string, tail = '') =>
+  (n: number) =>
+    unit.repeat(Math.ceil(n / unit.length)).slice(0, n - tail.length) + tail;
 const lead = (head: string, rest: (n: number) => string) => (n: number) => head + rest(n - head.length);
 
 /** Inputs that make a backtracking pattern retry from each position (runs without the character that would end them). */
@@ -67,13 +70,22 @@ function growth(f: (s: string) => unknown, make: (n: number) => string): number 
   const whole = make(SIZE);
   const pieces = Array.from({ length: PIECES }, () => make(SIZE / PIECES));
   assert.equal(whole.length, SIZE);
-  assert.equal(pieces.reduce((n, p) => n + p.length, 0), SIZE);
+  assert.equal(
+    pieces.reduce((n, p) => n + p.length, 0),
+    SIZE,
+  );
   // Below the timer's resolution both read as zero: treat such a transform as free.
   return Math.max(cost(f, [whole]), 0.05) / Math.max(cost(f, pieces), 0.05);
 }
 
 const commands = buildRegistry([
-  { name: 'echo', description: 'Echo', examples: ['/echo'], options: {}, run: async () => ({ kind: 'text', text: '' }) },
+  {
+    name: 'echo',
+    description: 'Echo',
+    examples: ['/echo'],
+    options: {},
+    run: async () => ({ kind: 'text', text: '' }),
+  },
 ]);
 
 const view = (text: string): View[] => [
@@ -102,7 +114,15 @@ const TRANSFORMS: Record<string, (s: string) => unknown> = {
   'Telegram messages': (s) => view(s).map((v) => toTelegramHtml(v)),
   'Telegram visible length': (s) => visibleLength(escapeHtml(s)),
   'plain text': (s) => view(s).map((v) => toPlainText(v)),
-  'table layout': (s) => layoutTable([{ key: 'a', label: 'A' }, { key: 'b', label: 'B' }], [{ a: s, b: s }], { width: 60 }),
+  'table layout': (s) =>
+    layoutTable(
+      [
+        { key: 'a', label: 'A' },
+        { key: 'b', label: 'B' },
+      ],
+      [{ a: s, b: s }],
+      { width: 60 },
+    ),
   'chart text': (s) => [cleanText(s), drawableText(s), escapeXml(s)],
   'typed command': (s) => {
     const parsed = splitCommand(`/echo ${s}`);

@@ -18,7 +18,10 @@ test('a card: title, aligned fields, footer, links as label: url, numbered actio
       { name: 'Market cap', value: '$1.2M' },
     ],
     footer: 'kolradar',
-    links: [{ label: 'Explorer', url: 'https://solscan.io/token/abc' }, { label: 'bad', url: 'javascript:x' }],
+    links: [
+      { label: 'Explorer', url: 'https://solscan.io/token/abc' },
+      { label: 'bad', url: 'javascript:x' },
+    ],
     actions: [
       { label: 'Next ›', command: 'token', options: { page: 2 }, id: 'k1' },
       { label: 'not stored', command: 'token', options: {} },
@@ -57,9 +60,22 @@ test('untrusted escapes and controls are stripped; colour appears only when aske
 });
 
 test('a wide table is narrowed to the terminal width; columns stay aligned with wide characters', () => {
-  const rows = Array.from({ length: 5 }, (_, i) => ({ n: String(i + 1), name: i % 2 ? '中文名字中文名字' : 'x'.repeat(60), v: '👩‍👩‍👧‍👦' }));
+  const rows = Array.from({ length: 5 }, (_, i) => ({
+    n: String(i + 1),
+    name: i % 2 ? '中文名字中文名字' : 'x'.repeat(60),
+    v: '👩‍👩‍👧‍👦',
+  }));
   const out = toPlainText(
-    { kind: 'table', title: 'T', columns: [{ key: 'n', label: '#', align: 'right' }, { key: 'name', label: 'Name' }, { key: 'v', label: 'V' }], rows },
+    {
+      kind: 'table',
+      title: 'T',
+      columns: [
+        { key: 'n', label: '#', align: 'right' },
+        { key: 'name', label: 'Name' },
+        { key: 'v', label: 'V' },
+      ],
+      rows,
+    },
     { width: 40 },
   );
   const lines = out.text.split('\n').slice(2);

@@ -48,7 +48,9 @@ test('every message fits, its HTML is well formed and balanced, and its text is 
 test('untrusted text shows exactly as written (cleaned): nothing in it becomes markup', () => {
   fc.assert(
     fc.property(fc.array(span, { maxLength: 6 }), (spans) => {
-      const expected = spans.map((s) => clean(typeof s === 'string' ? s : 'b' in s ? s.b : 'i' in s ? s.i : 'code' in s ? s.code : s.link)).join('');
+      const expected = spans
+        .map((s) => clean(typeof s === 'string' ? s : 'b' in s ? s.b : 'i' in s ? s.i : 'code' in s ? s.code : s.link))
+        .join('');
       fc.pre(/\S/.test(expected) && expected.length <= TEXT_MAX);
       const m = toTelegramHtml({ kind: 'text', text: spans });
       assert.equal(telegramVisible(m.text), expected);
@@ -89,7 +91,14 @@ test('hostile HTML is escaped and links only go to web URLs', () => {
 
 test('a card: bold linked title, description, fields as name: value, footer in italics', () => {
   const m = toTelegramHtml(
-    card({ description: 'gm', fields: [{ name: 'Price', value: '$1.23' }, { name: 'MC', value: [{ b: '$4M' }] }], footer: 'kolradar' }),
+    card({
+      description: 'gm',
+      fields: [
+        { name: 'Price', value: '$1.23' },
+        { name: 'MC', value: [{ b: '$4M' }] },
+      ],
+      footer: 'kolradar',
+    }),
   );
   assert.equal(m.text, '<b>Token</b>\n\ngm\n\n<b>Price</b>: $1.23\n<b>MC</b>: <b>$4M</b>\n\n<i>kolradar</i>');
 });
@@ -148,17 +157,32 @@ test('keyboard: actions with ids as callback buttons, web links as url buttons, 
   const m = toTelegramHtml(
     card({
       actions: [{ label: 'unset', command: 'c', options: {} }, ...actions],
-      links: [{ label: 'X', url: 'https://x.com/a' }, { label: 'js', url: 'javascript:alert(1)' }],
+      links: [
+        { label: 'X', url: 'https://x.com/a' },
+        { label: 'js', url: 'javascript:alert(1)' },
+      ],
     }),
   );
   assert.deepEqual(m.reply_markup?.inline_keyboard, [
-    [{ text: 'A0', callback_data: 'k0' }, { text: 'A1', callback_data: 'k1' }, { text: 'A2', callback_data: 'k2' }],
-    [{ text: 'A3', callback_data: 'k3' }, { text: 'A4', callback_data: 'k4' }],
+    [
+      { text: 'A0', callback_data: 'k0' },
+      { text: 'A1', callback_data: 'k1' },
+      { text: 'A2', callback_data: 'k2' },
+    ],
+    [
+      { text: 'A3', callback_data: 'k3' },
+      { text: 'A4', callback_data: 'k4' },
+    ],
     [{ text: 'X', url: 'https://x.com/a' }],
   ]);
   // 22 three-byte characters: 66 bytes though only 22 characters.
-  assert.throws(() => toTelegramHtml(card({ actions: [{ label: 'x', command: 'c', options: {}, id: '€'.repeat(22) }] })), /66-byte id/);
-  assert.doesNotThrow(() => toTelegramHtml(card({ actions: [{ label: 'x', command: 'c', options: {}, id: 'a'.repeat(64) }] })));
+  assert.throws(
+    () => toTelegramHtml(card({ actions: [{ label: 'x', command: 'c', options: {}, id: '€'.repeat(22) }] })),
+    /66-byte id/,
+  );
+  assert.doesNotThrow(() =>
+    toTelegramHtml(card({ actions: [{ label: 'x', command: 'c', options: {}, id: 'a'.repeat(64) }] })),
+  );
 });
 
 test('errors: warning and example in code', () => {

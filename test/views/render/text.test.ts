@@ -9,7 +9,11 @@ const FAMILY = '👩‍👩‍👧‍👦';
 test('cut never splits a grapheme: the kept part is whole graphemes of the original', () => {
   fc.assert(
     fc.property(
-      fc.oneof(hostile(30), fc.string({ unit: 'grapheme', maxLength: 80 }), fc.string({ unit: 'binary', maxLength: 80 })),
+      fc.oneof(
+        hostile(30),
+        fc.string({ unit: 'grapheme', maxLength: 80 }),
+        fc.string({ unit: 'binary', maxLength: 80 }),
+      ),
       fc.integer({ min: 0, max: 120 }),
       (text, max) => {
         const out = cut(text, max);
