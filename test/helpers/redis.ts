@@ -16,16 +16,33 @@ export function redisAvailable(): boolean {
 
 export const REDIS_SKIP = 'redis-server not installed: Redis store tests skipped (install redis-server to run them)';
 
-/** A port nothing listens on (just closed); also where a test may start something later. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Free ports are drawn below Linux's ephemeral range (32768-60999), where listen(0) never hands them out. */
+const QUIET_PORTS = { from: 20_000, to: 32_000 };
+
+function tryListen(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
+    srv.once('error', () => resolve(undefined));
+    srv.listen(port, '127.0.0.1', () => {
+      const bound = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * A port nothing listens on (just closed); also where a test may start something later.
+ * Not an ephemeral port: between this check and a child process binding it, any
+ * listen(0) or outgoing connection in the parallel tests could otherwise take it.
+ */
+export async function freePort(): Promise<number> {
+  for (let i = 0; i < 50; i++) {
+    const port = await tryListen(QUIET_PORTS.from + Math.floor(Math.random() * (QUIET_PORTS.to - QUIET_PORTS.from)));
+    if (port !== undefined) return port;
+  }
+  const any = await tryListen(0);
+  if (any === undefined) throw new Error('no free port on 127.0.0.1');
+  return any;
 }
 
 export interface RedisServer {
