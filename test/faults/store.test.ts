@@ -95,7 +95,8 @@ function startBot(env: Record<string, string>): Bot {
 
 const WAIT_LINE = /^\{.*"msg":"cannot connect to the store/;
 const PLAIN_WAIT_LINE = /^cannot connect to the store \(redis at 127\.0\.0\.1:\d+\)/;
-const FINAL_LINE = /^kolradar could not start: cannot connect to the store \(redis at 127\.0\.0\.1:\d+\) after 3(?:\.\d)? s/;
+const FINAL_LINE =
+  /^kolradar could not start: cannot connect to the store \(redis at 127\.0\.0\.1:\d+\) after 3(?:\.\d)? s/;
 
 /** The whole failed start, with the assertions every case shares; returns the first wait line for case-specific ones. */
 async function failedStart(t: import('node:test').TestContext, storePort: number, storeUrl: string, secrets: string[]) {
