@@ -139,13 +139,15 @@ test('concrete anchors: /token takes an address and an optional chain choice; /k
     token.options[1]!.choices,
     CHAINS.map((c) => ({ name: c, value: c })),
   );
-  assert.deepEqual(defs.get('kol')!.options[0], {
+  const { description_localizations: kolTexts, ...kol } = defs.get('kol')!.options[0]!;
+  assert.deepEqual(kol, {
     type: 3,
     name: 'kol',
-    description: defs.get('kol')!.options[0]!.description,
+    description: 'The KOL: @username, username or numeric X id',
     required: true,
     autocomplete: true,
   });
+  assert.equal(kolTexts?.['ru'], 'KOL: @username, username или числовой id в X');
   assert.equal(defs.get('subscribe')!.default_member_permissions, '16');
   assert.equal(defs.get('token')!.default_member_permissions, null);
   const limit = defs.get('kols')!.options.find((o) => o.name === 'limit')!;
@@ -172,11 +174,23 @@ test('command descriptions are localised for every mapped Discord locale from th
   );
   assert.equal(token.description_localizations['es-419'], token.description_localizations['es-ES']);
   assert.match(token.description_localizations['ru']!, /^Карточка токена/);
-  // Options the catalogue describes are localised too; the others wait for their texts.
+  // Every option is localised from the catalogue too.
   const code = defs.find((d) => d.name === 'language')!.options.find((o) => o.name === 'code')!;
   assert.equal(code.description_localizations?.['ko'], '언어 코드 (en, zh, ru, es, pt-BR, tr, vi, ko) 또는 auto');
   assert.equal(code.description_localizations?.['en-US'], code.description);
-  assert.equal(token.options.find((o) => o.name === 'address')!.description_localizations, undefined);
+  assert.equal(
+    token.options.find((o) => o.name === 'address')!.description_localizations?.['zh-CN'],
+    '代币地址（CA）、浏览器或交易链接、$SYMBOL 或名称',
+  );
+  for (const def of defs)
+    for (const o of def.options ?? []) {
+      const l = (o as { description_localizations?: Record<string, string> }).description_localizations;
+      assert.deepEqual(
+        Object.keys(l ?? {}).sort(),
+        Object.keys(def.description_localizations).sort(),
+        `/${def.name} ${o.name}`,
+      );
+    }
 });
 
 test('deployCommands registers exactly the generated definitions; a second deploy keeps the command ids', async (t) => {
