@@ -24,6 +24,7 @@ import { callOf, followupsOf } from './calls/record.ts';
 import { followupLine } from '../views/cards/callLine.ts';
 import { DEFAULT_LOCALE, translator, type Locale, type T } from '../i18n/index.ts';
 import { formats } from '../i18n/format.ts';
+import { chatLocale } from '../core/language.ts';
 
 export type SendResult =
   | { readonly kind: 'sent'; readonly messageId: string }
@@ -145,11 +146,9 @@ export function createDelivery(o: DeliveryOptions): Delivery {
 
   /** The destination's language: the one way delivery learns it. A store fault costs the language, never the alert. */
   async function localeOf(e: Pick<OutboxEntry, 'platform' | 'chatId'>): Promise<Locale> {
-    const chosen = await o.languages?.get(e.platform, e.chatId).catch((err: unknown) => {
-      o.log.warn({ err }, 'alert language unreadable; sending in English');
-      return undefined;
-    });
-    return chosen ?? DEFAULT_LOCALE;
+    if (!o.languages) return DEFAULT_LOCALE;
+    // An alert has no caller: the destination's choice, else English.
+    return chatLocale(o.languages, e, (err) => o.log.warn({ err }, 'alert language unreadable; sending in English'));
   }
 
   async function languageOf(e: Pick<OutboxEntry, 'platform' | 'chatId'>): Promise<T> {

@@ -17,9 +17,11 @@ import type { Platform } from './command.ts';
 import { parseDuration } from './duration.ts';
 import { findTokenRefs, type TokenRef } from './detect.ts';
 import { toErrorView, type Outcome } from './dispatch.ts';
-import { pickLocale, translator, type T } from '../i18n/index.ts';
+import { translator, type T } from '../i18n/index.ts';
 import { findOnChains, type FoundToken } from './lookup.ts';
 import { createRateLimiter } from './ratelimit.ts';
+import { chatLocale } from './language.ts';
+import { addressKey } from './chains.ts';
 
 export interface AutoCardSettings {
   readonly enabled: boolean;
@@ -98,13 +100,11 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
   const limiter = createRateLimiter(o.perMinute ?? DEFAULT_PER_MINUTE, 60_000);
   const settings = autoCardSettings(o.store);
   const cooldowns: Kv = o.store.autocard;
-  const cdKey = (w: Where, address: string) =>
-    `cd:${w.platform}:${w.chatId}:${/^0x[0-9a-fA-F]{40}$/.test(address) ? address.toLowerCase() : address}`;
+  const cdKey = (w: Where, address: string) => `cd:${w.platform}:${w.chatId}:${addressKey(address)}`;
 
   /** The chat's language, else the asker's; a store fault costs only the language. */
   async function textOf(w: Where): Promise<T> {
-    const chosen = await o.store.languages.get(w.platform, w.chatId).catch(() => undefined);
-    return translator(pickLocale(chosen, w.locale));
+    return translator(await chatLocale(o.store.languages, w));
   }
 
   /** Each reference looked up on its chains at once; a fault is kept (to log or show), not thrown. */

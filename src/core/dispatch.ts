@@ -15,11 +15,12 @@ import {
   type KolClient,
 } from '../api/index.ts';
 import { formats } from '../i18n/format.ts';
-import { pickLocale, translator, type Locale, type T } from '../i18n/index.ts';
+import { translator, type Locale, type T } from '../i18n/index.ts';
 import type { Store } from '../store/index.ts';
 import { type ChartPool, sharedChartPool } from '../views/charts/pool.ts';
 import type { Action, View } from '../views/model.ts';
 import { bindAction, chatKey, parseActionId } from './actions.ts';
+import { chatLocale } from './language.ts';
 import { suggest } from './chains.ts';
 import type { AnyCommand, Caller, Capabilities, CommandContext, RawArgs } from './command.ts';
 import { PermissionError, UserError } from './errors.ts';
@@ -118,6 +119,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     caller: Caller,
     opts: RunOptions,
     quiet?: false,
+    known?: Locale,
   ): Promise<View>;
   async function execute(
     command: AnyCommand | undefined,
@@ -126,6 +128,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     caller: Caller,
     opts: RunOptions,
     quiet = false,
+    known?: Locale,
   ): Promise<View | undefined> {
     const started = now();
     let outcome: Outcome = 'ok';
@@ -144,7 +147,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       if (verdict.waitMs > 0) outcome = 'limited';
       if (verdict.waitMs > 0 && quiet && verdict.toldAlready) return undefined;
       // The language first, so every answer below, errors included, speaks it.
-      const locale = await localeOf(caller);
+      const locale = known ?? (await localeOf(caller));
       t = translator(locale);
       if (verdict.waitMs > 0)
         return {
@@ -193,15 +196,10 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     return { command, input: validate(command, getRaw()), needsManager: command.requires === 'manage' };
   }
 
-  /** The chat's chosen language, else the caller's; a store outage must not cost the answer. */
-  async function localeOf(caller: Caller): Promise<Locale> {
-    let chosen: Locale | undefined;
-    try {
-      chosen = await o.store.languages.get(caller.platform, caller.chatId);
-    } catch (err) {
-      o.log.warn({ err }, 'chat language unreadable; using the caller’s');
-    }
-    return pickLocale(chosen, caller.locale);
+  function localeOf(caller: Caller): Promise<Locale> {
+    return chatLocale(o.store.languages, caller, (err) =>
+      o.log.warn({ err }, 'chat language unreadable; using the caller’s'),
+    );
   }
 
   /**
@@ -241,7 +239,8 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       return execute(o.commands.get(name), name, () => raw, caller, opts);
     },
     async action(id, caller, opts = {}) {
-      const t = translator(await localeOf(caller));
+      const locale = await localeOf(caller);
+      const t = translator(locale);
       // Forged callback data: the pressed message does not show this button.
       if (opts.buttonsOnMessage && !opts.buttonsOnMessage.includes(id))
         return { kind: 'error', message: t('errors.foreignButton') };
@@ -261,7 +260,16 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       }
       // A key copied from another chat's message: it must not act (or edit a message) here.
       if (!stored.chats.includes(chatKey(caller))) return { kind: 'error', message: t('errors.foreignButton') };
-      return execute(o.commands.get(stored.command), stored.command, () => ({ ...stored.options }), caller, opts);
+      // The language was read above: the command answers in it without a second store read.
+      return execute(
+        o.commands.get(stored.command),
+        stored.command,
+        () => ({ ...stored.options }),
+        caller,
+        opts,
+        false,
+        locale,
+      );
     },
     refusesAtOnce(name, raw, canManage) {
       try {

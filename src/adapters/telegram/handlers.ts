@@ -21,6 +21,7 @@ import { fallbackHelp, greet, parseCommand, type ParsedCommand } from './command
 import { migrateSubscription } from './migrate.ts';
 import { editRendered, sendRendered } from './send.ts';
 import { isChatGone, migrateToOf } from './transport.ts';
+import { chatLocale } from '../../core/language.ts';
 
 export interface HandlerDeps {
   readonly dispatcher: Dispatcher;
@@ -124,8 +125,7 @@ async function answerFor(
 
 /** The chat's /language, else the caller's app language: what the dispatcher answers in. */
 async function chatText(d: HandlerDeps, caller: Caller): Promise<T> {
-  const chosen = await d.store.languages.get('telegram', caller.chatId).catch(() => undefined);
-  return translator(pickLocale(chosen, caller.locale));
+  return translator(await chatLocale(d.store.languages, caller));
 }
 
 function render(view: View, log: Logger, t: T = translator('en')): TelegramMessage {
