@@ -63,6 +63,11 @@ export function chainsForAddress(address: string): ChainId[] {
   return [];
 }
 
+/** The same address key whatever chain it is on: EVM addresses lower-cased, the others as they are. */
+export function addressKey(address: string): string {
+  return EVM.test(address) ? address.toLowerCase() : address;
+}
+
 /**
  * One key per token, whatever case the address was typed or listed in: EVM
  * addresses are case-insensitive (checksum casing is cosmetic), so they are
