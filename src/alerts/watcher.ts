@@ -28,6 +28,7 @@ import {
   tweetFacts,
   type CompiledSubscriptions,
   type Match,
+  type TweetFacts,
 } from './matcher.ts';
 import { createAuthorLookup, type AuthorFacts, type LookupStats } from './authors.ts';
 import { recordHeld } from './held.ts';
@@ -250,21 +251,27 @@ export function createWatcher(o: WatcherOptions): Watcher {
     const batchId = `t${newHwm.id}-${hashIds(tweets.map((x) => x.id))}`;
     const t = now();
     // Author facts the feed lacks are looked up only for tweets some subscription could want.
+    // That first match is kept: a tweet the lookup adds nothing to is not matched again.
+    const first = new Map<string, { facts: TweetFacts; subs: Subscription[]; waiting: Subscription[] }>();
     const need = tweets.filter((tweet) => {
-      const f = tweetFacts(tweet);
-      if (!f || !hasUnknowns(f)) return false;
+      const facts = tweetFacts(tweet);
+      if (!facts || !hasUnknowns(facts)) return false;
       const waiting: Subscription[] = [];
-      return compiled.match(f, t, waiting).length > 0 || waiting.length > 0;
+      const subs = compiled.match(facts, t, waiting);
+      first.set(tweet.id, { facts, subs, waiting });
+      return subs.length > 0 || waiting.length > 0;
     });
     let found = new Map<string, AuthorFacts>();
     if (need.length) ({ facts: found, stats: lookup } = await authors.fill(need, { budgetMs }));
     const matches: Match[] = [];
     const heldBy = new Map<string, number>();
     for (const tweet of tweets) {
-      const facts = tweetFacts(tweet, found.get(tweet.id));
+      const extra = found.get(tweet.id);
+      const earlier = extra ? undefined : first.get(tweet.id);
+      const facts = earlier?.facts ?? tweetFacts(tweet, extra);
       if (!facts) continue;
-      const waiting: Subscription[] = [];
-      for (const sub of compiled.match(facts, t, waiting)) matches.push({ facts, sub });
+      const waiting: Subscription[] = earlier?.waiting ?? [];
+      for (const sub of earlier?.subs ?? compiled.match(facts, t, waiting)) matches.push({ facts, sub });
       for (const s of waiting) heldBy.set(s.id, (heldBy.get(s.id) ?? 0) + 1);
       held += waiting.length;
     }
