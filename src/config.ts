@@ -6,6 +6,7 @@
 import { validate as validateCron } from 'node-cron';
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { DEFAULT_MAX_BODY_BYTES } from './api/http.ts';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -268,8 +269,6 @@ export interface Config {
   readonly secrets: readonly string[];
 }
 
-/** 5 MB: the largest page the spec allows (100 token rows) is far below it. */
-export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
 export const DEFAULT_STORE_URL = 'sqlite:./data/kolradar.sqlite';
 export const DEFAULT_STORE_WAIT_MS = 30_000;
 /** Every 30 seconds (node-cron accepts a seconds field). */
