@@ -15,7 +15,7 @@ import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
 import { usd } from '../../src/views/format.ts';
 
 const HOUR = 3_600_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 const available = redisAvailable();
 if (!available) process.stderr.write(`NOTICE: ${REDIS_SKIP}\n`);
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { bothPlatforms } from '../helpers/platforms.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 test('a later KOL within the cooldown edits the alert on both platforms; a click on the alert answers without replacing it', {
   timeout: 60_000,

@@ -9,7 +9,7 @@ import { bothPlatforms } from '../helpers/platforms.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 import type { OutboxEntry } from '../../src/store/outbox.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 const GROUP = -1001234500001;
 const CHANNEL = '830000000000000161';
 

@@ -19,7 +19,7 @@ import { openSubscription } from '../helpers/subscriptions.ts';
 
 const CHILD = fileURLToPath(new URL('./calls-child.ts', import.meta.url));
 const HOUR = 3_600_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 const CHANNELS = ['832000000000000001', '832000000000000002'];
 const CHATS = [7300001, 7300002];
 

@@ -23,7 +23,7 @@ const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const KILLS = 20;
 const ALERTS = 6;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 test('SIGKILL at random points of a fan-out, 20 times: nothing lost, no Discord duplicate, Telegram repeats bounded', {
   timeout: 240_000,

@@ -6,7 +6,7 @@ import type { Kv } from '../../src/store/strict.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 import { scripted, type FeedTweet } from './scripted.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 const at = (s: number) => `2025-01-01T10:00:${String(s).padStart(2, '0')}Z`;
 const sub = (chatId: string, cooldownMinutes = 0) => openSubscription('console', chatId, { cooldownMinutes });
 

@@ -17,7 +17,7 @@ import { bothPlatforms } from '../helpers/platforms.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * The filters as plainly as they can be written, independent of the matcher, on the

@@ -15,7 +15,7 @@ import { REDIS_SKIP, redisAvailable, startRedis, type RedisServer } from '../hel
 import type { Caller } from '../../src/core/command.ts';
 import type { Call } from '../../src/store/calls.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 const CHANNEL = '830000000000000171';
 const CHAT = 7300001;
 

@@ -21,7 +21,7 @@ import { openStore } from '../../src/store/index.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 const INSTANCE = fileURLToPath(new URL('./instance.ts', import.meta.url));
 const CHAT = 7400001;
 const TOKEN = '7000000020:AAFakeTokenForTheFleetDigest_012345';

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { bothPlatforms } from '../helpers/platforms.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 const SCALE = 0.1;
 const ALERTS = 3;
 

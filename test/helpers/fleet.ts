@@ -12,7 +12,9 @@ import type { TestContext } from 'node:test';
 import { freePort } from './redis.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export { sleep };
 
 export interface BotProcess {
   readonly name: string;

@@ -18,7 +18,7 @@ const API_KEY = 'kolradar-secret-api-key-6f1d2c';
 const TG_TOKEN = '7000000003:AASecretTelegramTokenValue_9x8y7z';
 const STORE_USER = 'kolradar-store-user-4e1';
 const STORE_PASSWORD = 'store-Pass:w0rd/with@signs';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 const redis = redisAvailable();
 if (!redis)
   process.stderr.write(`NOTICE: ${REDIS_SKIP}; the secrets session runs on memory:, without store credentials\n`);

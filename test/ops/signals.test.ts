@@ -17,7 +17,7 @@ import { startSandbox } from '../../src/sandbox/server.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** `npm start`'s command without the leading `node`: what a supervisor runs. */
 function startLine(): string[] {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Api } from 'grammy';
 import { rig } from './helpers.ts';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { setTimeout as sleep } from 'node:timers/promises';
 
 test('a rival poller: 409 logged once with what to do, polling backs off, then resumes when the rival stops', {
   timeout: 60_000,
