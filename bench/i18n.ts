@@ -14,7 +14,7 @@ import { FALLBACK_FILES, setFallbackFaces } from '../src/views/charts/font.ts';
 import { momentumSvg, renderPng } from '../src/views/charts/index.ts';
 import { sampleMomentum } from '../src/views/charts/samples.ts';
 import { openStore } from '../src/store/index.ts';
-import { translator, type T } from '../src/i18n/index.ts';
+import { i18nextT, translator, type T } from '../src/i18n/index.ts';
 import { alertView } from '../src/views/cards/alert.ts';
 import { kolTableFor } from '../src/views/cards/kolTable.ts';
 import { tweetField } from '../src/views/cards/tweets.ts';
@@ -88,9 +88,11 @@ export async function benchI18n(runs = 5): Promise<Row[]> {
     value: `${ms(p50(on))} / ${ms(p50(off))}`,
   });
 
-  // English answers through the catalogue vs the same builders handed fixed strings (what literals
-  // cost): a 10-row KOL table, 5 tweet fields and an alert, interleaved so load drifts hit both alike.
+  // English answers through the catalogue (compiled templates, as the bot runs; and i18next's own t)
+  // vs the same builders handed fixed strings (what literals cost): a 10-row KOL table, 5 tweet
+  // fields and an alert, interleaved so load drifts hit all alike.
   const english = translator('en');
+  const plainI18next = i18nextT('en');
   const literal = ((key: string) => key) as unknown as T;
   const items = Array.from({ length: 10 }, (_, i) => ({
     user_ranking: i + 1,
@@ -147,10 +149,12 @@ export async function benchI18n(runs = 5): Promise<Row[]> {
     alertView(alert, t);
   };
   const viaCatalogue: number[] = [];
+  const viaI18next: number[] = [];
   const viaLiterals: number[] = [];
   for (let i = 0; i < 4000; i++) {
     for (const [t, out] of [
       [english, viaCatalogue],
+      [plainI18next, viaI18next],
       [literal, viaLiterals],
     ] as const) {
       const t0 = performance.now();
@@ -160,8 +164,8 @@ export async function benchI18n(runs = 5): Promise<Row[]> {
   }
   rows.push({
     area: 'i18n',
-    metric: 'English views (10-row table + 5 tweets + an alert) p50: catalogue / fixed strings',
-    value: `${ms(summary(viaCatalogue).p50, 3)} / ${ms(summary(viaLiterals).p50, 3)}`,
+    metric: 'English views (10-row table + 5 tweets + an alert) p50: catalogue / i18next t() / fixed strings',
+    value: `${ms(summary(viaCatalogue).p50, 3)} / ${ms(summary(viaI18next).p50, 3)} / ${ms(summary(viaLiterals).p50, 3)}`,
   });
 
   // The one new step of every command: reading the chat's language (SQLite, as in production).
