@@ -8,7 +8,7 @@
 import type { View } from '../../src/views/model.ts';
 
 // Letter boundaries by Unicode: 'and' in Turkish 'andığı' is no English word.
-const ENGLISH =
+export const ENGLISH_WORDS =
   /(?<!\p{L})(the|and|with|this|that|your|you|are|from|for|of|to|is|was|has|have|there|here|only|can|cannot|please|try|again|not|one)(?!\p{L})/giu;
 const SKIP = new Set([
   'code',
@@ -48,6 +48,6 @@ export function englishIn(view: View, quoted: (piece: string) => boolean = () =>
   return prose(view)
     .filter((s) => !quoted(s))
     .flatMap((s) =>
-      [...s.replace(/\/[a-z_]+/g, '').matchAll(ENGLISH)].map((m) => `${m[0]} (in “${s.trim().slice(0, 60)}”)`),
+      [...s.replace(/\/[a-z_]+/g, '').matchAll(ENGLISH_WORDS)].map((m) => `${m[0]} (in “${s.trim().slice(0, 60)}”)`),
     );
 }
