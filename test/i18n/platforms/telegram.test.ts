@@ -77,7 +77,7 @@ async function run(r: Rig, locale: Locale, steps: readonly Step[], n: number): P
   // Each step's messages: its own chat's, or the group's in the order the steps ran.
   const groupMessages = r.fake.messages(group.id);
   assert.equal(groupMessages.length, inGroup.length, `${locale}: one answer per group step`);
-  inGroup.forEach(([, i], k) => answers[i]!.messages.push(groupMessages[k]!));
+  for (const [k, [, i]] of inGroup.entries()) answers[i]!.messages.push(groupMessages[k]!);
   steps.forEach((s, i) => {
     if (!s.admin) answers[i]!.messages.push(...r.fake.messages(user.id + 1 + i));
   });
