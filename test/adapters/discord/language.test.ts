@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FakeMessage } from '../../fakes/discord/index.ts';
 import {
+  embedOf,
   MANAGER,
   MANAGER_PERMISSIONS,
   MEMBER,
@@ -101,4 +102,35 @@ test('through the Discord fake: a table, its page button and an error in the mem
       assert.ok((e.title ?? '').length <= 256 && (e.description ?? '').length <= 4096);
     }
   }
+});
+
+test("a server's primary language reaches the bot as guild_locale: /subscribe there stores it for alerts", async () => {
+  // The fake's guild language (preferred_locale, guild_locale) defaults to en-US, as a new server's does.
+  const korean = { id: '1100000000000000001', channels: [{ id: '1100000000000000002' }], locale: 'ko' };
+  h.fake.addGuild(korean);
+  const set = await publicAnswer(
+    await h.fake.sendCommand({
+      name: 'subscribe',
+      channelId: korean.channels[0]!.id,
+      user: MANAGER,
+      memberPermissions: MANAGER_PERMISSIONS,
+      locale: 'en-US',
+      options: [],
+    }),
+  );
+  assert.equal(await h.app.store.languages.get('discord', korean.channels[0]!.id), 'ko');
+  assert.equal(embedOf(set).title, 'Alerts on', 'the answer is in the admin’s language');
+  // A server left at its default keeps English for alerts, whatever the admin's own language.
+  const channelId = h.channels[3]!;
+  await publicAnswer(
+    await h.fake.sendCommand({
+      name: 'subscribe',
+      channelId,
+      user: MANAGER,
+      memberPermissions: MANAGER_PERMISSIONS,
+      locale: 'ko',
+      options: [],
+    }),
+  );
+  assert.equal(await h.app.store.languages.get('discord', channelId), 'en');
 });

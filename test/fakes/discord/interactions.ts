@@ -196,8 +196,8 @@ export function buildInteraction(
   if (guild && found.ok) {
     const position = guild.channels.findIndex((c) => c.id === target.channelId);
     payload['guild_id'] = guild.id;
-    payload['guild'] = { id: guild.id, locale: 'en-US', features: [] };
-    payload['guild_locale'] = 'en-US';
+    payload['guild'] = { id: guild.id, locale: guild.locale, features: [] };
+    payload['guild_locale'] = guild.locale;
     payload['channel'] = channelPayload(guild.id, found.channel, position);
     payload['member'] = memberPayload(user, guild.joinedAt, target.memberPermissions ?? DEFAULT_MEMBER_PERMISSIONS);
   } else if (target.foreignGuildId !== undefined) {

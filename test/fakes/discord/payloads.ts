@@ -83,7 +83,7 @@ export function guildPayload(state: FakeState, guild: GuildState): Record<string
     rules_channel_id: null,
     public_updates_channel_id: null,
     safety_alerts_channel_id: null,
-    preferred_locale: 'en-US',
+    preferred_locale: guild.locale,
     vanity_url_code: null,
     application_id: null,
     max_members: 500000,

@@ -11,6 +11,8 @@ export interface GuildState {
   /** Set once GUILD_DELETE went out: the bot is no longer a member. */
   removed: boolean;
   joinedAt: string;
+  /** preferred_locale in GUILD_CREATE, guild_locale in its interactions. */
+  locale: string;
 }
 
 export interface StoredCommand extends Record<string, unknown> {
@@ -79,6 +81,7 @@ export class FakeState {
       channels: config.channels.map((c) => ({ id: c.id, name: c.name ?? `channel-${c.id}` })),
       removed: false,
       joinedAt: new Date().toISOString(),
+      locale: config.locale ?? 'en-US',
     };
     this.guilds.set(guild.id, guild);
     for (const channel of guild.channels) {

@@ -9,6 +9,8 @@ export interface FakeGuildConfig {
   id: string;
   name?: string;
   channels: { id: string; name?: string }[];
+  /** The server's language (Server Settings > Community > Server Primary Language); default en-US. */
+  locale?: string;
 }
 
 export interface DiscordFakeOptions {
