@@ -97,7 +97,9 @@ export function englishLeft(text: string, sb: Sandbox, locale?: Locale): string[
   // Commands, handles and tickers are names, not words; `only:` is an option's name (names stay English).
   rest = rest
     .replace(/(^|[^\p{L}\p{N}])[/@$][\p{L}\p{N}_.]+/gu, '$1 ')
-    .replace(/(^|[^\p{L}\p{N}])[a-z][a-z0-9_]*:/gu, '$1 ');
+    .replace(/(^|[^\p{L}\p{N}])[a-z][a-z0-9_]*:/gu, '$1 ')
+    // An option's name heading its line (a /help field on Discord: `only (required) · …`).
+    .replace(/^[a-z][a-z0-9_]*(?=$| \(| ·)/gmu, ' ');
   const around = (at: number) => rest.slice(Math.max(0, at - 30), at + 30).replace(/\n/g, ' ');
   return [
     ...[...rest.matchAll(ENGLISH_WORDS)].map((m) => `${m[0]} (in “${around(m.index ?? 0)}”)`),

@@ -1,0 +1,304 @@
+// Every command, error and first button in each of the eight languages through the real discord.js
+// client and the Discord fake (a server per language, its primary language set): accepted by the
+// fake (its embed, field, button and size checks), in the language (no English left, not the English
+// answer), pictures and buttons where English has them, upstream names intact, no pings. Lines a
+// slash command cannot carry (an unknown command, an option the command does not have, a number
+// outside its range) are the typed platforms' business and are left out here.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { toDiscordCommand } from '../../../src/adapters/discord/commands.ts';
+import { argsFor, splitCommand } from '../../../src/core/parse.ts';
+import { DISCORD_LOCALES, LOCALES, type Locale } from '../../../src/i18n/index.ts';
+import {
+  BUTTON_LABEL_MAX,
+  EMBED_DESCRIPTION_MAX,
+  EMBED_TITLE_MAX,
+  EMBED_TOTAL_MAX,
+  FIELD_NAME_MAX,
+  FIELD_VALUE_MAX,
+  FOOTER_MAX,
+} from '../../../src/views/render/discord.ts';
+import { snowflake, type FakeMessage, type InteractionHandle } from '../../fakes/discord/index.ts';
+import {
+  assertNoPings,
+  MANAGER,
+  MANAGER_PERMISSIONS,
+  MEMBER,
+  shown,
+  startHarness,
+  type Harness,
+} from '../../adapters/discord/harness.ts';
+import { englishLeft, OTHER_LOCALES, script, type Step } from './script.ts';
+
+const NEVER = '0 0 1 1 *';
+
+interface Embed {
+  title?: string;
+  description?: string;
+  fields?: { name: string; value: string }[];
+  footer?: { text: string };
+  author?: { name: string };
+}
+interface Button {
+  type: number;
+  label?: string;
+  custom_id?: string;
+  url?: string;
+}
+const buttons = (m: FakeMessage): Button[] =>
+  (m.components as { components?: Button[] }[]).flatMap((row) => row.components ?? []).filter((b) => b.type === 2);
+const pressable = (m: FakeMessage) => buttons(m).filter((b) => b.custom_id !== undefined);
+
+/** What the reader sees: markdown without code spans and links' targets, escapes removed, button labels. */
+function visible(m: FakeMessage): string {
+  const parts = [
+    m.content,
+    ...(m.embeds as Embed[]).flatMap((e) => [
+      e.author?.name ?? '',
+      e.title ?? '',
+      e.description ?? '',
+      ...(e.fields ?? []).flatMap((f) => [f.name, f.value]),
+      e.footer?.text ?? '',
+    ]),
+    ...buttons(m).map((b) => b.label ?? ''),
+  ];
+  return shown(
+    parts
+      .join('\n')
+      .replace(/```[\s\S]*?```|``[^`]*``|`[^`]*`/g, ' ')
+      .replace(/\[([^\]]*)\]\((<)?https?:\/\/[^)\s]*(>)?\)/g, '$1')
+      .replace(/<?https?:\/\/\S+/g, ' '),
+  );
+}
+
+/** The interaction's options for a typed line, or undefined when a slash command could not carry it. */
+function optionsFor(h: Harness, line: string): { name: string; options: unknown[] } | undefined {
+  const split = splitCommand(line);
+  const command = split && h.app.dispatcher.commands.get(split.name);
+  if (!command) return undefined;
+  let raw: Record<string, unknown>;
+  try {
+    raw = argsFor(command, split.args);
+  } catch {
+    return undefined; // an option the command does not have, or words it has no place for
+  }
+  const def = toDiscordCommand(command);
+  const options: unknown[] = [];
+  for (const [key, value] of Object.entries(raw)) {
+    const o = def.options.find((x) => x.name === key);
+    if (!o) return undefined;
+    const text = String(value);
+    if (o.type === 4 || o.type === 10) {
+      const n = Number(text);
+      if (!Number.isFinite(n) || (o.type === 4 && !Number.isInteger(n))) return undefined;
+      if ((o.min_value !== undefined && n < o.min_value) || (o.max_value !== undefined && n > o.max_value))
+        return undefined;
+      options.push({ name: key, type: o.type, value: n });
+    } else if (o.type === 5) options.push({ name: key, type: 5, value: /^(yes|true|1|on)$/i.test(text) });
+    else {
+      if (o.choices && !o.choices.some((c) => c.value === text)) return undefined;
+      options.push({ name: key, type: o.type, value: text });
+    }
+  }
+  for (const o of def.options) if (o.required && !(o.name in raw)) return undefined;
+  return { name: split.name, options };
+}
+
+/** Done: an answer in place (public or private), or the deferral replaced by a private follow-up. */
+const answered = (x: InteractionHandle): boolean =>
+  (x.callbacks[0]?.type === 4 && x.original !== undefined) ||
+  x.followups.length > 0 ||
+  (x.original !== undefined && !x.original.deleted && (x.original.content !== '' || x.original.embeds.length > 0));
+const messagesOf = (x: InteractionHandle): FakeMessage[] => [
+  ...(x.original && !x.original.deleted ? [x.original] : []),
+  ...x.followups,
+];
+
+interface Answer {
+  readonly step: Step;
+  readonly handle: InteractionHandle;
+  shown: string;
+  pictures: number;
+  buttons: number[];
+  pressed?: string;
+}
+
+async function run(h: Harness, locale: Locale, steps: readonly Step[]): Promise<Answer[]> {
+  const discordLocale = DISCORD_LOCALES[locale][0]!;
+  const guild = { id: snowflake(), channels: [{ id: snowflake() }, { id: snowflake() }], locale: discordLocale };
+  h.fake.addGuild(guild);
+  const [admins, members] = guild.channels.map((c) => c.id) as [string, string];
+  const answers: Answer[] = [];
+  const ask = async (step: Step): Promise<void> => {
+    const o = optionsFor(h, step.line)!;
+    if (step.fault) h.app.sandbox!.setFaults(step.fault);
+    try {
+      const handle = await h.fake.sendCommand({
+        ...o,
+        channelId: step.admin ? admins : members,
+        locale: discordLocale,
+        ...(step.admin ? { user: MANAGER, memberPermissions: MANAGER_PERMISSIONS } : { user: MEMBER }),
+      } as never);
+      await handle.waitFor(answered, 8000);
+      answers.push({ step, handle, shown: '', pictures: 0, buttons: [] });
+    } finally {
+      if (step.fault) h.app.sandbox!.clearFaults();
+    }
+  };
+  for (const step of steps) await ask(step);
+  for (const a of answers) {
+    const ms = messagesOf(a.handle);
+    a.shown = ms.map(visible).join('\n');
+    a.pictures = ms.reduce((n, m) => n + m.attachments.length, 0);
+    a.buttons = ms.map((m) => pressable(m).length);
+  }
+  // The first button of every answer that has one, pressed by the asker in the asker's locale.
+  for (const a of answers) {
+    const m = messagesOf(a.handle).find((x) => pressable(x).length > 0);
+    if (!m) continue;
+    const seen = h.fake.channelMessages(m.channel_id).length;
+    const edits = m.edits;
+    const click = await h.fake.clickButton({
+      customId: pressable(m)[0]!.custom_id!,
+      message: m,
+      locale: discordLocale,
+      ...(a.step.admin ? { user: MANAGER, memberPermissions: MANAGER_PERMISSIONS } : { user: MEMBER }),
+    } as never);
+    await click.waitFor(
+      (x) =>
+        x.followups.length > 0 ||
+        (h.fake.message(m.id)?.edits ?? 0) > edits ||
+        h.fake.channelMessages(m.channel_id).length > seen,
+      8000,
+    );
+    a.pressed = [
+      ...click.followups.map(visible),
+      ...((h.fake.message(m.id)?.edits ?? 0) > edits ? [visible(h.fake.message(m.id)!)] : []),
+      ...h.fake.channelMessages(m.channel_id).slice(seen).map(visible),
+    ].join('\n');
+  }
+  return answers;
+}
+
+function assertEmbedLimits(m: FakeMessage, what: string): void {
+  let total = 0;
+  for (const e of m.embeds as Embed[]) {
+    assert.ok((e.title ?? '').length <= EMBED_TITLE_MAX, `${what}: title`);
+    assert.ok((e.description ?? '').length <= EMBED_DESCRIPTION_MAX, `${what}: description`);
+    assert.ok((e.footer?.text ?? '').length <= FOOTER_MAX, `${what}: footer`);
+    for (const f of e.fields ?? [])
+      assert.ok(f.name.length <= FIELD_NAME_MAX && f.value.length <= FIELD_VALUE_MAX, `${what}: field`);
+    total +=
+      (e.title ?? '').length +
+      (e.description ?? '').length +
+      (e.footer?.text ?? '').length +
+      (e.author?.name ?? '').length +
+      (e.fields ?? []).reduce((n, f) => n + f.name.length + f.value.length, 0);
+  }
+  assert.ok(total <= EMBED_TOTAL_MAX, `${what}: embeds total ${total}`);
+  for (const b of buttons(m)) assert.ok((b.label ?? '').length <= BUTTON_LABEL_MAX, `${what}: button label`);
+}
+
+test('every command, error and first button in every language, through discord.js and the Discord fake', async () => {
+  const h = await startHarness({ adapter: { commandBudgetMs: 4000 } });
+  try {
+    const steps = script(h.app.sandbox!, h.app.dispatcher.commands).filter((s) => optionsFor(h, s.line));
+    assert.ok(steps.length >= 90, `only ${steps.length} steps a slash command can carry`);
+    const english = await run(h, 'en', steps);
+    for (const a of english) assert.ok(a.shown.length > 10, `en ${a.step.line} answered`);
+    assert.ok(english.filter((a) => a.pictures > 0).length >= 10, 'English answers carry pictures');
+    assert.ok(english.filter((a) => a.pressed).length >= 20, 'many answers have a button to press');
+    for (const locale of OTHER_LOCALES) {
+      const sent = h.fake.requests.length;
+      const answers = await run(h, locale, steps);
+      for (const [i, a] of answers.entries()) {
+        const en = english[i]!;
+        const what = `${locale} ${a.step.line}`;
+        assert.notEqual(a.shown, en.shown, `${what}: not the English answer`);
+        assert.deepEqual(englishLeft(a.shown, h.app.sandbox!, locale), [], what);
+        assert.equal(a.pictures > 0, en.pictures > 0, `${what}: a picture where English has one`);
+        assert.deepEqual(a.buttons, en.buttons, `${what}: the same buttons`);
+        for (const m of messagesOf(a.handle)) {
+          assertEmbedLimits(m, what);
+          assertNoPings(m);
+        }
+        for (const name of a.step.intact ?? []) assert.ok(a.shown.includes(name), `${what}: ${name} as written`);
+        if (en.pressed) {
+          assert.ok(a.pressed, `${what}: its first button answers`);
+          assert.deepEqual(englishLeft(a.pressed, h.app.sandbox!, locale), [], `${what}: after the press`);
+          assert.notEqual(a.pressed, en.pressed, `${what}: the press answers in the language`);
+        }
+      }
+      // The fake refuses what Discord refuses (embed sizes, fields, components, late answers): nothing was.
+      const refused = h.fake.requests.slice(sent).filter((q) => q.status >= 400);
+      assert.deepEqual(refused, [], `${locale}: every request accepted`);
+    }
+  } finally {
+    await h.close();
+  }
+});
+
+test('an alert in each language reaches its server’s channel within the limits, and its first button answers there', async () => {
+  const h = await startHarness();
+  try {
+    const sb = h.app.sandbox!;
+    const kol = sb.data.kols.find((k) => k.follower_count >= 20_000)!;
+    const channels = [];
+    for (const locale of LOCALES) {
+      const discordLocale = DISCORD_LOCALES[locale][0]!;
+      const guild = { id: snowflake(), channels: [{ id: snowflake() }], locale: discordLocale };
+      h.fake.addGuild(guild);
+      const channelId = guild.channels[0]!.id;
+      const sub = await h.fake.sendCommand({
+        name: 'subscribe',
+        channelId,
+        locale: 'en-US',
+        user: MANAGER,
+        memberPermissions: MANAGER_PERMISSIONS,
+        options: [],
+      });
+      await sub.waitFor(answered, 4000);
+      channels.push({ locale, discordLocale, channelId });
+    }
+    const watcher = h.app.startAlerts([h.adapter.sender], { cron: NEVER });
+    await watcher.tick();
+    const sent = h.fake.requests.length;
+    sb.addTweets(1, { token: sb.data.tokens[30]!.id, kol: kol.id, tokenScore: 95, kolScore: 95 });
+    await watcher.tick();
+    const alertIn = (channelId: string) =>
+      h.fake.channelMessages(channelId).find((m) => m.source === 'channel' && m.embeds.length > 0);
+    const end = Date.now() + 8000;
+    while (channels.some((c) => !alertIn(c.channelId)) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    const english = visible(alertIn(channels[0]!.channelId)!);
+    assert.match(english, / shilled by /);
+    for (const c of channels) {
+      const m = alertIn(c.channelId);
+      assert.ok(m, `${c.locale}: an alert`);
+      assertEmbedLimits(m, c.locale);
+      assertNoPings(m);
+      assert.ok(visible(m).includes(kol.username), `${c.locale}: the KOL as written`);
+      if (c.locale === 'en') continue;
+      assert.notEqual(visible(m), english, `${c.locale}: not the English alert`);
+      assert.deepEqual(englishLeft(visible(m), sb, c.locale), [], c.locale);
+      const first = pressable(m)[0];
+      assert.ok(first, `${c.locale}: the alert has a button`);
+      const click = await h.fake.clickButton({
+        customId: first.custom_id!,
+        message: m,
+        locale: c.discordLocale,
+        user: MANAGER,
+        memberPermissions: MANAGER_PERMISSIONS,
+      } as never);
+      await click.waitFor((x) => x.callbacks.length > 0 && (x.followups.length > 0 || x.original !== undefined), 4000);
+      for (const f of [...click.followups, ...(click.original ? [click.original] : [])])
+        assert.deepEqual(englishLeft(visible(f), sb, c.locale), [], `${c.locale}: after the press`);
+    }
+    assert.deepEqual(
+      h.fake.requests.slice(sent).filter((q) => q.status >= 400),
+      [],
+      'every alert accepted',
+    );
+  } finally {
+    await h.close();
+  }
+});
