@@ -8,10 +8,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp, type App } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger, scrub, type Logger } from './log.ts';
-import { startConsole } from './adapters/console/index.ts';
+import { consoleWords, startConsole } from './adapters/console/index.ts';
 import { consoleSender } from './adapters/console/sender.ts';
 import type { ChatAdapter } from './adapters/types.ts';
 import { startOpsServer } from './ops/http.ts';
+import type { T } from './i18n/index.ts';
 import { describeStore } from './store/index.ts';
 
 /** Longest a shutdown may take before the process exits anyway. */
@@ -148,17 +149,18 @@ export async function run(signal: Promise<string>): Promise<number> {
   }
 
   if (adapters.length === 0) {
-    if (app.sandbox) banner(app.sandbox);
+    const where = { languages: app.store.languages, locale: config.consoleLocale };
+    if (app.sandbox) banner(app.sandbox, await consoleWords(where.languages, where.locale));
     const colour = Boolean(process.stdout.isTTY);
     const c = startConsole({
       dispatcher: app.dispatcher,
       input: process.stdin,
       output: process.stdout,
       colour,
-      locale: config.consoleLocale,
+      ...where,
     });
     stops.push(() => c.stop());
-    app.startAlerts([consoleSender(process.stdout, colour)]);
+    app.startAlerts([consoleSender(process.stdout, colour, where)]);
     done = c.done;
   } else {
     for (const a of adapters) {
@@ -212,16 +214,16 @@ export async function run(signal: Promise<string>): Promise<number> {
   await shutdown(why);
   return 0;
 
-  function banner(sb: NonNullable<App['sandbox']>) {
+  function banner(sb: NonNullable<App['sandbox']>, t: T) {
     // The most talked-about Solana token and the most followed KOL make lively first examples.
     const solana = sb.data.tokens.filter((t) => t.chain_id === 'solana' && t.marketcap > 0);
     const token = solana.sort((a, b) => b.mention - a.mention)[0] ?? sb.data.tokens[0]!;
     const kol = [...sb.data.kols].sort((a, b) => b.follower_count - a.follower_count)[0]!;
     process.stderr.write(
       [
-        'kolradar console: type a command, or a button number. Ctrl-D quits.',
-        `Using the embedded sandbox at ${sb.url} (demo data; set KOL_API_BASE_URL for the real service).`,
-        'Try:',
+        t('console.banner'),
+        t('console.sandbox', { url: sb.url }),
+        t('console.tryThese'),
         `  /token ${token.chain_id} ${token.address}`,
         `  /kol @${kol.username}`,
         '  /kols sort:winrate',

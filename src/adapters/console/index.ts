@@ -10,6 +10,9 @@ import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Caller } from '../../core/command.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
+import { chatLocale } from '../../core/language.ts';
+import { pickLocale, translator, type T } from '../../i18n/index.ts';
+import type { ChatLanguages } from '../../store/languages.ts';
 import type { View } from '../../views/model.ts';
 import { toPlainText } from '../../views/render/plain.ts';
 
@@ -23,6 +26,14 @@ export interface ConsoleOptions {
   readonly pictureDir?: string;
   /** The terminal's language tag (config: --lang, LC_ALL, LC_MESSAGES, LANG). */
   readonly locale?: string | undefined;
+  /** The chat languages (/language in the terminal changes the console's own words too). */
+  readonly languages?: ChatLanguages;
+}
+
+/** The console's own words in the language its answers use: the chat's /language, else the terminal's. */
+export async function consoleWords(languages: ChatLanguages | undefined, locale: string | undefined): Promise<T> {
+  if (!languages) return translator(pickLocale(undefined, locale));
+  return translator(await chatLocale(languages, { platform: 'console', chatId: 'console', locale }));
 }
 
 export interface ConsoleAdapter {
@@ -41,6 +52,7 @@ export function startConsole(o: ConsoleOptions): ConsoleAdapter {
     ...(o.locale ? { locale: o.locale } : {}),
     canManage: async () => true,
   };
+  const words = () => consoleWords(o.languages, o.locale);
   const rl = createInterface({ input: o.input, terminal: false, crlfDelay: Infinity });
   const pictureDir = resolve(o.pictureDir ?? 'out');
   let lastActions: { n: number; id: string }[] = [];
@@ -62,7 +74,7 @@ export function startConsole(o: ConsoleOptions): ConsoleAdapter {
       await mkdir(pictureDir, { recursive: true });
       const path = join(pictureDir, `${Date.now()}-${picture.name}`);
       await writeFile(path, picture.png);
-      text += `\n[picture] ${picture.alt}: ${path}`;
+      text += `\n${(await words())('console.picture', { alt: picture.alt, path })}`;
     }
     await write(`${text}\n`);
   }
@@ -72,7 +84,7 @@ export function startConsole(o: ConsoleOptions): ConsoleAdapter {
     if (!t) return;
     if (/^\d{1,2}$/.test(t)) {
       const hit = lastActions.find((a) => a.n === Number(t));
-      if (!hit) return write(`No button ${t} on the last reply.\n`);
+      if (!hit) return write(`${(await words())('console.noButton', { n: t })}\n`);
       return show(await o.dispatcher.action(hit.id, caller));
     }
     const view = await o.dispatcher.text(t.startsWith('/') ? t : `/${t}`, caller, {
@@ -82,7 +94,11 @@ export function startConsole(o: ConsoleOptions): ConsoleAdapter {
   }
 
   rl.on('line', (line) => {
-    chain = chain.then(() => handle(line)).catch((err: unknown) => write(`Error: ${(err as Error).message}\n`));
+    chain = chain
+      .then(() => handle(line))
+      .catch(async (err: unknown) =>
+        write(`${(await words())('console.failed', { reason: (err as Error)?.message ?? String(err) })}\n`),
+      );
   });
   const done = new Promise<void>((res) => rl.once('close', () => void chain.then(res)));
   return {

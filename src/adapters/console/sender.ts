@@ -5,19 +5,27 @@
  */
 import type { Writable } from 'node:stream';
 import type { Sender } from '../../alerts/delivery.ts';
+import type { ChatLanguages } from '../../store/languages.ts';
 import { toPlainText } from '../../views/render/plain.ts';
+import { consoleWords } from './index.ts';
 
-export function consoleSender(output: Writable, colour: boolean): Sender {
+export function consoleSender(
+  output: Writable,
+  colour: boolean,
+  o: { readonly languages?: ChatLanguages; readonly locale?: string | undefined } = {},
+): Sender {
   let n = 0;
+  const words = () => consoleWords(o.languages, o.locale);
   return {
     platform: 'console',
     async send(_chatId, view) {
       const { text } = toPlainText(view, { colour });
-      output.write(`\n🔔 ALERT\n${text}\n`);
+      output.write(`\n🔔 ${(await words())('console.alert')}\n${text}\n`);
       return { kind: 'sent', messageId: String(++n) };
     },
     async edit(_chatId, messageId, view) {
-      output.write(`\n🔔 ALERT #${messageId} UPDATED\n${toPlainText(view, { colour }).text}\n`);
+      const head = (await words())('console.alertUpdated', { n: messageId });
+      output.write(`\n🔔 ${head}\n${toPlainText(view, { colour }).text}\n`);
       return { kind: 'sent', messageId };
     },
   };

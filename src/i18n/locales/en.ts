@@ -764,4 +764,15 @@ export default {
     legendPeak: 'peak',
     legendNow: 'now',
   },
+  /** The terminal's own words around the answers (npm start). */
+  console: {
+    banner: 'kolradar console: type a command, or a button number. Ctrl-D quits.',
+    sandbox: 'Using the embedded sandbox at {{url}} (demo data; set KOL_API_BASE_URL for the real service).',
+    tryThese: 'Try:',
+    picture: '[picture] {{alt}}: {{path}}',
+    noButton: 'No button {{n}} on the last reply.',
+    failed: 'Could not show that answer: {{reason}}',
+    alert: 'ALERT',
+    alertUpdated: 'ALERT #{{n}} UPDATED',
+  },
 };

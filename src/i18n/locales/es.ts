@@ -759,4 +759,14 @@ export default {
     legendPeak: 'máximo',
     legendNow: 'ahora',
   },
+  console: {
+    banner: 'Consola de kolradar: escribe un comando o el número de un botón. Ctrl-D para salir.',
+    sandbox: 'Usando el sandbox integrado en {{url}} (datos de demo; define KOL_API_BASE_URL para el servicio real).',
+    tryThese: 'Prueba:',
+    picture: '[imagen] {{alt}}: {{path}}',
+    noButton: 'La última respuesta no tiene botón {{n}}.',
+    failed: 'No se pudo mostrar esa respuesta: {{reason}}',
+    alert: 'ALERTA',
+    alertUpdated: 'ALERTA #{{n}} ACTUALIZADA',
+  },
 } satisfies Catalogue;

@@ -710,4 +710,15 @@ export default {
     legendPeak: '최고',
     legendNow: '현재',
   },
+  console: {
+    banner: 'kolradar 콘솔: 명령어나 버튼 번호를 입력하세요. 종료는 Ctrl-D.',
+    sandbox:
+      '내장 샌드박스를 쓰고 있어요: {{url}} (데모 데이터, 실제 서비스에 연결하려면 KOL_API_BASE_URL을 설정하세요).',
+    tryThese: '이렇게 해 보세요:',
+    picture: '[이미지] {{alt}}: {{path}}',
+    noButton: '마지막 답변에 {{n}}번 버튼이 없어요.',
+    failed: '이 답변을 보여 줄 수 없어요: {{reason}}',
+    alert: '알림',
+    alertUpdated: '알림 #{{n}} 업데이트됨',
+  },
 } satisfies Catalogue;

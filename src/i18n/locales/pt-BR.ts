@@ -762,4 +762,15 @@ export default {
     legendPeak: 'pico',
     legendNow: 'agora',
   },
+  console: {
+    banner: 'Console do kolradar: digite um comando ou o número de um botão. Ctrl-D sai.',
+    sandbox:
+      'Usando o sandbox embutido em {{url}} (dados de demonstração; defina KOL_API_BASE_URL para o serviço real).',
+    tryThese: 'Experimente:',
+    picture: '[imagem] {{alt}}: {{path}}',
+    noButton: 'A última resposta não tem botão {{n}}.',
+    failed: 'Não deu para mostrar essa resposta: {{reason}}',
+    alert: 'ALERTA',
+    alertUpdated: 'ALERTA #{{n}} ATUALIZADO',
+  },
 } satisfies Catalogue;

@@ -772,4 +772,14 @@ export default {
     legendPeak: 'пик',
     legendNow: 'сейчас',
   },
+  console: {
+    banner: 'Консоль kolradar: введи команду или номер кнопки. Ctrl-D — выход.',
+    sandbox: 'Работаю со встроенной песочницей {{url}} (демо-данные; для настоящего сервиса задай KOL_API_BASE_URL).',
+    tryThese: 'Попробуй:',
+    picture: '[картинка] {{alt}}: {{path}}',
+    noButton: 'В последнем ответе нет кнопки {{n}}.',
+    failed: 'Не получилось показать ответ: {{reason}}',
+    alert: 'АЛЕРТ',
+    alertUpdated: 'АЛЕРТ #{{n}} ОБНОВЛЁН',
+  },
 } satisfies Catalogue;

@@ -741,4 +741,14 @@ export default {
     legendPeak: 'zirve',
     legendNow: 'şimdi',
   },
+  console: {
+    banner: 'kolradar konsolu: bir komut ya da buton numarası yaz. Çıkmak için Ctrl-D.',
+    sandbox: 'Gömülü sandbox kullanılıyor: {{url}} (demo veriler; gerçek servis için KOL_API_BASE_URL ayarla).',
+    tryThese: 'Şunları dene:',
+    picture: '[görsel] {{alt}}: {{path}}',
+    noButton: 'Son yanıtta {{n}} numaralı buton yok.',
+    failed: 'Bu yanıt gösterilemedi: {{reason}}',
+    alert: 'UYARI',
+    alertUpdated: 'UYARI #{{n}} GÜNCELLENDİ',
+  },
 } satisfies Catalogue;

@@ -718,4 +718,14 @@ export default {
     legendPeak: 'đỉnh',
     legendNow: 'hiện tại',
   },
+  console: {
+    banner: 'Bảng điều khiển kolradar: gõ một lệnh hoặc số của nút. Ctrl-D để thoát.',
+    sandbox: 'Đang dùng sandbox tích hợp tại {{url}} (dữ liệu demo; đặt KOL_API_BASE_URL để dùng dịch vụ thật).',
+    tryThese: 'Thử:',
+    picture: '[ảnh] {{alt}}: {{path}}',
+    noButton: 'Câu trả lời vừa rồi không có nút {{n}}.',
+    failed: 'Không hiển thị được câu trả lời này: {{reason}}',
+    alert: 'CẢNH BÁO',
+    alertUpdated: 'CẢNH BÁO #{{n}} ĐÃ CẬP NHẬT',
+  },
 } satisfies Catalogue;

@@ -701,4 +701,14 @@ export default {
     legendPeak: '最高',
     legendNow: '当前',
   },
+  console: {
+    banner: 'kolradar 控制台：输入命令，或输入按钮编号。Ctrl-D 退出。',
+    sandbox: '正在使用内置沙盒 {{url}}（演示数据；设置 KOL_API_BASE_URL 可连接真实服务）。',
+    tryThese: '试试：',
+    picture: '[图片] {{alt}}：{{path}}',
+    noButton: '上一条回复里没有 {{n}} 号按钮。',
+    failed: '这条回复无法显示：{{reason}}',
+    alert: '提醒',
+    alertUpdated: '提醒 #{{n}} 已更新',
+  },
 } satisfies Catalogue;

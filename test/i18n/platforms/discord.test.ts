@@ -66,8 +66,7 @@ function visible(m: FakeMessage): string {
     parts
       .join('\n')
       .replace(/```[\s\S]*?```|``[^`]*``|`[^`]*`/g, ' ')
-      .replace(/\[([^\]]*)\]\((<)?https?:\/\/[^)\s]*(>)?\)/g, '$1')
-      .replace(/<?https?:\/\/\S+/g, ' '),
+      .replace(/\[([^\]]*)\]\((<)?https?:\/\/[^)\s]*(>)?\)/g, '$1'),
   );
 }
 

@@ -98,8 +98,8 @@ export function englishLeft(text: string, sb: Sandbox, locale?: Locale): string[
   rest = rest
     .replace(/(^|[^\p{L}\p{N}])[/@$][\p{L}\p{N}_.]+/gu, '$1 ')
     .replace(/(^|[^\p{L}\p{N}])[a-z][a-z0-9_]*:/gu, '$1 ')
-    // An option's name heading its line (a /help field on Discord: `only (required) · …`).
-    .replace(/^[a-z][a-z0-9_]*(?=$| \(| ·)/gmu, ' ');
+    // An option's name heading its line (a /help field: `only (required) · …`, `only      …` in a terminal).
+    .replace(/^[ \t]*[a-z][a-z0-9_]*(?=$| \(| ·| {2})/gmu, ' ');
   const around = (at: number) => rest.slice(Math.max(0, at - 30), at + 30).replace(/\n/g, ' ');
   return [
     ...[...rest.matchAll(ENGLISH_WORDS)].map((m) => `${m[0]} (in “${around(m.index ?? 0)}”)`),

@@ -25,12 +25,10 @@ const NEVER = '0 0 1 1 *';
 
 type Shown = Pick<SentMessage, 'text' | 'entities' | 'reply_markup'>;
 
-/** What the reader sees: the text without code spans and bare links, and the button labels. */
+/** What the reader sees: the text without code spans (syntax, not words), and the button labels. */
 function visible(m: Shown): string {
   const text = m.text ?? '';
-  const cut = (m.entities ?? [])
-    .filter((e) => ['code', 'pre', 'url', 'email'].includes(e.type))
-    .sort((a, b) => b.offset - a.offset);
+  const cut = (m.entities ?? []).filter((e) => ['code', 'pre'].includes(e.type)).sort((a, b) => b.offset - a.offset);
   let out = text;
   for (const e of cut) out = `${out.slice(0, e.offset)} ${out.slice(e.offset + e.length)}`;
   const labels = (m.reply_markup?.inline_keyboard ?? []).flat().map((b) => b.text);
