@@ -65,7 +65,10 @@ export function autoCardSettings(store: Store) {
 export interface Where {
   readonly platform: Platform;
   readonly chatId: string;
-  /** The language of whoever asked (Discord's "Token card"); a chat's /language setting wins. */
+  /**
+   * The language of whoever asked (Discord's "Token card", a Telegram paste's sender), or
+   * of the place (a Discord server's primary language); a chat's /language setting wins.
+   */
   readonly locale?: string;
 }
 

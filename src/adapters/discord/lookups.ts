@@ -69,7 +69,12 @@ async function onMessage(
   if (m.inGuild() && !d.contentIntent && !(me && m.mentions.users.has(me))) return;
   const text = textOf(m);
   if (!text) return;
-  const view = await d.autoCards.forText(text, { platform: 'discord', chatId: m.channelId });
+  // A message carries no author locale: the channel's /language, else the server's primary language.
+  const view = await d.autoCards.forText(text, {
+    platform: 'discord',
+    chatId: m.channelId,
+    ...(m.guild?.preferredLocale ? { locale: m.guild.preferredLocale } : {}),
+  });
   if (!view) return;
   const { flags: _flags, ...payload } = replyOptions(toDiscordPayload(view));
   try {

@@ -17,9 +17,11 @@ export function installAutoCards(bot: Bot, d: { autoCards: AutoCards; log: Logge
   bot.on(['message:text', 'message:caption'], async (ctx, next) => {
     if (isCommand(ctx) || !worthReading(ctx)) return next();
     const msg = ctx.message!;
+    // The chat's /language, else the language of whoever pasted (their app's).
     const view = await d.autoCards.forText(msg.text ?? msg.caption ?? '', {
       platform: 'telegram',
       chatId: String(msg.chat.id),
+      ...(msg.from?.language_code ? { locale: msg.from.language_code } : {}),
     });
     if (!view) return;
     try {

@@ -212,3 +212,16 @@ test('autocomplete on the token option suggests names and symbols; a choice open
   await none.waitFor('callback');
   assert.deepEqual((none.callbacks[0]!.data as { choices: unknown[] }).choices, []);
 });
+
+test("a paste's card speaks the server's primary language (a message carries no author locale)", async (t) => {
+  const h = await harness(t, { fake: { messageContentIntent: true }, adapter: { messageContent: true } });
+  const [a] = solTokens(h);
+  const guild = { id: snowflake(), channels: [{ id: snowflake() }], locale: 'ru' };
+  h.fake.addGuild(guild);
+  const channel = guild.channels[0]!.id;
+  await until(() => h.adapter.client.guilds.cache.has(guild.id), 'the bot to see the new server');
+  h.fake.postMessage({ channelId: channel, content: `CA ${a!.address}` });
+  await until(() => repliesIn(h, channel).length === 1, 'the paste answered');
+  const card = repliesIn(h, channel)[0]!;
+  assert.match(shown(card.content + JSON.stringify(card.embeds)), /Капа \$/);
+});

@@ -215,3 +215,22 @@ test('a paste deleted before its card gets the card unthreaded, without an error
   assert.equal(r.fake.messages(chat.id).length, 2, 'the card and the barrier only');
   assert.ok(!r.logs.some((l) => /automatic card not sent/.test(l)), 'no failed send');
 });
+
+test("a paste's card speaks the poster's app language, unless the group chose one with /language", async (t) => {
+  const r = await rig(t, { fake: { privacyMode: false } });
+  const g = group(-7101);
+  r.fake.setMember(g.id, ADMIN.id, 'administrator');
+  const [tok, other] = solTokens(r);
+  r.fake.sendText({ chat: g, text: `CA ${tok!.address}`, from: { id: 7102, first_name: 'Ivan', language_code: 'ru' } });
+  const ru = await r.fake.waitForMessage(g.id);
+  assert.match(ru.text!, /Капа \$/);
+  r.fake.sendText({ chat: g, text: '/language ko', from: ADMIN });
+  await r.fake.waitForMessage(g.id);
+  r.fake.sendText({
+    chat: g,
+    text: `CA ${other!.address}`,
+    from: { id: 7102, first_name: 'Ivan', language_code: 'ru' },
+  });
+  const ko = await r.fake.waitForMessage(g.id);
+  assert.match(ko.text!, /시총 \$/);
+});
