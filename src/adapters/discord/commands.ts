@@ -58,6 +58,8 @@ export interface DiscordCommandOption {
 /** A message context-menu command: Discord sends the message it was used on. */
 export interface DiscordMessageCommand {
   name: string;
+  /** The menu entry's name per Discord locale (menus show it; the handler matches the English name). */
+  name_localizations: Record<string, string>;
   type: 3;
   default_member_permissions: null;
   contexts: number[];
@@ -112,10 +114,13 @@ function toOption(command: string, name: string, spec: OptionSpec): DiscordComma
 }
 
 /** A text per mapped Discord locale. Names stay English: the handlers match on them. */
-function localised(text: (t: ReturnType<typeof translator>) => string): Record<string, string> {
+function localised(
+  text: (t: ReturnType<typeof translator>) => string,
+  fit: (text: string) => string = cutDescription,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const locale of LOCALES) {
-    const one = cutDescription(text(translator(locale)));
+    const one = fit(text(translator(locale)));
     for (const discordLocale of DISCORD_LOCALES[locale]) out[discordLocale] = one;
   }
   return out;
@@ -152,6 +157,11 @@ export function messageCommands(registry: Registry): DiscordMessageCommand[] {
   return [
     {
       name: TOKEN_CARD_COMMAND,
+      // Menu names are short catalogue texts (1-32 characters: the Discord fake checks them).
+      name_localizations: localised(
+        (t) => t('lookup.tokenCardCommand'),
+        (name) => name,
+      ),
       type: 3,
       default_member_permissions: null,
       contexts: [...LOOKUP.contexts],

@@ -214,6 +214,8 @@ export default {
   },
   /** Name search, the reply form, automatic cards, inline mode and the message command. */
   lookup: {
+    /** The Discord message-menu entry (Apps > …) that opens a token card. */
+    tokenCardCommand: 'Token card',
     noMatch: 'No token matches “{{query}}”. Try its $SYMBOL, part of its name, or paste its contract address:',
     tooShort: 'Give at least two letters of a name or symbol, or a contract address:',
     pickTitle: 'Tokens matching “{{query}}”',

@@ -203,6 +203,7 @@ export default {
     onSeveral: '{{address}} existe en {{chains}}. ¿Cuál? {{commands}}',
   },
   lookup: {
+    tokenCardCommand: 'Ficha del token',
     noMatch: 'Ningún token coincide con «{{query}}». Prueba su $SÍMBOLO, parte del nombre o pega su CA:',
     tooShort: 'Escribe al menos dos letras del nombre o símbolo, o un CA:',
     pickTitle: 'Tokens que coinciden con «{{query}}»',

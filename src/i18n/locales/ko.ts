@@ -189,6 +189,7 @@ export default {
     onSeveral: '{{address}}는 {{chains}}에 모두 있어요. 어느 쪽인가요? {{commands}}',
   },
   lookup: {
+    tokenCardCommand: '토큰 카드',
     noMatch: '“{{query}}”와 일치하는 토큰이 없어요. $심볼, 이름 일부를 입력하거나 CA를 붙여넣으세요:',
     tooShort: '이름이나 심볼을 두 글자 이상 입력하거나 CA를 붙여넣으세요:',
     pickTitle: '“{{query}}” 검색 결과',

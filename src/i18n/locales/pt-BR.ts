@@ -204,6 +204,7 @@ export default {
     onSeveral: '{{address}} existe em {{chains}}. Qual deles? {{commands}}',
   },
   lookup: {
+    tokenCardCommand: 'Card do token',
     noMatch: 'Nenhum token bate com “{{query}}”. Tente o $SÍMBOLO, parte do nome ou cole o CA:',
     tooShort: 'Digite pelo menos duas letras do nome ou símbolo, ou um CA:',
     pickTitle: 'Tokens que batem com “{{query}}”',

@@ -200,6 +200,7 @@ export default {
     onSeveral: '{{address}} şu ağlarda var: {{chains}}. Hangisi? {{commands}}',
   },
   lookup: {
+    tokenCardCommand: 'Token kartı',
     noMatch:
       '“{{query}}” ile eşleşen token yok. $SEMBOL’ünü, adının bir kısmını dene ya da kontrat adresini (CA) yapıştır:',
     tooShort: 'Ad ya da sembolden en az iki harf veya bir kontrat adresi (CA) yaz:',

@@ -196,6 +196,7 @@ export default {
     onSeveral: '{{address}} có trên {{chains}}. Bạn muốn cái nào? {{commands}}',
   },
   lookup: {
+    tokenCardCommand: 'Thẻ token',
     noMatch: 'Không có token nào khớp “{{query}}”. Thử $MÃ, một phần tên, hoặc dán CA:',
     tooShort: 'Nhập ít nhất hai chữ cái của tên hoặc mã, hoặc một CA:',
     pickTitle: 'Token khớp “{{query}}”',

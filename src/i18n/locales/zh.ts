@@ -183,6 +183,7 @@ export default {
     onSeveral: '{{address}} 同时存在于 {{chains}}。要哪一个？{{commands}}',
   },
   lookup: {
+    tokenCardCommand: '代币卡片',
     noMatch: '没有匹配“{{query}}”的代币。试试它的 $代号、部分名称，或直接粘贴合约地址（CA）：',
     tooShort: '请至少输入名称或代号的两个字母，或一个合约地址（CA）：',
     pickTitle: '匹配“{{query}}”的代币',

@@ -116,6 +116,19 @@ test('user install: lookups everywhere, alert and admin commands server-only, pl
   const card = byName.get(TOKEN_CARD_COMMAND)!;
   assert.deepEqual(card, {
     name: 'Token card',
+    // Menus show the name in the member's language; the handler matches the English name.
+    name_localizations: {
+      'en-US': 'Token card',
+      'en-GB': 'Token card',
+      'zh-CN': '代币卡片',
+      ru: 'Карточка токена',
+      'es-ES': 'Ficha del token',
+      'es-419': 'Ficha del token',
+      'pt-BR': 'Card do token',
+      tr: 'Token kartı',
+      vi: 'Thẻ token',
+      ko: '토큰 카드',
+    },
     type: 3,
     default_member_permissions: null,
     contexts: [0, 1, 2],
@@ -269,4 +282,39 @@ test('deploy-commands without Discord settings explains what is missing', async 
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   assert.equal(code, 2);
   assert.match(err, /DISCORD_TOKEN and DISCORD_APPLICATION_ID/);
+});
+
+test('the Discord fake refuses localised names Discord refuses: unknown locales, spaces in slash names, menu names over 32', async (t) => {
+  const fake = await startDiscordFake();
+  t.after(() => fake.close());
+  const put = (list: unknown[]) =>
+    fetch(`${fake.apiBase}/v10/applications/${fake.applicationId}/commands`, {
+      method: 'PUT',
+      headers: { authorization: `Bot ${fake.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(list),
+    });
+  const slash = (name_localizations: Record<string, string>) => ({
+    name: 'token',
+    description: 'Token card',
+    type: 1,
+    name_localizations,
+  });
+  const menu = (name_localizations: Record<string, string>) => ({ name: 'Token card', type: 3, name_localizations });
+  for (const bad of [
+    slash({ xx: 'token' }),
+    slash({ ru: 'карточка токена' }),
+    slash({ de: 'Token' }),
+    menu({ ru: 'К'.repeat(33) }),
+    menu({ ko: ' 토큰 카드' }),
+  ]) {
+    const r = await put([bad]);
+    assert.equal(r.status, 400, JSON.stringify(bad));
+    assert.match(JSON.stringify(await r.json()), /LOCALE_INVALID|APPLICATION_COMMAND_INVALID_NAME/);
+  }
+  const ok = await put([slash({ ru: 'токен' }), menu({ ru: 'Карточка токена', 'zh-CN': '代币卡片' })]);
+  assert.equal(ok.status, 200);
+  assert.deepEqual(
+    fake.registeredCommands().map((c) => c['name_localizations']),
+    [{ ru: 'токен' }, { ru: 'Карточка токена', 'zh-CN': '代币卡片' }],
+  );
 });

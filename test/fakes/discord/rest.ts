@@ -35,6 +35,20 @@ export const DISCORD_LOCALES = new Set(
   ),
 );
 
+/** Each key a Discord locale, each name valid as the command's own name would be (slash: lowercase, no spaces; menus: 1-32 characters). */
+function validateNameLocalizations(errors: FormErrors, path: (string | number)[], value: unknown, type: number): void {
+  if (value === undefined || value === null) return;
+  for (const [locale, text] of Object.entries(asRecord(value))) {
+    const ok =
+      typeof text === 'string' &&
+      (type === 1
+        ? COMMAND_NAME.test(text) && text === text.toLowerCase()
+        : /^.{1,32}$/u.test(text) && text.trim() === text);
+    if (!DISCORD_LOCALES.has(locale)) errors.add([...path, locale], 'LOCALE_INVALID', 'Invalid locale');
+    else if (!ok) errors.add([...path, locale], 'APPLICATION_COMMAND_INVALID_NAME', 'Command name is invalid');
+  }
+}
+
 /** Each key a Discord locale, each description 1-100 characters, as Discord checks a localisation map. */
 function validateDescriptionLocalizations(errors: FormErrors, path: (string | number)[], value: unknown): void {
   if (value === undefined || value === null) return;
@@ -72,6 +86,7 @@ function validateCommands(list: unknown[]): FormErrors {
       errors.add([i, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
     }
     validateDescriptionLocalizations(errors, [i, 'description_localizations'], command['description_localizations']);
+    validateNameLocalizations(errors, [i, 'name_localizations'], command['name_localizations'], type);
     if (type !== 1 && description !== undefined && description !== '') {
       errors.add(
         [i, 'description'],
