@@ -135,15 +135,20 @@ function cut(template: string): Parts | undefined {
 function compiled(raw: T, locale: Locale): T {
   const call = raw as unknown as (...a: unknown[]) => unknown;
   const plurals = new Intl.PluralRules(locale);
-  const templates = new Map<string, Parts | null>();
+  // Key -> plural form ('' without a count) -> the cut template, or null where i18next must answer.
+  const templates = new Map<string, Map<string, Parts | null>>();
   const partsOf = (key: string, count: unknown): Parts | null => {
     const form = typeof count === 'number' ? plurals.select(count) : '';
-    const id = `${key}\u0000${form}`;
-    let parts = templates.get(id);
+    let forms = templates.get(key);
+    if (!forms) {
+      forms = new Map();
+      templates.set(key, forms);
+    }
+    let parts = forms.get(form);
     if (parts === undefined) {
       const text = call(key, form ? { count, skipInterpolation: true } : { skipInterpolation: true });
       parts = (typeof text === 'string' && cut(text)) || null;
-      templates.set(id, parts);
+      forms.set(form, parts);
     }
     return parts;
   };
@@ -192,6 +197,12 @@ export function commandDescription(t: T, command: { readonly name: string; reado
 export function hasOptionText(command: string, option: string): boolean {
   const byCommand = (CATALOGUES.en.options as Readonly<Record<string, Readonly<Record<string, string>>>>)[command];
   return byCommand !== undefined && Object.hasOwn(byCommand, option);
+}
+
+/** True when the catalogue names this choice value (`choices.<value>`) for Discord's picker. */
+export function hasChoiceText(value: string): boolean {
+  const choices = (CATALOGUES.en as unknown as { readonly choices?: Readonly<Record<string, string>> }).choices;
+  return choices !== undefined && Object.hasOwn(choices, value);
 }
 
 /** An option's description in `t`'s language: as commandDescription, for `options.<command>.<option>`. */

@@ -120,6 +120,12 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   'calls.colToken': LOCALES,
   'calls.colCalls': LOCALES,
   'calls.count': LOCALES,
+  // Labels in Discord's choice picker: AUC is an abbreviation everywhere; "win rate" and "ranking" are what the
+  // Spanish and Portuguese crypto communities write (as in kolCard and lists above).
+  'choices.auc': LOCALES,
+  'choices.auc_v2': LOCALES,
+  'choices.winrate': ['es', 'pt-BR'],
+  'choices.ranking': ['es', 'pt-BR'],
 };
 
 test('no English text is left in another language', () => {

@@ -10,6 +10,7 @@ import type { Registry } from '../../core/registry.ts';
 import {
   commandDescription,
   DISCORD_LOCALES,
+  hasChoiceText,
   hasOptionText,
   LOCALES,
   optionDescription,
@@ -39,6 +40,8 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 
 export interface DiscordChoice {
   name: string;
+  /** The label per Discord locale, from the catalogue's `choices` group. */
+  name_localizations?: Record<string, string>;
   value: string;
 }
 
@@ -104,7 +107,12 @@ function toOption(command: string, name: string, spec: OptionSpec): DiscordComma
     option.autocomplete = true;
   } else if (spec.choices && !spec.list && spec.choices.length <= CHOICES_MAX && spec.type === 'string') {
     // A list option takes several comma-separated values, which a fixed choice would forbid.
-    option.choices = spec.choices.map((c) => ({ name: c, value: c }));
+    // The picker shows each choice in the member's language; the value sent stays the English word.
+    option.choices = spec.choices.map((c) =>
+      hasChoiceText(c)
+        ? { name: c, name_localizations: localised((t) => t(`choices.${c}` as never) as string), value: c }
+        : { name: c, value: c },
+    );
   }
   if (spec.type === 'integer' || spec.type === 'number') {
     if (spec.min !== undefined) option.min_value = Math.max(spec.min, -SAFE);

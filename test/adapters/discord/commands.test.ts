@@ -13,6 +13,7 @@ import { deployCommands } from '../../../src/adapters/discord/deploy.ts';
 import { CHAINS } from '../../../src/core/chains.ts';
 import type { OptionSpec } from '../../../src/core/options.ts';
 import { loadCommands } from '../../../src/core/registry.ts';
+import { CATALOGUES } from '../../../src/i18n/index.ts';
 import { snowflake, startDiscordFake } from '../../fakes/discord/index.ts';
 
 const registry = await loadCommands();
@@ -317,4 +318,66 @@ test('the Discord fake refuses localised names Discord refuses: unknown locales,
     fake.registeredCommands().map((c) => c['name_localizations']),
     [{ ru: 'токен' }, { ru: 'Карточка токена', 'zh-CN': '代币卡片' }],
   );
+});
+
+test("fixed choices show in the member's language in Discord's picker; the value sent stays the English word", () => {
+  const defs = toDiscordCommands(registry).filter((d): d is DiscordCommand => !('type' in d && d.type === 3));
+  const sort = defs.find((d) => d.name === 'kols')!.options.find((o) => o.name === 'sort')!;
+  const winrate = sort.choices!.find((c) => c.value === 'winrate')!;
+  assert.equal(winrate.name, 'winrate', 'the English name is the value typed on Telegram and in /help');
+  assert.equal(winrate.name_localizations?.['en-US'], CATALOGUES.en.choices.winrate);
+  assert.equal(winrate.name_localizations?.ru, CATALOGUES.ru.choices.winrate);
+  assert.notEqual(winrate.name_localizations?.ru, winrate.name);
+  let labelled = 0;
+  for (const def of defs)
+    for (const o of def.options)
+      for (const c of o.choices ?? []) {
+        // Chains and time windows are names and syntax: no label of their own.
+        if (!c.name_localizations) {
+          assert.match(
+            c.value,
+            /^(solana|bsc|base|sui|aptos|\d+[mhd])$/,
+            `/${def.name} ${o.name}:${c.value} unlabelled`,
+          );
+          continue;
+        }
+        labelled++;
+        assert.deepEqual(
+          Object.keys(c.name_localizations).sort(),
+          Object.keys(def.description_localizations).sort(),
+          `/${def.name} ${o.name}:${c.value}`,
+        );
+        for (const name of Object.values(c.name_localizations)) assert.ok(name.length >= 1 && name.length <= 100);
+      }
+  assert.ok(labelled >= 60, `${labelled} labelled choices`);
+});
+
+test('the Discord fake refuses choices Discord refuses: over 25, names over 100, unknown locales in their names', async (t) => {
+  const fake = await startDiscordFake();
+  t.after(() => fake.close());
+  const put = (choices: unknown[]) =>
+    fetch(`${fake.apiBase}/v10/applications/${fake.applicationId}/commands`, {
+      method: 'PUT',
+      headers: { authorization: `Bot ${fake.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify([
+        {
+          name: 'kols',
+          description: 'KOLs',
+          type: 1,
+          options: [{ name: 'sort', description: 'Sort', type: 3, choices }],
+        },
+      ]),
+    });
+  const many = Array.from({ length: 26 }, (_, i) => ({ name: `c${i}`, value: `c${i}` }));
+  for (const bad of [
+    many,
+    [{ name: 'x'.repeat(101), value: 'x' }],
+    [{ name: 'winrate', value: 'winrate', name_localizations: { xx: 'win' } }],
+    [{ name: 'winrate', value: 'winrate', name_localizations: { ru: 'в'.repeat(101) } }],
+  ]) {
+    const r = await put(bad);
+    assert.equal(r.status, 400, JSON.stringify(bad).slice(0, 80));
+  }
+  const ok = await put([{ name: 'winrate', value: 'winrate', name_localizations: { ru: 'винрейт' } }]);
+  assert.equal(ok.status, 200);
 });

@@ -49,6 +49,23 @@ function validateNameLocalizations(errors: FormErrors, path: (string | number)[]
   }
 }
 
+/** At most 25 choices, each named 1-100 characters (in every localisation too), its value at most 100. */
+function validateChoices(errors: FormErrors, path: (string | number)[], value: unknown): void {
+  if (value === undefined || value === null) return;
+  const choices = asArray(value);
+  if (choices.length > 25) errors.add(path, 'BASE_TYPE_MAX_LENGTH', 'Must be 25 or fewer in length.');
+  choices.forEach((raw, k) => {
+    const choice = asRecord(raw);
+    const name = choice['name'];
+    if (typeof name !== 'string' || name.length < 1 || name.length > 100)
+      errors.add([...path, k, 'name'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+    if (typeof choice['value'] === 'string' && choice['value'].length > 100)
+      errors.add([...path, k, 'value'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+    // A choice's localised names follow the description rule: a Discord locale, 1-100 characters.
+    validateDescriptionLocalizations(errors, [...path, k, 'name_localizations'], choice['name_localizations']);
+  });
+}
+
 /** Each key a Discord locale, each description 1-100 characters, as Discord checks a localisation map. */
 function validateDescriptionLocalizations(errors: FormErrors, path: (string | number)[], value: unknown): void {
   if (value === undefined || value === null) return;
@@ -130,6 +147,7 @@ function validateCommands(list: unknown[]): FormErrors {
       if (typeof text !== 'string' || text.length < 1 || text.length > 100) {
         errors.add([i, 'options', j, 'description'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
       }
+      validateChoices(errors, [i, 'options', j, 'choices'], option['choices']);
     });
   });
   return errors;
