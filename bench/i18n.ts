@@ -13,8 +13,13 @@ import { promisify } from 'node:util';
 import { FALLBACK_FILES, setFallbackFaces } from '../src/views/charts/font.ts';
 import { momentumSvg, renderPng } from '../src/views/charts/index.ts';
 import { sampleMomentum } from '../src/views/charts/samples.ts';
+import { createKolClient } from '../src/api/index.ts';
+import { createDispatcher } from '../src/core/dispatch.ts';
+import { loadCommands } from '../src/core/registry.ts';
+import { silentLogger } from '../src/log.ts';
+import { startSandbox } from '../src/sandbox/server.ts';
 import { openStore } from '../src/store/index.ts';
-import { i18nextT, translator, type T } from '../src/i18n/index.ts';
+import { CATALOGUES, i18nextT, translator, type T } from '../src/i18n/index.ts';
 import { alertView } from '../src/views/cards/alert.ts';
 import { kolTableFor } from '../src/views/cards/kolTable.ts';
 import { tweetField } from '../src/views/cards/tweets.ts';
@@ -93,7 +98,7 @@ export async function benchI18n(runs = 5): Promise<Row[]> {
   // fields and an alert, interleaved so load drifts hit all alike.
   const english = translator('en');
   const plainI18next = i18nextT('en');
-  const literal = ((key: string) => key) as unknown as T;
+  const literal = fixedEnglish();
   const items = Array.from({ length: 10 }, (_, i) => ({
     user_ranking: i + 1,
     kol: `kol${i}`,
@@ -168,6 +173,8 @@ export async function benchI18n(runs = 5): Promise<Row[]> {
     value: `${ms(summary(viaCatalogue).p50, 3)} / ${ms(summary(viaI18next).p50, 3)} / ${ms(summary(viaLiterals).p50, 3)}`,
   });
 
+  rows.push(await wholeAnswers(literal));
+
   // The one new step of every command: reading the chat's language (SQLite, as in production).
   const dir = await mkdtemp(join(tmpdir(), 'kolradar-bench-lang-'));
   const store = await openStore(`sqlite:${join(dir, 'bench.sqlite')}`);
@@ -190,6 +197,84 @@ export async function benchI18n(runs = 5): Promise<Row[]> {
     await rm(dir, { recursive: true, force: true });
   }
   return rows;
+}
+
+/**
+ * What the answers cost before the catalogue: the same English text from fixed strings, each
+ * key a function of its values (as a template literal was), `_one` for 1 and `_other` otherwise.
+ */
+function fixedEnglish(): T {
+  const texts = new Map<string, string>();
+  const walk = (tree: Record<string, unknown>, prefix: string): void => {
+    for (const [k, v] of Object.entries(tree))
+      if (typeof v === 'string') texts.set(prefix + k, v);
+      else walk(v as Record<string, unknown>, `${prefix}${k}.`);
+  };
+  walk(CATALOGUES.en as unknown as Record<string, unknown>, '');
+  const fns = new Map<string, (v: Record<string, unknown>) => string>();
+  for (const [key, text] of texts) {
+    const parts = text.split(/\{\{(\w+)\}\}/);
+    fns.set(key, (v) => {
+      let out = parts[0]!;
+      for (let i = 1; i < parts.length; i += 2) out += String(v[parts[i]!] ?? '') + parts[i + 1]!;
+      return out;
+    });
+  }
+  const none: Record<string, unknown> = {};
+  return ((key: string, values?: Record<string, unknown>) => {
+    const v = values ?? none;
+    const fn = fns.get(key) ?? fns.get(`${key}_${v.count === 1 ? 'one' : 'other'}`) ?? fns.get(`${key}_other`);
+    return fn ? fn(v) : key;
+  }) as unknown as T;
+}
+
+/**
+ * Whole English answers through the dispatcher (parse, validate, command, views, buttons stored),
+ * from the client's cache so the upstream adds nothing: the catalogue against fixed strings,
+ * interleaved so load drifts hit both alike.
+ */
+async function wholeAnswers(literal: T): Promise<Row> {
+  const sb = await startSandbox();
+  const api = createKolClient({ baseUrl: sb.url, apiKey: sb.apiKey });
+  const store = await openStore('memory:');
+  try {
+    const commands = await loadCommands();
+    const base = { commands, api, store, log: silentLogger(), userLimit: { count: 1e9, windowMs: 1 } };
+    const viaCatalogue = createDispatcher(base);
+    const viaLiterals = createDispatcher({ ...base, translate: () => literal });
+    const caller = {
+      platform: 'console' as const,
+      userId: 'bench',
+      chatId: 'bench',
+      chatType: 'private' as const,
+      locale: 'en',
+      canManage: async () => true,
+    };
+    const token = sb.data.tokens.find((t) => t.chain_id === 'solana' && t.marketcap > 0)!;
+    const lines = [`/token solana ${token.address}`, `/kol @${sb.data.kols[0]!.username}`, '/kols', '/tweets'];
+    const times = { catalogue: [] as number[], literal: [] as number[] };
+    for (let i = 0; i < 2400; i++) {
+      const line = lines[i % lines.length]!;
+      for (const [d, out] of [
+        [viaCatalogue, times.catalogue],
+        [viaLiterals, times.literal],
+      ] as const) {
+        const t0 = performance.now();
+        await d.text(line, caller);
+        if (i >= 200) out.push(performance.now() - t0); // the first rounds fill the cache and warm up
+      }
+    }
+    return {
+      area: 'i18n',
+      metric:
+        'English answers, whole command from the client cache (/token, /kol, /kols, /tweets) p50: catalogue / fixed strings',
+      value: `${ms(summary(times.catalogue).p50, 3)} / ${ms(summary(times.literal).p50, 3)}`,
+    };
+  } finally {
+    await api.close();
+    await store.close();
+    await sb.close();
+  }
 }
 
 if (import.meta.main) {

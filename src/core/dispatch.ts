@@ -51,6 +51,11 @@ export interface DispatcherOptions {
   readonly kickAlerts?: () => void;
   /** Draws pictures; default: the process's shared pool. */
   readonly charts?: ChartPool;
+  /**
+   * The words of one language; default the catalogue's translator. The bench hands in
+   * fixed strings here, to measure what the catalogue costs an English answer.
+   */
+  readonly translate?: (locale: Locale) => T;
 }
 
 export type Outcome = 'ok' | 'user_error' | 'denied' | 'limited' | 'not_found' | 'unavailable' | 'failed';
@@ -101,6 +106,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
   const limit = o.userLimit ?? { count: 10, windowMs: 30_000 };
   const limiter = createRateLimiter(limit.count, limit.windowMs);
   const actionTtl = o.actionTtlMs ?? 30 * 60_000;
+  const translate = o.translate ?? translator;
   const budget = o.budgetMs ?? 8_000;
 
   /** With `quiet`, a sender already told about the limit gets undefined: no answer at all. */
@@ -148,7 +154,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       if (verdict.waitMs > 0 && quiet && verdict.toldAlready) return undefined;
       // The language first, so every answer below, errors included, speaks it.
       const locale = known ?? (await localeOf(caller));
-      t = translator(locale);
+      t = translate(locale);
       if (verdict.waitMs > 0)
         return {
           kind: 'error',
@@ -240,7 +246,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     },
     async action(id, caller, opts = {}) {
       const locale = await localeOf(caller);
-      const t = translator(locale);
+      const t = translate(locale);
       // Forged callback data: the pressed message does not show this button.
       if (opts.buttonsOnMessage && !opts.buttonsOnMessage.includes(id))
         return { kind: 'error', message: t('errors.foreignButton') };
