@@ -38,7 +38,13 @@ export const MANAGER = { id: '1000000000000000077', username: 'modmin' };
 export const MEMBER = { id: '1000000000000000078', username: 'lurker' };
 
 export async function startHarness(
-  o: { fake?: DiscordFakeOptions; adapter?: Partial<DiscordAdapterOptions>; channelCount?: number } = {},
+  o: {
+    fake?: DiscordFakeOptions;
+    adapter?: Partial<DiscordAdapterOptions>;
+    channelCount?: number;
+    /** Commands per member per window; default practically unlimited. */
+    userLimit?: { count: number; windowMs: number };
+  } = {},
 ): Promise<Harness> {
   const guildId = snowflake();
   const channels = Array.from({ length: o.channelCount ?? 4 }, () => snowflake());
@@ -57,7 +63,7 @@ export async function startHarness(
   });
   const app = await createApp(config, silentLogger(), {
     sandboxLiveRate: 0,
-    dispatcher: { userLimit: { count: 10_000, windowMs: 1000 } },
+    dispatcher: { userLimit: o.userLimit ?? { count: 10_000, windowMs: 1000 } },
   });
   const adapter = createDiscordAdapter({
     token: config.discord!.token,

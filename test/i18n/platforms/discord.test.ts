@@ -301,3 +301,52 @@ test('an alert in each language reaches its server’s channel within the limits
     await h.close();
   }
 });
+
+test("the bot's own refusals in every language: the flood notice (privately) and a forged button", async () => {
+  const h = await startHarness({ userLimit: { count: 1, windowMs: 600_000 } });
+  try {
+    const said = new Map<Locale, { flood: string; forged: string }>();
+    for (const locale of LOCALES) {
+      const discordLocale = DISCORD_LOCALES[locale][0]!;
+      const user = { id: snowflake(), username: `member-${locale}` };
+      const channelId = h.channels[0]!;
+      const first = await h.fake.sendCommand({ name: 'kols', channelId, locale: discordLocale, user, options: [] });
+      await first.waitFor(answered, 8000);
+      const list = messagesOf(first)[0]!;
+      const second = await h.fake.sendCommand({ name: 'tweets', channelId, locale: discordLocale, user, options: [] });
+      await second.waitFor(answered, 8000);
+      const flood = messagesOf(second)[0]!;
+      assert.equal(flood.flags & 64, 64, `${locale}: the notice is private`);
+      // Another member's answer, and that member replaying the page button onto it (a modified client).
+      const clicker = { id: snowflake(), username: `clicker-${locale}` };
+      const other = await h.fake.sendCommand({
+        name: 'help',
+        channelId,
+        locale: discordLocale,
+        user: clicker,
+        options: [],
+      });
+      await other.waitFor(answered, 8000);
+      const click = await h.fake.clickButton({
+        customId: pressable(list)[0]!.custom_id!,
+        message: messagesOf(other)[0]!,
+        locale: discordLocale,
+        user: clicker,
+        forged: true,
+      } as never);
+      await click.waitFor((x) => x.followups.length > 0, 8000);
+      said.set(locale, { flood: visible(flood), forged: visible(click.followups[0]!) });
+    }
+    const en = said.get('en')!;
+    assert.match(en.flood, /You're sending commands quickly/);
+    assert.match(en.forged, /This button does not belong to this message\./);
+    for (const locale of OTHER_LOCALES) {
+      const { flood, forged } = said.get(locale)!;
+      assert.notEqual(flood, en.flood, locale);
+      assert.notEqual(forged, en.forged, locale);
+      assert.deepEqual(englishLeft(`${flood}\n${forged}`, h.app.sandbox!, locale), [], locale);
+    }
+  } finally {
+    await h.close();
+  }
+});

@@ -191,3 +191,33 @@ test('an alert in each language reaches its group within the limits, and its fir
     'every alert accepted',
   );
 });
+
+test("the bot's own refusals in every language: the flood notice and a forged button", async (t) => {
+  const r = await rig(t, { userLimit: { count: 1, windowMs: 600_000 } });
+  const said = new Map<Locale, { flood: string; forged: string }>();
+  for (const [n, locale] of LOCALES.entries()) {
+    const user: FakeUser = { id: 90_000 + n, first_name: 'Ada', language_code: CODE[locale] };
+    const chat: FakeChat = { id: user.id, type: 'private' };
+    const list = await r.ask(chat, '/kols', user);
+    const flood = await r.ask(chat, '/tweets', user);
+    // A page button replayed onto another message of the chat (a modified client).
+    const q = r.fake.pressButton({
+      chatId: chat.id,
+      messageId: flood.message_id,
+      data: callbacks(list)[0]!.callback_data!,
+      from: user,
+      unchecked: true,
+    });
+    const forged = await eventually(() => r.fake.answersFor(q).find((a) => a.text)?.text, `${locale}: the refusal`);
+    said.set(locale, { flood: visible(flood), forged });
+  }
+  const en = said.get('en')!;
+  assert.match(en.flood, /You're sending commands quickly/);
+  assert.equal(en.forged, 'This button does not belong to this message.');
+  for (const locale of OTHER_LOCALES) {
+    const { flood, forged } = said.get(locale)!;
+    assert.notEqual(flood, en.flood, locale);
+    assert.notEqual(forged, en.forged, locale);
+    assert.deepEqual(englishLeft(`${flood}\n${forged}`, r.sb, locale), [], locale);
+  }
+});
