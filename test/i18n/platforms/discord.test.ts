@@ -17,7 +17,9 @@ import {
   FIELD_NAME_MAX,
   FIELD_VALUE_MAX,
   FOOTER_MAX,
+  TABLE_WIDTH,
 } from '../../../src/views/render/discord.ts';
+import { displayWidth } from '../../../src/views/text.ts';
 import { snowflake, type FakeMessage, type InteractionHandle } from '../../fakes/discord/index.ts';
 import {
   assertNoPings,
@@ -48,6 +50,14 @@ interface Button {
 const buttons = (m: FakeMessage): Button[] =>
   (m.components as { components?: Button[] }[]).flatMap((row) => row.components ?? []).filter((b) => b.type === 2);
 const pressable = (m: FakeMessage) => buttons(m).filter((b) => b.custom_id !== undefined);
+
+/** The lines of the code blocks (tables): they must fit the embed's width in every language. */
+const tableLines = (ms: readonly FakeMessage[]): string[] =>
+  ms.flatMap((m) =>
+    [m.content, ...(m.embeds as Embed[]).flatMap((e) => [e.description ?? '', ...(e.fields ?? []).map((f) => f.value)])]
+      .flatMap((text) => [...text.matchAll(/```[a-z]*\n?([\s\S]*?)```/g)].map((x) => x[1]!))
+      .flatMap((block) => block.split('\n')),
+  );
 
 /** What the reader sees: markdown without code spans and links' targets, escapes removed, button labels. */
 function visible(m: FakeMessage): string {
@@ -205,6 +215,8 @@ test('every command, error and first button in every language, through discord.j
     assert.ok(steps.length >= 90, `only ${steps.length} steps a slash command can carry`);
     const english = await run(h, 'en', steps);
     for (const a of english) assert.ok(a.shown.length > 10, `en ${a.step.line} answered`);
+    const tables = english.filter((a) => tableLines(messagesOf(a.handle)).length > 0);
+    assert.ok(tables.length >= 10, `tables in code blocks (${tables.length})`);
     assert.ok(english.filter((a) => a.pictures > 0).length >= 10, 'English answers carry pictures');
     assert.ok(english.filter((a) => a.pressed).length >= 20, 'many answers have a button to press');
     for (const locale of OTHER_LOCALES) {
@@ -221,6 +233,8 @@ test('every command, error and first button in every language, through discord.j
           assertEmbedLimits(m, what);
           assertNoPings(m);
         }
+        for (const line of tableLines(messagesOf(a.handle)))
+          assert.ok(displayWidth(line) <= TABLE_WIDTH, `${what}: a table line wider than ${TABLE_WIDTH}: ${line}`);
         for (const name of a.step.intact ?? []) assert.ok(a.shown.includes(name), `${what}: ${name} as written`);
         if (en.pressed) {
           assert.ok(a.pressed, `${what}: its first button answers`);

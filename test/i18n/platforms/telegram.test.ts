@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LOCALES, type Locale } from '../../../src/i18n/index.ts';
-import { TEXT_MAX, CAPTION_MAX } from '../../../src/views/render/telegram.ts';
+import { CAPTION_MAX, TABLE_WIDTH, TEXT_MAX } from '../../../src/views/render/telegram.ts';
+import { displayWidth } from '../../../src/views/text.ts';
 import type { FakeChat, FakeUser, SentMessage } from '../../fakes/telegram/index.ts';
 import { eventually, rig, type Rig } from '../../adapters/telegram/helpers.ts';
 import { englishLeft, OTHER_LOCALES, script, TYPED_ONLY, type Step } from './script.ts';
@@ -34,6 +35,14 @@ function visible(m: Shown): string {
   const labels = (m.reply_markup?.inline_keyboard ?? []).flat().map((b) => b.text);
   return [out, ...labels].join('\n');
 }
+
+/** The lines of the monospace blocks (tables): they must fit a phone's width in every language. */
+const tableLines = (ms: readonly SentMessage[]): string[] =>
+  ms.flatMap((m) =>
+    (m.entities ?? [])
+      .filter((e) => e.type === 'pre')
+      .flatMap((e) => (m.text ?? '').slice(e.offset, e.offset + e.length).split('\n')),
+  );
 
 const callbacks = (m: SentMessage) =>
   (m.reply_markup?.inline_keyboard ?? []).flat().filter((b) => b.callback_data !== undefined);
@@ -108,12 +117,16 @@ test('every command, error and first button in every language, through grammY an
   const steps = [...script(r.sb, r.app.dispatcher.commands), ...TYPED_ONLY.map((line) => ({ line, admin: false }))];
   const english = await run(r, 'en', steps, 0);
   const text = (a: Answer) => a.shown;
-  for (const a of english) assert.ok(a.messages.length > 0 && text(a).length > 10, `en ${a.step.line} answered`);
+  for (const a of english) {
+    assert.ok(a.messages.length > 0 && text(a).length > 10, `en ${a.step.line} answered`);
+    for (const line of tableLines(a.messages)) assert.ok(displayWidth(line) <= TABLE_WIDTH, `en: ${line}`);
+  }
   assert.ok(
     english.filter((a) => a.messages.some((m) => m.photo)).length >= 10,
     'English answers carry pictures (cards, charts)',
   );
   assert.ok(english.filter((a) => a.pressed).length >= 20, 'many answers have a button to press');
+  assert.ok(english.filter((a) => tableLines(a.messages).length > 0).length >= 10, 'tables in monospace');
   for (const [n, locale] of OTHER_LOCALES.entries()) {
     const sent = r.fake.requests.length;
     const answers = await run(r, locale, steps, n + 1);
@@ -133,6 +146,8 @@ test('every command, error and first button in every language, through grammY an
         `${what}: the same buttons`,
       );
       for (const m of a.messages) assert.ok((m.text ?? '').length <= (m.isCaption ? CAPTION_MAX : TEXT_MAX), what);
+      for (const line of tableLines(a.messages))
+        assert.ok(displayWidth(line) <= TABLE_WIDTH, `${what}: a table line wider than ${TABLE_WIDTH}: ${line}`);
       for (const name of a.step.intact ?? []) assert.ok(text(a).includes(name), `${what}: ${name} as written`);
       if (en.pressed) {
         assert.ok(a.pressed, `${what}: its first button answers`);
