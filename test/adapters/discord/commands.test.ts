@@ -285,15 +285,18 @@ test('deploy-commands without Discord settings explains what is missing', async 
   assert.match(err, /DISCORD_TOKEN and DISCORD_APPLICATION_ID/);
 });
 
+/** A bulk overwrite of the global commands, as a bot sends it, straight to the fake. */
+const putCommands = (fake: Awaited<ReturnType<typeof startDiscordFake>>, list: unknown[]) =>
+  fetch(`${fake.apiBase}/v10/applications/${fake.applicationId}/commands`, {
+    method: 'PUT',
+    headers: { authorization: `Bot ${fake.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(list),
+  });
+
 test('the Discord fake refuses localised names Discord refuses: unknown locales, spaces in slash names, menu names over 32', async (t) => {
   const fake = await startDiscordFake();
   t.after(() => fake.close());
-  const put = (list: unknown[]) =>
-    fetch(`${fake.apiBase}/v10/applications/${fake.applicationId}/commands`, {
-      method: 'PUT',
-      headers: { authorization: `Bot ${fake.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(list),
-    });
+  const put = (list: unknown[]) => putCommands(fake, list);
   const slash = (name_localizations: Record<string, string>) => ({
     name: 'token',
     description: 'Token card',
@@ -356,18 +359,14 @@ test('the Discord fake refuses choices Discord refuses: over 25, names over 100,
   const fake = await startDiscordFake();
   t.after(() => fake.close());
   const put = (choices: unknown[]) =>
-    fetch(`${fake.apiBase}/v10/applications/${fake.applicationId}/commands`, {
-      method: 'PUT',
-      headers: { authorization: `Bot ${fake.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify([
-        {
-          name: 'kols',
-          description: 'KOLs',
-          type: 1,
-          options: [{ name: 'sort', description: 'Sort', type: 3, choices }],
-        },
-      ]),
-    });
+    putCommands(fake, [
+      {
+        name: 'kols',
+        description: 'KOLs',
+        type: 1,
+        options: [{ name: 'sort', description: 'Sort', type: 3, choices }],
+      },
+    ]);
   const many = Array.from({ length: 26 }, (_, i) => ({ name: `c${i}`, value: `c${i}` }));
   for (const bad of [
     many,
