@@ -201,8 +201,7 @@ export function hasOptionText(command: string, option: string): boolean {
 
 /** True when the catalogue names this choice value (`choices.<value>`) for Discord's picker. */
 export function hasChoiceText(value: string): boolean {
-  const choices = (CATALOGUES.en as unknown as { readonly choices?: Readonly<Record<string, string>> }).choices;
-  return choices !== undefined && Object.hasOwn(choices, value);
+  return Object.hasOwn(CATALOGUES.en.choices, value);
 }
 
 /** An option's description in `t`'s language: as commandDescription, for `options.<command>.<option>`. */

@@ -3,22 +3,12 @@ import assert from 'node:assert/strict';
 import { loadCommands } from '../../src/core/registry.ts';
 import { PLURAL_SUFFIX } from '../../src/i18n/catalogue.ts';
 import { CATALOGUES, LOCALES, translator, type Locale } from '../../src/i18n/index.ts';
-
-type Tree = { readonly [k: string]: string | Tree };
-
-function flatten(tree: Tree, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const [k, v] of Object.entries(tree)) {
-    if (typeof v === 'string') out.set(prefix + k, v);
-    else for (const [kk, vv] of flatten(v, `${prefix}${k}.`)) out.set(kk, vv);
-  }
-  return out;
-}
+import { catalogueTexts } from '../helpers/catalogue.ts';
 
 /** Base key -> { plural form or '' -> text }. */
 function grouped(locale: Locale): Map<string, Map<string, string>> {
   const out = new Map<string, Map<string, string>>();
-  for (const [key, text] of flatten(CATALOGUES[locale] as unknown as Tree)) {
+  for (const [key, text] of catalogueTexts(locale)) {
     const m = PLURAL_SUFFIX.exec(key);
     const base = m ? key.slice(0, m.index) : key;
     if (!out.has(base)) out.set(base, new Map());

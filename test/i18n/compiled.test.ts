@@ -3,15 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PLURAL_SUFFIX } from '../../src/i18n/catalogue.ts';
-import { CATALOGUES, i18nextT, LOCALES, translator } from '../../src/i18n/index.ts';
-
-type Tree = { readonly [k: string]: string | Tree };
-const flatten = (tree: Tree, prefix = ''): [string, string][] =>
-  Object.entries(tree).flatMap(([k, v]) => (typeof v === 'string' ? [[prefix + k, v]] : flatten(v, `${prefix}${k}.`)));
+import { i18nextT, LOCALES, translator } from '../../src/i18n/index.ts';
+import { catalogueTexts } from '../helpers/catalogue.ts';
 
 /** Base key -> every placeholder any of its English forms uses, and whether it has plural forms. */
 const keys = new Map<string, { names: Set<string>; plural: boolean }>();
-for (const [key, text] of flatten(CATALOGUES.en as unknown as Tree)) {
+for (const [key, text] of catalogueTexts('en')) {
   const m = PLURAL_SUFFIX.exec(key);
   const base = m ? key.slice(0, m.index) : key;
   const entry = keys.get(base) ?? { names: new Set<string>(), plural: false };

@@ -4,11 +4,11 @@
 // text), within the limits.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Caller } from '../../../src/core/command.ts';
 import { LOCALES, type Locale } from '../../../src/i18n/index.ts';
 import type { FakeMessage } from '../../fakes/discord/index.ts';
 import type { SentMessage } from '../../fakes/telegram/index.ts';
+import { until } from '../../adapters/discord/harness.ts';
 import { bothPlatforms } from '../../helpers/platforms.ts';
 import { openSubscription } from '../../helpers/subscriptions.ts';
 import { englishLeft } from './script.ts';
@@ -26,11 +26,6 @@ const discordText = (m: FakeMessage): string =>
     .join('\n')
     .replace(/\\([^\sA-Za-z0-9])/g, '$1');
 const telegramText = (m: SentMessage): string => m.text ?? '';
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400 && !check(); i++) await sleep(25);
-  assert.ok(check(), `timed out waiting for ${what}`);
-}
 
 test('the alert, its follow-up, the quiet-hours summary and a digest in every language on both platforms', {
   timeout: 120_000,
@@ -83,15 +78,22 @@ test('the alert, its follow-up, the quiet-hours summary and a digest in every la
   await watcher.tick();
   const seen = (d: (typeof dest)[number], n: number) =>
     discord.channelMessages(d.channel).length >= n && telegram.messages(d.chat).length >= n;
-  await until(() => dest.every((d) => seen(d, 1)), 'an alert everywhere');
-  for (let i = 0; i < 400 && (await app.store.outbox.pending()).length > 0; i++) await sleep(25);
+  await until(() => dest.every((d) => seen(d, 1)), 'an alert everywhere', 10_000);
+  // Delivery records each call before marking its alert sent (the quiet destinations' alerts stay held).
+  const recorded = async () => {
+    for (const d of dest)
+      for (const id of [`discord:${d.channel}`, `telegram:${d.chat}`])
+        if ((await app.store.calls.list(id, 0)).length === 0) return false;
+    return true;
+  };
+  await until(recorded, 'every alert recorded as a call', 10_000);
 
   // An hour later: the follow-up is edited into each alert.
   clock += HOUR + 60_000;
   await watcher.tick();
   const edited = (d: (typeof dest)[number]) =>
     discord.channelMessages(d.channel)[0]!.edits > 0 && telegram.messages(d.chat)[0]!.edits.length > 0;
-  await until(() => dest.every(edited), 'a follow-up everywhere');
+  await until(() => dest.every(edited), 'a follow-up everywhere', 10_000);
 
   // Quiet hours over: one summary in each quiet destination.
   clock += 2 * HOUR;
@@ -102,6 +104,7 @@ test('the alert, its follow-up, the quiet-hours summary and a digest in every la
         (d) => discord.channelMessages(d.quietChannel).length > 0 && telegram.messages(d.quietChat).length > 0,
       ),
     'a quiet-hours summary everywhere',
+    10_000,
   );
 
   // A digest asked for now.
@@ -113,7 +116,7 @@ test('the alert, its follow-up, the quiet-hours summary and a digest in every la
       const caller: Caller = { platform, userId: 'adm', chatId: id, chatType: 'group', canManage: async () => true };
       await app.dispatcher.text('/digest now', caller);
     }
-  await until(() => dest.every((d) => seen(d, 2)), 'a digest everywhere');
+  await until(() => dest.every((d) => seen(d, 2)), 'a digest everywhere', 10_000);
 
   const posted = (d: (typeof dest)[number]) => ({
     alert: [discordText(discord.channelMessages(d.channel)[0]!), telegramText(telegram.messages(d.chat)[0]!)],

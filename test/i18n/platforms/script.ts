@@ -6,7 +6,8 @@
  * run the same list, and the checks on what comes out are shared too.
  */
 import type { Command } from '../../../src/core/command.ts';
-import { CATALOGUES, LOCALES, type Locale } from '../../../src/i18n/index.ts';
+import { LOCALES, type Locale } from '../../../src/i18n/index.ts';
+import { catalogueTexts } from '../../helpers/catalogue.ts';
 import type { Faults, Sandbox } from '../../../src/sandbox/server.ts';
 import { singleLine } from '../../../src/views/text.ts';
 import { ENGLISH_WORDS } from '../../helpers/english.ts';
@@ -109,8 +110,6 @@ export function englishLeft(text: string, sb: Sandbox, locale?: Locale): string[
   ];
 }
 
-type Tree = { readonly [k: string]: string | Tree };
-const texts = (tree: Tree): string[] => Object.values(tree).flatMap((v) => (typeof v === 'string' ? [v] : texts(v)));
 const phraseCache = new Map<Locale, string[]>();
 
 /**
@@ -121,10 +120,10 @@ const phraseCache = new Map<Locale, string[]>();
 function englishPhrases(locale: Locale): string[] {
   let out = phraseCache.get(locale);
   if (!out) {
-    const own = texts(CATALOGUES[locale] as unknown as Tree).join('\n');
+    const own = [...catalogueTexts(locale).values()].join('\n');
     out = [
       ...new Set(
-        texts(CATALOGUES.en as unknown as Tree).flatMap((t) =>
+        [...catalogueTexts('en').values()].flatMap((t) =>
           t
             .split(/\{\{\w+\}\}|[\n:()“”"'·—]|\/[a-z_]+|<[a-z_]+>/)
             .map((p) => p.trim().replace(/[.,;!?]+$/, ''))

@@ -4,62 +4,12 @@ import fc from 'fast-check';
 import type { CardView, TableView, View } from '../../../src/views/model.ts';
 import { clean } from '../../../src/views/text.ts';
 import {
-  BUTTON_LABEL_MAX,
-  BUTTONS_PER_ROW,
   COLOURS,
-  CONTENT_MAX,
-  CUSTOM_ID_MAX,
   EMBED_DESCRIPTION_MAX,
-  EMBED_FIELDS_MAX,
-  EMBED_TITLE_MAX,
-  EMBED_TOTAL_MAX,
-  FIELD_NAME_MAX,
-  FIELD_VALUE_MAX,
-  FOOTER_MAX,
-  ROWS_MAX,
   toDiscordJsOptions,
   toDiscordPayload,
-  type DiscordPayload,
 } from '../../../src/views/render/discord.ts';
-import { anyView, assertCleanText, assertNoPing, hostile, TWEET_5000 } from './helpers.ts';
-
-function assertLimits(p: DiscordPayload): void {
-  assert.ok((p.content ?? '').length <= CONTENT_MAX, 'content too long');
-  assert.ok(p.embeds.length <= 10);
-  for (const e of p.embeds) {
-    assert.ok((e.title ?? '').length <= EMBED_TITLE_MAX, 'title too long');
-    assert.ok((e.description ?? '').length <= EMBED_DESCRIPTION_MAX, 'description too long');
-    assert.ok((e.footer?.text ?? '').length <= FOOTER_MAX, 'footer too long');
-    assert.ok((e.fields ?? []).length <= EMBED_FIELDS_MAX, 'too many fields');
-    for (const f of e.fields ?? []) {
-      assert.ok(f.name.length >= 1 && f.name.length <= FIELD_NAME_MAX, 'field name length');
-      assert.ok(f.value.length >= 1 && f.value.length <= FIELD_VALUE_MAX, 'field value length');
-    }
-    const total =
-      (e.title ?? '').length +
-      (e.description ?? '').length +
-      (e.footer?.text ?? '').length +
-      (e.fields ?? []).reduce((n, f) => n + f.name.length + f.value.length, 0);
-    assert.ok(total <= EMBED_TOTAL_MAX, `embed total ${total}`);
-    for (const url of [e.url, e.thumbnail?.url]) if (url) assert.match(url, /^https?:\/\//);
-  }
-  assert.ok(p.components.length <= ROWS_MAX, 'too many rows');
-  const ids = new Set<string>();
-  for (const row of p.components) {
-    assert.equal(row.type, 1);
-    assert.ok(row.components.length >= 1 && row.components.length <= BUTTONS_PER_ROW);
-    for (const b of row.components) {
-      assert.ok(b.label.length >= 1 && b.label.length <= BUTTON_LABEL_MAX, 'label length');
-      if (b.style === 5) assert.match(b.url, /^https?:\/\//);
-      else {
-        assert.ok(b.custom_id.length <= CUSTOM_ID_MAX);
-        assert.ok(!ids.has(b.custom_id), 'duplicate custom_id');
-        ids.add(b.custom_id);
-      }
-    }
-  }
-  assert.deepEqual(p.allowed_mentions, { parse: [] });
-}
+import { anyView, assertCleanText, assertDiscordLimits, assertNoPing, hostile, TWEET_5000 } from './helpers.ts';
 
 /**
  * Reads Discord markdown produced from plain text back to what a reader sees,
@@ -104,7 +54,7 @@ test('every payload fits every Discord limit, pings no one and carries clean tex
   fc.assert(
     fc.property(anyView, fc.boolean(), (view, ephemeral) => {
       const p = toDiscordPayload(view, { ephemeral });
-      assertLimits(p);
+      assertDiscordLimits(p);
       assertNoPing(p);
       assertCleanText({ ...p, files: undefined });
     }),
@@ -160,7 +110,7 @@ test('a 5,000-character tweet is cut cleanly within the description limit', () =
 test('30 big fields: 25 at most, trimmed from the last so the total stays within 6,000', () => {
   const fields = Array.from({ length: 30 }, (_, i) => ({ name: `Field ${i}`, value: 'v'.repeat(2000) }));
   const p = toDiscordPayload(card({ description: 'd'.repeat(3000), fields, footer: 'f'.repeat(3000) }));
-  assertLimits(p);
+  assertDiscordLimits(p);
   const e = p.embeds[0]!;
   assert.equal(e.fields![0]!.name, 'Field 0', 'first fields are kept');
   assert.ok(e.fields!.length < 25);
@@ -186,7 +136,7 @@ test('200 table rows: whole rows in a closed code block, with a count of the res
     footer: 'page 1',
   };
   const p = toDiscordPayload(view);
-  assertLimits(p);
+  assertDiscordLimits(p);
   const d = p.embeds[0]!.description!;
   const [, block = ''] = d.split('```');
   const lines = block.split('\n').filter(Boolean);
@@ -216,7 +166,7 @@ test('buttons: links and actions with ids, rows of 5, at most 5 rows', () => {
       ],
     }),
   );
-  assertLimits(p);
+  assertDiscordLimits(p);
   const buttons = p.components.flatMap((r) => r.components);
   assert.equal(buttons.length, 25);
   assert.deepEqual(buttons[0], { type: 2, style: 4, label: `${'x'.repeat(79)}…`, custom_id: 'long' });

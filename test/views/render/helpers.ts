@@ -4,6 +4,21 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import {
+  BUTTON_LABEL_MAX,
+  BUTTONS_PER_ROW,
+  CONTENT_MAX,
+  CUSTOM_ID_MAX,
+  EMBED_DESCRIPTION_MAX,
+  EMBED_FIELDS_MAX,
+  EMBED_TITLE_MAX,
+  EMBED_TOTAL_MAX,
+  FIELD_NAME_MAX,
+  FIELD_VALUE_MAX,
+  FOOTER_MAX,
+  ROWS_MAX,
+  type DiscordPayload,
+} from '../../../src/views/render/discord.ts';
 import type {
   Action,
   CardView,
@@ -255,4 +270,43 @@ export function telegramVisible(html: string): string {
   if (pos !== html.length) throw new Error(`unparseable at ${pos}`);
   if (stack.length) throw new Error(`unclosed <${stack.join('>, <')}>`);
   return out;
+}
+
+/** Every Discord limit on a message body (as rendered, or as a fake received it), and no pings. */
+export function assertDiscordLimits(p: DiscordPayload): void {
+  assert.ok((p.content ?? '').length <= CONTENT_MAX, 'content too long');
+  assert.ok(p.embeds.length <= 10);
+  for (const e of p.embeds) {
+    assert.ok((e.title ?? '').length <= EMBED_TITLE_MAX, 'title too long');
+    assert.ok((e.description ?? '').length <= EMBED_DESCRIPTION_MAX, 'description too long');
+    assert.ok((e.footer?.text ?? '').length <= FOOTER_MAX, 'footer too long');
+    assert.ok((e.fields ?? []).length <= EMBED_FIELDS_MAX, 'too many fields');
+    for (const f of e.fields ?? []) {
+      assert.ok(f.name.length >= 1 && f.name.length <= FIELD_NAME_MAX, 'field name length');
+      assert.ok(f.value.length >= 1 && f.value.length <= FIELD_VALUE_MAX, 'field value length');
+    }
+    const total =
+      (e.title ?? '').length +
+      (e.description ?? '').length +
+      (e.footer?.text ?? '').length +
+      (e.fields ?? []).reduce((n, f) => n + f.name.length + f.value.length, 0);
+    assert.ok(total <= EMBED_TOTAL_MAX, `embed total ${total}`);
+    for (const url of [e.url, e.thumbnail?.url]) if (url) assert.match(url, /^https?:\/\//);
+  }
+  assert.ok(p.components.length <= ROWS_MAX, 'too many rows');
+  const ids = new Set<string>();
+  for (const row of p.components) {
+    assert.equal(row.type, 1);
+    assert.ok(row.components.length >= 1 && row.components.length <= BUTTONS_PER_ROW);
+    for (const b of row.components) {
+      assert.ok(b.label.length >= 1 && b.label.length <= BUTTON_LABEL_MAX, 'label length');
+      if (b.style === 5) assert.match(b.url, /^https?:\/\//);
+      else {
+        assert.ok(b.custom_id.length <= CUSTOM_ID_MAX);
+        assert.ok(!ids.has(b.custom_id), 'duplicate custom_id');
+        ids.add(b.custom_id);
+      }
+    }
+  }
+  assert.deepEqual(p.allowed_mentions, { parse: [] });
 }
