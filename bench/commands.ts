@@ -10,6 +10,7 @@ import { silentLogger } from '../src/log.ts';
 import { startSandbox } from '../src/sandbox/server.ts';
 import { openStore } from '../src/store/index.ts';
 import { ms, summary, type Row } from './stats.ts';
+import { sharedChartPool } from '../src/views/charts/pool.ts';
 
 const LATENCY = 20;
 
@@ -34,8 +35,8 @@ export async function benchCommands(iterations = 200): Promise<Row[]> {
   const commands = await loadCommands();
   const log = silentLogger();
   const limit = { count: 1e9, windowMs: 1000 };
-  const d = createDispatcher({ commands, api, store, log, userLimit: limit });
-  const dc = createDispatcher({ commands, api: cached, store, log, userLimit: limit });
+  const d = createDispatcher({ charts: sharedChartPool(), commands, api, store, log, userLimit: limit });
+  const dc = createDispatcher({ charts: sharedChartPool(), commands, api: cached, store, log, userLimit: limit });
   const caller = {
     platform: 'console' as const,
     userId: 'bench',

@@ -12,7 +12,8 @@ import { silentLogger } from '../src/log.ts';
 import { startSandbox } from '../src/sandbox/server.ts';
 import { openStore } from '../src/store/index.ts';
 import { drawChart } from '../src/views/charts/draw.ts';
-import { type ChartPool, createChartPool } from '../src/views/charts/pool.ts';
+import type { ChartPool } from '../src/domain/charts.ts';
+import { createChartPool } from '../src/views/charts/pool.ts';
 import { ms, summary, type Row } from './stats.ts';
 
 const CONCURRENT = 20;

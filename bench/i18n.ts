@@ -25,6 +25,7 @@ import { kolTableFor } from '../src/views/cards/kolTable.ts';
 import { tweetField } from '../src/views/cards/tweets.ts';
 import type { AlertContent } from '../src/store/outbox.ts';
 import { ms, summary, type Row } from './stats.ts';
+import { sharedChartPool } from '../src/views/charts/pool.ts';
 
 const CHILD = fileURLToPath(new URL('./cjk-child.ts', import.meta.url));
 const run = promisify(execFile);
@@ -241,7 +242,14 @@ async function wholeAnswers(literal: T): Promise<Row> {
   const store = await openStore('memory:');
   try {
     const commands = await loadCommands();
-    const base = { commands, api, store, log: silentLogger(), userLimit: { count: 1e9, windowMs: 1 } };
+    const base = {
+      commands,
+      api,
+      store,
+      charts: sharedChartPool(),
+      log: silentLogger(),
+      userLimit: { count: 1e9, windowMs: 1 },
+    };
     const viaCatalogue = createDispatcher(base);
     const viaLiterals = createDispatcher({ ...base, translate: () => literal });
     const caller = {

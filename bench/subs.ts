@@ -1,5 +1,5 @@
 /** Deterministic, varied subscriptions for the benchmarks. */
-import { CHAINS } from '../src/api/chains.ts';
+import { CHAINS } from '../src/domain/chains.ts';
 import { DEFAULT_FILTERS } from '../src/alerts/filters.ts';
 import type { Subscription } from '../src/store/subscriptions.ts';
 

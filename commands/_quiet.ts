@@ -6,9 +6,9 @@
 import { setQuiet } from '../src/alerts/subscriptions.ts';
 import type { CommandContext } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
-import { clockText, parseClock } from '../src/core/zoned.ts';
+import { clockText, parseClock } from '../src/domain/zoned.ts';
 import type { Subscription } from '../src/store/subscriptions.ts';
-import type { Field, View } from '../src/views/model.ts';
+import type { Field, View } from '../src/domain/view.ts';
 import { zoneOrError } from './_zone.ts';
 
 export async function quietHours(

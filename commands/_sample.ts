@@ -5,7 +5,7 @@
  * sources as a real alert (author facts from op 7 when the feed lacks them, the
  * market from op 2) and says, filter by filter, whether the sample would pass.
  */
-import type { ChainId } from '../src/api/chains.ts';
+import type { ChainId } from '../src/domain/chains.ts';
 import { createAuthorLookup } from '../src/alerts/authors.ts';
 import { marketNow } from '../src/alerts/market.ts';
 import { filterChecks, tweetFacts } from '../src/alerts/matcher.ts';

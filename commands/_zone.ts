@@ -1,6 +1,6 @@
 /** A time zone option (`tz:Europe/Berlin`): the canonical IANA name, or a short answer with an example. */
 import { UserError } from '../src/core/errors.ts';
-import { timeZoneOf } from '../src/core/zoned.ts';
+import { timeZoneOf } from '../src/domain/zoned.ts';
 import type { T } from '../src/i18n/index.ts';
 
 export function zoneOrError(t: T, tz: string, example: string): string {

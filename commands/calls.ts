@@ -1,4 +1,4 @@
-import { byKol, scoreCall, sortCalls, summarise } from '../src/alerts/calls/score.ts';
+import { byKol, scoreCall, sortCalls, summarise } from '../src/domain/score.ts';
 import type { Command, CommandContext } from '../src/core/command.ts';
 import { PermissionError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
@@ -15,7 +15,7 @@ import {
 } from '../src/views/cards/calls.ts';
 import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
 import { withPicture } from '../src/views/cards/pictures.ts';
-import type { View } from '../src/views/model.ts';
+import type { View } from '../src/domain/view.ts';
 
 const PERIOD_MS = { '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, all: Infinity } as const;
 const PAGE = 10;

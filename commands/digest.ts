@@ -3,8 +3,8 @@ import { queueDigestNow } from '../src/alerts/digest/runner.ts';
 import type { Command } from '../src/core/command.ts';
 import { PermissionError, UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
-import { clockText, parseClock } from '../src/core/zoned.ts';
-import type { View } from '../src/views/model.ts';
+import { clockText, parseClock } from '../src/domain/zoned.ts';
+import type { View } from '../src/domain/view.ts';
 import { requireSubscription } from './_subscription.ts';
 import { zoneOrError } from './_zone.ts';
 

@@ -1,5 +1,5 @@
 import type { Command } from '../src/core/command.ts';
-import { suggest } from '../src/core/chains.ts';
+import { suggest } from '../src/domain/chains.ts';
 import { UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
 import { helpFor, helpList } from '../src/views/cards/help.ts';

@@ -3,7 +3,7 @@ import { opt } from '../src/core/options.ts';
 import { budgetFrom, kolNotFound, kolRef, resolveKol } from '../src/core/resolve.ts';
 import { excerpt, ticker } from '../src/views/cards/common.ts';
 import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
-import type { Action } from '../src/views/model.ts';
+import type { Action } from '../src/domain/view.ts';
 import { limit, offset } from './_options.ts';
 
 /** Token-card buttons for the first rows; the rest are a copy away in the notes. */

@@ -2,7 +2,7 @@ import type { Command } from '../src/core/command.ts';
 import { PermissionError, UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
 import { CATALOGUES, LOCALES, negotiate, pickLocale, translator, type Locale } from '../src/i18n/index.ts';
-import type { Span } from '../src/views/model.ts';
+import type { Span } from '../src/domain/view.ts';
 
 const options = {
   // Free text rather than choices: 'pt-br', 'zh-CN' or 'Ru' are all understood.

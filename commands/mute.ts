@@ -1,5 +1,5 @@
 import { setMuted } from '../src/alerts/subscriptions.ts';
-import { ADDRESS_HINT, CHAIN_LABEL, isValidAddress, tokenKeyOf } from '../src/core/chains.ts';
+import { ADDRESS_HINT, CHAIN_LABEL, isValidAddress, tokenKeyOf } from '../src/domain/chains.ts';
 import type { Command } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';

@@ -3,7 +3,7 @@ import type { Command } from '../src/core/command.ts';
 import { cursorActions } from '../src/views/cards/paging.ts';
 import { formats } from '../src/i18n/format.ts';
 import { languageOf, type T } from '../src/i18n/index.ts';
-import type { Rich } from '../src/views/model.ts';
+import type { Rich } from '../src/domain/view.ts';
 import { back, callOpts, checkBounds, cursor, limit, range } from './_options.ts';
 
 const EXAMPLE = '/projects min_followers:10k limit:10';

@@ -1,4 +1,4 @@
-import { CHAINS } from '../src/api/chains.ts';
+import { CHAINS } from '../src/domain/chains.ts';
 import { DEFAULT_FILTERS, describeFilters, toSubscribeLine } from '../src/alerts/filters.ts';
 import { subscribe } from '../src/alerts/subscriptions.ts';
 import type { Command, CommandContext } from '../src/core/command.ts';

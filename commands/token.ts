@@ -1,4 +1,4 @@
-import { CHAIN_ALIASES, CHAINS, chainsForAddress, suggest, type ChainId } from '../src/core/chains.ts';
+import { CHAIN_ALIASES, CHAINS, chainsForAddress, suggest, type ChainId } from '../src/domain/chains.ts';
 import type { Command, CommandContext, RawArgs } from '../src/core/command.ts';
 import { findTokenRefs } from '../src/core/detect.ts';
 import { UserError } from '../src/core/errors.ts';

@@ -1,5 +1,5 @@
 import type { TokenAnalyticsItem, TokenAnalyticsSortField } from '../src/api/index.ts';
-import { type ChainId, chainsForAddress } from '../src/core/chains.ts';
+import { type ChainId, chainsForAddress } from '../src/domain/chains.ts';
 import type { Command, CommandContext } from '../src/core/command.ts';
 import { sameAddress } from '../src/core/resolve.ts';
 import { opt } from '../src/core/options.ts';

@@ -5,7 +5,7 @@ import { checkAddress, inferChain, sameAddress } from '../src/core/resolve.ts';
 import { shortAddress, ticker } from '../src/views/cards/common.ts';
 import { cursorActions } from '../src/views/cards/paging.ts';
 import { fromListTweet, fromTokenTweet, tweetField } from '../src/views/cards/tweets.ts';
-import type { CardView } from '../src/views/model.ts';
+import type { CardView } from '../src/domain/view.ts';
 import { back, callOpts, checkBounds, cursor, labels, order, range } from './_options.ts';
 
 const FEED_SORT = {

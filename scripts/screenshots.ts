@@ -18,6 +18,7 @@ import { sampleMomentum } from '../src/views/charts/samples.ts';
 import { MarketWalk } from '../src/sandbox/market.ts';
 import type { Call } from '../src/store/calls.ts';
 import { SAMPLE_ALERT } from '../bench/fanout.ts';
+import { sharedChartPool } from '../src/views/charts/pool.ts';
 
 const SEED = 20240601;
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
@@ -41,6 +42,7 @@ const api = createKolClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
 const store = await openStore('memory:');
 try {
   const dispatcher = createDispatcher({
+    charts: sharedChartPool(),
     commands: await loadCommands(),
     api,
     store,

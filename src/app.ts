@@ -19,6 +19,7 @@ import { createWatcher, type Watcher, type WatcherOptions } from './alerts/watch
 import { createFollowups } from './alerts/calls/followups.ts';
 import { marketNow } from './alerts/market.ts';
 import { createDigests, type Digests } from './alerts/digest/runner.ts';
+import { compactCards } from './views/cards/tokenCompact.ts';
 import { sharedChartPool } from './views/charts/pool.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import type { WaitOptions } from './startup.ts';
@@ -117,8 +118,10 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
   let leaseState = () => 'not running';
   let watcher: Watcher | undefined;
   let digests: Digests | undefined;
+  const charts = sharedChartPool();
   const dispatcher = createDispatcher({
     commands,
+    charts,
     api,
     store,
     log,
@@ -130,6 +133,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     ...over.dispatcher,
   });
   const autoCards = createAutoCards({
+    cards: compactCards,
     api,
     store,
     log,
@@ -209,7 +213,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
       digests = createDigests({
         api,
         calls: store.calls,
-        charts: sharedChartPool(),
+        charts,
         log,
         subscriptions: store.subscriptions,
         outbox: store.outbox,

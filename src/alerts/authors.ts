@@ -13,7 +13,7 @@
  * finding one KOL there takes a search per author, not per token.
  */
 import type { Logger } from 'pino';
-import type { ChainId } from '../api/chains.ts';
+import type { ChainId } from '../domain/chains.ts';
 import { TtlCache } from '../api/cache.ts';
 import type { KolClient, TokenTweet, TweetAuthor, TweetListItem } from '../api/index.ts';
 

@@ -7,11 +7,11 @@
 import type { Logger } from 'pino';
 import type { SubscriptionStore } from '../store/subscriptions.ts';
 import { subscriptionId, type DestinationPlatform, type Subscription } from '../store/subscriptions.ts';
-import { tokenKeyOf } from '../core/chains.ts';
+import { tokenKeyOf } from '../domain/chains.ts';
 import type { AlertKol, MergedItem, Outbox, OutboxEntry } from '../store/outbox.ts';
 import type { ChatLanguages } from '../store/languages.ts';
 import { alertView } from '../views/cards/alert.ts';
-import type { View } from '../views/model.ts';
+import type { View } from '../domain/view.ts';
 import { fnv1a } from './hash.ts';
 import type { Lease } from '../store/lease.ts';
 import { disable, migrate } from './subscriptions.ts';

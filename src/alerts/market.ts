@@ -6,9 +6,9 @@
  * Also meant for call tracking (market cap when a KOL called a token).
  */
 import type { Logger } from 'pino';
-import type { ChainId } from '../api/chains.ts';
+import type { ChainId } from '../domain/chains.ts';
 import type { KolClient } from '../api/index.ts';
-import { tokenKeyOf } from '../core/chains.ts';
+import { tokenKeyOf } from '../domain/chains.ts';
 
 export interface MarketAtTime {
   readonly marketCap: number | null;

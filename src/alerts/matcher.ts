@@ -6,8 +6,8 @@
  */
 import type { TweetListItem } from '../api/index.ts';
 import type { AlertFilters, FeedPosition, Subscription } from '../store/subscriptions.ts';
-import type { ChainId } from '../api/chains.ts';
-import { tokenKeyOf } from '../core/chains.ts';
+import type { ChainId } from '../domain/chains.ts';
+import { tokenKeyOf } from '../domain/chains.ts';
 import { translator } from '../i18n/index.ts';
 import { renderMessage, type Message } from '../i18n/message.ts';
 import { feedAuthorFacts, type AuthorFacts } from './authors.ts';

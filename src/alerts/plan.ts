@@ -4,7 +4,7 @@
  * naming them all; a token still cooling down in a channel is not repeated.
  */
 import type { Logger } from 'pino';
-import type { ChainId } from '../api/chains.ts';
+import type { ChainId } from '../domain/chains.ts';
 import type { KolClient } from '../api/index.ts';
 import { bindAction, chatKey } from '../core/actions.ts';
 import type { PageStore } from '../store/pages.ts';

@@ -2,7 +2,7 @@
  * Quiet hours: a daily local-time window in which a destination's alerts are
  * held (in the outbox, durably) and summarised in one message when it ends.
  */
-import { localTime, zonedInstant } from '../core/zoned.ts';
+import { localTime, zonedInstant } from '../domain/zoned.ts';
 import type { QuietHours } from '../store/subscriptions.ts';
 
 /** When the quiet hours around `now` end, or undefined when `now` is outside them. */

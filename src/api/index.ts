@@ -11,8 +11,8 @@ export {
   ApiValidationError,
 } from './errors.ts';
 export type { UnavailableKind } from './errors.ts';
-export { CHAINS, isChainId } from './chains.ts';
-export type { ChainId } from './chains.ts';
+export { CHAINS, isChainId } from '../domain/chains.ts';
+export type { ChainId } from '../domain/chains.ts';
 export { OPERATION_NAMES } from './names.ts';
 export type { OperationName } from './names.ts';
 export { DEFAULT_TTL_MS } from './cache.ts';

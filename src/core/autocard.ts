@@ -11,8 +11,7 @@ import type { Logger } from 'pino';
 import type { KolClient } from '../api/index.ts';
 import type { Store } from '../store/index.ts';
 import type { Kv } from '../store/strict.ts';
-import { compactCards } from '../views/cards/tokenCompact.ts';
-import type { View } from '../views/model.ts';
+import type { View } from '../domain/view.ts';
 import type { Platform } from './command.ts';
 import { parseDuration } from './duration.ts';
 import { findTokenRefs, type TokenRef } from './detect.ts';
@@ -21,7 +20,7 @@ import { translator, type T } from '../i18n/index.ts';
 import { findOnChains, type FoundToken } from './lookup.ts';
 import { createRateLimiter } from './ratelimit.ts';
 import { chatLocale } from './language.ts';
-import { addressKey } from './chains.ts';
+import { addressKey } from '../domain/chains.ts';
 
 export interface AutoCardSettings {
   readonly enabled: boolean;
@@ -80,6 +79,8 @@ export interface AutoCardsOptions {
   readonly perMinute?: number;
   /** Upstream budget for one message's lookups. */
   readonly budgetMs?: number;
+  /** The answer for the tokens found (views/cards/tokenCompact.ts; given by app.ts: the core makes no view). */
+  readonly cards: (found: readonly FoundToken[], t: T) => View;
   /** Adds the buttons' stored state (the dispatcher's one way to bind a button). */
   readonly bind: (view: View, chat: Where) => Promise<View>;
   readonly onOutcome?: (command: string, outcome: Outcome, ms: number) => void;
@@ -152,7 +153,7 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
       if (!found.length) return { outcome: fault ? 'unavailable' : 'not_found' };
       // Only what was shown cools down: an unknown paste stays cheap to retry (the client caches misses).
       await Promise.all(found.map((f) => cooldowns.set(cdKey(w, f.item.token.address), now(), s.cooldownMs)));
-      return { view: await o.bind(compactCards(found, await textOf(w)), w), outcome: 'ok' };
+      return { view: await o.bind(o.cards(found, await textOf(w)), w), outcome: 'ok' };
     } finally {
       for (const k of keys) pending.delete(k);
     }
@@ -163,7 +164,7 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
     const refs = findTokenRefs(text, MAX_LOOKUPS);
     if (!refs.length) return { kind: 'error', message: t('lookup.messageCommandNothing') };
     const { found, fault } = await lookupAll(refs, signal);
-    if (found.length) return o.bind(compactCards(found, t), w);
+    if (found.length) return o.bind(o.cards(found, t), w);
     return fault
       ? toErrorView(fault, NAME, o.log, t).view
       : { kind: 'error', message: t('lookup.messageCommandUnknown') };

@@ -7,8 +7,8 @@ import type { Logger } from 'pino';
 import type { KolClient } from '../api/index.ts';
 import type { Locale, T } from '../i18n/index.ts';
 import type { Store } from '../store/index.ts';
-import type { ChartPool } from '../views/charts/pool.ts';
-import type { View } from '../views/model.ts';
+import type { ChartPool } from '../domain/charts.ts';
+import type { View } from '../domain/view.ts';
 import type { Input, OptionsShape } from './options.ts';
 
 export type Platform = 'discord' | 'telegram' | 'console';

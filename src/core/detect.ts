@@ -10,7 +10,7 @@
  * 32-byte key are never references, and links of known sites are read only by
  * their own rules (a wallet or transaction page names no token).
  */
-import { type ChainId, isValidAddress } from './chains.ts';
+import { type ChainId, isValidAddress } from '../domain/chains.ts';
 
 export interface TokenRef {
   readonly address: string;

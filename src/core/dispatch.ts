@@ -17,11 +17,11 @@ import {
 import { formats } from '../i18n/format.ts';
 import { translator, type Locale, type T } from '../i18n/index.ts';
 import type { Store } from '../store/index.ts';
-import { type ChartPool, sharedChartPool } from '../views/charts/pool.ts';
-import type { Action, View } from '../views/model.ts';
+import type { ChartPool } from '../domain/charts.ts';
+import type { Action, View } from '../domain/view.ts';
 import { bindAction, chatKey, parseActionId } from './actions.ts';
 import { chatLocale } from './language.ts';
-import { suggest } from './chains.ts';
+import { suggest } from '../domain/chains.ts';
 import type { AnyCommand, Caller, Capabilities, CommandContext, RawArgs } from './command.ts';
 import { PermissionError, UserError } from './errors.ts';
 import { argsFor, splitCommand, validate } from './parse.ts';
@@ -49,8 +49,8 @@ export interface DispatcherOptions {
   readonly onOutcome?: (command: string, outcome: Outcome, ms: number) => void;
   /** Lets `/alerts test` start delivery at once. */
   readonly kickAlerts?: () => void;
-  /** Draws pictures; default: the process's shared pool. */
-  readonly charts?: ChartPool;
+  /** Draws pictures (app.ts passes the process's shared pool: the core makes no view). */
+  readonly charts: ChartPool;
   /**
    * The words of one language; default the catalogue's translator. The bench hands in
    * fixed strings here, to measure what the catalogue costs an English answer.
@@ -179,7 +179,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         commands: o.commands,
         log: o.log,
         now,
-        charts: o.charts ?? sharedChartPool(),
+        charts: o.charts,
         ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
       };
       return await bindActions(

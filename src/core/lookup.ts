@@ -6,8 +6,7 @@
  * inline mode and autocomplete.
  */
 import type { KolClient, TokenAnalyticsItem } from '../api/index.ts';
-import { usd } from '../views/format.ts';
-import { CHAINS, type ChainId } from './chains.ts';
+import { CHAINS, type ChainId } from '../domain/chains.ts';
 import { findTokenRefs } from './detect.ts';
 import { sameAddress } from './resolve.ts';
 
@@ -97,34 +96,15 @@ export async function searchTokens(
   return { exact: ranked.filter((f) => rank(f) <= 1), ranked };
 }
 
-export interface Suggestion {
-  readonly name: string;
-  readonly value: string;
-}
-
-/** Discord's limits: 25 choices, names and values 1-100 characters. */
-const SUGGEST_MAX = 25;
-const CHOICE_MAX = 100;
-
 /**
- * Names and symbols as the user types (autocomplete): each value is
- * "<chain> <address>", which /token reads as both. An address or a link
- * typed in full needs no suggestion. Faults give no suggestions, never an error.
+ * Tokens to suggest as the user types a name or symbol (autocomplete), best
+ * first; views/cards/tokenChoices.ts labels them. An address or a link typed in
+ * full needs no suggestion. Faults give no suggestions, never an error.
  */
-export async function suggestTokens(api: KolClient, typed: string, call: Call): Promise<Suggestion[]> {
+export async function suggestTokens(api: KolClient, typed: string, call: Call): Promise<readonly FoundToken[]> {
   if (!searchTerm(typed) || findTokenRefsCount(typed) > 0) return [];
   try {
-    const { ranked } = await searchTokens(api, typed, undefined, call);
-    const out: Suggestion[] = [];
-    for (const f of ranked) {
-      const t = f.item.token;
-      const value = `${f.chain} ${t.address}`;
-      if (value.length > CHOICE_MAX) continue;
-      const label = `${t.symbol ? `$${t.symbol}` : t.name} · ${t.name} · ${f.chain} · MC ${usd(f.item.marketcap)}`;
-      out.push({ name: label.length <= CHOICE_MAX ? label : `${label.slice(0, CHOICE_MAX - 1)}…`, value });
-      if (out.length === SUGGEST_MAX) break;
-    }
-    return out;
+    return (await searchTokens(api, typed, undefined, call)).ranked;
   } catch {
     return [];
   }

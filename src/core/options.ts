@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type en from '../i18n/locales/en.ts';
-import { CHAIN_ALIASES, CHAINS, type ChainId, suggest } from './chains.ts';
+import { CHAIN_ALIASES, CHAINS, type ChainId, suggest } from '../domain/chains.ts';
 
 /*
  * Validation messages are catalogue keys (errors.option.*, errors.hint.*), with

@@ -6,7 +6,7 @@
  * The result is raw (strings); `validate` turns it into the command's input.
  */
 import type { z } from 'zod';
-import { suggest } from './chains.ts';
+import { suggest } from '../domain/chains.ts';
 import type { AnyCommand, RawArgs } from './command.ts';
 import { type Message, UserError } from './errors.ts';
 import type { OptionsShape } from './options.ts';

@@ -14,7 +14,7 @@ import {
   type ChainId,
   chainsForAddress,
   isValidAddress,
-} from './chains.ts';
+} from '../domain/chains.ts';
 import type { CommandContext, RawArgs } from './command.ts';
 import { UserError } from './errors.ts';
 

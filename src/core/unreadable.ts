@@ -6,7 +6,7 @@
 import type { KolClient } from '../api/index.ts';
 import { formats } from '../i18n/format.ts';
 import { languageOf, translator, type T } from '../i18n/index.ts';
-import type { View } from '../views/model.ts';
+import type { View } from '../domain/view.ts';
 
 /** The client, counting the unreadable rows of every answer it gives this command. */
 export function countingUnreadable(api: KolClient): { api: KolClient; count(): number } {

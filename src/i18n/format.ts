@@ -6,15 +6,15 @@
  * every community (CJK compact notation groups by 10^4, 万/亿, 만/억, and
  * mixing that with K/M/B in one card confuses). Only the decimal and group
  * separators follow the locale, so a card reads alike with its percentages:
- * ru "$1,23M · +12,3 %". The digits come from src/views/format.ts (exact
+ * ru "$1,23M · +12,3 %". The digits come from src/i18n/english.ts (exact
  * decimal arithmetic); English is that module unchanged, byte for byte.
  *
  * Percentages, durations and relative times go through Intl (sign and "%"
  * placement, unit words). Calendar dates stay ISO (2024-03-05) everywhere.
  * Tickers, addresses, handles and URLs never pass through here.
  */
-import * as en from '../views/format.ts';
-import { durationParts, MISSING, toNumber, type AgeUnit, type Num, type PctOptions } from '../views/format.ts';
+import * as en from './english.ts';
+import { durationParts, MISSING, toNumber, type AgeUnit, type Num, type PctOptions } from './english.ts';
 import type { Locale } from './locales.ts';
 
 type When = string | number | Date | null | undefined;

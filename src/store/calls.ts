@@ -9,7 +9,7 @@
  *   t:<tokenKey>  the ids of the token's calls that still have follow-ups due
  *   due           tokenKey -> earliest due time of those calls: one small map, one key
  */
-import type { ChainId } from '../api/chains.ts';
+import type { ChainId } from '../domain/chains.ts';
 import type { AlertContent } from './outbox.ts';
 import type { Kv } from './strict.ts';
 import type { DestinationPlatform } from './subscriptions.ts';

@@ -10,7 +10,7 @@
  *   b:<batchId>   the entry ids of one tick, written once
  *   pending       the ids of batches with unfinished entries (a short list)
  */
-import type { ChainId } from '../api/chains.ts';
+import type { ChainId } from '../domain/chains.ts';
 import type { StoredAction } from './pages.ts';
 import type { Kv } from './strict.ts';
 import type { DestinationPlatform } from './subscriptions.ts';
@@ -95,7 +95,7 @@ export type AlertContent =
   /** A scheduled digest (alerts/digest), built when due and stored whole, its picture as base64. */
   | { readonly kind: 'digest'; readonly key: string; readonly view: StoredCard; readonly picture?: StoredPicture };
 
-/** A views/model.ts CardView without its picture, as JSON (the store knows no views). */
+/** A domain/view.ts CardView without its picture, as JSON (the store knows no views). */
 export interface StoredCard {
   readonly kind: 'card';
   readonly title: string;

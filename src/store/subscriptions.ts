@@ -4,7 +4,7 @@
  * set only when something changed, on any instance sharing the store.
  */
 import { randomUUID } from 'node:crypto';
-import type { ChainId } from '../api/chains.ts';
+import type { ChainId } from '../domain/chains.ts';
 import type { Kv } from './strict.ts';
 
 /** What a channel wants to hear about; alerts/filters.ts holds the defaults and reads them out. */

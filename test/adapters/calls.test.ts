@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { bothPlatforms } from '../helpers/platforms.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
-import { usd } from '../../src/views/format.ts';
+import { usd } from '../../src/i18n/english.ts';
 
 const HOUR = 3_600_000;
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { alertHarness as harness, caller, titleOf } from './harness.ts';
 import { REDIS_SKIP, redisAvailable, startRedis, type RedisServer } from '../helpers/redis.ts';
 import type { AuthorShape } from '../../src/sandbox/server.ts';
-import { usd } from '../../src/views/format.ts';
+import { usd } from '../../src/i18n/english.ts';
 
 const OPEN = { token_score: '0', kol_score: '0', followers: '0', cooldown: '0' };
 

@@ -9,7 +9,7 @@ import type { Sender, SendResult } from '../../src/alerts/delivery.ts';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { silentLogger } from '../../src/log.ts';
-import type { View } from '../../src/views/model.ts';
+import type { View } from '../../src/domain/view.ts';
 import type { Sandbox } from '../../src/sandbox/server.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 

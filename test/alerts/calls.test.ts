@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { callsHarness, textOf } from './calls-harness.ts';
-import { usd } from '../../src/views/format.ts';
+import { usd } from '../../src/i18n/english.ts';
 import { multiple } from '../../src/views/cards/callLine.ts';
 import { formats } from '../../src/i18n/format.ts';
 

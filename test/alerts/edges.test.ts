@@ -155,7 +155,7 @@ test('alerts queued for a destination that unsubscribes, pauses or mutes meanwhi
 });
 
 test('muting a token by its checksummed address silences the feed’s lower-case form', async (t) => {
-  const { tokenKeyOf } = await import('../../src/core/chains.ts');
+  const { tokenKeyOf } = await import('../../src/domain/chains.ts');
   const feed: FeedTweet[] = [{ id: '100', at: at(0) }];
   const h = await scripted(t, { feed });
   // What /mute stores for an address pasted from an explorer, in checksum case.

@@ -18,7 +18,8 @@ import { loadCommands } from '../../src/core/registry.ts';
 import { silentLogger } from '../../src/log.ts';
 import { startSandbox, type AuthorShape } from '../../src/sandbox/server.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
-import type { View } from '../../src/views/model.ts';
+import type { View } from '../../src/domain/view.ts';
+import { sharedChartPool } from '../../src/views/charts/pool.ts';
 
 export interface Sent {
   readonly chatId: string;
@@ -74,7 +75,14 @@ export async function alertHarness(
   };
   let store: Store = await openStore(storeUrl);
   const build = () => {
-    const dispatcher = createDispatcher({ commands, api, store, log, userLimit: { count: 10_000, windowMs: 1000 } });
+    const dispatcher = createDispatcher({
+      charts: sharedChartPool(),
+      commands,
+      api,
+      store,
+      log,
+      userLimit: { count: 10_000, windowMs: 1000 },
+    });
     const delivery = createDelivery({
       outbox: store.outbox,
       subscriptions: store.subscriptions,

@@ -11,6 +11,7 @@ import { startSandbox } from '../../src/sandbox/server.ts';
 import { openStore } from '../../src/store/index.ts';
 import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
 import { caller } from './harness.ts';
+import { sharedChartPool } from '../../src/views/charts/pool.ts';
 
 const available = redisAvailable();
 if (!available) process.stderr.write(`NOTICE: ${REDIS_SKIP}\n`);
@@ -55,7 +56,7 @@ test('three instances on one Redis: one watcher at a time, zero extra alerts, ta
         lease,
         log,
       });
-      const dispatcher = createDispatcher({ commands, api, store, log });
+      const dispatcher = createDispatcher({ charts: sharedChartPool(), commands, api, store, log });
       t.after(async () => {
         await delivery.stop();
         await store.close();

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { TweetListItem } from '../../src/api/index.ts';
-import { CHAINS } from '../../src/api/chains.ts';
+import { CHAINS } from '../../src/domain/chains.ts';
 import { DEFAULT_FILTERS, toSubscribeLine } from '../../src/alerts/filters.ts';
 import type { AlertFilters } from '../../src/store/subscriptions.ts';
 import { compareIds, compile, isAfter, loosestFilters, tweetFacts, type TweetFacts } from '../../src/alerts/matcher.ts';

@@ -10,9 +10,10 @@ import { loadCommands } from '../../src/core/registry.ts';
 import { silentLogger } from '../../src/log.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
-import type { ChartPool } from '../../src/views/charts/pool.ts';
+import type { ChartPool } from '../../src/domain/charts.ts';
+import { sharedChartPool } from '../../src/views/charts/pool.ts';
 import { richText } from '../../src/views/render/common.ts';
-import type { Action, CardView, ErrorView, Rich, TableView, TextView, View } from '../../src/views/model.ts';
+import type { Action, CardView, ErrorView, Rich, TableView, TextView, View } from '../../src/domain/view.ts';
 
 export const caller: Caller = {
   platform: 'console',
@@ -58,7 +59,7 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
     log: silentLogger(),
     userLimit: { count: 10_000, windowMs: 1_000 },
     budgetMs: o.budgetMs ?? 5_000,
-    ...(o.charts ? { charts: o.charts } : {}),
+    charts: o.charts ?? sharedChartPool(),
   });
   return {
     sandbox,

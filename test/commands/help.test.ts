@@ -8,6 +8,7 @@ import { argsFor, splitCommand, validate } from '../../src/core/parse.ts';
 import { loadCommands } from '../../src/core/registry.ts';
 import { silentLogger } from '../../src/log.ts';
 import { asCard, asError, asText, caller, field, harness, plain } from './harness.ts';
+import { sharedChartPool } from '../../src/views/charts/pool.ts';
 
 const h = await harness();
 after(() => h.close());
@@ -63,7 +64,7 @@ export default { name: 'echo', description: 'Says it back', options, examples: [
   await writeFile(join(dir, '_shared.ts'), 'export const notACommand = true;\n');
   const commands = await loadCommands(dir);
   assert.deepEqual([...commands.keys()], ['echo']);
-  const d = createDispatcher({ commands, api: h.api, store: h.store, log: silentLogger() });
+  const d = createDispatcher({ charts: sharedChartPool(), commands, api: h.api, store: h.store, log: silentLogger() });
   const view = await d.text('/echo "hello there"', caller);
   assert.equal(view?.kind === 'text' ? view.text : undefined, 'echo: hello there');
 });

@@ -1,6 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compact, int, pct, score } from '../../src/views/format.ts';
+import { compact, int, pct, score } from '../../src/i18n/english.ts';
 import { asCard, asError, asTable, column, field, harness } from './harness.ts';
 
 const h = await harness();

@@ -1,6 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pct } from '../../src/views/format.ts';
+import { pct } from '../../src/i18n/english.ts';
 import { asCard, asError, asTable, asText, column, harness, plain } from './harness.ts';
 
 const h = await harness();

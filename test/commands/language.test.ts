@@ -5,6 +5,7 @@ import { createDispatcher } from '../../src/core/dispatch.ts';
 import { silentLogger } from '../../src/log.ts';
 import { StoreError } from '../../src/store/strict.ts';
 import { asError, asText, harness, plain } from './harness.ts';
+import { sharedChartPool } from '../../src/views/charts/pool.ts';
 
 const h = await harness();
 after(() => h.close());
@@ -103,7 +104,13 @@ test('with the chat language unreadable the answer still comes, in the caller’
     throw new StoreError('store get failed: connection refused');
   };
   const store = { ...h.store, languages: { get: down, set: down, clear: down } };
-  const d = createDispatcher({ commands: h.dispatcher.commands, api: h.api, store, log: silentLogger() });
+  const d = createDispatcher({
+    charts: sharedChartPool(),
+    commands: h.dispatcher.commands,
+    api: h.api,
+    store,
+    log: silentLogger(),
+  });
   const view = await d.text('/help', member('-3001', 'ru'));
   assert.match(plain(asText(view!).text), /Параметры одной команды:/);
 });

@@ -9,6 +9,7 @@ import { startSandbox } from '../../src/sandbox/server.ts';
 import { openStore } from '../../src/store/index.ts';
 import { rawServer } from '../api/rawserver.ts';
 import { caller } from './harness.ts';
+import { sharedChartPool } from '../../src/views/charts/pool.ts';
 
 /** The sandbox behind a proxy that breaks `breakRow` in each answer of the paths it is given. */
 async function rig(t: import('node:test').TestContext, breakRow: (path: string, body: any) => void) {
@@ -33,6 +34,7 @@ async function rig(t: import('node:test').TestContext, breakRow: (path: string, 
   });
   const store = await openStore('memory:');
   const dispatcher = createDispatcher({
+    charts: sharedChartPool(),
     commands: await loadCommands(),
     api,
     store,

@@ -2,10 +2,11 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLogger } from '../../src/log.ts';
 import { BUSY_NOTE, drawPicture } from '../../src/views/cards/pictures.ts';
-import { ChartPoolBusy, createChartPool, type ChartPool } from '../../src/views/charts/pool.ts';
+import type { ChartPool } from '../../src/domain/charts.ts';
+import { ChartPoolBusy, createChartPool } from '../../src/views/charts/pool.ts';
 import { renderPng } from '../../src/views/charts/render.ts';
 import { THEME } from '../../src/views/charts/theme.ts';
-import type { View } from '../../src/views/model.ts';
+import type { View } from '../../src/domain/view.ts';
 import { countColour, decodePng, looksDrawn, type DecodedPng } from '../views/charts/png.ts';
 import { asCard, asTable, asText, caller, column, harness, plain } from './harness.ts';
 

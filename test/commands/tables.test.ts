@@ -1,6 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compact, pct, usd } from '../../src/views/format.ts';
+import { compact, pct, usd } from '../../src/i18n/english.ts';
 import { action, asError, asTable, column, harness } from './harness.ts';
 
 const h = await harness();

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { isBase58Key } from '../../src/core/detect.ts';
-import type { TableView } from '../../src/views/model.ts';
+import type { TableView } from '../../src/domain/view.ts';
 import { asCard, asError, caller, harness, plain } from './harness.ts';
 
 const h = await harness();

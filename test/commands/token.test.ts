@@ -1,6 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { age, compact, pct, usd } from '../../src/views/format.ts';
+import { age, compact, pct, usd } from '../../src/i18n/english.ts';
 import { asCard, asError, field, harness, plain } from './harness.ts';
 
 const h = await harness();

@@ -1,6 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CardView } from '../../src/views/model.ts';
+import type { CardView } from '../../src/domain/view.ts';
 import { asCard, asError, harness } from './harness.ts';
 
 const h = await harness();

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { KolClient } from '../../src/api/index.ts';
 import { autoCardSettings, createAutoCards, parseCooldown } from '../../src/core/autocard.ts';
+import { compactCards } from '../../src/views/cards/tokenCompact.ts';
 import { isBase58Key } from '../../src/core/detect.ts';
 import { silentLogger } from '../../src/log.ts';
 import { harness } from '../commands/harness.ts';
@@ -36,6 +37,7 @@ function cards(o: { perMinute?: number; now?: () => number } = {}) {
   const c = counted();
   const outcomes: string[] = [];
   const auto = createAutoCards({
+    cards: compactCards,
     api: c.api,
     store: h.store,
     log: silentLogger(),

@@ -8,6 +8,7 @@ import { opt } from '../../src/core/options.ts';
 import { buildRegistry } from '../../src/core/registry.ts';
 import { silentLogger } from '../../src/log.ts';
 import { openStore } from '../../src/store/index.ts';
+import { sharedChartPool } from '../../src/views/charts/pool.ts';
 
 const caller: Caller = {
   platform: 'telegram',
@@ -53,6 +54,7 @@ async function setup(over: { now?: () => number; actionTtlMs?: number } = {}) {
   const store = await openStore('memory:');
   const api = createKolClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' });
   const d = createDispatcher({
+    charts: sharedChartPool(),
     commands: buildRegistry([pages, admin, boom]),
     api,
     store,
@@ -119,7 +121,13 @@ test('once a command has answered, the upstream calls it no longer awaits are st
       return { kind: 'text', text: String(score) };
     },
   } satisfies AnyCommand;
-  const d = createDispatcher({ commands: buildRegistry([pair]), api, store, log: silentLogger() });
+  const d = createDispatcher({
+    charts: sharedChartPool(),
+    commands: buildRegistry([pair]),
+    api,
+    store,
+    log: silentLogger(),
+  });
   const outer = new AbortController();
   const answer = await d.run('pair', {}, caller, { signal: outer.signal });
   assert.equal(answer.kind === 'error' && answer.message, 'No such KOL.');
@@ -154,7 +162,13 @@ test('with the store down an answer still goes out, without buttons; a pressed b
     await store.close();
     await rm(dir, { recursive: true, force: true });
   });
-  const d = createDispatcher({ commands: buildRegistry([pages]), api, store, log: silentLogger() });
+  const d = createDispatcher({
+    charts: sharedChartPool(),
+    commands: buildRegistry([pages]),
+    api,
+    store,
+    log: silentLogger(),
+  });
   const ok = await d.text('/pages', caller);
   store.setFailing(true);
   const degraded = await d.text('/pages', caller);
@@ -219,6 +233,7 @@ test('unknown command names share one metric label, whatever users type', async 
   const api = createKolClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' });
   const labels = new Set<string>();
   const d = createDispatcher({
+    charts: sharedChartPool(),
     commands: buildRegistry([pages]),
     api,
     store,

@@ -4,7 +4,7 @@ import type { AnyCommand } from '../../src/core/command.ts';
 import { UserError } from '../../src/core/errors.ts';
 import { opt } from '../../src/core/options.ts';
 import { argsFor, splitCommand, tokenize, validate } from '../../src/core/parse.ts';
-import { chainsForAddress, isValidAddress, suggest } from '../../src/core/chains.ts';
+import { chainsForAddress, isValidAddress, suggest } from '../../src/domain/chains.ts';
 
 const kols = {
   name: 'kols',

@@ -7,6 +7,7 @@ import { opt } from '../../src/core/options.ts';
 import { buildRegistry } from '../../src/core/registry.ts';
 import { silentLogger } from '../../src/log.ts';
 import { openStore } from '../../src/store/index.ts';
+import { sharedChartPool } from '../../src/views/charts/pool.ts';
 
 let ran = 0;
 const countOptions = { n: opt.integer({ description: 'a number', min: 1, max: 5, required: true }) };
@@ -39,7 +40,13 @@ test('the pre-check an adapter asks before deferring refuses exactly what run() 
     await api.close();
     await store.close();
   });
-  const d = createDispatcher({ commands: buildRegistry([count, admin]), api, store, log: silentLogger() });
+  const d = createDispatcher({
+    charts: sharedChartPool(),
+    commands: buildRegistry([count, admin]),
+    api,
+    store,
+    log: silentLogger(),
+  });
   const cases: [string, Record<string, unknown>, boolean][] = [
     ['count', { n: 2 }, true],
     ['count', { n: 2 }, false],

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { latestPeriod } from '../../src/alerts/digest/schedule.ts';
 import { quietUntil } from '../../src/alerts/quiet.ts';
-import { timeZoneOf, zonedInstant } from '../../src/core/zoned.ts';
+import { timeZoneOf, zonedInstant } from '../../src/domain/zoned.ts';
 
 const daily = { period: 'daily' as const, at: 9 * 60, tz: 'Europe/Berlin', day: 1 };
 

@@ -13,6 +13,7 @@ import { startSandbox, type Faults } from '../../src/sandbox/server.ts';
 import { openStore } from '../../src/store/index.ts';
 import { alertHarness, caller as alertCaller } from '../alerts/harness.ts';
 import { caller } from '../commands/harness.ts';
+import { sharedChartPool } from '../../src/views/charts/pool.ts';
 
 const BUDGET = 1_500;
 
@@ -36,6 +37,7 @@ test('commands under every upstream fault: a short answer in time, and the next 
   });
   const store = await openStore('memory:');
   const d = createDispatcher({
+    charts: sharedChartPool(),
     commands: await loadCommands(),
     api,
     store,
@@ -78,7 +80,7 @@ test('a refused API key is an operator fault: users get a clear message, the key
   const lines: string[] = [];
   const { createLogger } = await import('../../src/log.ts');
   const log = createLogger({ level: 'debug', secrets: [wrong], destination: { write: (l) => lines.push(l) } });
-  const d = createDispatcher({ commands: await loadCommands(), api, store, log });
+  const d = createDispatcher({ charts: sharedChartPool(), commands: await loadCommands(), api, store, log });
   t.after(async () => {
     await api.close();
     await store.close();

@@ -10,7 +10,7 @@ import { harness, caller, type Harness } from '../commands/harness.ts';
 import { toDiscordPayload } from '../../src/views/render/discord.ts';
 import { toTelegramHtml, TEXT_MAX } from '../../src/views/render/telegram.ts';
 import { toPlainText } from '../../src/views/render/plain.ts';
-import type { View } from '../../src/views/model.ts';
+import type { View } from '../../src/domain/view.ts';
 
 let h: Harness;
 before(async () => {

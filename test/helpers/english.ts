@@ -5,7 +5,7 @@
  * English function words that no other of our languages writes in Latin
  * letters, so brand words (KOL, shill, market cap, win rate) do not count.
  */
-import type { View } from '../../src/views/model.ts';
+import type { View } from '../../src/domain/view.ts';
 
 // Letter boundaries by Unicode: 'and' in Turkish 'andığı' is no English word.
 export const ENGLISH_WORDS =

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formats } from '../../src/i18n/format.ts';
 import { negotiate, pickLocale } from '../../src/i18n/index.ts';
-import * as english from '../../src/views/format.ts';
+import * as english from '../../src/i18n/english.ts';
 
 test('platform language tags map to the language we speak, others to nothing', () => {
   const cases: [string | undefined, string | undefined][] = [

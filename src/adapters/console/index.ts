@@ -13,7 +13,7 @@ import type { Dispatcher } from '../../core/dispatch.ts';
 import { chatLocale } from '../../core/language.ts';
 import { pickLocale, translator, type T } from '../../i18n/index.ts';
 import type { ChatLanguages } from '../../store/languages.ts';
-import type { View } from '../../views/model.ts';
+import type { View } from '../../domain/view.ts';
 import { toPlainText } from '../../views/render/plain.ts';
 
 export interface ConsoleOptions {

@@ -20,6 +20,7 @@ import type { AutoCards } from '../../core/autocard.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
 import { suggestTokens } from '../../core/lookup.ts';
 import { pickLocale, translator } from '../../i18n/index.ts';
+import { tokenChoices } from '../../views/cards/tokenChoices.ts';
 import type { SubscriptionStore } from '../../store/subscriptions.ts';
 import type { ChatAdapter } from '../types.ts';
 import { createKolSuggest } from './autocomplete.ts';
@@ -132,7 +133,8 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     ...(o.autoCards
       ? { capabilities: { ...CAPABILITIES, readsAllMessages: async () => o.messageContent === true } }
       : {}),
-    suggestTokens: (typed, signal) => suggestTokens(o.api, typed, { signal, budgetMs: o.autocompleteBudgetMs ?? 1500 }),
+    suggestTokens: async (typed, signal) =>
+      tokenChoices(await suggestTokens(o.api, typed, { signal, budgetMs: o.autocompleteBudgetMs ?? 1500 })),
     log,
     commandBudgetMs: o.commandBudgetMs ?? 10_000,
     shutdown: shutdown.signal,

@@ -26,7 +26,7 @@ import type { Logger } from 'pino';
 import type { Capabilities, RawArgs } from '../../core/command.ts';
 import { opensNew } from '../../core/actions.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
-import type { View } from '../../views/model.ts';
+import type { View } from '../../domain/view.ts';
 import { toDiscordPayload } from '../../views/render/discord.ts';
 import type { KolChoice } from './autocomplete.ts';
 import { callerFor, canManageNow } from './caller.ts';

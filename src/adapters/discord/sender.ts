@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { Sender, SendResult } from '../../alerts/delivery.ts';
 import { toDiscordPayload } from '../../views/render/discord.ts';
 import { SlidingWindow } from '../window.ts';
-import type { View } from '../../views/model.ts';
+import type { View } from '../../domain/view.ts';
 import { channelMessage } from './payload.ts';
 
 /** JSON error codes that mean the bot will never post in this channel again without someone acting. */

@@ -5,7 +5,7 @@
  */
 import type { Registry } from '../../core/registry.ts';
 import { commandDescription, translator, type T } from '../../i18n/index.ts';
-import type { View } from '../../views/model.ts';
+import type { View } from '../../domain/view.ts';
 import { spansOf } from '../../views/render/common.ts';
 
 export interface ParsedCommand {

@@ -12,7 +12,7 @@ import { isAction, opensNew } from '../../core/actions.ts';
 import type { Dispatcher, RunOptions } from '../../core/dispatch.ts';
 import { subscriptionId } from '../../store/subscriptions.ts';
 import type { Store } from '../../store/index.ts';
-import type { View } from '../../views/model.ts';
+import type { View } from '../../domain/view.ts';
 import { pickLocale, translator, type T } from '../../i18n/index.ts';
 import { toTelegramHtml, type TelegramMessage } from '../../views/render/telegram.ts';
 import { cut } from '../../views/text.ts';

@@ -10,14 +10,14 @@ import type { Bot } from 'grammy';
 import type { InlineQueryResultArticle } from 'grammy/types';
 import type { Logger } from 'pino';
 import type { KolClient } from '../../api/index.ts';
-import { CHAIN_LABEL } from '../../core/chains.ts';
+import { CHAIN_LABEL } from '../../domain/chains.ts';
 import { createRateLimiter } from '../../core/ratelimit.ts';
 import { inlineLookup, type InlineFound } from '../../core/inline.ts';
 import { pickLocale, translator, type T } from '../../i18n/index.ts';
 import { fmt } from '../../views/cards/lang.ts';
 import { ticker } from '../../views/cards/common.ts';
 import { compactCards } from '../../views/cards/tokenCompact.ts';
-import type { View } from '../../views/model.ts';
+import type { View } from '../../domain/view.ts';
 import { toTelegramHtml } from '../../views/render/telegram.ts';
 
 /** Telegram may show the same answer to everyone for this long. */

@@ -8,7 +8,7 @@
 import { GrammyError, HttpError, type Api } from 'grammy';
 import type { Logger } from 'pino';
 import type { Sender, SendResult } from '../../alerts/delivery.ts';
-import type { View } from '../../views/model.ts';
+import type { View } from '../../domain/view.ts';
 import { type TelegramMessage, toTelegramHtml } from '../../views/render/telegram.ts';
 import { sendRendered } from './send.ts';
 import { chatParam, isChatGone, isConnectionRefused, isNotModified, migrateToOf, retryAfterOf } from './transport.ts';

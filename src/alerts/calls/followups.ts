@@ -11,7 +11,7 @@
  */
 import type { Logger } from 'pino';
 import type { KolClient } from '../../api/index.ts';
-import { tokenKeyOf } from '../../core/chains.ts';
+import { tokenKeyOf } from '../../domain/chains.ts';
 import { nextDue, type Call, type CallStore } from '../../store/calls.ts';
 import type { Lease } from '../../store/lease.ts';
 import type { Outbox, OutboxEntry } from '../../store/outbox.ts';

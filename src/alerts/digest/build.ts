@@ -6,18 +6,18 @@
  */
 import type { Logger } from 'pino';
 import type { KolClient } from '../../api/index.ts';
-import type { ChainId } from '../../api/chains.ts';
+import type { ChainId } from '../../domain/chains.ts';
 
-import { clockText, localTime } from '../../core/zoned.ts';
+import { clockText, localTime } from '../../domain/zoned.ts';
 import type { T } from '../../i18n/index.ts';
 import type { Formats } from '../../i18n/format.ts';
 import type { CallStore } from '../../store/calls.ts';
 import type { Subscription } from '../../store/subscriptions.ts';
-import type { ChartPool } from '../../views/charts/pool.ts';
+import type { ChartPool } from '../../domain/charts.ts';
 import { CALLS_CHART_MAX_ROWS } from '../../views/charts/index.ts';
-import { pct, usd } from '../../views/format.ts';
-import type { CardView, Field, Picture } from '../../views/model.ts';
-import { HIT_MULTIPLE, scoreCall, sortCalls, summarise } from '../calls/score.ts';
+import { pct, usd } from '../../i18n/english.ts';
+import type { CardView, Field, Picture } from '../../domain/view.ts';
+import { HIT_MULTIPLE, scoreCall, sortCalls, summarise } from '../../domain/score.ts';
 import type { DigestPeriod } from './schedule.ts';
 
 const TOP = 5;

@@ -4,7 +4,7 @@
  * key names the period by its local date, so a daylight-saving change (a 23 or
  * 25 hour day) still gives one digest per day.
  */
-import { localTime, zonedInstant } from '../../core/zoned.ts';
+import { localTime, zonedInstant } from '../../domain/zoned.ts';
 import type { DigestSettings } from '../../store/subscriptions.ts';
 
 export interface DigestPeriod {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHAINS } from '../chains.ts';
+import { CHAINS } from '../../domain/chains.ts';
 
 // Each rule's error text is the rule itself, so ApiValidationError can name it verbatim.
 

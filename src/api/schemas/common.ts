@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHAINS } from '../chains.ts';
+import { CHAINS } from '../../domain/chains.ts';
 import { describeType } from '../json.ts';
 
 export const expected = (what: string) => (iss: { input?: unknown }) =>

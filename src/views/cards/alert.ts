@@ -3,11 +3,11 @@
  * when it is sent, in the destination's language. Upstream text stays plain
  * here; the platform renderers escape it and neuter mentions.
  */
-import { CHAIN_LABEL, explorerTokenUrl } from '../../core/chains.ts';
+import { CHAIN_LABEL, explorerTokenUrl } from '../../domain/chains.ts';
 import { renderMessage } from '../../i18n/message.ts';
 import type { AlertContent } from '../../store/outbox.ts';
 import { mergedView } from './merged.ts';
-import type { CardView, Field, LinkButton, View } from '../model.ts';
+import type { CardView, Field, LinkButton, View } from '../../domain/view.ts';
 import { ENGLISH, fmt, type T } from './lang.ts';
 
 const TWEET_TEXT_MAX = 600;

@@ -1,16 +1,26 @@
 /**
  * The `/calls` scorecard as views: a table of calls or of KOLs under its
  * summary line, and the picture's input. Words come from the catalogue;
- * figures from alerts/calls/score.ts.
+ * figures from domain/score.ts.
  */
 import type { Formats } from '../../i18n/format.ts';
 import type { T } from '../../i18n/index.ts';
-import { HIT_MULTIPLE, sortCalls, type KolRow, type Scored, type Summary } from '../../alerts/calls/score.ts';
+import {
+  HIT_MULTIPLE,
+  sortCalls,
+  type KolRow,
+  type Scored as ScoredOf,
+  type Summary as SummaryOf,
+} from '../../domain/score.ts';
+import type { Call } from '../../store/calls.ts';
 import { CALLS_CHART_MAX_ROWS, type CallsChartInput } from '../charts/calls.ts';
-import type { Column } from '../model.ts';
+import type { Column } from '../../domain/view.ts';
 import { multiple } from './callLine.ts';
 import { ticker } from './common.ts';
 import { drawPicture, type Drawn } from './pictures.ts';
+
+type Scored = ScoredOf<Call>;
+type Summary = SummaryOf<Call>;
 
 export interface CallsPage {
   readonly title: string;

@@ -2,7 +2,7 @@
 import type { AnyCommand } from '../../core/command.ts';
 import type { OptionSpec } from '../../core/options.ts';
 import { commandDescription, optionDescription, translator, type T } from '../../i18n/index.ts';
-import type { CardView, Field, Span, TextView } from '../model.ts';
+import type { CardView, Field, Span, TextView } from '../../domain/view.ts';
 
 type Commands = ReadonlyMap<string, AnyCommand>;
 

@@ -1,7 +1,7 @@
 /** The KOL card: table row (operation 9), scores (6) and win rates by window (4). */
 import type { KolScore, KolTokensResult } from '../../api/index.ts';
 import { type ResolvedKol, kolRef } from '../../core/resolve.ts';
-import type { CardView, Field, Span } from '../model.ts';
+import type { CardView, Field, Span } from '../../domain/view.ts';
 import { xProfileUrl, xUserIdUrl } from './common.ts';
 import { ENGLISH, fmt, type T } from './lang.ts';
 import { WINDOWS } from './windows.ts';

@@ -1,6 +1,6 @@
 /** Rows of the KOL table (operation 9) as a chat-sized table. */
 import type { KolTableItem } from '../../api/index.ts';
-import type { Column } from '../model.ts';
+import type { Column } from '../../domain/view.ts';
 import { ENGLISH, fmt, type T } from './lang.ts';
 
 export function kolColumns(t: T = ENGLISH): Column[] {

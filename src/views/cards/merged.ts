@@ -2,13 +2,13 @@
  * Several alerts in one message (a burst, or what quiet hours held): one line
  * each, with a token-card button for the first few.
  */
-import { CHAIN_LABEL, tokenKeyOf } from '../../core/chains.ts';
-import { clockText, localTime } from '../../core/zoned.ts';
+import { CHAIN_LABEL, tokenKeyOf } from '../../domain/chains.ts';
+import { clockText, localTime } from '../../domain/zoned.ts';
 import type { T } from '../../i18n/index.ts';
 import type { AlertContent, MergedItem } from '../../store/outbox.ts';
-import { usd } from '../format.ts';
+import { usd } from '../../i18n/english.ts';
 import type { Formats } from '../../i18n/format.ts';
-import type { Action, CardView, Span } from '../model.ts';
+import type { Action, CardView, Span } from '../../domain/view.ts';
 
 /** Lines listed; the rest are counted (the renderers cut longer text anyway). */
 const LINES_MAX = 50;

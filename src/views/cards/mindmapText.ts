@@ -1,6 +1,6 @@
 /** The token mindmap (operation 1) as text: the strongest links around a token. */
 import type { MindmapGraph, TokenSummary } from '../../api/index.ts';
-import type { Span } from '../model.ts';
+import type { Span } from '../../domain/view.ts';
 import { ticker } from './common.ts';
 import { ENGLISH, fmt, type T } from './lang.ts';
 

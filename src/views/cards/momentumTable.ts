@@ -1,7 +1,7 @@
 /** Tokens a KOL shilled (operation 4): price after each window relative to the shill price. */
 import type { KolTokenItem } from '../../api/index.ts';
 import { decimalRatio } from '../charts/decimal.ts';
-import type { Column } from '../model.ts';
+import type { Column } from '../../domain/view.ts';
 import { ticker } from './common.ts';
 import { ENGLISH, fmt, type T } from './lang.ts';
 import type { WindowDef } from './windows.ts';

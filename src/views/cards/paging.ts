@@ -3,7 +3,7 @@
  * so a pressed button is just the command run again (and works the same on
  * every platform, from a stored key).
  */
-import type { Action } from '../model.ts';
+import type { Action } from '../../domain/view.ts';
 import { ENGLISH, fmt, type T } from './lang.ts';
 
 type Options = Readonly<Record<string, unknown>>;

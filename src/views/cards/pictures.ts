@@ -16,12 +16,12 @@ import type {
 import type { CommandContext } from '../../core/command.ts';
 import { type ResolvedKol, kolRef } from '../../core/resolve.ts';
 import type { MindmapInput, MomentumInput, PriceStripInput, WinRateInput } from '../charts/index.ts';
-import type { ChartInputs, ChartKind } from '../charts/draw.ts';
+import type { ChartInputs, ChartKind } from '../../domain/charts.ts';
 import { ChartPoolBusy } from '../charts/pool.ts';
 import { decimalRatio } from '../charts/decimal.ts';
 import type { ChartWords } from '../charts/words.ts';
 import { languageOf } from '../../i18n/index.ts';
-import type { CardView, Picture, TableView, TextView } from '../model.ts';
+import type { CardView, Picture, TableView, TextView } from '../../domain/view.ts';
 import { ticker } from './common.ts';
 import { ENGLISH, fmt, type T } from './lang.ts';
 import { WINDOWS } from './windows.ts';

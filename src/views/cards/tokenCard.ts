@@ -1,7 +1,7 @@
 /** The token card (operation 2's item) with its latest tweets (operation 7). */
 import type { TokenAnalyticsItem } from '../../api/index.ts';
-import { CHAIN_LABEL, type ChainId, explorerTokenUrl } from '../../core/chains.ts';
-import type { Action, CardView, Colour, Field, Rich } from '../model.ts';
+import { CHAIN_LABEL, type ChainId, explorerTokenUrl } from '../../domain/chains.ts';
+import type { Action, CardView, Colour, Field, Rich } from '../../domain/view.ts';
 import { ticker } from './common.ts';
 import { ENGLISH, fmt, type T } from './lang.ts';
 import { type TweetLine, tweetDigest } from './tweets.ts';

@@ -3,9 +3,9 @@
  * token, so a paste gets a short threaded answer rather than a wall of text.
  * Up to three tokens get a card each; more become a one-line-each list.
  */
-import { CHAIN_LABEL, explorerTokenUrl } from '../../core/chains.ts';
+import { CHAIN_LABEL, explorerTokenUrl } from '../../domain/chains.ts';
 import type { FoundToken } from '../../core/lookup.ts';
-import type { Action, Rich, Span, TextView } from '../model.ts';
+import type { Action, Rich, Span, TextView } from '../../domain/view.ts';
 import { ticker } from './common.ts';
 import { ENGLISH, fmt, type T } from './lang.ts';
 

@@ -1,6 +1,6 @@
 /** `/token <name>` with several matches: a short pick list, one button per token opening its card. */
 import type { FoundToken } from '../../core/lookup.ts';
-import type { Action, TableView } from '../model.ts';
+import type { Action, TableView } from '../../domain/view.ts';
 import { ticker } from './common.ts';
 import { ENGLISH, fmt, type T } from './lang.ts';
 

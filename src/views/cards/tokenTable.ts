@@ -1,6 +1,6 @@
 /** Rows of the token list (operation 2): fixed columns plus the one the list is sorted by. */
 import type { TokenAnalyticsItem } from '../../api/index.ts';
-import type { Column, Rich } from '../model.ts';
+import type { Column, Rich } from '../../domain/view.ts';
 import { ticker } from './common.ts';
 import { ENGLISH, fmt, type Formats, type T } from './lang.ts';
 

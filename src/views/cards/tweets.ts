@@ -1,6 +1,6 @@
 /** Tweets as chat lines: who, when, what (cut), and a link to the post on X. */
 import type { TokenTweet, TweetListItem } from '../../api/index.ts';
-import type { Field, Span } from '../model.ts';
+import type { Field, Span } from '../../domain/view.ts';
 import { excerpt, ticker, xPostUrl } from './common.ts';
 import { ENGLISH, fmt, type T } from './lang.ts';
 

@@ -1,6 +1,6 @@
 /** Rows of the win-rate table (operation 5): a few windows, tokens counted and the performance score. */
 import type { WinRateItem } from '../../api/index.ts';
-import type { Column } from '../model.ts';
+import type { Column } from '../../domain/view.ts';
 import { ENGLISH, fmt, type T } from './lang.ts';
 import type { WindowDef } from './windows.ts';
 

@@ -9,16 +9,18 @@ import { priceStripSvg, type PriceStripInput } from './priceStrip.ts';
 import { renderPng } from './render.ts';
 import { winRateSvg, type WinRateInput } from './winRate.ts';
 import { callsSvg, type CallsChartInput } from './calls.ts';
+import type { ChartInputs, ChartKind } from '../../domain/charts.ts';
 
-export interface ChartInputs {
-  readonly mindmap: MindmapInput;
-  readonly winrate: WinRateInput;
-  readonly momentum: MomentumInput;
-  readonly 'price-strip': PriceStripInput;
-  readonly calls: CallsChartInput;
+declare module '../../domain/charts.ts' {
+  /** The kinds the views draw, each with its input (the port in domain/charts.ts names none). */
+  interface ChartInputs {
+    readonly mindmap: MindmapInput;
+    readonly winrate: WinRateInput;
+    readonly momentum: MomentumInput;
+    readonly 'price-strip': PriceStripInput;
+    readonly calls: CallsChartInput;
+  }
 }
-
-export type ChartKind = keyof ChartInputs;
 
 const SVG: { readonly [K in ChartKind]: (input: ChartInputs[K]) => string } = {
   mindmap: (i) => mindmapSvg(i),

@@ -8,7 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { ChartInputs, ChartKind } from './draw.ts';
+import type { ChartPool } from '../../domain/charts.ts';
 import type { Job, Reply } from './worker.ts';
 
 export class ChartPoolBusy extends Error {
@@ -23,14 +23,6 @@ export interface ChartPoolOptions {
   readonly size?: number;
   /** Jobs that may wait for a free worker; more are refused. Default 32. */
   readonly maxQueue?: number;
-}
-
-export interface ChartPool {
-  /** Rejects with ChartPoolBusy at once when the queue is full. */
-  draw<K extends ChartKind>(kind: K, input: ChartInputs[K]): Promise<Uint8Array>;
-  /** Jobs drawing now and waiting. */
-  stats(): { readonly running: number; readonly queued: number; readonly refused: number };
-  close(): Promise<void>;
 }
 
 interface Pending {

@@ -1,7 +1,8 @@
 /** A render worker: chart jobs in, PNG bytes out (moved, not copied). */
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { drawChart, type ChartKind } from './draw.ts';
+import type { ChartKind } from '../../domain/charts.ts';
+import { drawChart } from './draw.ts';
 
 export interface Job {
   readonly id: number;

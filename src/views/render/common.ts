@@ -2,7 +2,7 @@
  * Pieces the three renderers share: reading spans, fitting rich text into a
  * budget, picking usable buttons, and checking URLs.
  */
-import type { Action, LinkButton, Rich, Span, View } from '../model.ts';
+import type { Action, LinkButton, Rich, Span, View } from '../../domain/view.ts';
 import { cut, ELLIPSIS } from '../text.ts';
 
 export function spansOf(rich: Rich | undefined): Span[] {

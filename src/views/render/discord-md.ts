@@ -2,7 +2,7 @@
  * Discord markdown for untrusted text: plain text is escaped so it can never
  * format, link or mention; spans add only the markup the view asked for.
  */
-import type { Rich, Span } from '../model.ts';
+import type { Rich, Span } from '../../domain/view.ts';
 import { clean, neuterMentions, singleLine } from '../text.ts';
 import { fitSpans, safeUrl, spansOf, spanText } from './common.ts';
 

@@ -4,7 +4,7 @@
  * mention can ping (escaped text, and `allowed_mentions.parse` empty).
  * `toDiscordJsOptions` maps the payload to discord.js option names.
  */
-import type { CardView, Colour, ErrorView, TableView, TextView, View } from '../model.ts';
+import type { CardView, Colour, ErrorView, TableView, TextView, View } from '../../domain/view.ts';
 import { clean, cut, neuterMentions, singleLine } from '../text.ts';
 import { chunk, moreRows, safeFileName, safeUrl, usableActions, usableLinks } from './common.ts';
 import { escapeMarkdown, inlineCode, richMarkdown } from './discord-md.ts';

@@ -4,7 +4,7 @@
  * cursor, retitle the terminal or fake output); ANSI colour is added only by
  * this renderer and only when asked for.
  */
-import type { Colour, Rich, Span, View } from '../model.ts';
+import type { Colour, Rich, Span, View } from '../../domain/view.ts';
 import { clean, displayWidth, pad, singleLine } from '../text.ts';
 import { safeUrl, spansOf, usableActions, usableLinks } from './common.ts';
 import { layoutTable } from './table.ts';

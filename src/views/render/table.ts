@@ -2,7 +2,7 @@
  * Lays a table out as aligned monospace lines. Widths are counted in terminal
  * columns (wide CJK and emoji take two), so columns line up in code blocks.
  */
-import type { Column } from '../model.ts';
+import type { Column } from '../../domain/view.ts';
 import { clean, cutWidth, displayWidth, pad, singleLine } from '../text.ts';
 
 export interface TableLines {

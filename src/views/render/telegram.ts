@@ -5,7 +5,7 @@
  * are spent on the plain text before it is escaped, and cuts happen on that
  * plain text, never inside a tag or an entity.
  */
-import type { CardView, ErrorView, Rich, Span, TableView, TextView, View } from '../model.ts';
+import type { CardView, ErrorView, Rich, Span, TableView, TextView, View } from '../../domain/view.ts';
 import { clean, cut, singleLine } from '../text.ts';
 import {
   chunk,

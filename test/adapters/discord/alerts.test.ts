@@ -5,7 +5,7 @@ import { nonceFor } from '../../../src/alerts/delivery.ts';
 import { alertView } from '../../../src/views/cards/alert.ts';
 import { createDiscordSender } from '../../../src/adapters/discord/sender.ts';
 import { silentLogger } from '../../../src/log.ts';
-import type { View } from '../../../src/views/model.ts';
+import type { View } from '../../../src/domain/view.ts';
 import {
   assertNoPings,
   embedOf,

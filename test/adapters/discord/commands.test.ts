@@ -10,7 +10,7 @@ import {
   type DiscordCommand,
 } from '../../../src/adapters/discord/commands.ts';
 import { deployCommands } from '../../../src/adapters/discord/deploy.ts';
-import { CHAINS } from '../../../src/core/chains.ts';
+import { CHAINS } from '../../../src/domain/chains.ts';
 import type { OptionSpec } from '../../../src/core/options.ts';
 import { loadCommands } from '../../../src/core/registry.ts';
 import { CATALOGUES } from '../../../src/i18n/index.ts';

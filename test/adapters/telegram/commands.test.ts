@@ -1,7 +1,7 @@
 // Commands and buttons through the real grammY bot, against the Bot API fake and the sandbox upstream.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { usd } from '../../../src/views/format.ts';
+import { usd } from '../../../src/i18n/english.ts';
 import { sandboxLines } from '../../helpers/sandbox-lines.ts';
 import { button, group, privateChat, rig } from './helpers.ts';
 

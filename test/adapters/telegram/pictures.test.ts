@@ -7,9 +7,10 @@ import { createDispatcher } from '../../../src/core/dispatch.ts';
 import { opt } from '../../../src/core/options.ts';
 import { buildRegistry } from '../../../src/core/registry.ts';
 import { silentLogger } from '../../../src/log.ts';
-import type { CardView } from '../../../src/views/model.ts';
+import type { CardView } from '../../../src/domain/view.ts';
 import { tinyPng } from '../../fakes/telegram/index.ts';
 import { button, privateChat, rig } from './helpers.ts';
+import { sharedChartPool } from '../../../src/views/charts/pool.ts';
 
 const options = { page: opt.integer({ description: 'Page', positional: true, min: 1, max: 9 }) };
 
@@ -35,6 +36,7 @@ const chart = {
 
 const withChart = (app: App) =>
   createDispatcher({
+    charts: sharedChartPool(),
     commands: buildRegistry([...app.dispatcher.commands.values(), chart]),
     api: app.api,
     store: app.store,

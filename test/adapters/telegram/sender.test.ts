@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTelegramAdapter } from '../../../src/adapters/telegram/index.ts';
 import { silentLogger } from '../../../src/log.ts';
-import type { CardView } from '../../../src/views/model.ts';
+import type { CardView } from '../../../src/domain/view.ts';
 import { rig, TOKEN } from './helpers.ts';
 
 const card = (title: string): CardView => ({

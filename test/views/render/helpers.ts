@@ -31,7 +31,7 @@ import type {
   TableView,
   TextView,
   View,
-} from '../../../src/views/model.ts';
+} from '../../../src/domain/view.ts';
 
 export const TWEET_5000 = 'gm @everyone **moon** `rug` <b>x</b> & 👩‍👩‍👧‍👦 \u202Eevil\u202C <@123> '
   .repeat(80)

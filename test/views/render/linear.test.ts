@@ -18,7 +18,7 @@ import { toPlainText } from '../../../src/views/render/plain.ts';
 import { layoutTable } from '../../../src/views/render/table.ts';
 import { escapeHtml, richHtml, toTelegramHtml } from '../../../src/views/render/telegram.ts';
 import { visibleLength } from '../../../src/adapters/telegram/send.ts';
-import type { View } from '../../../src/views/model.ts';
+import type { View } from '../../../src/domain/view.ts';
 import { clean, cut, neuterMentions, singleLine } from '../../../src/views/text.ts';
 
 const SIZE = 64 * 1024;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { CardView, TableView } from '../../../src/views/model.ts';
+import type { CardView, TableView } from '../../../src/domain/view.ts';
 import { clean } from '../../../src/views/text.ts';
 import {
   CALLBACK_DATA_MAX_BYTES,

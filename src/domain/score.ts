@@ -3,30 +3,40 @@
  * its latest market cap over the one at alert time (market cap stands in for
  * price: supply does not change), its peak the highest seen at any sample.
  */
-import type { Call } from '../../store/calls.ts';
+
+/** What scoring reads of a recorded call (store/calls.ts `Call`): the floor knows no store. */
+export interface Scorable {
+  readonly at: number;
+  /** At alert time; null when it could not be read. */
+  readonly marketCap: number | null;
+  readonly samples: readonly { readonly marketCap: number }[];
+  readonly peak: number | null;
+  /** Lower-case usernames of every KOL the alert names. */
+  readonly kols: readonly string[];
+}
 
 /** A call "hit" when its peak reached this multiple of the market cap at alert time. */
 export const HIT_MULTIPLE = 2;
 
-export interface Scored {
-  readonly call: Call;
+export interface Scored<C extends Scorable = Scorable> {
+  readonly call: C;
   /** Latest market cap / market cap at alert time; null when either is unknown. */
   readonly now: number | null;
   readonly peak: number | null;
   readonly latestCap: number | null;
 }
 
-export interface Summary {
+export interface Summary<C extends Scorable = Scorable> {
   readonly calls: number;
   /** Calls with a known multiple: the base of the hit rate and the median. */
   readonly scored: number;
   /** 0-1; null with no scored call. */
   readonly hitRate: number | null;
   readonly median: number | null;
-  readonly best: Scored | null;
+  readonly best: Scored<C> | null;
 }
 
-export function scoreCall(call: Call): Scored {
+export function scoreCall<C extends Scorable>(call: C): Scored<C> {
   const base = call.marketCap;
   const latest = call.samples.at(-1)?.marketCap ?? base;
   if (base === null || !(base > 0) || latest === null) return { call, now: null, peak: null, latestCap: latest };
@@ -41,10 +51,10 @@ export function median(xs: readonly number[]): number | null {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
-export function summarise(scored: readonly Scored[]): Summary {
+export function summarise<C extends Scorable>(scored: readonly Scored<C>[]): Summary<C> {
   const known = scored.filter((s) => s.now !== null);
   const hits = known.filter((s) => s.peak! >= HIT_MULTIPLE).length;
-  const best = known.reduce<Scored | null>((b, s) => (b === null || s.peak! > b.peak! ? s : b), null);
+  const best = known.reduce<Scored<C> | null>((b, s) => (b === null || s.peak! > b.peak! ? s : b), null);
   return {
     calls: scored.length,
     scored: known.length,
@@ -56,20 +66,20 @@ export function summarise(scored: readonly Scored[]): Summary {
 
 export type CallSort = 'best' | 'recent' | 'worst';
 
-export function sortCalls(scored: readonly Scored[], sort: CallSort): Scored[] {
-  const byPeak = (a: Scored, b: Scored) => (b.peak ?? -1) - (a.peak ?? -1) || b.call.at - a.call.at;
-  const byNow = (a: Scored, b: Scored) => (a.now ?? Infinity) - (b.now ?? Infinity) || b.call.at - a.call.at;
+export function sortCalls<C extends Scorable>(scored: readonly Scored<C>[], sort: CallSort): Scored<C>[] {
+  const byPeak = (a: Scored<C>, b: Scored<C>) => (b.peak ?? -1) - (a.peak ?? -1) || b.call.at - a.call.at;
+  const byNow = (a: Scored<C>, b: Scored<C>) => (a.now ?? Infinity) - (b.now ?? Infinity) || b.call.at - a.call.at;
   return [...scored].sort(sort === 'best' ? byPeak : sort === 'worst' ? byNow : (a, b) => b.call.at - a.call.at);
 }
 
-export interface KolRow {
+export interface KolRow<C extends Scorable = Scorable> {
   readonly kol: string;
-  readonly summary: Summary;
+  readonly summary: Summary<C>;
 }
 
 /** KOLs ranked by how their shills did here: hit rate, then median, then calls. A merged call counts for each of its KOLs. */
-export function byKol(scored: readonly Scored[]): KolRow[] {
-  const groups = new Map<string, Scored[]>();
+export function byKol<C extends Scorable>(scored: readonly Scored<C>[]): KolRow<C>[] {
+  const groups = new Map<string, Scored<C>[]>();
   for (const s of scored) for (const k of s.call.kols) (groups.get(k) ?? groups.set(k, []).get(k)!).push(s);
   return [...groups]
     .map(([kol, xs]) => ({ kol, summary: summarise(xs) }))

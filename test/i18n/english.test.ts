@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { age, compact, dateShort, int, pct, score, timeAgo, usd } from '../../src/views/format.ts';
+import { age, compact, dateShort, int, pct, score, timeAgo, usd } from '../../src/i18n/english.ts';
 
 test('usd: big amounts compact, dollars with cents, tiny prices with a zero count', () => {
   assert.equal(usd(1234567), '$1.23M');

@@ -3,9 +3,14 @@
  * an address before any request turns a typo into a helpful answer instead of an
  * upstream 404 that looks like "token not found".
  */
-import { CHAINS, type ChainId } from '../api/chains.ts';
 
-export { CHAINS, type ChainId };
+/** The chains the upstream knows (its `chainId`). */
+export const CHAINS = ['solana', 'aptos', 'bsc', 'base', 'sui'] as const;
+export type ChainId = (typeof CHAINS)[number];
+
+export function isChainId(v: unknown): v is ChainId {
+  return typeof v === 'string' && (CHAINS as readonly string[]).includes(v);
+}
 
 export const CHAIN_ALIASES: Readonly<Record<string, ChainId>> = {
   sol: 'solana',
