@@ -1,6 +1,16 @@
 /**
  * Imports run one way. These rules are read from the source, so a new
  * back-edge fails here instead of waiting for someone to notice it.
+ *
+ * The order, from the floor up (a module imports its own layer and the ones
+ * below, never one above):
+ *
+ *   domain < api < config < store < core < views < alerts < commands < adapters < app < bot < main
+ *
+ * Leaves sit beside the order: any layer may import them, and they import
+ * nothing of the project but themselves: i18n (catalogue and formats), log,
+ * ops (metrics and the operator's HTTP server) and sandbox (the stand-in
+ * upstream, a program of its own).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,70 +25,105 @@ function sources(dir: string): string[] {
     .map((e) => relative(root, join(e.parentPath, e.name)));
 }
 
-/** Every relative module a file imports or re-exports (static and dynamic), as a path from the repository root. */
+/** The relative modules a text imports or re-exports (static, type-only and dynamic). */
+function specifiers(text: string): string[] {
+  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|\bdeclare\s+module\s*)['"](\.[^'"]+)['"]/g)].map(
+    (m) => m[1]!,
+  );
+}
+
+/** Every relative module a file imports, as a path from the repository root. */
 function importsOf(file: string): string[] {
-  const text = readFileSync(join(root, file), 'utf8');
-  const specs = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.[^'"]+)['"]/g)].map((m) => m[1]!);
-  return specs.map((s) => relative(root, resolve(root, dirname(file), s)));
+  return specifiers(readFileSync(join(root, file), 'utf8')).map((s) => relative(root, resolve(root, dirname(file), s)));
 }
 
-function edges(dir: string, forbidden: (target: string) => boolean): string[] {
-  return sources(dir).flatMap((f) =>
-    importsOf(f)
-      .filter(forbidden)
-      .map((t) => `${f} -> ${t}`),
+/** The layers in order, each as the path prefixes it owns. */
+const ORDER: readonly (readonly [string, readonly string[]])[] = [
+  ['domain', ['src/domain/']],
+  ['api', ['src/api/']],
+  ['config', ['src/config.ts', 'src/startup.ts']],
+  ['store', ['src/store/']],
+  ['core', ['src/core/']],
+  ['views', ['src/views/']],
+  ['alerts', ['src/alerts/']],
+  ['commands', ['commands/']],
+  ['adapters', ['src/adapters/']],
+  ['app', ['src/app.ts']],
+  ['bot', ['src/bot.ts']],
+  ['main', ['src/main.ts']],
+];
+const LEAVES: readonly (readonly [string, readonly string[]])[] = [
+  ['i18n', ['src/i18n/']],
+  ['log', ['src/log.ts']],
+  ['ops', ['src/ops/']],
+  ['sandbox', ['src/sandbox/']],
+];
+
+const owner = (file: string, layers: typeof ORDER) => layers.find(([, ps]) => ps.some((p) => file.startsWith(p)));
+const rank = (file: string): number => {
+  const l = owner(file, ORDER);
+  return l ? ORDER.indexOf(l) : -1;
+};
+const leaf = (file: string): string | undefined => owner(file, LEAVES)?.[0];
+
+const code = [...sources('src'), ...sources('commands')];
+
+test('the import reader sees static, type-only, multi-line, re-exported, dynamic and merged imports', () => {
+  const text = [
+    "import { a } from './a.ts';",
+    "import type { B } from '../b.ts';",
+    'import {\n  c,\n  d,\n} from "./c.ts";',
+    "export { e } from './e.ts';",
+    "const f = await import('./f.ts');",
+    "declare module '../g.ts' {}",
+    "import { readFileSync } from 'node:fs';",
+  ].join('\n');
+  assert.deepEqual(specifiers(text), ['./a.ts', '../b.ts', './c.ts', './e.ts', './f.ts', '../g.ts']);
+});
+
+test('every source file belongs to exactly one layer or leaf, so a new folder cannot slip past the order', () => {
+  assert.ok(code.length > 100, `only ${code.length} files read`);
+  const unplaced = code.filter((f) => rank(f) >= 0 === (leaf(f) !== undefined));
+  assert.deepEqual(unplaced, []);
+});
+
+test('every layer imports only its own layer, the layers below and the leaves', () => {
+  const up = code.flatMap((f) => {
+    const r = rank(f);
+    if (r < 0) return [];
+    return importsOf(f)
+      .filter((t) => leaf(t) === undefined && rank(t) > r)
+      .map((t) => `${f} (${ORDER[r]![0]}) -> ${t} (${ORDER[rank(t)]?.[0] ?? 'outside'})`);
+  });
+  assert.deepEqual(up, []);
+});
+
+test('the leaves (i18n, log, ops, sandbox) import nothing of the project but themselves', () => {
+  const out = code.flatMap((f) => {
+    const l = leaf(f);
+    if (!l) return [];
+    return importsOf(f)
+      .filter((t) => leaf(t) !== l)
+      .map((t) => `${f} -> ${t}`);
+  });
+  assert.deepEqual(out, []);
+});
+
+test('the rules read real edges: every layer above the floor imports it', () => {
+  const importers = new Set(
+    code.filter((f) => importsOf(f).some((t) => t.startsWith('src/domain/'))).map((f) => ORDER[rank(f)]?.[0]),
   );
+  for (const layer of ['api', 'store', 'core', 'views', 'alerts', 'commands', 'adapters'])
+    assert.ok(importers.has(layer), layer);
+});
+
+/** Files outside a concept's home (and the store that keeps it) that call one of its writes. */
+function writersOf(writes: RegExp, home: readonly string[]): string[] {
+  return code
+    .filter((f) => !home.includes(f) && !f.startsWith('src/store/'))
+    .filter((f) => writes.test(readFileSync(join(root, f), 'utf8')));
 }
-
-test('the import reader sees what a file imports', () => {
-  const seen = importsOf('src/alerts/delivery.ts');
-  assert.ok(seen.includes('src/store/subscriptions.ts'), seen.join(', '));
-  assert.ok(seen.length >= 4);
-});
-
-test('nothing in src/store imports src/alerts', () => {
-  assert.deepEqual(
-    edges('src/store', (t) => t.startsWith('src/alerts/')),
-    [],
-  );
-});
-
-/** Leaf modules (the root helpers and the list of locales) that every layer may use: they import no project code above the API. */
-const FOUNDATION = new Set(['src/log.ts', 'src/config.ts', 'src/startup.ts', 'src/i18n/locales.ts']);
-
-test('the foundation modules import nothing of the project but the API helpers', () => {
-  for (const f of FOUNDATION)
-    assert.deepEqual(
-      importsOf(f).filter((t) => !t.startsWith('src/api/')),
-      [],
-      f,
-    );
-});
-
-test('the store sits below everything but the API types: it imports no views, core, commands or adapters', () => {
-  assert.deepEqual(
-    edges('src/store', (t) => !t.startsWith('src/store/') && !t.startsWith('src/api/') && !FOUNDATION.has(t)),
-    [],
-  );
-});
-
-test('nothing in src/alerts imports the dispatcher', () => {
-  assert.deepEqual(
-    edges('src/alerts', (t) => t === 'src/core/dispatch.ts'),
-    [],
-  );
-});
-
-test('the core imports no command, adapter or alert code', () => {
-  assert.deepEqual(
-    edges('src/core', (t) => t.startsWith('commands/') || t.startsWith('src/adapters/') || t.startsWith('src/alerts/')),
-    [],
-  );
-});
 
 test('subscriptions change only through src/alerts/subscriptions.ts', () => {
-  const writers = [...sources('src'), ...sources('commands')]
-    .filter((f) => f !== 'src/alerts/subscriptions.ts' && !f.startsWith('src/store/'))
-    .filter((f) => /\bsub(?:scription)?s\.(?:put|delete)\(/.test(readFileSync(join(root, f), 'utf8')));
-  assert.deepEqual(writers, []);
+  assert.deepEqual(writersOf(/\bsub(?:scription)?s\.(?:put|delete)\(/, ['src/alerts/subscriptions.ts']), []);
 });
