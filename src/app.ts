@@ -10,7 +10,8 @@ import { createAutoCards, type AutoCards, type AutoCardsOptions } from './core/a
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from './core/dispatch.ts';
 import { loadCommands } from './core/registry.ts';
 import type { Sandbox } from './sandbox/server.ts';
-import { openStore, type Store } from './store/index.ts';
+import { describeStore, openStore, type Store } from './store/index.ts';
+import { watchSchema } from './store/schema.ts';
 import { createDelivery, type Sender } from './alerts/delivery.ts';
 import { localLease, redisLease, type Lease } from './store/lease.ts';
 import { randomUUID } from 'node:crypto';
@@ -55,6 +56,11 @@ export interface App {
   readonly digests: Digests | undefined;
   /** Stops the watcher and lets in-flight sends finish; before the adapters whose senders it uses stop. */
   stopAlerts(): Promise<void>;
+  /**
+   * Resolves with the line to log when a newer instance has contracted the store's
+   * layout (schema.ts): this instance must stop taking work.
+   */
+  readonly outdated: Promise<string>;
   /** Stops the watcher (if started), then closes the client, the store and the sandbox. */
   close(): Promise<void>;
 }
@@ -70,6 +76,8 @@ export interface AppOverrides {
   /** How start-up waits for the store: a signal to abort it, and who hears why it waits (see startup.ts). */
   readonly start?: Pick<WaitOptions, 'signal' | 'onWaiting' | 'say'>;
   readonly autoCards?: Partial<Pick<AutoCardsOptions, 'perMinute' | 'now'>>;
+  /** How often a running instance re-reads the store's schema version (default 30 s). */
+  readonly schemaCheckMs?: number;
 }
 
 export async function createApp(config: Config, log: Logger, over: AppOverrides = {}): Promise<App> {
@@ -97,11 +105,14 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
       if (e.outcome !== 'cache') metrics.upstreamSeconds.observe(e.ms / 1000, { operation: e.operation });
     },
   });
+  // Names this process in every lease it holds and in the schema mark, so an operator can tell who did what.
+  const instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   let store: Store;
   try {
     store = await openStore(config.storeUrl, {
       ...over.start,
       log,
+      instance: instanceId,
       timeoutMs: config.storeConnectTimeoutMs,
       callsRetentionDays: config.callsRetentionDays,
     });
@@ -110,9 +121,22 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     await sandbox?.close();
     throw err;
   }
+  log.info(
+    { schema: store.schema.mark.version, found: store.schema.found },
+    `store at schema version ${store.schema.mark.version}`,
+  );
+  let outdated: (line: string) => void = () => {};
+  const outdatedLine = new Promise<string>((resolve) => (outdated = resolve));
+  const schemaWatch = watchSchema({
+    meta: store.space('meta'),
+    where: describeStore(config.storeUrl),
+    everyMs: over.schemaCheckMs ?? 30_000,
+    onTooOld: (line) => {
+      log.fatal({ schema: 'outdated' }, `${line} This instance stops taking work.`);
+      outdated(line);
+    },
+  });
   const commands = await loadCommands();
-  // Names this process in every lease it holds, so an operator can tell who holds a role.
-  const instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const lease = (name: string): Lease => (store.redis ? redisLease(store.redis, { name, instanceId }) : localLease());
   let kick = () => {};
   let leaseState = () => 'not running';
@@ -233,6 +257,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     get digests() {
       return digests;
     },
+    outdated: outdatedLine,
     async stopAlerts() {
       await digests?.stop();
       await watcher?.stop();
@@ -241,6 +266,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
       digests = undefined;
     },
     async close() {
+      schemaWatch.stop();
       await digests?.stop();
       await watcher?.stop();
       await api.close();

@@ -210,9 +210,14 @@ export async function run(signal: Promise<string>): Promise<number> {
       await app.close();
       await closeOps();
     })());
-  const why = await Promise.race([early, done.then(() => 'end of input')]);
+  const why = await Promise.race([
+    early,
+    done.then(() => 'end of input'),
+    app.outdated.then(() => 'outdated' as const),
+  ]);
   await shutdown(why);
-  return 0;
+  // Not 0: a supervisor that restarts on failure restarts it, and this release refuses the store with the same line.
+  return why === 'outdated' ? 3 : 0;
 
   function banner(sb: NonNullable<App['sandbox']>, t: T) {
     // The most talked-about Solana token and the most followed KOL make lively first examples.

@@ -13,6 +13,12 @@ import { strictKv, type Kv } from './strict.ts';
 import { createSubscriptionStore, type SubscriptionStore } from './subscriptions.ts';
 import { createChatLanguages, type ChatLanguages } from './languages.ts';
 import { createCallStore, type CallStore } from './calls.ts';
+import { KEY_SPACES, type KeySpace } from './spaces.ts';
+import { rawStore, type RawStore } from './raw.ts';
+import { ensureSchema, type Migration, type SchemaMark } from './schema.ts';
+import { silentLogger } from '../log.ts';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
 
 export type { PageStore } from './pages.ts';
 export type { Kv } from './strict.ts';
@@ -41,6 +47,12 @@ export interface Store {
    * confirm) is recognised and handled once.
    */
   claim(key: string, ttlMs: number): Promise<boolean>;
+  /** The schema version found at open (0: none recorded) and the mark now stored (see schema.ts). */
+  readonly schema: { readonly found: number; readonly mark: SchemaMark };
+  /** Rows as stored, for backup, restore and migrate-store (see raw.ts). */
+  readonly raw: RawStore;
+  /** A key space's entries as values (migrations, tools). */
+  space(name: KeySpace): Kv;
   /** True when the backend answers; used by readiness checks. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -65,7 +77,13 @@ export function describeStore(url: string): string {
  */
 export async function openStore(
   url: string,
-  o: RedisConnectOptions & { callsRetentionDays?: number } = {},
+  o: RedisConnectOptions & {
+    callsRetentionDays?: number;
+    /** Names this process in the migration lock and mark. */
+    instance?: string;
+    /** Tests: another migration list, a shorter wait for another instance's migration. */
+    schema?: { migrations?: readonly Migration[]; waitMs?: number; pollMs?: number };
+  } = {},
 ): Promise<Store> {
   const kind = kindOf(url);
   const backend =
@@ -76,7 +94,9 @@ export async function openStore(
         : new Map<string, unknown>();
   // No 'error' listener on these: see strict.ts for why each call must throw its own failure.
   const namespaces = new Map<string, Keyv>();
-  const kv = (namespace: string): Keyv => {
+  const kv = (namespace: KeySpace): Keyv => {
+    // A space outside the list would be skipped by backup and migrate-store: refused here, loudly.
+    if (!Object.hasOwn(KEY_SPACES, namespace)) throw new Error(`key space ${namespace} is not in store/spaces.ts`);
     let k = namespaces.get(namespace);
     if (!k) {
       k = new Keyv({ store: backend, namespace });
@@ -84,19 +104,43 @@ export async function openStore(
     }
     return k;
   };
+  const spaces = new Map<KeySpace, Kv>();
+  const space = (name: KeySpace): Kv => {
+    const s = spaces.get(name) ?? strictKv(kv(name));
+    spaces.set(name, s);
+    return s;
+  };
+  const raw = rawStore(backend);
+  let schema: Store['schema'];
+  try {
+    schema = await ensureSchema({
+      space,
+      raw,
+      where: describeStore(url),
+      log: o.log ?? silentLogger(),
+      instance: o.instance ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
+      ...o.schema,
+    });
+  } catch (err) {
+    if (backend instanceof SqliteKvStore || backend instanceof RedisKvStore) await backend.disconnect();
+    throw err;
+  }
   const probe = kv('health');
   const claims = kv('claim');
   // One process owns an SQLite file or a memory store: claims in flight here are the only race.
   const claiming = new Set<string>();
   return {
     kind,
-    pages: createPageStore(strictKv(kv('page'))),
-    subscriptions: createSubscriptionStore(strictKv(kv('sub'))),
-    outbox: createOutbox(strictKv(kv('outbox'))),
-    languages: createChatLanguages(strictKv(kv('lang'))),
-    calls: createCallStore(strictKv(kv('calls')), { retentionMs: (o.callsRetentionDays ?? 30) * 86_400_000 }),
-    watch: strictKv(kv('watch')),
-    autocard: strictKv(kv('autocard')),
+    pages: createPageStore(space('page')),
+    subscriptions: createSubscriptionStore(space('sub')),
+    outbox: createOutbox(space('outbox')),
+    languages: createChatLanguages(space('lang')),
+    calls: createCallStore(space('calls'), { retentionMs: (o.callsRetentionDays ?? 30) * 86_400_000 }),
+    watch: space('watch'),
+    autocard: space('autocard'),
+    schema,
+    raw,
+    space,
     setFailing(failing) {
       if (backend instanceof SqliteKvStore || backend instanceof RedisKvStore) backend.failing = failing;
     },

@@ -191,6 +191,47 @@ export class RedisKvStore {
     return (await this.client.del(PREFIX + key)) > 0;
   }
 
+  /** SET NX PX with a value: true when `key` was absent (or expired) and is now `value`. */
+  async take(key: string, value: string, ttlMs: number): Promise<boolean> {
+    this.#check();
+    const r = await this.client.set(PREFIX + key, value, {
+      condition: 'NX',
+      expiration: { type: 'PX', value: Math.ceil(ttlMs) },
+    });
+    return r === 'OK';
+  }
+
+  /** Raw rows (keyv's serialised values) with their expiry, for backup, restore and migrate-store. */
+  async *rows(prefix = ''): AsyncGenerator<{ key: string; value: string; expiresAt: number | null }> {
+    this.#check();
+    for await (const batch of this.client.scanIterator({ MATCH: `${PREFIX}${prefix}*`, COUNT: 1000 })) {
+      const keys = batch as unknown as string[];
+      if (!keys.length) continue;
+      const multi = this.client.multi();
+      for (const k of keys) multi.get(k).pTTL(k);
+      const replies = (await multi.exec()) as unknown[];
+      const now = Date.now();
+      for (let i = 0; i < keys.length; i++) {
+        const value = replies[2 * i];
+        const pttl = Number(replies[2 * i + 1]);
+        if (typeof value !== 'string' || pttl === -2) continue; // gone meanwhile, or not a string key
+        yield { key: keys[i]!.slice(PREFIX.length), value, expiresAt: pttl >= 0 ? now + pttl : null };
+      }
+    }
+  }
+
+  /** Writes raw rows, a MULTI/EXEC per thousand (migrate-store reads them back to verify). */
+  async putRows(rows: readonly { key: string; value: string; expiresAt: number | null }[]): Promise<void> {
+    this.#check();
+    for (let i = 0; i < rows.length; i += 1000) {
+      const multi = this.client.multi();
+      for (const r of rows.slice(i, i + 1000))
+        if (r.expiresAt === null) multi.set(PREFIX + r.key, r.value);
+        else multi.set(PREFIX + r.key, r.value, { expiration: { type: 'PXAT', value: Math.ceil(r.expiresAt) } });
+      await multi.exec();
+    }
+  }
+
   async has(key: string): Promise<boolean> {
     return (await this.client.exists(PREFIX + key)) > 0;
   }

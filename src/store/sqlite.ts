@@ -19,6 +19,8 @@ export class SqliteKvStore {
   readonly #set: StatementSync;
   readonly #del: StatementSync;
   readonly #sweep: StatementSync;
+  readonly #take: StatementSync;
+  readonly #put: StatementSync;
   #lastSweep = 0;
 
   constructor(path: string) {
@@ -40,6 +42,57 @@ export class SqliteKvStore {
     );
     this.#del = this.#db.prepare('DELETE FROM kv WHERE key = ?');
     this.#sweep = this.#db.prepare('DELETE FROM kv WHERE expires IS NOT NULL AND expires <= ?');
+    // One statement, so atomic across every process on the file: a row that is absent or expired is taken.
+    this.#take = this.#db.prepare(
+      'INSERT INTO kv (key, value, expires) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires = excluded.expires WHERE kv.expires IS NOT NULL AND kv.expires <= ?',
+    );
+    this.#put = this.#db.prepare(
+      'INSERT INTO kv (key, value, expires) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires = excluded.expires',
+    );
+  }
+
+  /** True when `key` was absent or expired and is now `value` for `ttlMs`: one winner among every process on the file. */
+  async take(key: string, value: string, ttlMs: number): Promise<boolean> {
+    this.#check();
+    const now = Date.now();
+    return Number(this.#take.run(key, value, now + ttlMs, now).changes) > 0;
+  }
+
+  /** Raw rows as stored (keyv's serialised values), for backup, restore and migrate-store. */
+  *rows(prefix = ''): Generator<{ key: string; value: string; expiresAt: number | null }> {
+    this.#check();
+    const now = Date.now();
+    const rows = (
+      prefix
+        ? this.#db
+            .prepare('SELECT key, value, expires FROM kv WHERE substr(key, 1, ?) = ? ORDER BY key')
+            .iterate(prefix.length, prefix)
+        : this.#db.prepare('SELECT key, value, expires FROM kv ORDER BY key').iterate()
+    ) as Iterable<{ key: string; value: string; expires: number | null }>;
+    for (const r of rows)
+      if (r.expires === null || r.expires > now) yield { key: r.key, value: r.value, expiresAt: r.expires };
+  }
+
+  /** Writes raw rows in one transaction: a restore or a move is all or nothing. */
+  putRows(rows: readonly { key: string; value: string; expiresAt: number | null }[]): void {
+    this.#check();
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const r of rows) this.#put.run(r.key, r.value, r.expiresAt);
+      this.#db.exec('COMMIT');
+    } catch (err) {
+      this.#db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  /**
+   * An online, consistent copy to `path` while the bot runs (VACUUM INTO reads one
+   * snapshot of the WAL database; copying the file would not be consistent).
+   */
+  backupTo(path: string): void {
+    this.#check();
+    this.#db.prepare('VACUUM INTO ?').run(path);
   }
 
   #check(): void {

@@ -1,0 +1,205 @@
+/**
+ * The store's schema version, checked at every start and while running.
+ *
+ * The store records `meta::schema` = { version, oldestCode }: the layout its
+ * data is in, and the oldest code version that may still run on it. At start:
+ * - the same version: run;
+ * - older: migrate in place, under a lock, so that of several instances starting
+ *   at once exactly one migrates and the others wait for it;
+ * - newer: run only if every migration since this code's version was an expand
+ *   step (`oldestCode` not above this code's version), else refuse with one line.
+ * While running, `watchSchema` re-reads the mark: when a newer instance has
+ * contracted the layout, this one stops taking work with one line.
+ *
+ * ADDING A MIGRATION (any change to what is stored: a new field, a renamed key,
+ * a new key space):
+ * 1. append `{ to: N + 1, what, kind, up }` to MIGRATIONS below; `up` must be
+ *    safe to run twice (a crash after some of its writes and before the version
+ *    is recorded runs it again);
+ * 2. kind 'expand' when code of version N still runs correctly on the result
+ *    (it ignores a new field or space), 'contract' when it must not (something
+ *    removed, renamed or reshaped): a contract needs every older instance gone,
+ *    see docs/deploy.md, "Upgrading";
+ * 3. a new key space goes into spaces.ts, which backup and migrate-store walk;
+ * 4. test it from data written by version N: `seedVersion(url, N)` in
+ *    test/helpers/schema.ts, then `npm run store-snapshot` to record what version
+ *    N + 1 writes (test/store/versions/v<N+1>.json) for the next one.
+ */
+import type { Logger } from 'pino';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { StartupError } from '../startup.ts';
+import type { Kv } from './strict.ts';
+import type { KeySpace } from './spaces.ts';
+import type { RawStore } from './raw.ts';
+
+export interface Migration {
+  /** The version this brings the store to: its place in MIGRATIONS plus one. */
+  readonly to: number;
+  /** What changes, in a few words, for the log line. */
+  readonly what: string;
+  /** 'expand': the previous version still runs on the result; 'contract': it must not. */
+  readonly kind: 'expand' | 'contract';
+  /** Rewrites stored data; safe to run twice. */
+  up(space: (name: KeySpace) => Kv, log: Logger): Promise<void>;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    to: 1,
+    what: 'records the schema version; the layout of stores written before versions is version 1 unchanged',
+    kind: 'expand',
+    async up() {},
+  },
+];
+
+/** The version this code writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export interface SchemaMark {
+  readonly version: number;
+  /** The oldest code version that may run on this store: raised by each contract migration. */
+  readonly oldestCode: number;
+  readonly at: number;
+  readonly by: string;
+}
+
+export const MARK_KEY = 'schema';
+/** Raw key of the migration lock, in the meta space. */
+export const LOCK_KEY = 'meta::migrating';
+const LOCK_TTL_MS = 30_000;
+
+export interface SchemaOptions {
+  readonly space: (name: KeySpace) => Kv;
+  readonly raw: RawStore;
+  /** "sqlite at ./data/kolradar.sqlite": for the lines a person reads. */
+  readonly where: string;
+  readonly log: Logger;
+  /** Who migrates, for the lock and the mark: host:pid:id. */
+  readonly instance: string;
+  /** Tests pass their own list; the default is this release's. */
+  readonly migrations?: readonly Migration[];
+  /** Longest to wait for another instance's migration (default 10 min). */
+  readonly waitMs?: number;
+  readonly pollMs?: number;
+}
+
+/** Why this code may not run on a store at `mark`, or undefined when it may. */
+export function tooOld(mark: SchemaMark | undefined, code: number, where: string): string | undefined {
+  if (!mark || mark.version <= code || mark.oldestCode <= code) return undefined;
+  return (
+    `the store (${where}) is at schema version ${mark.version}, written by a newer kolradar; this one knows ` +
+    `version ${code} and may not run on it. Start the newer release, or restore the backup taken before the upgrade.`
+  );
+}
+
+const check = (migrations: readonly Migration[]) =>
+  migrations.forEach((m, i) => {
+    if (m.to !== i + 1) throw new Error(`schema migration ${i} says it brings version ${m.to}, not ${i + 1}`);
+  });
+check(MIGRATIONS);
+
+/**
+ * Brings the store to this code's version (or accepts a newer one it may run
+ * on), and returns the version found and the mark now stored. Throws a
+ * StartupError with one line when this code may not run on the store.
+ */
+export async function ensureSchema(o: SchemaOptions): Promise<{ found: number; mark: SchemaMark }> {
+  const migrations = o.migrations ?? MIGRATIONS;
+  check(migrations);
+  const code = migrations.length;
+  const meta = o.space('meta');
+  const deadline = Date.now() + (o.waitMs ?? 600_000);
+  let found: number | undefined;
+  let waited = false;
+  for (;;) {
+    const mark = await meta.get<SchemaMark>(MARK_KEY);
+    found ??= mark?.version ?? 0;
+    const refused = tooOld(mark, code, o.where);
+    if (refused) throw new StartupError(refused);
+    if (mark && mark.version >= code) {
+      if (mark.version > code)
+        o.log.warn(
+          { schema: mark.version, code },
+          `the store is at schema version ${mark.version}, newer than this kolradar's ${code}; the changes since are additive, so it runs`,
+        );
+      return { found, mark };
+    }
+    const holder = JSON.stringify({ value: o.instance, expires: Date.now() + LOCK_TTL_MS });
+    if (await o.raw.take(LOCK_KEY, holder, LOCK_TTL_MS)) {
+      try {
+        return { found, mark: await migrate(o, migrations, mark) };
+      } finally {
+        await o.raw.delete(LOCK_KEY).catch(() => {});
+      }
+    }
+    if (!waited) o.log.info(`another instance is migrating the store (${o.where}); waiting for it`);
+    waited = true;
+    if (Date.now() > deadline)
+      throw new StartupError(
+        `another instance has been migrating the store (${o.where}) for too long; check its log, or remove the key ${LOCK_KEY} if it died`,
+      );
+    await sleep(o.pollMs ?? 250);
+  }
+}
+
+async function migrate(
+  o: SchemaOptions,
+  migrations: readonly Migration[],
+  start: SchemaMark | undefined,
+): Promise<SchemaMark> {
+  const meta = o.space('meta');
+  // Re-read under the lock: another instance may have finished between our read and our lock.
+  let mark = (await meta.get<SchemaMark>(MARK_KEY)) ?? start;
+  // The lock outlives a long migration by renewal; a migrator that dies frees it within its TTL.
+  const renew = setInterval(() => {
+    void o.raw.putRows([
+      { key: LOCK_KEY, value: JSON.stringify({ value: o.instance }), expiresAt: Date.now() + LOCK_TTL_MS },
+    ]);
+  }, LOCK_TTL_MS / 3);
+  try {
+    for (const m of migrations.slice(mark?.version ?? 0)) {
+      const began = Date.now();
+      await m.up(o.space, o.log);
+      mark = {
+        version: m.to,
+        oldestCode: m.kind === 'contract' ? m.to : (mark?.oldestCode ?? 0),
+        at: Date.now(),
+        by: o.instance,
+      };
+      await meta.set(MARK_KEY, mark);
+      o.log.info(
+        { schema: m.to, kind: m.kind, ms: Date.now() - began },
+        `store migrated to schema version ${m.to}: ${m.what}`,
+      );
+    }
+  } finally {
+    clearInterval(renew);
+  }
+  return mark!;
+}
+
+/**
+ * While running: re-reads the mark every `everyMs` and calls `onTooOld` once
+ * with the line to log when a newer instance contracted the layout. A failed
+ * read is left to the store's own outage handling.
+ */
+export function watchSchema(o: {
+  readonly meta: Kv;
+  readonly code?: number;
+  readonly where: string;
+  readonly everyMs: number;
+  onTooOld(line: string): void;
+}): { stop(): void; check(): Promise<void> } {
+  let fired = false;
+  const check = async () => {
+    if (fired) return;
+    const mark = await o.meta.get<SchemaMark>(MARK_KEY).catch(() => undefined);
+    const line = tooOld(mark, o.code ?? SCHEMA_VERSION, o.where);
+    if (!line) return;
+    fired = true;
+    o.onTooOld(line);
+  };
+  const timer = setInterval(() => void check(), o.everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer), check };
+}

@@ -1,0 +1,40 @@
+/**
+ * Every key space the store writes, in one list. Keys live under
+ * `<space>::<key>` (keyv's namespacing) in the SQLite table `kv` and, on Redis,
+ * under `kolradar:<space>::<key>`; the Redis leases add `kolradar:lease:<role>`.
+ *
+ * The list is what `npm run backup`, `npm run restore` and `npm run migrate-store`
+ * walk, and openStore refuses a space that is not here: a new kind of state
+ * cannot be added without saying whether it moves with the data
+ * (test/store/spaces.test.ts checks this against what a running bot writes).
+ */
+export const KEY_SPACES = {
+  sub: { carry: true, what: 'subscriptions: filters, mutes, pauses, quiet hours, digest settings' },
+  lang: { carry: true, what: 'per-chat languages chosen with /language' },
+  calls: { carry: true, what: 'alerts tracked as calls, their follow-ups and scorecards' },
+  outbox: { carry: true, what: 'alerts queued, held for quiet hours or sent (kept a while to send once)' },
+  watch: { carry: true, what: 'the feed position, tweets seen, cooldowns, held counts, digests posted' },
+  autocard: { carry: true, what: 'automatic-card settings per chat and their cooldowns' },
+  page: { carry: true, what: 'button state behind answers already posted (expires)' },
+  claim: {
+    carry: true,
+    what: 'platform updates already handled (expires): a retry after the move is still handled once',
+  },
+  meta: { carry: true, what: 'the schema version' },
+  health: { carry: false, what: 'the readiness probe’s scratch key, rewritten every check' },
+} as const satisfies Record<string, { carry: boolean; what: string }>;
+
+export type KeySpace = keyof typeof KEY_SPACES;
+
+/** The Redis-only runtime keys: who holds a role right now. Never copied: a new store starts with no holder. */
+export const REDIS_RUNTIME_PREFIXES = ['lease:'] as const;
+
+/** The key space a raw backend key belongs to (`sub::console:1` -> `sub`), or undefined. */
+export function spaceOf(rawKey: string): KeySpace | undefined {
+  const i = rawKey.indexOf('::');
+  const name = i > 0 ? rawKey.slice(0, i) : '';
+  return Object.hasOwn(KEY_SPACES, name) ? (name as KeySpace) : undefined;
+}
+
+export const carriedSpaces = (): KeySpace[] =>
+  (Object.keys(KEY_SPACES) as KeySpace[]).filter((s) => KEY_SPACES[s].carry);

@@ -1,0 +1,84 @@
+/**
+ * A store as a busy community leaves it, written by the real commands, watcher
+ * and delivery against the sandbox: subscriptions with filters, a mute, quiet
+ * hours holding alerts, a digest setting, a chat language, automatic cards,
+ * alerts sent and tracked as calls with follow-ups due, cooldowns, the feed
+ * position and button pages. What backup, migrate-store and the schema
+ * snapshots are checked against.
+ */
+import type { TestContext } from 'node:test';
+import { callsHarness } from '../alerts/calls-harness.ts';
+import type { Caller } from '../../src/core/command.ts';
+import type { Store } from '../../src/store/index.ts';
+
+const OPEN = { token_score: '0', kol_score: '0', followers: '0', cooldown: '0' };
+const caller = (chatId: string): Caller => ({
+  platform: 'console',
+  userId: `u-${chatId}`,
+  chatId,
+  chatType: 'group',
+  canManage: async () => true,
+});
+const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+
+/** What a populated store holds, read through the domain APIs: equal before and after a move. */
+export interface Contents {
+  readonly subscriptions: readonly unknown[];
+  readonly languages: Record<string, string | undefined>;
+  readonly calls: readonly unknown[];
+  readonly outbox: readonly string[];
+  readonly held: number;
+}
+
+export const CHATS = ['open', 'quiet', 'digest', 'korean'] as const;
+
+/**
+ * Fills the store at `storeUrl` through a real app: `t` for its clean-up, or
+ * none (a script): closed here.
+ */
+export async function populate(storeUrl: string, t?: TestContext): Promise<void> {
+  const cleanups: (() => unknown)[] = [];
+  const ctx = t ?? ({ after: (fn: () => unknown) => void cleanups.push(fn) } as unknown as TestContext);
+  const h = await callsHarness(ctx, { storeUrl, subscribe: false });
+  try {
+    const run = (line: string, chat: string) => h.app.dispatcher.text(line, caller(chat));
+    for (const chat of CHATS) await h.app.dispatcher.run('subscribe', OPEN, caller(chat));
+    // Quiet hours around now, in UTC: the alerts below are held for chat "quiet".
+    const now = h.now();
+    await run(`/alerts quiet ${hhmm(now - 3_600_000)}-${hhmm(now + 3 * 3_600_000)}`, 'quiet');
+    await run('/digest daily at:09:00 tz:Europe/Berlin', 'digest');
+    await run('/language ko', 'korean');
+    await run('/autocard on cooldown:10m', 'open');
+    const muted = h.sb.data.tokens[5]!;
+    await run(`/mute ${muted.chain_id} ${muted.address}`, 'open');
+    await run('/kols', 'open'); // an answer with buttons: a page
+    await h.app.store.claim('telegram:1:update:1', 86_400_000); // a platform update handled
+    h.shill(0, 0);
+    h.shill(1, 1);
+    await h.cycle();
+    h.advance(16 * 60_000); // the first follow-up is due
+    await h.cycle();
+  } finally {
+    await h.close();
+    for (const fn of cleanups.reverse()) await fn();
+  }
+}
+
+/** The populated data as a user would notice it: what must survive a backup, a move or a migration. */
+export async function contents(store: Store): Promise<Contents> {
+  const subscriptions = (await store.subscriptions.all()).map((s) => ({ ...s })).sort((a, b) => (a.id < b.id ? -1 : 1));
+  const languages: Record<string, string | undefined> = {};
+  for (const chat of CHATS) languages[chat] = await store.languages.get('console', chat);
+  const calls = [];
+  for await (const [key, value] of store.space('calls').entries()) if (key.startsWith('c:')) calls.push(value);
+  calls.sort((a, b) => ((a as { id: string }).id < (b as { id: string }).id ? -1 : 1));
+  const outbox: string[] = [];
+  let held = 0;
+  for await (const [key, value] of store.space('outbox').entries()) {
+    if (!key.startsWith('e:')) continue;
+    const e = value as { id: string; state: string; quietUntil?: unknown };
+    outbox.push(`${e.id}:${e.state}`);
+    if (e.quietUntil) held++;
+  }
+  return { subscriptions, languages, calls, outbox: outbox.sort(), held };
+}
