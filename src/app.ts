@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { createKolClient, type KolClient } from './api/index.ts';
 import type { Config } from './config.ts';
 import { createAutoCards, type AutoCards, type AutoCardsOptions } from './core/autocard.ts';
+import { createLookupBudget, type LookupBudget } from './core/budget.ts';
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from './core/dispatch.ts';
 import { loadCommands } from './core/registry.ts';
 import type { Sandbox } from './sandbox/server.ts';
@@ -33,6 +34,8 @@ export interface App {
   readonly dispatcher: Dispatcher;
   /** Cards for pasted addresses and links, without a command. */
   readonly autoCards: AutoCards;
+  /** Each sender's upstream budget for lookups outside commands, shared by every adapter. */
+  readonly lookups: LookupBudget;
   /** The embedded upstream, when no KOL_API_BASE_URL was configured. */
   readonly sandbox: Sandbox | undefined;
   readonly metrics: Metrics;
@@ -156,11 +159,13 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     },
     ...over.dispatcher,
   });
+  const lookups = createLookupBudget(over.autoCards?.now ? { now: over.autoCards.now } : {});
   const autoCards = createAutoCards({
     cards: compactCards,
     api,
     store,
     log,
+    lookups,
     bind: (view, chat) => dispatcher.bind(view, chat),
     onOutcome: (command, outcome) => metrics.commands.inc({ command, outcome }),
     ...over.autoCards,
@@ -172,6 +177,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     store,
     dispatcher,
     autoCards,
+    lookups,
     sandbox,
     metrics,
     leaseStatus: () => leaseState(),

@@ -33,10 +33,18 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
         api: app.api,
         log,
         subscriptions: app.store.subscriptions,
-        ...(config.discord.interactions ? { httpInteractions: config.discord.interactions } : {}),
+        ...(config.discord.interactions
+          ? {
+              httpInteractions: {
+                ...config.discord.interactions,
+                onRefused: (reason) => app.metrics.httpRefused.inc({ server: 'discord', reason }),
+              },
+            }
+          : {}),
         ...(config.discord.shards ? { shards: config.discord.shards } : {}),
         claim: (key, ttlMs) => app.store.claim(key, ttlMs),
         autoCards: app.autoCards,
+        lookups: app.lookups,
         messageContent: config.discord.messageContent,
       }),
     );
@@ -48,11 +56,17 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
         token: config.telegram.token,
         ...(config.telegram.apiRoot ? { apiRoot: config.telegram.apiRoot } : {}),
         ...(config.telegram.webhook
-          ? { webhook: config.telegram.webhook }
+          ? {
+              webhook: {
+                ...config.telegram.webhook,
+                onRefused: (reason: string) => app.metrics.httpRefused.inc({ server: 'telegram', reason }),
+              },
+            }
           : { pollLease: app.lease(`telegram-poller:${config.telegram.token.split(':')[0]}`) }),
         dispatcher: app.dispatcher,
         store: app.store,
         autoCards: app.autoCards,
+        lookups: app.lookups,
         api: app.api,
         log,
       }),

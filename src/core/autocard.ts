@@ -16,9 +16,12 @@ import type { Platform } from './command.ts';
 import { parseDuration } from './duration.ts';
 import { findTokenRefs, type TokenRef } from './detect.ts';
 import { toErrorView, type Outcome } from './dispatch.ts';
-import { translator, type T } from '../i18n/index.ts';
+import { pickLocale, translator, type T } from '../i18n/index.ts';
 import { findOnChains, type FoundToken } from './lookup.ts';
 import { createRateLimiter } from './ratelimit.ts';
+import { refsCost, refsWithin, type LookupBudget } from './budget.ts';
+import { sameAddress } from './resolve.ts';
+import { formats } from '../i18n/format.ts';
 import { chatLocale } from './language.ts';
 import { addressKey } from '../domain/chains.ts';
 
@@ -30,10 +33,16 @@ export interface AutoCardSettings {
 export const DEFAULT_COOLDOWN_MS = 10 * 60_000;
 export const MAX_COOLDOWN_MS = 24 * 3_600_000;
 export const DEFAULT_SETTINGS: AutoCardSettings = { enabled: true, cooldownMs: DEFAULT_COOLDOWN_MS };
-/** References looked up per message: each costs one to two upstream calls. */
+/** References read per message; the lookups are then bounded by MAX_REQUESTS_PER_LOOKUP (budget.ts). */
 export const MAX_LOOKUPS = 5;
-/** Automatic answers per chat per minute: a raid of pastes must not make the bot a spammer. */
+/** Card answers per chat per minute: a raid of pastes must not make the bot a spammer. Only answers shown count. */
 export const DEFAULT_PER_MINUTE = 6;
+/**
+ * Upstream requests per chat per minute for references the service did not know:
+ * wallets and random base58 cost lookups but draw no card, so they have their
+ * own bound instead of taking the card slots of a real token.
+ */
+export const UNKNOWN_REQUESTS_PER_MINUTE = 20;
 
 /** "10m" -> ms within the allowed range; undefined when invalid. */
 export function parseCooldown(text: string): number | undefined {
@@ -69,6 +78,8 @@ export interface Where {
    * of the place (a Discord server's primary language); a chat's /language setting wins.
    */
   readonly locale?: string;
+  /** Who pays the lookups (senderKey in budget.ts); unlimited when absent (the console). */
+  readonly sender?: string;
 }
 
 export interface AutoCardsOptions {
@@ -84,16 +95,23 @@ export interface AutoCardsOptions {
   /** Adds the buttons' stored state (the dispatcher's one way to bind a button). */
   readonly bind: (view: View, chat: Where) => Promise<View>;
   readonly onOutcome?: (command: string, outcome: Outcome, ms: number) => void;
+  /** Each sender's lookup budget, shared with inline mode and autocomplete. */
+  readonly lookups?: LookupBudget;
 }
+
+/** What `explicit` decided before any upstream call: a private refusal, or the lookup to run. */
+export type Explicit = { readonly refused: View } | { run(signal: AbortSignal): Promise<View> };
 
 export interface AutoCards {
   /** The answer to a message, or undefined to stay silent. Never rejects. */
   forText(text: string, where: Where, signal?: AbortSignal): Promise<View | undefined>;
   /**
    * Someone asked for the cards of a message (Discord's "Token card"): no
-   * settings, cooldown or cap, and always an answer, a short error included.
+   * settings or cooldown, but the chat's card cap and the sender's lookup
+   * budget; always an answer, a short error included. A refusal comes before
+   * any upstream call, so the adapter can show it privately at once.
    */
-  explicit(text: string, where: Where, signal?: AbortSignal): Promise<View>;
+  explicit(text: string, where: Where): Promise<Explicit>;
 }
 
 /** Name under which outcomes are counted (metrics) and logged. */
@@ -101,7 +119,13 @@ const NAME = 'autocard';
 
 export function createAutoCards(o: AutoCardsOptions): AutoCards {
   const now = o.now ?? Date.now;
-  const limiter = createRateLimiter(o.perMinute ?? DEFAULT_PER_MINUTE, 60_000);
+  /** Card answers shown per chat (the cap). */
+  const shown = createRateLimiter(o.perMinute ?? DEFAULT_PER_MINUTE, 60_000);
+  const unknown = createRateLimiter(UNKNOWN_REQUESTS_PER_MINUTE, 60_000);
+  const chatOf = (w: Where) => `${w.platform}:${w.chatId}`;
+  /** The sender's share, charged before the lookup; true when it may go ahead. */
+  const spend = (w: Where, cost: number) =>
+    !o.lookups || !w.sender || o.lookups.spend(w.sender, cost, now()).waitMs === 0;
   const settings = autoCardSettings(o.store);
   const cooldowns: Kv = o.store.autocard;
   const cdKey = (w: Where, address: string) => `cd:${w.platform}:${w.chatId}:${addressKey(address)}`;
@@ -129,6 +153,8 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
     return { found: lists.flat(), fault };
   }
 
+  const sameRef = (f: FoundToken, address: string) => sameAddress(f.chain, f.item.token.address, address);
+
   /** Tokens being looked up right now per chat: two pastes arriving together must not both pass the cooldown. */
   const pending = new Set<string>();
 
@@ -138,9 +164,12 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
     const s = await settings.get(w.platform, w.chatId);
     if (!s.enabled) return { outcome: 'ok' };
     const cooling = await cooldowns.getMany<number>(refs.map((r) => cdKey(w, r.address)));
-    const fresh = refs.filter((r, i) => cooling[i] === undefined && !pending.has(cdKey(w, r.address)));
+    const fresh = refsWithin(refs.filter((r, i) => cooling[i] === undefined && !pending.has(cdKey(w, r.address))));
     if (!fresh.length) return { outcome: 'limited' };
-    if (limiter.take(`${w.platform}:${w.chatId}`, now()).waitMs > 0) return { outcome: 'limited' };
+    const cost = refsCost(fresh);
+    // No card could be shown, or no more unknown lookups this minute (as if all were unknown), or the sender is out.
+    if (!shown.fits(chatOf(w), now()) || !unknown.fits(chatOf(w), now(), cost) || !spend(w, cost))
+      return { outcome: 'limited' };
     const keys = fresh.map((r) => cdKey(w, r.address));
     for (const k of keys) pending.add(k);
     try {
@@ -150,7 +179,11 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
           { err: fault instanceof Error ? { name: fault.name, message: fault.message } : String(fault) },
           'autocard: lookup failed (silent)',
         );
+      const misses = fresh.filter((r) => !found.some((f) => sameRef(f, r.address)));
+      if (misses.length) unknown.take(chatOf(w), now(), refsCost(misses));
       if (!found.length) return { outcome: fault ? 'unavailable' : 'not_found' };
+      // Only a card shown takes a slot; two answers racing for the last one: the later stays silent.
+      if (shown.take(chatOf(w), now()).waitMs > 0) return { outcome: 'limited' };
       // Only what was shown cools down: an unknown paste stays cheap to retry (the client caches misses).
       await Promise.all(found.map((f) => cooldowns.set(cdKey(w, f.item.token.address), now(), s.cooldownMs)));
       return { view: await o.bind(o.cards(found, await textOf(w)), w), outcome: 'ok' };
@@ -159,19 +192,34 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
     }
   }
 
-  async function explicit(text: string, w: Where, signal: AbortSignal): Promise<View> {
+  async function explicit(text: string, w: Where): Promise<Explicit> {
     const t = await textOf(w);
-    const refs = findTokenRefs(text, MAX_LOOKUPS);
-    if (!refs.length) return { kind: 'error', message: t('lookup.messageCommandNothing') };
-    const { found, fault } = await lookupAll(refs, signal);
-    if (found.length) return o.bind(o.cards(found, t), w);
-    return fault
-      ? toErrorView(fault, NAME, o.log, t).view
-      : { kind: 'error', message: t('lookup.messageCommandUnknown') };
+    const refs = refsWithin(findTokenRefs(text, MAX_LOOKUPS));
+    if (!refs.length) return { refused: { kind: 'error', message: t('lookup.messageCommandNothing') } };
+    const wait = (ms: number) => formats(w.locale ? pickLocale(w.locale) : 'en').int(Math.ceil(ms / 1000));
+    if (!shown.fits(chatOf(w), now())) {
+      const waitMs = shown.take(chatOf(w), now()).waitMs;
+      return { refused: { kind: 'error', message: t('lookup.channelCardsBusy', { seconds: wait(waitMs) }) } };
+    }
+    const spent = o.lookups && w.sender ? o.lookups.spend(w.sender, refsCost(refs), now()) : undefined;
+    if (spent && spent.waitMs > 0)
+      return { refused: { kind: 'error', message: t('errors.rateLimited', { seconds: wait(spent.waitMs) }) } };
+    return {
+      run: async (signal) => {
+        const { found, fault } = await lookupAll(refs, signal);
+        if (found.length) {
+          shown.take(chatOf(w), now());
+          return o.bind(o.cards(found, t), w);
+        }
+        return fault
+          ? toErrorView(fault, NAME, o.log, t).view
+          : { kind: 'error', message: t('lookup.messageCommandUnknown') };
+      },
+    };
   }
 
   return {
-    explicit: (text, w, signal = new AbortController().signal) => explicit(text, w, signal),
+    explicit,
     async forText(text, w, signal = new AbortController().signal) {
       const started = now();
       try {

@@ -27,6 +27,7 @@ import { PermissionError, UserError } from './errors.ts';
 import { argsFor, splitCommand, validate } from './parse.ts';
 import { argsFromQuote, readsQuote } from './quote.ts';
 import { createRateLimiter } from './ratelimit.ts';
+import { senderKey } from './budget.ts';
 import { countingUnreadable, withUnreadableNote } from './unreadable.ts';
 import type { Registry } from './registry.ts';
 
@@ -90,6 +91,11 @@ export interface Dispatcher {
    * deferring. Synchronous: `canManage` is what the platform already told us.
    */
   refusesAtOnce(name: string, raw: RawArgs, canManage: boolean): boolean;
+  /**
+   * Counts an action outside the commands (Discord's "Token card") against the
+   * caller's command limit: undefined when it may go ahead, else the refusal to show.
+   */
+  admit(caller: Caller): Promise<View | undefined>;
   /** Gives a view built outside a command (automatic cards) its buttons' stored state, bound to the chat it goes to. */
   bind(view: View, chat: Pick<Caller, 'platform' | 'chatId'>): Promise<View>;
 }
@@ -144,22 +150,13 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     const answered = new AbortController();
     const signal = opts.signal ? AbortSignal.any([opts.signal, answered.signal]) : answered.signal;
     try {
-      // People posting as a chat share one Telegram user; each such chat is its own sender.
-      const sender =
-        caller.senderChatId !== undefined
-          ? `${caller.platform}:chat:${caller.senderChatId}`
-          : `${caller.platform}:${caller.userId}`;
-      const verdict = limiter.take(sender, started);
+      const verdict = limiter.take(senderOf(caller), started);
       if (verdict.waitMs > 0) outcome = 'limited';
       if (verdict.waitMs > 0 && quiet && verdict.toldAlready) return undefined;
       // The language first, so every answer below, errors included, speaks it.
       const locale = known ?? (await localeOf(caller));
       t = translate(locale);
-      if (verdict.waitMs > 0)
-        return {
-          kind: 'error',
-          message: t('errors.rateLimited', { seconds: formats(locale).int(Math.ceil(verdict.waitMs / 1000)) }),
-        };
+      if (verdict.waitMs > 0) return limitedView(verdict.waitMs, locale);
       const checked = precheck(command, name, getRaw);
       if (checked.needsManager && !(await caller.canManage())) {
         throw new PermissionError(
@@ -194,6 +191,14 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       answered.abort(new Error('the command has answered'));
       o.onOutcome?.(o.commands.has(name) ? name : UNKNOWN_COMMAND, outcome, now() - started);
     }
+  }
+
+  // People posting as a chat share one Telegram user; each such chat is its own sender.
+  const senderOf = (caller: Caller) => senderKey(caller.platform, caller.userId, caller.senderChatId);
+
+  function limitedView(waitMs: number, locale: Locale): View {
+    const seconds = formats(locale).int(Math.ceil(waitMs / 1000));
+    return { kind: 'error', message: translate(locale)('errors.rateLimited', { seconds }) };
   }
 
   /** The checks run() makes before a command may run: it exists and its options are valid. Throws the answer. */
@@ -283,6 +288,11 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       } catch {
         return true;
       }
+    },
+    async admit(caller) {
+      const verdict = limiter.take(senderOf(caller), now());
+      if (verdict.waitMs === 0) return undefined;
+      return limitedView(verdict.waitMs, await localeOf(caller));
     },
     bind: (view, chat) => bindActions(view, chat),
   };

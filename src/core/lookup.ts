@@ -99,15 +99,11 @@ export async function searchTokens(
 /**
  * Tokens to suggest as the user types a name or symbol (autocomplete), best
  * first; views/cards/tokenChoices.ts labels them. An address or a link typed in
- * full needs no suggestion. Faults give no suggestions, never an error.
+ * full needs no suggestion. A fault rejects, so the caller does not cache it.
  */
 export async function suggestTokens(api: KolClient, typed: string, call: Call): Promise<readonly FoundToken[]> {
   if (!searchTerm(typed) || findTokenRefsCount(typed) > 0) return [];
-  try {
-    return (await searchTokens(api, typed, undefined, call)).ranked;
-  } catch {
-    return [];
-  }
+  return (await searchTokens(api, typed, undefined, call)).ranked;
 }
 
 function findTokenRefsCount(text: string): number {

@@ -140,6 +140,12 @@ export function createMetrics() {
         [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       ),
     ),
+    httpRefused: add(
+      new Counter(
+        'kolradar_http_refused_total',
+        'Requests the HTTP entry points refused, by server and reason (signature, stale, secret, too_large, slow, busy).',
+      ),
+    ),
     upstreamCalls: add(
       new Counter('kolradar_upstream_calls_total', 'Upstream calls by operation and result (ok, cache, error).'),
     ),

@@ -2,7 +2,14 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import type { KolClient } from '../../src/api/index.ts';
-import { autoCardSettings, createAutoCards, parseCooldown } from '../../src/core/autocard.ts';
+import {
+  autoCardSettings,
+  createAutoCards,
+  parseCooldown,
+  type AutoCards,
+  type Where,
+} from '../../src/core/autocard.ts';
+import type { View } from '../../src/domain/view.ts';
 import { compactCards } from '../../src/views/cards/tokenCompact.ts';
 import { isBase58Key } from '../../src/core/detect.ts';
 import { silentLogger } from '../../src/log.ts';
@@ -98,14 +105,20 @@ test('off in a chat: silence and no lookup; unknown tokens and faults: silence, 
   }
 });
 
+/** The explicit form's answer, refused or looked up. */
+async function explicitly(auto: AutoCards, text: string, w: Where = HERE): Promise<View> {
+  const plan = await auto.explicit(text, w);
+  return 'refused' in plan ? plan.refused : plan.run(new AbortController().signal);
+}
+
 test('explicit: always an answer', async () => {
   const { auto } = cards();
-  assert.equal((await auto.explicit('nothing here', HERE)).kind, 'error');
+  assert.equal((await explicitly(auto, 'nothing here')).kind, 'error');
   assert.match(
-    ((await auto.explicit('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', HERE)) as { message: string }).message,
+    ((await explicitly(auto, 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v')) as { message: string }).message,
     /does not know/,
   );
-  const v = await auto.explicit(`${sol[5]!.address} and ${sol[5]!.address}`, HERE);
+  const v = await explicitly(auto, `${sol[5]!.address} and ${sol[5]!.address}`);
   assert.equal(v.kind, 'text');
   assert.equal(v.actions?.length, 1);
   assert.ok(v.actions?.[0]?.id, 'the button is bound');

@@ -14,7 +14,9 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_HOST } from '../../config.ts';
-import { createGuardedServer } from '../../ops/limits.ts';
+import { createGuardedServer, type Verified } from '../../ops/limits.ts';
+import { createBodyReader, refuseAndClose, REFUSAL_STATUS, type BodyLimits, type BodyReader } from '../../ops/body.ts';
+import { createRefusals, type Refusals } from '../../ops/refusals.ts';
 import type { AddressInfo } from 'node:net';
 import type { Client } from 'discord.js';
 import type { Logger } from 'pino';
@@ -25,6 +27,10 @@ export interface HttpInteractionsOptions {
   readonly port: number;
   /** Interface to listen on; default 127.0.0.1 (a TLS proxy or load balancer in front opens it deliberately). */
   readonly host?: string;
+  /** How bodies are read (limits, or a reader a test inspects); BODY_LIMITS by default. */
+  readonly body?: Partial<BodyLimits> | BodyReader;
+  /** Called for each refused request, by reason (the metric); the log gets a summary per minute. */
+  readonly onRefused?: (reason: string) => void;
 }
 
 export interface HttpInteractionsServer {
@@ -36,7 +42,13 @@ export interface HttpInteractionsServer {
 export const MAX_SKEW_S = 60;
 /** Discord gives up after 3 s; past this the request is answered with an error instead of hanging. */
 const FIRST_RESPONSE_MS = 2800;
-const BODY_MAX = 1024 * 1024;
+/**
+ * Discord's interactions are a few KB; the largest (a message command on a
+ * long message with embeds, resolved users and attachments) stays far below
+ * the cap. 32 such bodies at once is more than Discord ever has in flight to
+ * one instance, and bounds the memory all bodies being read can hold.
+ */
+export const BODY_LIMITS: BodyLimits = { maxBytes: 256 * 1024, budgetBytes: 8 * 1024 * 1024, deadlineMs: 2_000 };
 const PING = 1;
 const PONG = { type: 1 };
 /** The ASN.1 prefix that turns a raw 32-byte Ed25519 key into an SPKI DER key node:crypto reads. */
@@ -58,11 +70,10 @@ export function verifySignature(
   body: Buffer,
   nowS: number,
 ): 'ok' | 'bad' | 'stale' {
-  if (!signatureHex || !timestamp || !/^[0-9a-f]{128}$/i.test(signatureHex) || !/^\d{1,12}$/.test(timestamp))
-    return 'bad';
-  const ok = verify(null, Buffer.concat([Buffer.from(timestamp), body]), key, Buffer.from(signatureHex, 'hex'));
-  if (!ok) return 'bad';
-  return Math.abs(nowS - Number(timestamp)) > MAX_SKEW_S ? 'stale' : 'ok';
+  const headers = headersCheck(signatureHex, timestamp, nowS);
+  if (headers === 'bad') return 'bad';
+  const ok = verify(null, Buffer.concat([Buffer.from(timestamp!), body]), key, Buffer.from(signatureHex!, 'hex'));
+  return ok ? headers : 'bad';
 }
 
 type FirstResponse = (body: unknown) => void;
@@ -93,20 +104,56 @@ function bridgeFirstResponses(client: Client, log: Logger): Map<string, FirstRes
   return pending;
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > BODY_MAX) {
-        resolve(undefined);
-        req.destroy();
-      } else chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', () => resolve(undefined));
-  });
+/**
+ * The signature headers, checked before a byte of the body is read: missing or
+ * malformed ones, or a timestamp outside the window, cannot belong to a request
+ * Discord sent now, whatever the body.
+ */
+export function headersCheck(
+  signatureHex: string | undefined,
+  timestamp: string | undefined,
+  nowS: number,
+): 'ok' | 'bad' | 'stale' {
+  if (!signatureHex || !timestamp || !/^[0-9a-f]{128}$/i.test(signatureHex) || !/^\d{1,12}$/.test(timestamp))
+    return 'bad';
+  return Math.abs(nowS - Number(timestamp)) > MAX_SKEW_S ? 'stale' : 'ok';
+}
+
+/**
+ * The admission path: headers, then a capped body read on a deadline and a
+ * shared byte budget, then the Ed25519 signature. Until the signature holds,
+ * the request's connection is among the first the server drops when full.
+ * Answers and closes a refused request itself; returns the verified body.
+ */
+function admission(key: KeyObject, bodies: BodyReader, refusals: Refusals) {
+  return async (req: IncomingMessage, res: ServerResponse, verified: Verified): Promise<Buffer | undefined> => {
+    const sig = req.headers['x-signature-ed25519'] as string | undefined;
+    const ts = req.headers['x-signature-timestamp'] as string | undefined;
+    const early = headersCheck(sig, ts, Math.floor(Date.now() / 1000));
+    if (early !== 'ok') {
+      refusals.count(early === 'stale' ? 'stale' : 'signature');
+      const message = early === 'stale' ? 'stale timestamp' : 'invalid request signature';
+      return void refuseAndClose(res, 401, JSON.stringify({ message }), 'application/json');
+    }
+    const read = await bodies.read(req);
+    if ('refused' in read) {
+      refusals.count(read.refused);
+      return void refuseAndClose(
+        res,
+        REFUSAL_STATUS[read.refused],
+        JSON.stringify({ message: read.refused }),
+        'application/json',
+      );
+    }
+    const check = verifySignature(key, sig, ts, read.body, Math.floor(Date.now() / 1000));
+    if (check !== 'ok') {
+      refusals.count(check === 'stale' ? 'stale' : 'signature');
+      const message = check === 'stale' ? 'stale timestamp' : 'invalid request signature';
+      return void refuseAndClose(res, 401, JSON.stringify({ message }), 'application/json');
+    }
+    verified();
+    return read.body;
+  };
 }
 
 /**
@@ -129,22 +176,17 @@ export async function startHttpInteractions(
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
 
-  async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const admit = admission(
+    key,
+    o.body && 'read' in o.body ? o.body : createBodyReader({ ...BODY_LIMITS, ...o.body }),
+    createRefusals({ log, what: 'discord interactions', ...(o.onRefused ? { onRefused: o.onRefused } : {}) }),
+  );
+
+  async function onRequest(req: IncomingMessage, res: ServerResponse, verified: Verified): Promise<void> {
     if ((req.url ?? '/').split('?')[0] !== '/interactions') return void res.writeHead(404).end();
     if (req.method !== 'POST') return void res.writeHead(405, { allow: 'POST' }).end();
-    const body = await readBody(req);
-    if (!body) return json(res, 413, { message: 'body too large' });
-    const check = verifySignature(
-      key,
-      req.headers['x-signature-ed25519'] as string | undefined,
-      req.headers['x-signature-timestamp'] as string | undefined,
-      body,
-      Math.floor(Date.now() / 1000),
-    );
-    if (check !== 'ok') {
-      log.warn({ reason: check }, 'discord: interaction request refused (signature)');
-      return json(res, 401, { message: check === 'stale' ? 'stale timestamp' : 'invalid request signature' });
-    }
+    const body = await admit(req, res, verified);
+    if (!body) return;
     let data: { id?: unknown; type?: unknown };
     try {
       data = JSON.parse(body.toString('utf8')) as { id?: unknown; type?: unknown };
@@ -172,13 +214,17 @@ export async function startHttpInteractions(
   }
 
   // The same connection cap, timeouts and keep-alive limits as the other servers (see ops/limits.ts).
-  const { server, close } = createGuardedServer((req, res) => {
-    const done = onRequest(req, res).catch((err: unknown) => {
-      log.error({ err }, 'discord: interaction request failed');
-      json(res, 500, { message: 'internal error' });
-    });
-    hooks.track(done);
-  });
+  const { server, close } = createGuardedServer(
+    (req, res, verified) => {
+      const done = onRequest(req, res, verified).catch((err: unknown) => {
+        log.error({ err }, 'discord: interaction request failed');
+        json(res, 500, { message: 'internal error' });
+      });
+      hooks.track(done);
+    },
+    {},
+    { verifies: true },
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port, o.host ?? DEFAULT_HOST, () => {

@@ -18,12 +18,11 @@ import type { KolClient } from '../../api/index.ts';
 import { isAction } from '../../core/actions.ts';
 import type { AutoCards } from '../../core/autocard.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
-import { suggestTokens } from '../../core/lookup.ts';
+import { createLookupBudget, type LookupBudget } from '../../core/budget.ts';
 import { pickLocale, translator } from '../../i18n/index.ts';
-import { tokenChoices } from '../../views/cards/tokenChoices.ts';
 import type { SubscriptionStore } from '../../store/subscriptions.ts';
 import type { ChatAdapter } from '../types.ts';
-import { createKolSuggest } from './autocomplete.ts';
+import { createKolSuggest, createTokenSuggest } from './autocomplete.ts';
 import { disableChannels, REMOVED_REASON, trackGuildChannels } from './guilds.ts';
 import {
   CAPABILITIES,
@@ -88,6 +87,8 @@ export interface DiscordAdapterOptions {
   readonly claim?: (key: string, ttlMs: number) => Promise<boolean>;
   /** Cards for pasted addresses and links (DMs, mentions, and with `messageContent` every server message) and the "Token card" message command. */
   readonly autoCards?: AutoCards;
+  /** Each user's upstream budget for lookups (autocomplete, "Token card"), shared with the other adapters (app.lookups). */
+  readonly lookups?: LookupBudget;
   /** Ask for the privileged Message Content intent (enable it in the developer portal first, or Discord refuses the login). */
   readonly messageContent?: boolean;
 }
@@ -127,14 +128,15 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
   let http: HttpInteractionsServer | undefined;
   let plan: ShardPlan | undefined;
 
+  const lookups = o.lookups ?? createLookupBudget();
+  const suggest = { api: o.api, budgetMs: o.autocompleteBudgetMs ?? 1500, lookups };
   const deps: InteractionDeps = {
     dispatcher: o.dispatcher,
-    suggestKols: createKolSuggest({ api: o.api, budgetMs: o.autocompleteBudgetMs ?? 1500 }),
+    suggestKols: createKolSuggest(suggest),
     ...(o.autoCards
       ? { capabilities: { ...CAPABILITIES, readsAllMessages: async () => o.messageContent === true } }
       : {}),
-    suggestTokens: async (typed, signal) =>
-      tokenChoices(await suggestTokens(o.api, typed, { signal, budgetMs: o.autocompleteBudgetMs ?? 1500 })),
+    suggestTokens: createTokenSuggest(suggest),
     log,
     commandBudgetMs: o.commandBudgetMs ?? 10_000,
     shutdown: shutdown.signal,
@@ -147,6 +149,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     if (i.isMessageContextMenuCommand() && i.commandName === TOKEN_CARD_COMMAND && o.autoCards) {
       return handleTokenCard(i, {
         autoCards: o.autoCards,
+        dispatcher: o.dispatcher,
         log,
         signal: AbortSignal.any([shutdown.signal, AbortSignal.timeout(deps.commandBudgetMs + 2000)]),
       });

@@ -28,7 +28,8 @@ import { opensNew } from '../../core/actions.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
 import type { View } from '../../domain/view.ts';
 import { toDiscordPayload } from '../../views/render/discord.ts';
-import type { KolChoice } from './autocomplete.ts';
+import type { Suggest } from './autocomplete.ts';
+import { senderKey } from '../../core/budget.ts';
 import { callerFor, canManageNow } from './caller.ts';
 import { editOptions, ephemeralOptions, replyOptions } from './payload.ts';
 
@@ -36,11 +37,11 @@ export const CAPABILITIES: Capabilities = { pictures: true, buttons: true };
 
 export interface InteractionDeps {
   readonly dispatcher: Dispatcher;
-  readonly suggestKols: (typed: string, signal: AbortSignal) => Promise<KolChoice[]>;
+  readonly suggestKols: Suggest;
   /** What this bot can show and see here (Message Content intent); CAPABILITIES when absent. */
   readonly capabilities?: Capabilities;
   /** Token names and symbols for the token option; absent, it suggests nothing. */
-  readonly suggestTokens?: (typed: string, signal: AbortSignal) => Promise<KolChoice[]>;
+  readonly suggestTokens?: Suggest;
   readonly log: Logger;
   /** Upstream budget of a deferred command; the token then lasts 15 min, so it can be generous. */
   readonly commandBudgetMs: number;
@@ -166,11 +167,13 @@ export async function handleAutocomplete(i: AutocompleteInteraction, d: Interact
   const spec = d.dispatcher.commands.get(i.commandName)?.options[focused.name]?.spec;
   const signal = AbortSignal.any([d.shutdown, AbortSignal.timeout(AUTOCOMPLETE_DEADLINE_MS)]);
   const typed = String(focused.value);
+  // Each typist pays for their own misses (see autocomplete.ts).
+  const call = { signal, sender: senderKey('discord', i.user.id) };
   const choices =
     spec?.autocomplete === 'kol'
-      ? await d.suggestKols(typed, signal)
+      ? await d.suggestKols(typed, call)
       : spec?.autocomplete === 'token' && d.suggestTokens
-        ? await d.suggestTokens(typed, signal)
+        ? await d.suggestTokens(typed, call)
         : [];
   await i.respond(choices);
 }

@@ -15,6 +15,10 @@ import { findTokenRefs } from '../../core/detect.ts';
 import { pickLocale, translator } from '../../i18n/index.ts';
 import { toDiscordPayload } from '../../views/render/discord.ts';
 import { answerDeferred } from './interactions.ts';
+import { callerFor } from './caller.ts';
+import { senderKey } from '../../core/budget.ts';
+import type { Dispatcher } from '../../core/dispatch.ts';
+import type { View } from '../../domain/view.ts';
 import { NO_MENTIONS, replyOptions } from './payload.ts';
 
 /** The text a message offers: its content and what its embeds say (links unfurled by Discord, other bots' cards). */
@@ -25,26 +29,34 @@ function textOf(m: Message): string {
   return parts.filter(Boolean).join('\n');
 }
 
+/**
+ * "Token card": counted as a command (the per-user limit), then the channel's
+ * card cap and the asker's lookup budget; a refusal is private and immediate,
+ * and only a lookup that passed them all is deferred and may answer publicly.
+ */
 export async function handleTokenCard(
   i: MessageContextMenuCommandInteraction,
-  d: { autoCards: AutoCards; log: Logger; signal: AbortSignal },
+  d: { autoCards: AutoCards; dispatcher: Dispatcher; log: Logger; signal: AbortSignal },
 ): Promise<void> {
   const text = textOf(i.targetMessage);
-  // Nothing to look up: a private hint at once, without a defer or an upstream call.
-  if (!findTokenRefs(text, 1).length) {
-    await i.reply(
-      replyOptions(
-        toDiscordPayload({ kind: 'error', message: translator(pickLocale(i.locale))('lookup.messageCommandNothing') }),
-      ),
-    );
-    return;
-  }
+  const refuse = (view: View) => i.reply(replyOptions(toDiscordPayload(view)));
+  // Nothing to look up: a private hint at once, without counting or an upstream call.
+  if (!findTokenRefs(text, 1).length)
+    return void (await refuse({
+      kind: 'error',
+      message: translator(pickLocale(i.locale))('lookup.messageCommandNothing'),
+    }));
+  const limited = await d.dispatcher.admit(callerFor(i));
+  if (limited) return void (await refuse(limited));
+  const plan = await d.autoCards.explicit(text, {
+    platform: 'discord',
+    chatId: i.channelId,
+    locale: i.locale,
+    sender: senderKey('discord', i.user.id),
+  });
+  if ('refused' in plan) return void (await refuse(plan.refused));
   const deferred = i.deferReply();
-  const view = await d.autoCards.explicit(
-    text,
-    { platform: 'discord', chatId: i.channelId, locale: i.locale },
-    d.signal,
-  );
+  const view = await plan.run(d.signal);
   await deferred;
   await answerDeferred(i, view, d.log);
 }
@@ -73,6 +85,7 @@ async function onMessage(
   const view = await d.autoCards.forText(text, {
     platform: 'discord',
     chatId: m.channelId,
+    sender: senderKey('discord', m.author.id),
     ...(m.guild?.preferredLocale ? { locale: m.guild.preferredLocale } : {}),
   });
   if (!view) return;

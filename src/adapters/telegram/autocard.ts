@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { AutoCards } from '../../core/autocard.ts';
 import { toTelegramHtml } from '../../views/render/telegram.ts';
 import { sendRendered } from './send.ts';
+import { senderKey } from '../../core/budget.ts';
 
 export function installAutoCards(bot: Bot, d: { autoCards: AutoCards; log: Logger }): void {
   bot.on(['message:text', 'message:caption'], async (ctx, next) => {
@@ -21,6 +22,8 @@ export function installAutoCards(bot: Bot, d: { autoCards: AutoCards; log: Logge
     const view = await d.autoCards.forText(msg.text ?? msg.caption ?? '', {
       platform: 'telegram',
       chatId: String(msg.chat.id),
+      // Anonymous admins and posts as a channel share one account: each such chat pays for itself.
+      sender: senderKey('telegram', String(msg.from?.id ?? msg.chat.id), msg.sender_chat && String(msg.sender_chat.id)),
       ...(msg.from?.language_code ? { locale: msg.from.language_code } : {}),
     });
     if (!view) return;
@@ -40,8 +43,16 @@ function isCommand(ctx: Context): boolean {
   return entities.some((e) => e.type === 'bot_command' && e.offset === 0);
 }
 
-/** Other bots, and our own inline results (sent "via" us), are not people pasting. Channel posts never arrive (not in allowed_updates). */
+/**
+ * People pasting, not bots. A message posted as a chat (`sender_chat`) comes
+ * from an account Telegram marks as a bot (GroupAnonymousBot for the group's
+ * anonymous admins, Channel_Bot for a member posting as their channel), yet a
+ * person wrote it: official contract announcements are often posted that way.
+ * Other bots, and our own inline results (sent "via" us), are ignored. Channel
+ * posts never arrive (not in allowed_updates).
+ */
 function worthReading(ctx: Context): boolean {
   const m = ctx.message!;
-  return !m.from?.is_bot && !m.via_bot;
+  if (m.via_bot) return false;
+  return m.sender_chat !== undefined || !m.from?.is_bot;
 }

@@ -27,6 +27,7 @@ import { installAutoCards } from './autocard.ts';
 import { botCommands } from './commands.ts';
 import { installHandlers } from './handlers.ts';
 import { installInline } from './inline.ts';
+import type { LookupBudget } from '../../core/budget.ts';
 import { migrateSubscription } from './migrate.ts';
 import { Pacer, type PacingOptions } from './pacer.ts';
 import { createPoller, isConflict, type Poller } from './poller.ts';
@@ -54,6 +55,8 @@ export interface TelegramAdapterOptions {
   readonly autoCards?: AutoCards;
   /** Answers inline queries (`@bot <query>`); without it they are not asked for. */
   readonly api?: KolClient;
+  /** Each sender's upstream budget for inline queries, shared with the other adapters (app.lookups). */
+  readonly lookups?: LookupBudget;
 }
 
 export interface TelegramAdapter extends ChatAdapter {
@@ -120,7 +123,7 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
   });
   bot.use(sequentialize((ctx) => (ctx.chat ? String(ctx.chat.id) : undefined)));
   if (o.autoCards) installAutoCards(bot, { autoCards: o.autoCards, log });
-  if (o.api) installInline(bot, { api: o.api, log });
+  if (o.api) installInline(bot, { api: o.api, log, ...(o.lookups ? { lookups: o.lookups } : {}) });
   const allowed = o.api ? WITH_INLINE : ALLOWED_UPDATES;
   installHandlers(bot, { dispatcher: o.dispatcher, store: o.store, log, admins: createAdminCheck(bot.api, log) });
   bot.catch(async (err) => {

@@ -11,8 +11,8 @@ import type { InlineQueryResultArticle } from 'grammy/types';
 import type { Logger } from 'pino';
 import type { KolClient } from '../../api/index.ts';
 import { CHAIN_LABEL } from '../../domain/chains.ts';
-import { createRateLimiter } from '../../core/ratelimit.ts';
-import { inlineLookup, type InlineFound } from '../../core/inline.ts';
+import { createLookupBudget, senderKey, type LookupBudget } from '../../core/budget.ts';
+import { planInline, type InlineFound } from '../../core/inline.ts';
 import { pickLocale, translator, type T } from '../../i18n/index.ts';
 import { fmt } from '../../views/cards/lang.ts';
 import { ticker } from '../../views/cards/common.ts';
@@ -64,41 +64,55 @@ function article(f: InlineFound, t: T): InlineQueryResultArticle {
   };
 }
 
-/**
- * Inline queries per user per window. Telegram sends one per pause in typing and a
- * name search asks every chain, so a fast typist is held to this; past it the
- * answer is empty and personal (not cached for others).
- */
-export const INLINE_LIMIT = { count: 20, windowMs: 10_000 };
+/** An outage answer is kept this long, for the asker only: the next try may well work. */
+export const INLINE_OUTAGE_CACHE_S = 5;
 
-export function installInline(bot: Bot, d: { api: KolClient; log: Logger; now?: () => number }): void {
-  const limiter = createRateLimiter(INLINE_LIMIT.count, INLINE_LIMIT.windowMs);
-  const now = d.now ?? Date.now;
+/**
+ * Inline queries draw on the sender's lookup budget, charged per upstream
+ * request before the lookup runs (Telegram sends one query per pause in typing,
+ * and a name search asks every chain). Past it the answer says so, to that user
+ * alone and uncached.
+ */
+export function installInline(
+  bot: Bot,
+  d: { api: KolClient; log: Logger; lookups?: LookupBudget; now?: () => number },
+): void {
+  const lookups = d.lookups ?? createLookupBudget(d.now ? { now: d.now } : {});
   bot.on('inline_query', async (ctx) => {
     const query = ctx.inlineQuery.query;
     const locale = pickLocale(ctx.inlineQuery.from.language_code);
     const t = translator(locale);
     // Telegram caches an answer for everyone who types the same query: one in another language is kept per user.
     const cache = { cache_time: INLINE_CACHE_S, ...(locale === 'en' ? {} : { is_personal: true }) };
-    if (limiter.take(String(ctx.inlineQuery.from.id), now()).waitMs > 0) {
-      await ctx.answerInlineQuery([], { cache_time: 0, is_personal: true });
+    const plan = planInline(query);
+    if (!plan) {
+      const hint = query.trim() ? 'lookup.inlineNothing' : 'lookup.inlineHint';
+      await ctx.answerInlineQuery([], { ...cache, button: { text: t(hint), start_parameter: 'inline' } });
       return;
     }
-    if (!query.trim()) {
+    if (lookups.spend(senderKey('telegram', String(ctx.inlineQuery.from.id)), plan.requests).waitMs > 0) {
       await ctx.answerInlineQuery([], {
-        ...cache,
-        button: { text: t('lookup.inlineHint'), start_parameter: 'inline' },
+        cache_time: 0,
+        is_personal: true,
+        button: { text: t('lookup.inlineBusy'), start_parameter: 'inline' },
       });
       return;
     }
-    let found: InlineFound[] = [];
+    let found: InlineFound[];
     try {
-      found = await inlineLookup(d.api, query, {
+      found = await plan.run(d.api, {
         signal: AbortSignal.timeout(INLINE_BUDGET_MS + 500),
         budgetMs: INLINE_BUDGET_MS,
       });
     } catch (err) {
+      // An outage is not "nothing found": said as such, briefly, and to this user alone.
       d.log.warn({ err }, 'telegram: inline lookup failed');
+      await ctx.answerInlineQuery([], {
+        cache_time: INLINE_OUTAGE_CACHE_S,
+        is_personal: true,
+        button: { text: t('lookup.inlineUnavailable'), start_parameter: 'inline' },
+      });
+      return;
     }
     if (!found.length) {
       await ctx.answerInlineQuery([], {

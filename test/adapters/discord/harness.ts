@@ -74,6 +74,7 @@ export async function startHarness(
     log: silentLogger(),
     subscriptions: app.store.subscriptions,
     autoCards: app.autoCards,
+    lookups: app.lookups,
     commandBudgetMs: 1500,
     stopGraceMs: 2000,
     ...o.adapter,

@@ -78,6 +78,7 @@ export async function rig(t: TestContext, o: RigOptions = {}): Promise<Rig> {
     dispatcher: o.dispatcher ? o.dispatcher(app) : app.dispatcher,
     store: app.store,
     autoCards: app.autoCards,
+    lookups: app.lookups,
     api: app.api,
     log,
     pacing: { timeScale: fake.timeScale, ...o.pacing },
