@@ -53,3 +53,30 @@ export function refsWithin(refs: readonly TokenRef[], maxRequests = MAX_REQUESTS
   }
   return out;
 }
+
+/**
+ * Client calls one command may make. The costliest commands make six (a name
+ * searched on every chain, then the card's tweets; a KOL's four facts); the cap
+ * stops a future command, or a bug, from turning one request into twenty.
+ */
+export const MAX_REQUESTS_PER_COMMAND = 8;
+
+/** A command asked the upstream more than MAX_REQUESTS_PER_COMMAND times: a bug, answered as a failure. */
+export class CostExceededError extends Error {
+  override name = 'CostExceededError';
+}
+
+/** The client for one command: calls past `max` reject without reaching the upstream. */
+export function cappedApi<A extends object>(api: A, max = MAX_REQUESTS_PER_COMMAND): A {
+  let calls = 0;
+  return new Proxy(api, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function' || typeof prop !== 'string' || !prop.startsWith('get')) return value;
+      return (...args: unknown[]) => {
+        if (++calls > max) return Promise.reject(new CostExceededError(`more than ${max} upstream calls`));
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}

@@ -27,7 +27,7 @@ import { PermissionError, UserError } from './errors.ts';
 import { argsFor, splitCommand, validate } from './parse.ts';
 import { argsFromQuote, readsQuote } from './quote.ts';
 import { createRateLimiter } from './ratelimit.ts';
-import { senderKey } from './budget.ts';
+import { cappedApi, senderKey } from './budget.ts';
 import { countingUnreadable, withUnreadableNote } from './unreadable.ts';
 import type { Registry } from './registry.ts';
 
@@ -163,7 +163,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
           t(caller.platform === 'discord' ? 'errors.manageAlertsDiscord' : 'errors.manageAlertsGroup'),
         );
       }
-      const counted = countingUnreadable(o.api);
+      const counted = countingUnreadable(cappedApi(o.api));
       const ctx: CommandContext = {
         api: counted.api,
         store: o.store,

@@ -234,3 +234,29 @@ test("a paste's card speaks the poster's app language, unless the group chose on
   const ko = await r.fake.waitForMessage(g.id);
   assert.match(ko.text!, /시총 \$/);
 });
+
+test("an anonymous admin's paste gets a card, and so does a member posting as their channel; another bot's does not", async (t) => {
+  const r = await rig(t, { fake: { privacyMode: false } });
+  const g = group(-7101);
+  r.fake.setMember(g.id, ADMIN.id, 'administrator');
+  const [a, b, c] = solTokens(r);
+  // Posted as the group itself: `from` is GroupAnonymousBot, which Telegram marks as a bot.
+  r.fake.sendText({ chat: g, text: `official CA: ${a!.address}`, senderChat: g });
+  await r.fake.waitForMessage(g.id, (m) => m.text!.includes(a!.address));
+  r.fake.sendText({ chat: g, text: `from my channel ${b!.address}`, senderChat: { id: -1009001, type: 'channel' } });
+  await r.fake.waitForMessage(g.id, (m) => m.text!.includes(b!.address));
+  r.fake.sendText({ chat: g, text: `relay ${c!.address}`, from: { id: 98, first_name: 'Relay' }, fromBot: true });
+  await barrier(r, g);
+  assert.equal(r.fake.messages(g.id).filter((m) => m.text!.includes(c!.address)).length, 0, "the other bot's paste");
+});
+
+test('pastes of unknown addresses do not take the card slots: a real token still gets its card', async (t) => {
+  const r = await rig(t, { fake: { privacyMode: false }, autoCardsPerMinute: 2 });
+  const g = group(-7102);
+  r.fake.setMember(g.id, ADMIN.id, 'administrator');
+  // Wallets and contracts the service does not list: more of them than there are card slots.
+  for (let i = 0; i < 4; i++) r.fake.sendText({ chat: g, text: `0x${(i + 1).toString(16).padStart(40, 'e')}` });
+  const [tok] = solTokens(r);
+  r.fake.sendText({ chat: g, text: tok!.address });
+  await r.fake.waitForMessage(g.id, (m) => m.text!.includes(tok!.address));
+});

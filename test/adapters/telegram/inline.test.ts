@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isBase58Key } from '../../../src/core/detect.ts';
 import { rig } from './helpers.ts';
+import { INLINE_OUTAGE_CACHE_S } from '../../../src/adapters/telegram/inline.ts';
+import { LOOKUP_BUDGET_PER_MINUTE, MAX_REQUESTS_PER_LOOKUP, SEARCH_REQUESTS } from '../../../src/core/budget.ts';
 
 test('inline queries: an address, a link, a $symbol, a name and a @kol each get articles with the compact card', async (t) => {
   const r = await rig(t, { fake: { inlineMode: true } });
@@ -62,15 +64,58 @@ test('inline queries: an empty query shows a hint, nothing found offers a privat
   assert.equal(r.fake.messages(424242).length, 0, 'nothing posted anywhere');
 });
 
-test('inline queries: a user past 20 queries in 10 s gets empty personal answers; others are unaffected', async (t) => {
+test('inline queries are charged per upstream request: past the lookup budget a user gets a personal "too many" answer; others are unaffected', async (t) => {
   const r = await rig(t, { fake: { inlineMode: true } });
   const fast = { id: 5001, first_name: 'Fast' };
-  const ids = Array.from({ length: 22 }, (_, i) => r.fake.sendInlineQuery({ query: `zz${i}`, from: fast })!);
+  // Each name search asks every chain: the budget holds this many, the rest are refused.
+  const fits = Math.floor(LOOKUP_BUDGET_PER_MINUTE / SEARCH_REQUESTS);
+  const before = r.sb.count();
+  const ids = Array.from({ length: fits + 3 }, (_, i) => r.fake.sendInlineQuery({ query: `zz${i}`, from: fast })!);
   const answers = await Promise.all(ids.map((id) => r.fake.waitForInlineAnswer(id, 8_000)));
-  const limited = answers.filter((a) => a.is_personal && a.cache_time === 0 && a.button === undefined);
-  assert.equal(limited.length, 2);
+  const limited = answers.filter((a) => a.is_personal && a.cache_time === 0);
+  assert.equal(limited.length, 3);
+  assert.ok(
+    limited.every((a) => /Too many lookups/.test(a.button?.text ?? '')),
+    'the refusal says why',
+  );
+  assert.equal(r.sb.count() - before, fits * SEARCH_REQUESTS, 'exactly the budget reached the upstream');
   const other = await r.fake.waitForInlineAnswer(
     r.fake.sendInlineQuery({ query: 'zzq', from: { id: 5002, first_name: 'Calm' } })!,
   );
-  assert.equal(other.button?.start_parameter, 'inline', 'another user is answered normally');
+  assert.match(other.button?.text ?? '', /open a chat with me/, 'another user is answered normally');
+});
+
+test('inline queries: ten addresses in one query make at most the per-lookup bound of upstream requests', async (t) => {
+  const r = await rig(t, { fake: { inlineMode: true } });
+  const evm = r.sb.data.tokens.filter((x) => x.chain_id === 'base' || x.chain_id === 'bsc').slice(0, 10);
+  assert.equal(evm.length, 10);
+  const before = r.sb.count();
+  const answer = await r.fake.waitForInlineAnswer(
+    r.fake.sendInlineQuery({ query: evm.map((x) => x.address).join(' '), from: { id: 5003, first_name: 'Ten' } })!,
+  );
+  assert.ok(answer.results.length >= 1, 'the first addresses are answered');
+  const made = r.sb.count() - before;
+  t.diagnostic(`one query of 10 addresses: ${made} upstream requests (bound ${MAX_REQUESTS_PER_LOOKUP})`);
+  assert.ok(made <= MAX_REQUESTS_PER_LOOKUP, `${made} requests`);
+});
+
+test('inline queries: an upstream outage is answered as an outage, for the asker only and briefly, never as "nothing found"', async (t) => {
+  const r = await rig(t, { fake: { inlineMode: true }, budgetMs: 500 });
+  r.sb.setFaults({ burst5xx: 1_000 });
+  const down = await r.fake.waitForInlineAnswer(
+    r.fake.sendInlineQuery({ query: 'pepe', from: { id: 5004, first_name: 'Out' } })!,
+    8_000,
+  );
+  r.sb.clearFaults();
+  assert.deepEqual(down.results, []);
+  assert.match(down.button!.text, /not answering/);
+  assert.doesNotMatch(down.button!.text, /Nothing found/);
+  assert.equal(down.is_personal, true, 'not cached for everyone who types the same');
+  assert.ok((down.cache_time ?? 300) <= INLINE_OUTAGE_CACHE_S, `cached ${down.cache_time} s`);
+  // Once the upstream is back, the same query is answered (nothing kept the outage).
+  const back = await r.fake.waitForInlineAnswer(
+    r.fake.sendInlineQuery({ query: 'pepe', from: { id: 5004, first_name: 'Out' } })!,
+    8_000,
+  );
+  assert.doesNotMatch(back.button?.text ?? '', /not answering/);
 });
