@@ -34,6 +34,9 @@ import type { Registry } from './registry.ts';
 /** The metric label of commands nobody defined: users' typos must not grow /metrics. */
 export const UNKNOWN_COMMAND = 'unknown';
 
+/** Commands (and button presses) per user per window: the README's Security section quotes it. */
+export const DEFAULT_USER_LIMIT = { count: 10, windowMs: 30_000 } as const;
+
 export interface DispatcherOptions {
   readonly commands: Registry;
   readonly api: KolClient;
@@ -109,7 +112,7 @@ const DEFAULT_CAPS: Capabilities = { pictures: false, buttons: true };
 
 export function createDispatcher(o: DispatcherOptions): Dispatcher {
   const now = o.now ?? Date.now;
-  const limit = o.userLimit ?? { count: 10, windowMs: 30_000 };
+  const limit = o.userLimit ?? DEFAULT_USER_LIMIT;
   const limiter = createRateLimiter(limit.count, limit.windowMs);
   const actionTtl = o.actionTtlMs ?? 30 * 60_000;
   const translate = o.translate ?? translator;

@@ -44,6 +44,8 @@ export async function startHarness(
     channelCount?: number;
     /** Commands per member per window; default practically unlimited. */
     userLimit?: { count: number; windowMs: number };
+    /** The clock of the command limit and the lookup budget (cost tests move it); default the wall clock. */
+    clock?: () => number;
   } = {},
 ): Promise<Harness> {
   const guildId = snowflake();
@@ -63,7 +65,8 @@ export async function startHarness(
   });
   const app = await createApp(config, silentLogger(), {
     sandboxLiveRate: 0,
-    dispatcher: { userLimit: o.userLimit ?? { count: 10_000, windowMs: 1000 } },
+    dispatcher: { userLimit: o.userLimit ?? { count: 10_000, windowMs: 1000 }, ...(o.clock ? { now: o.clock } : {}) },
+    ...(o.clock ? { autoCards: { now: o.clock } } : {}),
   });
   const adapter = createDiscordAdapter({
     token: config.discord!.token,

@@ -42,6 +42,8 @@ export interface RigOptions {
   readonly start?: boolean;
   /** Automatic cards per chat per minute (default the app's). */
   readonly autoCardsPerMinute?: number;
+  /** The clock of the command limit and the lookup budget (cost tests move it); default the wall clock. */
+  readonly clock?: () => number;
 }
 
 export interface Rig {
@@ -66,8 +68,12 @@ export async function rig(t: TestContext, o: RigOptions = {}): Promise<Rig> {
       dispatcher: {
         userLimit: o.userLimit ?? { count: 10_000, windowMs: 1_000 },
         ...(o.budgetMs ? { budgetMs: o.budgetMs } : {}),
+        ...(o.clock ? { now: o.clock } : {}),
       },
-      ...(o.autoCardsPerMinute ? { autoCards: { perMinute: o.autoCardsPerMinute } } : {}),
+      autoCards: {
+        ...(o.autoCardsPerMinute ? { perMinute: o.autoCardsPerMinute } : {}),
+        ...(o.clock ? { now: o.clock } : {}),
+      },
     },
   );
   const logs: string[] = [];
