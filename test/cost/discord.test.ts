@@ -34,7 +34,13 @@ async function rig(t: TestContext): Promise<Rig> {
   });
   t.after(() => h.close());
   await deployCommands({ token: h.fake.token, applicationId: h.fake.applicationId, apiBase: h.fake.apiBase, registry });
-  return { h, advance: (ms) => void (now += ms), upstream: () => h.app.sandbox!.count() };
+  return {
+    h,
+    advance: (ms) => {
+      now += ms;
+    },
+    upstream: () => h.app.sandbox!.count(),
+  };
 }
 
 /** Waits until an interaction has its final answer: an immediate reply, or a deferred one edited or followed up. */

@@ -92,7 +92,12 @@ async function flood(count: number, first: (i: number) => string | readonly Buff
   // In batches: the server shares this event loop (see the webhook flood test).
   for (let i = 0; i < count; i += 32)
     await Promise.all(Array.from({ length: Math.min(32, count - i) }, (_, k) => open(i + k)));
-  return { closed: () => closed, stop: () => sockets.forEach((s) => s.destroy()) };
+  return {
+    closed: () => closed,
+    stop: () => {
+      for (const s of sockets) s.destroy();
+    },
+  };
 }
 
 async function genuine(): Promise<void> {

@@ -55,7 +55,12 @@ async function flood(port: number, count: number, parts: readonly (string | Buff
       });
     });
   for (let i = 0; i < count; i += 32) await Promise.all(Array.from({ length: Math.min(32, count - i) }, open));
-  return { closed: () => closed, stop: () => sockets.forEach((s) => s.destroy()) };
+  return {
+    closed: () => closed,
+    stop: () => {
+      for (const s of sockets) s.destroy();
+    },
+  };
 }
 
 let updateId = 0;
