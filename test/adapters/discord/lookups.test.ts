@@ -225,3 +225,58 @@ test("a paste's card speaks the server's primary language (a message carries no 
   const card = repliesIn(h, channel)[0]!;
   assert.match(shown(card.content + JSON.stringify(card.embeds)), /Капа \$/);
 });
+
+test('"Token card" counts as a command: past the per-user limit the answer is private, and nothing is looked up', async (t) => {
+  const h = await harness(t, { userLimit: { count: 2, windowMs: 30_000 } });
+  const [tok] = solTokens(h);
+  const card = () =>
+    h.fake.sendMessageCommand({ name: 'Token card', channelId: h.channels[0]!, target: { content: tok!.address } });
+  await publicAnswer(await card());
+  await publicAnswer(await card());
+  const before = h.app.sandbox!.count();
+  const third = await card();
+  assert.match(embedOf(await privateAnswer(third)).description!, /sending commands quickly/);
+  assert.equal(h.app.sandbox!.count(), before, 'no upstream request');
+});
+
+test('"Token card" shares the channel\'s card cap: past it the asker is told privately; another channel is unaffected', async (t) => {
+  const h = await harness(t);
+  const toks = solTokens(h);
+  const cardBy = (k: number, channelId: string) =>
+    h.fake.sendMessageCommand({
+      name: 'Token card',
+      channelId,
+      user: { id: `10000000000000006${String(k).padStart(2, '0')}`, username: `asker${k}` },
+      target: { content: toks[k % toks.length]!.address },
+    });
+  for (let k = 0; k < 6; k++) await publicAnswer(await cardBy(k, h.channels[0]!));
+  const seventh = await cardBy(6, h.channels[0]!);
+  assert.match(embedOf(await privateAnswer(seventh)).description!, /Too many cards in this channel/);
+  await publicAnswer(await cardBy(7, h.channels[1]!));
+});
+
+test('token autocomplete: a repeated keystroke costs nothing (cached), and each typist has a lookup budget', async (t) => {
+  const h = await harness(t);
+  const typist = { id: '1000000000000000699', username: 'typist' };
+  const type = async (value: string, user = typist) => {
+    const ac = await h.fake.sendAutocomplete({
+      name: 'token',
+      channelId: h.channels[0]!,
+      user,
+      options: [{ name: 'address', type: 3, value, focused: true }],
+    });
+    await ac.waitFor('callback');
+    return (ac.callbacks[0]!.data as { choices: unknown[] }).choices;
+  };
+  const first = await type('dog');
+  const before = h.app.sandbox!.count();
+  assert.deepEqual(await type('dog'), first);
+  assert.equal(h.app.sandbox!.count(), before, 'the repeat came from the cache');
+  // New words until the budget is spent: then no more upstream requests for this typist.
+  for (let k = 0; k < 15; k++) await type(`zq${k}x`);
+  const spent = h.app.sandbox!.count();
+  assert.deepEqual(await type('zqlastx'), []);
+  assert.equal(h.app.sandbox!.count(), spent, 'past the budget nothing reaches the upstream');
+  await type('zqotherx', { id: '1000000000000000698', username: 'other' });
+  assert.ok(h.app.sandbox!.count() > spent, 'another typist still gets suggestions');
+});
