@@ -55,11 +55,12 @@ export function refsWithin(refs: readonly TokenRef[], maxRequests = MAX_REQUESTS
 }
 
 /**
- * Client calls one command may make. The costliest commands make six (a name
- * searched on every chain, then the card's tweets; a KOL's four facts); the cap
- * stops a future command, or a bug, from turning one request into twenty.
+ * Client calls one command may make. The costliest make up to fifteen (`/tokens`
+ * of 25 rows telling apart the chains of repeated symbols, `/kol <id>` finding
+ * the name); a call past the cap rejects, which those extras already survive
+ * (the row shows its candidate chains), so one request never costs fifty.
  */
-export const MAX_REQUESTS_PER_COMMAND = 8;
+export const MAX_REQUESTS_PER_COMMAND = 16;
 
 /** A command asked the upstream more than MAX_REQUESTS_PER_COMMAND times: a bug, answered as a failure. */
 export class CostExceededError extends Error {

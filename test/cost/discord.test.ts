@@ -57,10 +57,22 @@ async function settled(i: InteractionHandle): Promise<void> {
 let serial = 0;
 const freshEvm = () => `0x${(++serial).toString(16).padStart(40, 'c')}`;
 
-/** The costliest commands, each with a new argument: a name search on every chain, a KOL's four facts. */
+/**
+ * The costliest commands, each with a new argument: a list of 25 telling apart
+ * the chains of repeated symbols, a name search on every chain, a KOL's facts.
+ */
 function costlyCommand(r: Rig, k: number) {
   const kols = r.h.app.sandbox!.data.kols;
-  return k % 2 === 0
+  if (k % 3 === 0)
+    return {
+      name: 'tokens',
+      options: [
+        { name: 'limit', type: 4, value: 25 },
+        { name: 'offset', type: 4, value: 25 * (k % 8) },
+        { name: 'sort', type: 3, value: ['change1h', 'mentions'][k % 2]! },
+      ],
+    };
+  return k % 3 === 1
     ? { name: 'kol', options: [{ name: 'kol', type: 3, value: kols[k % kols.length]!.username }] }
     : { name: 'token', options: [{ name: 'address', type: 3, value: `zz${k}q` }] };
 }
