@@ -1,0 +1,118 @@
+/**
+ * One entry to its platform and what the answer means: the send/retry state
+ * machine. Sent entries become calls before they are marked sent; transient
+ * failures wait (429s for as long as they say, others up to retryForMs); a
+ * possible double post is never risked; a destination gone for good is
+ * disabled, a migrated group followed.
+ */
+import type { OutboxEntry } from '../../store/outbox.ts';
+import { subscriptionId, type Subscription } from '../../store/subscriptions.ts';
+import { tokenKeyOf } from '../../domain/chains.ts';
+import { disable, migrate } from '../subscriptions.ts';
+import { addKols } from './amend.ts';
+import { viewOf } from './compose.ts';
+import { followUp, track } from './followup.ts';
+import { finish, isTest, wake, type DeliveryState } from './state.ts';
+import { nonceFor, type Sender, type SendResult, type Step } from './types.ts';
+
+export async function sendOne(
+  s: DeliveryState,
+  e: OutboxEntry,
+  sender: Sender,
+  sub: Subscription | undefined,
+): Promise<Step> {
+  const accepted = s.unrecorded.get(e.id);
+  if (accepted !== undefined) {
+    await track(s, e, accepted, sub);
+    await finish(s, e, 'sent', accepted);
+    s.unrecorded.delete(e.id);
+    return 'next';
+  }
+  if (e.notBefore > s.now()) {
+    wake(s, e.notBefore);
+    return 'later';
+  }
+  if (e.content.kind === 'followup') return followUp(s, e, e.content, sender, sub);
+  let r: SendResult;
+  if (e.content.kind === 'more') {
+    const step = await addKols(s, e, e.content, sender);
+    if (step !== undefined) return step;
+    r = { kind: 'sent', messageId: '' };
+  } else {
+    e.state = 'inflight';
+    e.attempts++;
+    await s.o.outbox.update(e);
+    r = await sender.send(e.chatId, await viewOf(s, e), nonceFor(e.id));
+  }
+  s.o.onResult?.(e, r);
+  switch (r.kind) {
+    case 'sent':
+      s.recent.record(`${e.platform}:${e.chatId}`);
+      try {
+        // The call first: an entry marked sent is also a recorded call (recording twice changes nothing).
+        await track(s, e, r.messageId, sub);
+        await finish(s, e, 'sent', r.messageId);
+      } catch (err) {
+        s.unrecorded.set(e.id, r.messageId);
+        throw err;
+      }
+      return 'next';
+    case 'retry':
+      if (s.now() - e.createdAt > s.retryForMs && !r.reason.startsWith('429')) {
+        await finish(s, e, 'dead', `gave up after ${e.attempts} attempts: ${r.reason}`);
+        s.o.log.warn({ entry: e.id, reason: r.reason }, 'alert given up');
+        return 'next';
+      }
+      e.state = 'pending';
+      e.notBefore = s.now() + r.afterMs;
+      await s.o.outbox.update(e);
+      wake(s, e.notBefore);
+      return 'later';
+    case 'rejected':
+      await finish(s, e, 'dead', `refused by the platform: ${r.reason}`);
+      s.o.log.warn({ entry: e.id, reason: r.reason }, 'alert refused by the platform');
+      return 'next';
+    case 'uncertain':
+      await finish(s, e, 'dead', `not resent after an uncertain send: ${r.reason}`);
+      s.o.log.warn({ entry: e.id, reason: r.reason }, 'alert send uncertain; not retried to avoid a duplicate');
+      return 'next';
+    case 'gone':
+      return destinationGone(s, e, r.reason, r.migrateTo);
+  }
+}
+
+async function destinationGone(
+  s: DeliveryState,
+  e: OutboxEntry,
+  reason: string,
+  migrateTo: string | undefined,
+): Promise<Step> {
+  if (migrateTo) {
+    // The group became a supergroup: the settings move to the new id (the adapter may
+    // already have moved them on the service message), and this destination's alerts
+    // are re-queued there.
+    const m = await migrate(s.o.subscriptions, e.subId, migrateTo, s.now());
+    if (m) s.o.log.info(m, 'subscription migrated');
+    s.moved.set(`${e.platform}:${e.chatId}`, { chatId: migrateTo, subId: subscriptionId(e.platform, migrateTo) });
+    return 'stop';
+  }
+  await finish(s, e, 'dead', reason);
+  if (await disable(s.o.subscriptions, e.subId, reason, s.now()))
+    s.o.log.warn({ sub: e.subId, reason }, 'destination gone; subscription disabled');
+  return 'stop';
+}
+
+/** Why a queued alert should no longer go out, read from the subscription as it is now. */
+export function unwanted(e: OutboxEntry, sub: Subscription | undefined, now: number): string | undefined {
+  if (!sub) return 'unsubscribed before it was sent';
+  if (sub.disabled) return `destination disabled: ${sub.disabled.reason}`;
+  if (isTest(e)) return undefined;
+  if (sub.pausedUntil !== null && sub.pausedUntil > now) return 'alerts paused';
+  if (e.content.kind === 'followup') return undefined;
+  if (
+    e.content.kind === 'alert' &&
+    sub.mutedTokens.includes(tokenKeyOf(e.content.token.chain, e.content.token.address))
+  )
+    return 'token muted';
+  return undefined;
+}

@@ -1,0 +1,41 @@
+/**
+ * What delivery asks of a platform, and what it is told back. Each platform's
+ * Sender (adapters/*) maps its library's answers onto SendResult, so the send
+ * and retry rules (outcome.ts) are written once for every platform.
+ */
+import type { View } from '../../domain/view.ts';
+import type { DestinationPlatform } from '../../store/subscriptions.ts';
+import { fnv1a } from '../hash.ts';
+
+export type SendResult =
+  | { readonly kind: 'sent'; readonly messageId: string }
+  /** Not accepted, safe to send again later (429, 5xx, connection refused). */
+  | { readonly kind: 'retry'; readonly afterMs: number; readonly reason: string }
+  /** The destination is gone for good (kicked, blocked, deleted, no access). */
+  | { readonly kind: 'gone'; readonly reason: string; readonly migrateTo?: string }
+  /** The request may have landed (a network error after sending): resending could post twice. */
+  | { readonly kind: 'uncertain'; readonly reason: string }
+  /** This message was refused (a 400, a view the platform cannot show); the destination is fine. */
+  | { readonly kind: 'rejected'; readonly reason: string };
+
+export interface Sender {
+  readonly platform: DestinationPlatform;
+  /** Sends one alert; never throws. `nonce` is stable per entry (Discord dedupes with it). */
+  send(chatId: string, view: View, nonce: string): Promise<SendResult>;
+  /**
+   * Messages this destination may take in a minute (Telegram groups 20, Discord the
+   * channel's bucket). Without it, bursts are not merged.
+   */
+  perMinute?(chatId: string, isGroup: boolean): number;
+  /** Replaces an alert already sent (more KOLs within the cooldown); never throws. Without it, a new message goes out. */
+  edit?(chatId: string, messageId: string, view: View): Promise<SendResult>;
+}
+
+/** What a destination's queue does after one entry: go on, wait for a timer, or give up on the destination. */
+export type Step = 'next' | 'later' | 'stop';
+
+/** A deterministic nonce of at most 25 characters (Discord's limit) from the entry id. */
+export function nonceFor(entryId: string): string {
+  // Two differently seeded hashes: 64 bits, so two entries never share a nonce in practice.
+  return `k${fnv1a(entryId).toString(36)}${fnv1a(entryId, 0x01000193).toString(36)}`.slice(0, 25);
+}

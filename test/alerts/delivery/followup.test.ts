@@ -1,0 +1,68 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { followUp, track } from '../../../src/alerts/delivery/followup.ts';
+import { addKols, mergeKols } from '../../../src/alerts/delivery/amend.ts';
+import { sendOne } from '../../../src/alerts/delivery/outcome.ts';
+import { mergedEntry } from '../../../src/alerts/merge.ts';
+import { alertContent, deliveryKit, textOf } from './kit.ts';
+
+const HOUR = 3_600_000;
+
+test('a follow-up edits the alert in place with the call’s latest line', async (t) => {
+  const k = await deliveryKit(t);
+  const sub = await k.subscribe('c', { filters: { ...(await k.subscribe('c')).filters, followups: [60] } });
+  const e = await k.alert('c');
+  await sendOne(k.s, e, k.sender, sub);
+  const call = (await k.store.calls.get(e.id))!;
+  assert.deepEqual(call.points, [60]);
+  await k.store.calls.save([{ ...call, next: 1, samples: [{ at: k.now + HOUR, marketCap: 2_000_000, point: 60 }] }]);
+  const content = { kind: 'followup', call: e.id, point: 0 } as const;
+  const fu = await k.alert('c', { id: `fu:${e.id}:0`, content });
+  assert.equal(await followUp(k.s, fu, content, k.sender, sub), 'next');
+  const edit = k.out.at(-1)!;
+  assert.equal(edit.op, 'edit');
+  assert.equal(edit.messageId, '1');
+  assert.match(textOf(edit.view), /Since alert \(1h\): 2x · mcap \$1M → \$2M/);
+  assert.match(textOf(edit.view), /TK1 shilled by/, 'the alert is unchanged above the line');
+});
+
+test('a deleted alert message ends its call’s follow-ups; a transient failure is retried later', async (t) => {
+  const k = await deliveryKit(t);
+  const sub = await k.subscribe('c');
+  const e = await k.alert('c');
+  await sendOne(k.s, e, k.sender, sub);
+  const content = { kind: 'followup', call: e.id, point: 0 } as const;
+  const fu = await k.alert('c', { id: `fu:${e.id}:0`, content });
+  k.answers.set('c', () => ({ kind: 'uncertain', reason: 'socket hang up' }));
+  assert.equal(await followUp(k.s, fu, content, k.sender, sub), 'later', 'an edit is safe to repeat');
+  k.answers.set('c', () => ({ kind: 'rejected', reason: 'message to edit not found' }));
+  assert.equal(await followUp(k.s, fu, content, k.sender, sub), 'next');
+  assert.match((await k.store.calls.get(e.id))!.ended!, /not found/);
+});
+
+test('each alert of a merged message is recorded as a call of that message', async (t) => {
+  const k = await deliveryKit(t);
+  const sub = await k.subscribe('g');
+  const members = [await k.alert('g'), await k.alert('g')];
+  await track(k.s, mergedEntry('burst', members, k.now), '77', sub);
+  for (const m of members) assert.equal((await k.store.calls.get(m.id))!.messageId, '77');
+});
+
+test('more KOLs within the cooldown: a sent alert is edited to name them all, each once', async (t) => {
+  const k = await deliveryKit(t);
+  const sub = await k.subscribe('c');
+  const e = await k.alert('c');
+  await sendOne(k.s, e, k.sender, sub);
+  const other = alertContent(2).kols;
+  const twice = [...alertContent(1).kols, ...other];
+  assert.deepEqual(
+    mergeKols(alertContent(1).kols, twice).map((x) => x.username),
+    ['kol1', 'kol2'],
+  );
+  const content = { kind: 'more', of: e.id, kols: twice } as const;
+  const more = await k.alert('c', { content });
+  assert.equal(await addKols(k.s, more, content, k.sender), undefined);
+  assert.equal(k.out.at(-1)!.op, 'edit');
+  assert.match(textOf(k.out.at(-1)!.view), /@kol2/);
+  assert.deepEqual((await k.store.calls.get(e.id))!.kols, ['kol1', 'kol2'], 'one call with all its KOLs');
+});
