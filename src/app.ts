@@ -204,6 +204,8 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         marketNow: (tokens) => marketNow(api, tokens, { budgetMs: 10_000, log }),
         onResult: (e, r) => {
           if (r.kind === 'sent') metrics.alertsSent.inc({ platform: e.platform });
+          // Paced: a destination at its own limit, scheduled; nothing failed.
+          else if (r.kind === 'paced') metrics.rateLimitWaits.inc({ platform: e.platform });
           else metrics.alertsFailed.inc({ platform: e.platform, kind: r.kind });
           if (r.kind === 'retry' && r.reason.startsWith('429')) metrics.rateLimitWaits.inc({ platform: e.platform });
         },

@@ -96,10 +96,11 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
       throw err;
     }
   });
-  // Alerts get their own transport: paced the same (one Pacer), but a 429 goes back to delivery, which reschedules.
+  // Alerts get their own transport: paced the same (one Pacer), but a 429, or a chat whose own limit is further
+  // away than one send interval, goes back to delivery, which schedules that destination and serves the others.
   const senderApi = new Api(o.token, { ...client, timeoutSeconds: 30 });
-  senderApi.config.use(pacingTransformer(pacer, { retries: 0, maxWaitMs: 0 }));
-  const sender: Sender = createTelegramSender({ api: senderApi, log, secondMs: pacer.secondMs, limits: pacer.limits });
+  senderApi.config.use(pacingTransformer(pacer, { retries: 0, maxWaitMs: 0, pace: { maxChatWaitMs: pacer.secondMs } }));
+  const sender: Sender = createTelegramSender({ api: senderApi, log, secondMs: pacer.secondMs, pacer });
 
   const inflight = new Set<Promise<unknown>>();
   const track = (p: Promise<unknown>): void => {

@@ -5,10 +5,28 @@
  * complete (always later), so our windows are never shorter than Telegram's,
  * whatever the network or event loop does in between.
  *
+ * Three limits, checked in this order for every send:
+ *   1. the chat's own: one send a second, 20 a minute in a group, and a flood
+ *      wait Telegram announced for it (limited());
+ *   2. the bot-wide window (30 a second), shared FIFO by every chat;
+ *   3. at most MAX_IN_FLIGHT requests on the wire.
+ *
  * Fairness: each chat waits for its own slot on its own timer and joins the
  * bot-wide queue only once it may send, so a chat that is paced (a busy
  * group, a chat under a flood wait) never holds up the others. Sends to one
  * chat go out one at a time, in call order.
+ *
+ * Waiting or being told: a reply to a user waits for its chat's slot (run()
+ * without a bound). Alert delivery has a queue of its own and many chats to
+ * serve, so it asks for a bound (RunOptions.maxChatWaitMs): a chat whose slot
+ * is further away than that refuses at once with PacedError, nothing sent,
+ * saying when the chat frees, and delivery schedules that destination for then
+ * instead of holding a worker asleep. Only the chat's own limit is answered
+ * that way; the bot-wide window is short and shared, and is always waited for.
+ *
+ * Building on it (paid broadcasts, other send classes): a new kind of send is a
+ * new limit in readyAt() or a RunOptions field, decided before the request goes
+ * out; nothing should sleep inside a sender's send() for one chat's limit.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
@@ -46,6 +64,25 @@ const MAX_IN_FLIGHT = 8;
 
 export type LimitScope = 'chat' | 'global';
 
+export interface RunOptions {
+  /**
+   * The longest wait for the chat's own limit this caller accepts (ms, on the
+   * pacer's clock). A chat whose slot is further away refuses with PacedError
+   * without sending. Absent: wait as long as the chat needs.
+   */
+  readonly maxChatWaitMs?: number;
+}
+
+/** Nothing was sent: the chat's own limit frees in `readyInMs` (pacer clock). */
+export class PacedError extends Error {
+  readonly readyInMs: number;
+  constructor(readyInMs: number) {
+    super(`paced: the chat's own limit frees in ${Math.ceil(readyInMs)} ms`);
+    this.name = 'PacedError';
+    this.readyInMs = readyInMs;
+  }
+}
+
 export class Pacer {
   private readonly chats = new Map<string, ChatState>();
   /** The bot-wide limit; requests in flight count as inside it until they complete. */
@@ -76,10 +113,21 @@ export class Pacer {
    * `retryAfter` reads a 429 from the result (seconds), recorded before the
    * chat's next send may start.
    */
-  run<T>(chatId: string, send: () => Promise<T>, retryAfter: (result: T) => number | undefined): Promise<T> {
+  run<T>(
+    chatId: string,
+    send: () => Promise<T>,
+    retryAfter: (result: T) => number | undefined,
+    o: RunOptions = {},
+  ): Promise<T> {
     const s = this.chat(chatId);
+    const max = o.maxChatWaitMs;
+    if (max !== undefined) {
+      // Sends already queued for this chat go first, each at least one chat interval apart.
+      const wait = this.readyIn(chatId, 1) + s.queued * this.chatIntervalMs;
+      if (wait > max) return Promise.reject(new PacedError(wait));
+    }
     s.queued++;
-    const turn = s.tail.then(() => this.turn(chatId, s, send, retryAfter));
+    const turn = s.tail.then(() => this.turn(chatId, s, send, retryAfter, max));
     s.tail = turn.catch(() => undefined);
     return turn.finally(() => {
       s.queued--;
@@ -118,6 +166,15 @@ export class Pacer {
     };
   }
 
+  /**
+   * How long until this chat may take `sends` more messages, by its own limits
+   * (0: now). Sends already queued for it are not counted: run() does that.
+   */
+  readyIn(chatId: string, sends = 1): number {
+    const s = this.chats.get(chatId);
+    return s ? Math.max(0, this.readyAt(s, chatId.startsWith('-'), sends) - this.now()) : 0;
+  }
+
   /** Chats with state kept (for tests of memory use at scale). */
   get trackedChats(): number {
     return this.chats.size;
@@ -128,10 +185,13 @@ export class Pacer {
     s: ChatState,
     send: () => Promise<T>,
     retryAfter: (r: T) => number | undefined,
+    maxChatWaitMs = Infinity,
   ): Promise<T> {
     const group = chatId.startsWith('-');
     for (;;) {
       const wait = this.readyAt(s, group) - this.now();
+      // A reply slipped in (or a 429 arrived) since the caller was let in: refuse rather than sleep.
+      if (wait > maxChatWaitMs) throw new PacedError(wait);
       if (wait > 0) await sleep(Math.max(1, Math.ceil(wait)));
       else break;
     }
@@ -155,10 +215,13 @@ export class Pacer {
     return result;
   }
 
-  private readyAt(s: ChatState, group: boolean): number {
-    let at = Math.max(s.pausedUntil, s.last + this.chatIntervalMs);
-    if (group && s.recent.length >= this.groupMax)
-      at = Math.max(at, s.recent[s.recent.length - this.groupMax]! + this.groupWindowMs);
+  /** When the chat may take its `sends`-th next message by its own limits (one a second; a group's minute; a flood wait). */
+  private readyAt(s: ChatState, group: boolean, sends = 1): number {
+    const n = Math.max(1, sends);
+    let at = Math.max(s.pausedUntil, s.last + this.chatIntervalMs * n);
+    // The n-th next send to a group needs the (groupMax - n + 1)-th most recent send to have left the window.
+    const k = s.recent.length - this.groupMax + n - 1;
+    if (group && k >= 0) at = Math.max(at, s.recent[Math.min(k, s.recent.length - 1)]! + this.groupWindowMs);
     return at;
   }
 

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { Sender, SendResult } from '../../alerts/delivery.ts';
 import type { View } from '../../domain/view.ts';
 import { type TelegramMessage, toTelegramHtml } from '../../views/render/telegram.ts';
+import { PacedError, type Pacer } from './pacer.ts';
 import { sendRendered } from './send.ts';
 import { chatParam, isChatGone, isConnectionRefused, isNotModified, migrateToOf, retryAfterOf } from './transport.ts';
 
@@ -19,8 +20,11 @@ export interface TelegramSenderOptions {
   readonly log: Logger;
   /** Real milliseconds per Telegram second (1000 unless the clock is scaled in tests). */
   readonly secondMs: number;
-  /** The pacer's limits, so delivery can merge a burst a chat cannot take in time. */
-  readonly limits?: { readonly perGroupPerMinute: number; readonly perChatPerMinute: number };
+  /**
+   * The pacer behind `api`: its limits, so delivery can merge a burst a chat cannot take in time, and
+   * when a chat frees, so a destination at its limit is scheduled rather than waited for.
+   */
+  readonly pacer?: Pick<Pacer, 'limits' | 'readyIn'>;
 }
 
 export function createTelegramSender(o: TelegramSenderOptions): Sender {
@@ -28,7 +32,12 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
     platform: 'telegram',
     // Groups have negative ids (Telegram's rule, as the pacer applies it).
     perMinute: (chatId) =>
-      chatId.startsWith('-') ? (o.limits?.perGroupPerMinute ?? 20) : (o.limits?.perChatPerMinute ?? 60),
+      chatId.startsWith('-') ? (o.pacer?.limits.perGroupPerMinute ?? 20) : (o.pacer?.limits.perChatPerMinute ?? 60),
+    // Within one send interval the pacer simply waits: scheduling a destination for a second is not worth a pass.
+    readyIn: (chatId) => {
+      const wait = o.pacer?.readyIn(chatId) ?? 0;
+      return wait > o.secondMs ? wait : 0;
+    },
     async send(chatId: string, view: View): Promise<SendResult> {
       let message: TelegramMessage;
       try {
@@ -38,6 +47,9 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
         o.log.error({ err }, 'telegram: alert could not be rendered');
         return { kind: 'rejected', reason: `not sendable: ${(err as Error).message}` };
       }
+      // A picture with its text after it is two sends: both must fit the chat's limit, or neither goes.
+      const wait = o.pacer?.readyIn(chatId, message.photo && message.textAfterPhoto ? 2 : 1) ?? 0;
+      if (wait > o.secondMs) return { kind: 'paced', afterMs: wait };
       try {
         const id = await sendRendered(o.api, chatParam(chatId), message, o.log);
         return { kind: 'sent', messageId: String(id) };
@@ -80,6 +92,7 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
 
 /** What a failed send means for delivery. */
 function toSendResult(err: unknown, secondMs: number): SendResult {
+  if (err instanceof PacedError) return { kind: 'paced', afterMs: err.readyInMs };
   if (err instanceof GrammyError) {
     const reason = `${err.error_code}: ${err.description}`;
     const after = retryAfterOf({ ok: false, error_code: err.error_code, parameters: err.parameters });

@@ -4,7 +4,7 @@
  * errors Telegram answers with.
  */
 import { GrammyError, HttpError, type Transformer } from 'grammy';
-import type { Pacer } from './pacer.ts';
+import type { Pacer, RunOptions } from './pacer.ts';
 
 /** The methods Telegram's flood control counts (edits and callback answers are not sends). */
 const SEND_METHODS: ReadonlySet<string> = new Set([
@@ -43,9 +43,11 @@ export interface PacingTransformerOptions {
   readonly retries: number;
   /** A longer flood wait (real ms) is not waited out: the error goes to the caller. */
   readonly maxWaitMs: number;
+  /** How long a send may wait for its chat's own limit before PacedError (see Pacer); absent: as long as needed. */
+  readonly pace?: RunOptions;
 }
 
-/** Paces every send through `pacer`; waits out up to `retries` 429s. */
+/** Paces every send through `pacer`; waits out up to `retries` 429s. A PacedError (nothing sent) reaches the caller as thrown. */
 export function pacingTransformer(pacer: Pacer, o: PacingTransformerOptions): Transformer {
   const transformer = async (
     prev: (m: string, p: unknown, s?: AbortSignal) => Promise<RawResponse>,
@@ -56,7 +58,7 @@ export function pacingTransformer(pacer: Pacer, o: PacingTransformerOptions): Tr
     const chatId = SEND_METHODS.has(method) ? (payload as { chat_id?: unknown } | undefined)?.chat_id : undefined;
     if (typeof chatId !== 'number' && typeof chatId !== 'string') return prev(method, payload, signal);
     for (let attempt = 0; ; attempt++) {
-      const res = await pacer.run(String(chatId), () => prev(method, payload, signal), retryAfterOf);
+      const res = await pacer.run(String(chatId), () => prev(method, payload, signal), retryAfterOf, o.pace);
       const after = retryAfterOf(res);
       if (after === undefined || attempt >= o.retries || after * pacer.secondMs > o.maxWaitMs) return res;
       // The pacer has already paused this chat (or the bot) for retry_after: the next run waits it out.

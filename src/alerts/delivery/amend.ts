@@ -35,9 +35,9 @@ export async function addKols(
       ? await sender.edit(orig.chatId, orig.messageId, view)
       : await sender.send(e.chatId, view, nonceFor(e.id));
     s.o.onResult?.(e, r);
-    if (r.kind === 'retry') {
+    if (r.kind === 'retry' || r.kind === 'paced') {
       e.notBefore = s.now() + r.afterMs;
-      e.attempts++;
+      if (r.kind === 'retry') e.attempts++;
       await outbox.update(e);
       wake(s, e.notBefore);
       return 'later';

@@ -76,12 +76,17 @@ export async function followUp(
       return 'next';
     case 'retry':
     case 'uncertain':
-      if (s.now() - e.createdAt > s.retryForMs && !(r.kind === 'retry' && r.reason.startsWith('429'))) {
+    case 'paced':
+      if (
+        s.now() - e.createdAt > s.retryForMs &&
+        r.kind !== 'paced' &&
+        !(r.kind === 'retry' && r.reason.startsWith('429'))
+      ) {
         await finish(s, e, 'dead', `gave up after ${e.attempts} attempts: ${r.reason}`);
         return 'next';
       }
       e.state = 'pending';
-      e.notBefore = s.now() + (r.kind === 'retry' ? r.afterMs : 5_000);
+      e.notBefore = s.now() + (r.kind === 'uncertain' ? 5_000 : r.afterMs);
       await s.o.outbox.update(e);
       wake(s, e.notBefore);
       return 'later';

@@ -39,10 +39,17 @@ export async function sendOne(
     if (step !== undefined) return step;
     r = { kind: 'sent', messageId: '' };
   } else {
+    // At its own limit: a timer, not a worker, waits for this destination (the others go on).
+    const wait = sender.readyIn?.(e.chatId) ?? 0;
+    if (wait > 0) return paced(s, e, wait);
     e.state = 'inflight';
     e.attempts++;
     await s.o.outbox.update(e);
     r = await sender.send(e.chatId, await viewOf(s, e), nonceFor(e.id));
+    if (r.kind === 'paced') {
+      e.attempts--;
+      return paced(s, e, r.afterMs);
+    }
   }
   s.o.onResult?.(e, r);
   switch (r.kind) {
@@ -79,6 +86,15 @@ export async function sendOne(
     case 'gone':
       return destinationGone(s, e, r.reason, r.migrateTo);
   }
+}
+
+/** Nothing was sent and nothing failed: the destination is due again when its limit frees. */
+async function paced(s: DeliveryState, e: OutboxEntry, afterMs: number): Promise<Step> {
+  e.notBefore = s.now() + afterMs;
+  e.state = 'pending';
+  await s.o.outbox.update(e);
+  wake(s, e.notBefore);
+  return 'later';
 }
 
 async function destinationGone(

@@ -16,7 +16,13 @@ export type SendResult =
   /** The request may have landed (a network error after sending): resending could post twice. */
   | { readonly kind: 'uncertain'; readonly reason: string }
   /** This message was refused (a 400, a view the platform cannot show); the destination is fine. */
-  | { readonly kind: 'rejected'; readonly reason: string };
+  | { readonly kind: 'rejected'; readonly reason: string }
+  /**
+   * Nothing was sent: the destination is at its own rate limit (a Telegram group's 20 a minute)
+   * and frees in `afterMs`. Not a failure: the destination is scheduled for then, and every other
+   * destination goes on meanwhile.
+   */
+  | { readonly kind: 'paced'; readonly afterMs: number };
 
 export interface Sender {
   readonly platform: DestinationPlatform;
@@ -27,6 +33,14 @@ export interface Sender {
    * channel's bucket). Without it, bursts are not merged.
    */
   perMinute?(chatId: string, isGroup: boolean): number;
+  /**
+   * Milliseconds until this destination may take a message by its own limits (0: now, or so soon
+   * that the sender simply waits, as for Telegram's one message a second). Asked
+   * before a send, so a destination at its limit waits on a timer, not in a worker. A sender that
+   * paces must also answer `paced` from send() rather than sleep there (another sender, a
+   * reply, may have taken the slot meanwhile).
+   */
+  readyIn?(chatId: string): number;
   /** Replaces an alert already sent (more KOLs within the cooldown); never throws. Without it, a new message goes out. */
   edit?(chatId: string, messageId: string, view: View): Promise<SendResult>;
 }

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { Pacer } from '../../../src/adapters/telegram/pacer.ts';
+import { PacedError, Pacer } from '../../../src/adapters/telegram/pacer.ts';
 
 const none = () => undefined;
 
@@ -55,4 +55,29 @@ test('a 429 read from a result is recorded before the chat sends again', async (
   };
   await Promise.all([pacer.run('9', send, (r) => r.retry), pacer.run('9', send, (r) => r.retry)]);
   assert.ok(times[1]! - times[0]! >= 29, `second send ${times[1]! - times[0]!} ms after a 3 s (scaled) flood wait`);
+});
+
+test('a caller with a bound is told when a group at its minute limit frees, and nothing is sent; others go on', async () => {
+  let clock = 0;
+  const pacer = new Pacer({ perGroupPerMinute: 3, perChatPerSecond: 1000 }, () => clock);
+  const sent: string[] = [];
+  const send = (chat: string) => () => Promise.resolve(void sent.push(chat));
+  for (let i = 0; i < 3; i++) {
+    await pacer.run('-1', send('-1'), none);
+    clock += 1_000;
+  }
+  // Three sends at 0, 1 and 2 s: the fourth may go when the first leaves the minute.
+  assert.equal(pacer.readyIn('-1'), 57_000);
+  assert.equal(pacer.readyIn('-1', 2), 58_000, 'two more sends need the two oldest gone');
+  await assert.rejects(pacer.run('-1', send('-1'), none, { maxChatWaitMs: 1_000 }), (err: unknown) => {
+    assert.ok(err instanceof PacedError);
+    assert.equal(err.readyInMs, 57_000);
+    return true;
+  });
+  await pacer.run('-2', send('-2'), none, { maxChatWaitMs: 1_000 });
+  assert.deepEqual(sent, ['-1', '-1', '-1', '-2'], 'the refused send never went out; another group did at once');
+  clock += 57_000;
+  assert.equal(pacer.readyIn('-1'), 0);
+  await pacer.run('-1', send('-1'), none, { maxChatWaitMs: 1_000 });
+  assert.equal(sent.length, 5);
 });

@@ -59,7 +59,13 @@ test('each Telegram answer maps to what delivery should do', async (t) => {
     /^429/,
     'delivery does not count flood waits as attempts',
   );
-  assert.equal((await send(11)).kind, 'sent', 'the next send waits out the window by itself');
+  const before = fake.messages(11).length;
+  const next = await send(11);
+  assert.equal(next.kind, 'paced', 'still inside the flood wait: delivery is told when it ends, nothing is sent');
+  assert.ok(next.kind === 'paced' && next.afterMs > 1000 * fake.timeScale && next.afterMs <= 4 * 1000 * fake.timeScale);
+  assert.equal(fake.messages(11).length, before);
+  await new Promise((res) => setTimeout(res, next.kind === 'paced' ? next.afterMs : 0));
+  assert.equal((await send(11)).kind, 'sent', 'and after it, the send goes out');
 });
 
 test('a refused connection is safe to retry: nothing can have been posted', async (t) => {
@@ -88,17 +94,21 @@ test('pacing: one busy chat neither breaks its limit nor holds up the others', a
   for (const id of [busy, ...others, -22]) fake.addChat({ id, type: id < 0 ? 'group' : 'private' });
   const started = performance.now();
   const done = new Map<number, number>();
-  const send = (id: number, i: number) =>
-    r.adapter.sender.send(String(id), card(`#${i}`), `n${i}`).then((res) => {
-      assert.equal(res.kind, 'sent');
-      done.set(id, performance.now() - started);
-    });
-  const all = [
-    ...Array.from({ length: 8 }, (_, i) => send(busy, i)),
-    ...others.map((id, i) => send(id, i)),
-    ...Array.from({ length: 22 }, (_, i) => send(-22, i)),
-  ];
-  await Promise.all(all);
+  // As delivery does: one destination's messages in order, and a paced answer waited out on a timer.
+  const deliver = async (id: number, n: number) => {
+    for (let i = 0; i < n; i++)
+      for (;;) {
+        const res = await r.adapter.sender.send(String(id), card(`#${i}`), `n${i}`);
+        if (res.kind === 'paced') {
+          await new Promise((res2) => setTimeout(res2, res.afterMs));
+          continue;
+        }
+        assert.equal(res.kind, 'sent');
+        break;
+      }
+    done.set(id, performance.now() - started);
+  };
+  await Promise.all([deliver(busy, 8), ...others.map((id) => deliver(id, 1)), deliver(-22, 22)]);
   assert.equal(
     fake.requests.filter((q) => q.status === 429).length,
     0,
