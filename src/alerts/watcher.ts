@@ -308,7 +308,8 @@ export function createWatcher(o: WatcherOptions): Watcher {
       try {
         const f = await o.followups.round();
         o.onFollowups?.(f);
-        if (f.queued) kick();
+        // New edits, or new samples that edits queued before them (a round repeated after a crash) wait for.
+        if (f.queued || f.requests) kick();
       } catch (err) {
         o.log.warn({ err }, 'follow-up round failed; will retry');
       }

@@ -76,6 +76,8 @@ export interface CallStore {
   dueTokens(now: number): Promise<{ tokenKey: string; dueAt: number }[]>;
   /** The token's calls that still have follow-ups. */
   openCalls(tokenKey: string): Promise<Call[]>;
+  /** Recomputes these tokens' due times from their calls (a round found an entry ahead of them). */
+  reindex(tokenKeys: readonly string[]): Promise<void>;
 }
 
 export function createCallStore(kv: Kv, o: { retentionMs: number; now?: () => number }): CallStore {
@@ -122,17 +124,29 @@ export function createCallStore(kv: Kv, o: { retentionMs: number; now?: () => nu
 
   return {
     async record(call) {
-      if (await kv.get(`c:${call.id}`)) return false;
-      await kv.set(`c:${call.id}`, call, ttl(call));
+      // The indexes first, the call last: a crash anywhere in between leaves an index entry ahead
+      // of its call (skipped, and repaired by the next round), never a call no index finds.
+      const fresh = (await kv.get(`c:${call.id}`)) === undefined;
       await addTo(`d:${call.subId}`, call.id);
-      if (nextDue(call) !== undefined) {
+      const dueAt = nextDue(call);
+      if (dueAt !== undefined) {
         await addTo(`t:${callTokenKey(call)}`, call.id);
-        await reindex(callTokenKey(call));
+        await locked('due', async () => {
+          const due = (await kv.get<Record<string, number>>('due')) ?? {};
+          const key = callTokenKey(call);
+          if (due[key] === undefined || due[key] > dueAt) await kv.set('due', { ...due, [key]: dueAt });
+        });
       }
-      return true;
+      if (fresh) await kv.set(`c:${call.id}`, call, ttl(call));
+      return fresh;
     },
     get: (id) => kv.get<Call>(`c:${id}`),
     getMany: (ids) => kv.getMany<Call>(ids.map((id) => `c:${id}`)),
+    async reindex(tokenKeys) {
+      for (const t of tokenKeys) await reindex(t);
+    },
+    // The calls first, then their index: the index can only be left earlier than the calls (a
+    // crash in between), which a round repairs instead of fetching.
     async save(calls) {
       for (let i = 0; i < calls.length; i += 500)
         await Promise.all(calls.slice(i, i + 500).map((c) => kv.set(`c:${c.id}`, c, ttl(c))));

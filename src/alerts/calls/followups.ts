@@ -7,7 +7,9 @@
  *
  * Crash safety: the edit's entry id is `fu:<call>:<point>`, so a round repeated
  * after a crash between "queued" and "call saved" finds the entry already there
- * and queues nothing twice; an edit itself is idempotent.
+ * and queues nothing twice; an edit itself is idempotent, and it waits until the
+ * call holds the sample it shows (delivery/followup.ts), so an edit sent in that
+ * gap never passes the old text off as the new point.
  */
 import type { Logger } from 'pino';
 import type { KolClient } from '../../api/index.ts';
@@ -87,10 +89,19 @@ export function createFollowups(o: FollowupsOptions): Followups {
       while (sent.length && sent[0]! <= t - MINUTE) sent.shift();
       const due = await o.calls.dueTokens(t);
       const room = Math.max(0, o.perMinute - sent.length);
-      const take = due.slice(0, room);
-      if (!take.length) return { requests: 0, queued: 0, deferred: due.length };
+      // Only a token with a point due now is asked about. The index can be ahead of the calls (a
+      // crash between saving them and it): such an entry is repaired, and costs no request.
       const open = new Map<string, Call[]>();
-      for (const d of take) open.set(d.tokenKey, await o.calls.openCalls(d.tokenKey));
+      const stale: string[] = [];
+      let looked = 0;
+      for (; looked < due.length && open.size < room; looked++) {
+        const key = due[looked]!.tokenKey;
+        const calls = await o.calls.openCalls(key);
+        if (calls.some((c) => nextDue(c)! <= t)) open.set(key, calls);
+        else stale.push(key);
+      }
+      if (stale.length) await o.lease.fenced(() => o.calls.reindex(stale));
+      if (!open.size) return { requests: 0, queued: 0, deferred: due.length - looked };
       const refs = [...open.values()].flatMap((cs) => (cs[0] ? [cs[0].token] : []));
       for (let i = 0; i < refs.length; i++) sent.push(t);
       const markets = await marketNow(o.api, refs, { budgetMs, log: o.log });
@@ -125,7 +136,7 @@ export function createFollowups(o: FollowupsOptions): Followups {
         if (entries.length) queued += await o.outbox.enqueue(`fu-${key}-${t}`, entries);
         if (changed.length) await o.lease.fenced(() => o.calls.save(changed));
       }
-      return { requests: refs.length, queued, deferred: due.length - take.length };
+      return { requests: refs.length, queued, deferred: due.length - looked };
     },
     async sighted(markets) {
       for (const [key, m] of markets) {

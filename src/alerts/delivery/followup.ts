@@ -59,6 +59,18 @@ export async function followUp(
     await finish(s, e, 'dead', `${sender.platform} cannot edit`);
     return 'next';
   }
+  if (call.next <= fu.point) {
+    // The round queues this edit before it saves the call's new sample (calls/followups.ts): read
+    // in between (a drain, or a restart after a crash there), the call still has the old line, and
+    // an edit now would show it, which the platform answers "not modified" and would pass for
+    // done. The edit waits for the sample it is there to show: it stays pending, and the drain the
+    // watcher starts once the round has saved its calls sends it. A call that ends meanwhile ends it above.
+    if (s.now() - e.createdAt > s.retryForMs) {
+      await finish(s, e, 'dead', 'its sample was never saved');
+      return 'next';
+    }
+    return 'later';
+  }
   const locale = await localeOf(s, call);
   const line = followupLine(call, translator(locale), formats(locale));
   e.attempts++;

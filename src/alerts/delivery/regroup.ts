@@ -6,7 +6,7 @@
  */
 import type { OutboxEntry } from '../../store/outbox.ts';
 import type { Subscription } from '../../store/subscriptions.ts';
-import { burstChunks, isAlert, mergedEntry } from '../merge.ts';
+import { BURST_ITEMS_MAX, burstChunks, isAlert, mergedEntry } from '../merge.ts';
 import { quietUntil } from '../quiet.ts';
 import { wake, type DeliveryState } from './state.ts';
 import type { Sender } from './types.ts';
@@ -39,10 +39,14 @@ export async function regroup(
     } else kept.push(e);
   }
   out = kept;
-  if (held.length) {
-    const summary = await merge(s, 'quiet', held);
-    if (summary) out.unshift(summary);
+  // Every held alert is listed, once and in order, in as many messages as the platforms' limits
+  // need: the same cut as a burst's (merge.ts), never "and N more" with the rest shown nowhere.
+  const summaries: OutboxEntry[] = [];
+  for (let i = 0; i < held.length; i += BURST_ITEMS_MAX) {
+    const summary = await merge(s, 'quiet', held.slice(i, i + BURST_ITEMS_MAX));
+    if (summary) summaries.push(summary);
   }
+  out.unshift(...summaries);
   const ready = out.filter((e) => isAlert(e) && e.state === 'pending' && e.notBefore <= t);
   if (ready.length < 2 || !sender.perMinute) return out;
   const budget = sender.perMinute(sub.chatId, sub.isGroup) - s.recent.inLastMinute(`${sub.platform}:${sub.chatId}`);

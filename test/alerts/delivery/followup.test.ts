@@ -31,6 +31,8 @@ test('a deleted alert message ends its call’s follow-ups; a transient failure 
   const sub = await k.subscribe('c');
   const e = await k.alert('c');
   await sendOne(k.s, e, k.sender, sub);
+  const call = (await k.store.calls.get(e.id))!;
+  await k.store.calls.save([{ ...call, next: 1, samples: [{ at: k.now, marketCap: 2_000_000, point: 60 }] }]);
   const content = { kind: 'followup', call: e.id, point: 0 } as const;
   const fu = await k.alert('c', { id: `fu:${e.id}:0`, content });
   k.answers.set('c', () => ({ kind: 'uncertain', reason: 'socket hang up' }));
@@ -65,4 +67,21 @@ test('more KOLs within the cooldown: a sent alert is edited to name them all, ea
   assert.equal(k.out.at(-1)!.op, 'edit');
   assert.match(textOf(k.out.at(-1)!.view), /@kol2/);
   assert.deepEqual((await k.store.calls.get(e.id))!.kols, ['kol1', 'kol2'], 'one call with all its KOLs');
+});
+
+test('an edit queued before its call’s sample was saved waits for it, then shows the point', async (t) => {
+  const k = await deliveryKit(t);
+  const sub = await k.subscribe('c', { filters: { ...(await k.subscribe('c')).filters, followups: [60] } });
+  const e = await k.alert('c');
+  await sendOne(k.s, e, k.sender, sub);
+  const content = { kind: 'followup', call: e.id, point: 0 } as const;
+  const fu = await k.alert('c', { id: `fu:${e.id}:0`, content });
+  // The round queued the edit; the call's new sample is not saved yet (a crash, or a drain in between).
+  assert.equal(await followUp(k.s, fu, content, k.sender, sub), 'later');
+  assert.equal(k.out.length, 1, 'no edit with the old text');
+  assert.equal((await k.store.outbox.get(fu.id))!.state, 'pending');
+  const call = (await k.store.calls.get(e.id))!;
+  await k.store.calls.save([{ ...call, next: 1, samples: [{ at: k.now + HOUR, marketCap: 3_000_000, point: 60 }] }]);
+  assert.equal(await followUp(k.s, (await k.store.outbox.get(fu.id))!, content, k.sender, sub), 'next');
+  assert.match(textOf(k.out.at(-1)!.view), /Since alert \(1h\): 3x/);
 });

@@ -32,6 +32,8 @@ test('follow-up edits go after every new alert of the run', async (t) => {
   await k.subscribe('c');
   const first = await k.alert('c');
   await runOnce(k.s);
+  const call = (await k.store.calls.get(first.id))!;
+  await k.store.calls.save([{ ...call, next: 1, samples: [{ at: k.now, marketCap: 2_000_000, point: 60 }] }]);
   await k.alert('c', { id: `fu:${first.id}:0`, content: { kind: 'followup', call: first.id, point: 0 } });
   await k.alert('c');
   await runOnce(k.s);

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { regroup } from '../../../src/alerts/delivery/regroup.ts';
-import { deliveryKit } from './kit.ts';
+import { viewOf } from '../../../src/alerts/delivery/compose.ts';
+import { BURST_ITEMS_MAX } from '../../../src/alerts/merge.ts';
+import { deliveryKit, textOf } from './kit.ts';
 
 test('quiet hours hold a new alert until they end, then what they held goes out as one summary, in order', async (t) => {
   const k = await deliveryKit(t);
@@ -50,4 +52,29 @@ test('after a crash between storing a merged entry and marking its members, the 
     [merged!.id],
   );
   for (const e of q) assert.equal((await k.store.outbox.get(e.id))!.state, 'merged');
+});
+
+test('60 alerts held through quiet hours: every one listed once, in order, over as many summaries as the limits need', async (t) => {
+  const k = await deliveryKit(t);
+  const sub = await k.subscribe('q', { quiet: { from: 0, to: 1439, tz: 'UTC' } });
+  const held: string[] = [];
+  for (let i = 0; i < 60; i++) held.push((await k.alert('q')).id);
+  await regroup(k.s, await k.store.outbox.pending(), sub, k.sender);
+  k.advance((await k.store.outbox.get(held[0]!))!.quietUntil! - k.now + 1);
+  const out = await regroup(k.s, await k.store.outbox.pending(), sub, k.sender);
+  const listed = out.flatMap((e) =>
+    e.content.kind === 'merged' && e.content.why === 'quiet' ? e.content.members : [],
+  );
+  assert.deepEqual(listed, held, 'each once, in order');
+  assert.equal(out.length, Math.ceil(60 / BURST_ITEMS_MAX));
+  for (const e of out) {
+    assert.equal(e.content.kind, 'merged');
+    const view = await viewOf(k.s, e);
+    const lines = textOf(view).match(/TK\d+/g) ?? [];
+    assert.equal(
+      new Set(lines).size,
+      e.content.kind === 'merged' ? e.content.members.length : 0,
+      'the message shows every alert it stands for (no "and N more")',
+    );
+  }
 });
