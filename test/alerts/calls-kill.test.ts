@@ -1,0 +1,119 @@
+/**
+ * The real bot process SIGKILLed a few milliseconds after a follow-up round's
+ * market answer (between "edit queued" and "sample saved", or just after), on
+ * SQLite and on Redis: after the restart the point shows in the alert, and a
+ * token with no point due is not asked about again.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startSandbox } from '../../src/sandbox/server.ts';
+import { openStore } from '../../src/store/index.ts';
+import { startDiscordFake } from '../fakes/discord/index.ts';
+import { startTelegramFake } from '../fakes/telegram/index.ts';
+import { openSubscription } from '../helpers/subscriptions.ts';
+import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
+
+const CHILD = fileURLToPath(new URL('./calls-child.ts', import.meta.url));
+const HOUR = 3_600_000;
+const CHATS = [7400001, 7400002];
+const available = redisAvailable();
+
+for (const kind of ['SQLite', 'Redis'] as const)
+  test(`${kind}: SIGKILL a few ms after a round's market answer: every point shows after the restart, and no token is asked about with no point due`, {
+    timeout: 180_000,
+    skip: kind === 'Redis' && !available ? REDIS_SKIP : false,
+  }, async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'kolradar-calls-kill-'));
+    let clock = Date.now();
+    const sb = await startSandbox({ market: { clock: () => clock } });
+    const discord = await startDiscordFake({ guilds: [{ id: '933000000000000001', channels: [] }] });
+    const telegram = await startTelegramFake({
+      token: '7000000015:AAFakeTokenForTheCallsKill_01234567',
+      knownChatsOnly: false,
+    });
+    const storeUrl = kind === 'Redis' ? (await startRedis(t)).url : `sqlite:${join(dir, 'state.sqlite')}`;
+    let child: ChildProcess | undefined;
+    t.after(async () => {
+      child?.kill('SIGKILL');
+      await discord.close();
+      await telegram.close();
+      await sb.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    const seed = await openStore(storeUrl);
+    for (const c of CHATS) await seed.subscriptions.put(openSubscription('telegram', String(c)));
+    await seed.close();
+    const env = {
+      KOL_API_BASE_URL: sb.url,
+      KOL_API_KEY: sb.apiKey,
+      STORE_URL: storeUrl,
+      DISCORD_TOKEN: discord.token,
+      DISCORD_APPLICATION_ID: discord.applicationId,
+      DISCORD_API_BASE: discord.apiBase,
+      TELEGRAM_BOT_TOKEN: telegram.token,
+      TELEGRAM_API_ROOT: telegram.apiRoot,
+    };
+    const start = async (at: number) => {
+      const c = spawn(process.execPath, [CHILD, String(at), JSON.stringify(env)], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      await new Promise<void>((resolve, reject) => {
+        c.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+        c.once('exit', (code) => reject(new Error(`child exited ${code}`)));
+      });
+      return c;
+    };
+    const exited = (c: ChildProcess) =>
+      new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
+    const until = async (what: string, ok: () => boolean | Promise<boolean>) => {
+      for (let i = 0; i < 600 && !(await ok()); i++) await sleep(50);
+      assert.ok(await ok(), what);
+    };
+    const marketAnswers = () => sb.count('2');
+
+    // Life 1: an alert in each chat, recorded as a call.
+    child = await start(clock);
+    await until('the first tick read the feed head', () => sb.count('tweets') >= 1);
+    const tok = sb.data.tokens.find((x) => /^[A-Z0-9]+$/.test(x.symbol) && x.marketcap > 0)!;
+    sb.addTweets(1, { token: tok.id, kol: sb.data.kols[0]!.id, tokenScore: 95, kolScore: 95 });
+    await until('alerts arrived', () => CHATS.every((c) => telegram.messages(c).length === 1));
+    const recorded = async () => {
+      const s = await openStore(storeUrl);
+      try {
+        return (await Promise.all(CHATS.map((c) => s.calls.list(`telegram:${c}`, 0)))).every((l) => l.length === 1);
+      } finally {
+        await s.close();
+      }
+    };
+    await until('each alert is a call', recorded);
+    child.kill('SIGKILL');
+    await exited(child);
+
+    // Life 2, an hour later: killed a few milliseconds after the round's market answer.
+    clock += HOUR + 60_000;
+    const before = marketAnswers();
+    child = await start(clock);
+    await until('the round asked the market', () => marketAnswers() > before);
+    await sleep(3);
+    child.kill('SIGKILL');
+    await exited(child);
+
+    // Life 3: the 1h point shows in every followed message, and stays the only request until the next point.
+    clock += 60_000;
+    child = await start(clock);
+    const shown = () => CHATS.every((c) => /Since alert \(1h\)/.test(telegram.messages(c)[0]!.text ?? ''));
+    await until('the 1h point in every alert', shown);
+    const settled = marketAnswers();
+    // Three more ticks (each reads the feed), with no point due: no market request among them.
+    const reads = sb.count('tweets');
+    await until('three more ticks', () => sb.count('tweets') >= reads + 3);
+    assert.equal(marketAnswers(), settled, 'no token asked about with no point due');
+    child.kill('SIGTERM');
+    await exited(child);
+  });
