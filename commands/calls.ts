@@ -90,8 +90,8 @@ export default {
         description: summaryLine(summary, t, f),
         columns: kolColumns(t),
         rows: kolRows(rows, offset, f),
-        footer: rangeText(page),
-        actions: offsetActions('calls', input, page),
+        footer: rangeText(page, t),
+        actions: offsetActions('calls', input, page, t),
       };
     }
     const sorted = sortCalls(scored, input.sort ?? 'best');
@@ -104,8 +104,8 @@ export default {
       description: summaryLine(summary, t, f),
       columns: callColumns(t),
       rows: callRows(rows, offset, f, now),
-      footer: rangeText(page),
-      actions: offsetActions('calls', input, page),
+      footer: rangeText(page, t),
+      actions: offsetActions('calls', input, page, t),
     };
     // The picture shows the whole period, so it is drawn with the first page only.
     if (offset > 0) return table;

@@ -217,6 +217,7 @@ async function actionsOf(p: PlanInput, groups: readonly Match[][]) {
     if (out.has(key)) continue;
     const t = f.tweet.token;
     const specs = [
+      // English labels for the record; the alert's view says them in the destination's language.
       { label: 'Token card', command: 'token', options: { chain: t.chain_id, address: t.token_address } },
       {
         label: `@${f.tweet.x_user[0]?.username ?? f.username}`,

@@ -182,14 +182,17 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         charts: o.charts,
         ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
       };
-      return await bindActions(
-        withUnreadableNote(await checked.command.run(checked.input as never, ctx), counted.count(), t),
-        caller,
+      return labelled(
+        await bindActions(
+          withUnreadableNote(await checked.command.run(checked.input as never, ctx), counted.count(), t),
+          caller,
+        ),
+        t,
       );
     } catch (err) {
       const { view, outcome: oc } = toErrorView(err, name, o.log, t);
       outcome = oc;
-      return view;
+      return labelled(view, t);
     } finally {
       answered.abort(new Error('the command has answered'));
       o.onOutcome?.(o.commands.has(name) ? name : UNKNOWN_COMMAND, outcome, now() - started);
@@ -201,7 +204,8 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
 
   function limitedView(waitMs: number, locale: Locale): View {
     const seconds = formats(locale).int(Math.ceil(waitMs / 1000));
-    return { kind: 'error', message: translate(locale)('errors.rateLimited', { seconds }) };
+    const t = translate(locale);
+    return labelled({ kind: 'error', message: t('errors.rateLimited', { seconds }) }, t);
   }
 
   /** The checks run() makes before a command may run: it exists and its options are valid. Throws the answer. */
@@ -257,23 +261,27 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       const t = translate(locale);
       // Forged callback data: the pressed message does not show this button.
       if (opts.buttonsOnMessage && !opts.buttonsOnMessage.includes(id))
-        return { kind: 'error', message: t('errors.foreignButton') };
+        return labelled({ kind: 'error', message: t('errors.foreignButton') }, t);
       const parsed = parseActionId(id);
       let stored: Awaited<ReturnType<Store['pages']['get']>>;
       try {
         stored = parsed ? await o.store.pages.get(parsed.key) : undefined;
       } catch (err) {
         o.log.warn({ err }, 'button state unreadable');
-        return { kind: 'error', message: t('errors.buttonsUnavailable') };
+        return labelled({ kind: 'error', message: t('errors.buttonsUnavailable') }, t);
       }
       if (!stored) {
         const known = parsed?.command && o.commands.has(parsed.command) ? parsed.command : undefined;
-        return known
-          ? { kind: 'error', message: t('errors.pageExpired', { command: known }), example: `/${known}` }
-          : { kind: 'error', message: t('errors.buttonsExpired'), example: '/help' };
+        return labelled(
+          known
+            ? { kind: 'error', message: t('errors.pageExpired', { command: known }), example: `/${known}` }
+            : { kind: 'error', message: t('errors.buttonsExpired'), example: '/help' },
+          t,
+        );
       }
       // A key copied from another chat's message: it must not act (or edit a message) here.
-      if (!stored.chats.includes(chatKey(caller))) return { kind: 'error', message: t('errors.foreignButton') };
+      if (!stored.chats.includes(chatKey(caller)))
+        return labelled({ kind: 'error', message: t('errors.foreignButton') }, t);
       // The language was read above: the command answers in it without a second store read.
       return execute(
         o.commands.get(stored.command),
@@ -299,6 +307,13 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     },
     bind: (view, chat) => bindActions(view, chat),
   };
+}
+
+/** An error's own words ("Example:", "Error:") in the language of its message. */
+export function labelled(view: View, t: T): View {
+  return view.kind === 'error' && !view.labels
+    ? { ...view, labels: { example: t('errors.exampleLabel'), error: t('errors.errorLabel') } }
+    : view;
 }
 
 function unknownCommand(name: string, commands: Registry): UserError {

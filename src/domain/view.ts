@@ -107,6 +107,12 @@ export interface ErrorView extends Common {
   readonly message: string;
   /** A correct example to copy, e.g. `/token solana So11111111111111111111111111111111111111112`. */
   readonly example?: string;
+  /**
+   * The words around it in the reader's language ("Example:", and the console's
+   * "Error:"), from the catalogue; the dispatcher fills them in. Without them the
+   * renderers show the example bare: never an English label.
+   */
+  readonly labels?: { readonly example: string; readonly error: string };
 }
 
 export type View = CardView | TableView | TextView | ErrorView;

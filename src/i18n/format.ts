@@ -60,7 +60,17 @@ function localised(locale: Locale): Formats {
   const decimal = parts.find((p) => p.type === 'decimal')?.value ?? '.';
   // The English text uses ',' and '.' only as separators: swap both in one pass.
   const seps = (s: string): string => s.replace(/[.,]/g, (c) => (c === '.' ? decimal : group));
-  const duration = new Intl.DurationFormat(locale, { style: 'narrow' });
+  // Years and months in words: narrow ones read as minutes in several languages
+  // (es "1m", tr "1a" beside a "5m" window); the small units stay narrow.
+  const duration = new Intl.DurationFormat(locale, {
+    style: 'narrow',
+    years: 'long',
+    months: 'long',
+    yearsDisplay: 'auto',
+    monthsDisplay: 'auto',
+  });
+  // DurationFormat hides zero units: a zero age would be empty without this one.
+  const zero = new Intl.DurationFormat(locale, { style: 'narrow', secondsDisplay: 'always' }).format({ seconds: 0 });
   const relative = new Intl.RelativeTimeFormat(locale, { style: 'short', numeric: 'auto' });
   const pctCache = new Map<string, Intl.NumberFormat>();
   const pctFormat = (sign: boolean, d: number): Intl.NumberFormat => {
@@ -96,7 +106,7 @@ function localised(locale: Locale): Formats {
       const n = toNumber(value);
       if (n === null || !Number.isFinite(n) || n < 0) return MISSING;
       const p = durationParts(n * UNIT_SECONDS[unit], 2);
-      return duration.format(p.length ? Object.fromEntries(p.map((x) => [x.unit, x.n])) : { seconds: 0 });
+      return p.length ? duration.format(Object.fromEntries(p.map((x) => [x.unit, x.n]))) : zero;
     },
     timeAgo(when, now = Date.now()) {
       const t = toMillis(when);

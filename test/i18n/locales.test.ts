@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formats } from '../../src/i18n/format.ts';
-import { negotiate, pickLocale } from '../../src/i18n/index.ts';
+import { LOCALES, negotiate, pickLocale } from '../../src/i18n/index.ts';
 import * as english from '../../src/i18n/english.ts';
 
 test('platform language tags map to the language we speak, others to nothing', () => {
@@ -91,5 +91,18 @@ test('market caps keep K/M/B in every language; separators, percentages and time
       [f.usd(null), f.pct('x', 'percent'), f.age(-1, 'days'), f.timeAgo(undefined)],
       ['-', '-', '-', '-'],
     );
+  }
+});
+
+test('an age of zero shows a value, and an age in months never reads as minutes, in every language', () => {
+  for (const locale of LOCALES) {
+    const f = formats(locale);
+    assert.match(f.age(0, 'seconds'), /\p{N}/u, `${locale}: zero age`);
+    assert.match(f.age(0, 'days'), /\p{N}/u, `${locale}: zero age in days`);
+    // A window label ("5m") and an age of one month must not share a unit word.
+    const month = f.age(31, 'days').replace(/[\d\s.,]/g, '');
+    const minutes = f.age(5, 'minutes').replace(/[\d\s.,]/g, '');
+    assert.notEqual(month, minutes, `${locale}: ${f.age(31, 'days')} vs ${f.age(5, 'minutes')}`);
+    assert.notEqual(month, 'm', `${locale}: a month as "${f.age(31, 'days')}" reads as minutes`);
   }
 });

@@ -331,6 +331,8 @@ export default {
     andMore: 'And more',
     tweet: 'Tweet',
     explorer: 'Explorer',
+    tokenCardButton: 'Token card',
+    muteButton: 'Mute token',
     test: '[TEST] ',
     title: '{{symbol}} shilled by {{who}}',
     on: ' on {{chain}}',
@@ -393,6 +395,10 @@ export default {
   },
   /** Answers when something went wrong: short, what to do next. */
   errors: {
+    /** Before the correct example under an error. */
+    exampleLabel: 'Example:',
+    /** Heads an error in the console. */
+    errorLabel: 'Error:',
     rateLimited: "You're sending commands quickly. Try again in {{seconds}} s.",
     manageAlertsDiscord: 'Only members who can manage this channel may change its alerts.',
     manageAlertsGroup: 'Only group admins may change this chat’s alerts.',

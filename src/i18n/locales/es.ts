@@ -320,6 +320,8 @@ export default {
     andMore: 'Y más',
     tweet: 'Tweet',
     explorer: 'Explorador',
+    tokenCardButton: 'Ficha del token',
+    muteButton: 'Silenciar token',
     test: '[PRUEBA] ',
     title: '{{who}} shillea {{symbol}}',
     on: ' en {{chain}}',
@@ -386,6 +388,10 @@ export default {
     notShown: 'Esa respuesta no se puede mostrar aquí. Prueba otra vez.',
   },
   errors: {
+    /** Before the correct example under an error. */
+    exampleLabel: 'Ejemplo:',
+    /** Heads an error in the console. */
+    errorLabel: 'Error:',
     rateLimited: 'Vas muy rápido con los comandos. Prueba otra vez en {{seconds}} s.',
     manageAlertsDiscord: 'Solo quien puede gestionar este canal puede cambiar sus alertas.',
     manageAlertsGroup: 'Solo los admins del grupo pueden cambiar las alertas de este chat.',

@@ -298,6 +298,8 @@ export default {
     andMore: '그 밖에',
     tweet: '트윗',
     explorer: '익스플로러',
+    tokenCardButton: '토큰 카드',
+    muteButton: '토큰 알림 끄기',
     test: '[테스트] ',
     title: '{{who}}가 {{symbol}} 쉴링',
     on: ' · {{chain}}',
@@ -353,6 +355,10 @@ export default {
     notShown: '이 답변은 여기서 표시할 수 없어요. 다시 시도하세요.',
   },
   errors: {
+    /** Before the correct example under an error. */
+    exampleLabel: '예:',
+    /** Heads an error in the console. */
+    errorLabel: '오류:',
     rateLimited: '명령을 너무 빨리 보내고 있어요. {{seconds}}초 후에 다시 시도하세요.',
     manageAlertsDiscord: '이 채널을 관리할 수 있는 멤버만 알림 설정을 바꿀 수 있어요.',
     manageAlertsGroup: '그룹 관리자만 이 채팅의 알림 설정을 바꿀 수 있어요.',

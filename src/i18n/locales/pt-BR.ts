@@ -323,6 +323,8 @@ export default {
     andMore: 'E mais',
     tweet: 'Tweet',
     explorer: 'Explorador',
+    tokenCardButton: 'Card do token',
+    muteButton: 'Silenciar token',
     test: '[TESTE] ',
     title: '{{who}} shillou {{symbol}}',
     on: ' na {{chain}}',
@@ -389,6 +391,10 @@ export default {
     notShown: 'Essa resposta não pode ser mostrada aqui. Tente de novo.',
   },
   errors: {
+    /** Before the correct example under an error. */
+    exampleLabel: 'Exemplo:',
+    /** Heads an error in the console. */
+    errorLabel: 'Erro:',
     rateLimited: 'Você está mandando comandos rápido demais. Tente de novo em {{seconds}} s.',
     manageAlertsDiscord: 'Só quem pode gerenciar este canal pode mudar os alertas dele.',
     manageAlertsGroup: 'Só os admins do grupo podem mudar os alertas deste chat.',

@@ -323,6 +323,8 @@ export default {
     andMore: 'И ещё',
     tweet: 'Твит',
     explorer: 'Эксплорер',
+    tokenCardButton: 'Карточка токена',
+    muteButton: 'Заглушить токен',
     test: '[ТЕСТ] ',
     title: '{{symbol}} шиллит {{who}}',
     on: ' в {{chain}}',
@@ -393,6 +395,10 @@ export default {
     notShown: 'Этот ответ здесь не отобразить. Попробуй ещё раз.',
   },
   errors: {
+    /** Before the correct example under an error. */
+    exampleLabel: 'Пример:',
+    /** Heads an error in the console. */
+    errorLabel: 'Ошибка:',
     rateLimited: 'Слишком много команд подряд. Попробуй снова через {{seconds}} с.',
     manageAlertsDiscord: 'Менять алерты этого канала могут только те, кто может им управлять.',
     manageAlertsGroup: 'Менять алерты этого чата могут только админы группы.',

@@ -316,6 +316,8 @@ export default {
     andMore: 'Ve dahası',
     tweet: 'Tweet',
     explorer: 'Explorer',
+    tokenCardButton: 'Token kartı',
+    muteButton: 'Tokeni sessize al',
     test: '[TEST] ',
     title: '{{who}} {{symbol}} shill’liyor',
     on: ' · {{chain}}',
@@ -376,6 +378,10 @@ export default {
     notShown: 'Bu yanıt burada gösterilemedi. Tekrar dene.',
   },
   errors: {
+    /** Before the correct example under an error. */
+    exampleLabel: 'Örnek:',
+    /** Heads an error in the console. */
+    errorLabel: 'Hata:',
     rateLimited: 'Çok hızlı komut gönderiyorsun. {{seconds}} sn sonra tekrar dene.',
     manageAlertsDiscord: 'Bu kanalın uyarılarını yalnızca kanalı yönetebilen üyeler değiştirebilir.',
     manageAlertsGroup: 'Bu sohbetin uyarılarını yalnızca grup yöneticileri değiştirebilir.',

@@ -305,6 +305,8 @@ export default {
     andMore: 'Và thêm',
     tweet: 'Tweet',
     explorer: 'Explorer',
+    tokenCardButton: 'Thẻ token',
+    muteButton: 'Tắt báo token',
     test: '[THỬ] ',
     title: '{{who}} shill {{symbol}}',
     on: ' trên {{chain}}',
@@ -360,6 +362,10 @@ export default {
     notShown: 'Không hiển thị được câu trả lời ở đây. Thử lại nhé.',
   },
   errors: {
+    /** Before the correct example under an error. */
+    exampleLabel: 'Ví dụ:',
+    /** Heads an error in the console. */
+    errorLabel: 'Lỗi:',
     rateLimited: 'Bạn gửi lệnh nhanh quá. Thử lại sau {{seconds}} giây nhé.',
     manageAlertsDiscord: 'Chỉ thành viên có quyền quản lý kênh này mới đổi được cảnh báo của kênh.',
     manageAlertsGroup: 'Chỉ admin nhóm mới đổi được cảnh báo của nhóm này.',

@@ -290,6 +290,8 @@ export default {
     andMore: '还有',
     tweet: '推文',
     explorer: '浏览器',
+    tokenCardButton: '代币卡片',
+    muteButton: '屏蔽此代币',
     test: '[测试] ',
     title: '{{who}} 喊单 {{symbol}}',
     on: ' · {{chain}}',
@@ -344,6 +346,10 @@ export default {
     notShown: '这条回复在这里显示不了，请再试一次。',
   },
   errors: {
+    /** Before the correct example under an error. */
+    exampleLabel: '示例：',
+    /** Heads an error in the console. */
+    errorLabel: '错误：',
     rateLimited: '你发命令太快了，请 {{seconds}} 秒后再试。',
     manageAlertsDiscord: '只有能管理此频道的成员才能修改它的提醒设置。',
     manageAlertsGroup: '只有群管理员才能修改本群的提醒设置。',

@@ -5,12 +5,23 @@
  */
 import { CHAIN_LABEL, explorerTokenUrl } from '../../domain/chains.ts';
 import { renderMessage } from '../../i18n/message.ts';
-import type { AlertContent } from '../../store/outbox.ts';
+import type { AlertButton, AlertContent } from '../../store/outbox.ts';
 import { mergedView } from './merged.ts';
 import type { CardView, Field, LinkButton, View } from '../../domain/view.ts';
 import { ENGLISH, fmt, type T } from './lang.ts';
 
 const TWEET_TEXT_MAX = 600;
+
+/**
+ * The stored buttons carry an English label (one entry serves every destination);
+ * the words are the destination's, chosen by what the button does. The KOL
+ * button's label is a handle and stays as stored.
+ */
+function buttonLabel(a: AlertButton, tr: T): string {
+  if (a.command === 'token') return tr('alert.tokenCardButton');
+  if (a.command === 'mute') return tr('alert.muteButton');
+  return a.label;
+}
 
 /** `followup`: the call's latest line (views/cards/calls.ts), shown above the alert when it is edited. */
 export function alertView(c: AlertContent, tr: T = ENGLISH, followup?: string): View {
@@ -78,7 +89,7 @@ export function alertView(c: AlertContent, tr: T = ENGLISH, followup?: string): 
     footer: c.test ? tr('alert.testFooter') : tr('alert.footer'),
     colour: 'brand',
     links,
-    actions: c.actions,
+    actions: c.actions.map((a) => ({ ...a, label: buttonLabel(a, tr) })),
   };
   return card;
 }

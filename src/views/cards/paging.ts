@@ -4,7 +4,7 @@
  * every platform, from a stored key).
  */
 import type { Action } from '../../domain/view.ts';
-import { ENGLISH, fmt, type T } from './lang.ts';
+import { fmt, type T } from './lang.ts';
 
 type Options = Readonly<Record<string, unknown>>;
 
@@ -26,7 +26,7 @@ function hasNextOffset(p: OffsetPage): boolean {
   return p.total !== undefined ? p.offset + p.shown < p.total : p.shown >= p.limit;
 }
 
-export function offsetActions(command: string, input: Options, p: OffsetPage, t: T = ENGLISH): Action[] {
+export function offsetActions(command: string, input: Options, p: OffsetPage, t: T): Action[] {
   const out: Action[] = [];
   if (p.offset > 0) {
     out.push({
@@ -41,7 +41,7 @@ export function offsetActions(command: string, input: Options, p: OffsetPage, t:
 }
 
 /** "11-20 of 160", or "11-20" when the total is unknown; "no results" for an empty page. */
-export function rangeText(p: OffsetPage, t: T = ENGLISH): string {
+export function rangeText(p: OffsetPage, t: T): string {
   if (p.shown === 0) return t(p.offset > 0 ? 'paging.noMore' : 'paging.none');
   const span = `${p.offset + 1}-${p.offset + p.shown}`;
   return p.total !== undefined ? t('paging.of', { span, total: fmt(t).int(p.total) }) : span;
@@ -64,7 +64,7 @@ export interface CursorPage {
  * Cursor APIs only go forward, so Next also pushes this page's cursor on a
  * small stack that Previous pops.
  */
-export function cursorActions(command: string, input: Options, p: CursorPage, t: T = ENGLISH): Action[] {
+export function cursorActions(command: string, input: Options, p: CursorPage, t: T): Action[] {
   const back = [...(p.back ?? [])];
   const out: Action[] = [];
   const prev = back.at(-1);

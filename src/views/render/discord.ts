@@ -162,8 +162,9 @@ function tableEmbed(view: TableView): DiscordEmbed {
 function errorEmbed(view: ErrorView): DiscordEmbed {
   const message = richMarkdown(view.message, 3000);
   const example = view.example ? inlineCode(cut(singleLine(clean(view.example)), 900)) : '';
+  const label = view.labels ? `${escapeMarkdown(cut(singleLine(clean(view.labels.example)), 40))} ` : '';
   return {
-    description: example ? `${message}\nExample: ${example}` : message || EMPTY,
+    description: example ? `${message}\n${label}${example}` : message || EMPTY,
     color: COLOURS.error,
   };
 }

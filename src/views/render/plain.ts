@@ -101,8 +101,10 @@ export function toPlainText(view: View, opts: PlainOptions = {}): PlainText {
       blocks.push(rich(view.text));
       break;
     case 'error': {
-      const example = view.example ? `\nExample: ${oneLine(view.example)}` : '';
-      blocks.push(`${paint('Error:', 'bold', 'error')} ${clean(view.message)}${example}`);
+      const label = (text: string | undefined) => (text ? `${oneLine(text)} ` : '');
+      const example = view.example ? `\n${label(view.labels?.example)}${oneLine(view.example)}` : '';
+      // Without its label the error still stands out by colour and its mark.
+      blocks.push(`${paint(label(view.labels?.error) || '✖ ', 'bold', 'error')}${clean(view.message)}${example}`);
       break;
     }
   }

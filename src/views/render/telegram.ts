@@ -167,8 +167,9 @@ function textHtml(view: TextView, max: number): Html {
 
 function errorHtml(view: ErrorView, max: number): Html {
   const example = view.example ? cut(singleLine(clean(view.example)), 500) : '';
+  const label = view.labels ? `${cut(singleLine(clean(view.labels.example)), 40)} ` : '';
   const exampleHtml: Html = example
-    ? { html: `Example: <code>${escapeHtml(example)}</code>`, visible: 'Example: '.length + example.length }
+    ? { html: `${escapeHtml(label)}<code>${escapeHtml(example)}</code>`, visible: label.length + example.length }
     : EMPTY;
   const message = richHtml(['⚠️ ', view.message], max - exampleHtml.visible - 1);
   return join([message, exampleHtml], '\n');

@@ -103,11 +103,31 @@ export function englishLeft(text: string, sb: Sandbox, locale?: Locale): string[
     .replace(/^[ \t]*[a-z][a-z0-9_]*(?=$| \(| ·| {2})/gmu, ' ');
   const around = (at: number) => rest.slice(Math.max(0, at - 30), at + 30).replace(/\n/g, ' ');
   return [
+    ...(locale ? englishLabels(text, locale) : []),
     ...[...rest.matchAll(ENGLISH_WORDS)].map((m) => `${m[0]} (in “${around(m.index ?? 0)}”)`),
     ...(locale ? englishPhrases(locale) : [])
       .filter((p) => rest.includes(p))
       .map((p) => `English text “${p}” (in “${around(rest.indexOf(p))}”)`),
   ];
+}
+
+/**
+ * Labels the bot puts around what it says (an error's "Example:", the console's
+ * "Error:", an alert's buttons): one or two words, too short for the phrase check
+ * below, and "Token card" is also the name of Discord's menu entry, which the
+ * catalogues quote after "→".
+ */
+const LABEL_KEYS = ['errors.exampleLabel', 'errors.errorLabel', 'alert.tokenCardButton', 'alert.muteButton'];
+
+function englishLabels(text: string, locale: Locale): string[] {
+  const en = catalogueTexts('en');
+  const own = catalogueTexts(locale);
+  return LABEL_KEYS.filter((k) => own.get(k) !== en.get(k)).flatMap((k) => {
+    const label = en.get(k)!;
+    const at = new RegExp(`(?<!→ )(?<!\\p{L})${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\p{L})`, 'u');
+    const m = at.exec(text);
+    return m ? [`English label “${label}” (in “${text.slice(Math.max(0, m.index - 30), m.index + 30)}”)`] : [];
+  });
 }
 
 const phraseCache = new Map<Locale, string[]>();

@@ -177,10 +177,17 @@ test('buttons: links and actions with ids, rows of 5, at most 5 rows', () => {
   );
 });
 
-test('errors are ephemeral embeds with the example in inline code', () => {
-  const p = toDiscordPayload({ kind: 'error', message: 'Unknown chain **x**', example: '/token solana So111' });
+test('errors are ephemeral embeds with the example in inline code, labelled in the words given', () => {
+  const p = toDiscordPayload({
+    kind: 'error',
+    message: 'Unknown chain **x**',
+    example: '/token solana So111',
+    labels: { example: '예:', error: '오류:' },
+  });
   assert.equal(p.flags, 64);
-  assert.equal(p.embeds[0]!.description, 'Unknown chain \\*\\*x\\*\\*\nExample: `/token solana So111`');
+  assert.equal(p.embeds[0]!.description, 'Unknown chain \\*\\*x\\*\\*\n예: `/token solana So111`');
+  const bare = toDiscordPayload({ kind: 'error', message: 'Unknown chain', example: '/token solana So111' });
+  assert.equal(bare.embeds[0]!.description, 'Unknown chain\n`/token solana So111`', 'no English label of its own');
   assert.equal(p.embeds[0]!.color, COLOURS.error);
   assert.equal(toDiscordPayload(card()).flags, undefined);
   assert.equal(toDiscordPayload(card(), { ephemeral: true }).flags, 64);

@@ -88,11 +88,13 @@ test('a wide table is narrowed to the terminal width; columns stay aligned with 
   assert.equal(lines.filter((l) => l.includes('中文名字中文名字')).length, 2);
 });
 
-test('errors show the example', () => {
+test('errors show the example, labelled in the words given and never in English of their own', () => {
+  const view = { kind: 'error', message: 'Unknown chain', example: '/token solana So1' } as const;
   assert.equal(
-    toPlainText({ kind: 'error', message: 'Unknown chain', example: '/token solana So1' }).text,
-    'Error: Unknown chain\nExample: /token solana So1',
+    toPlainText({ ...view, labels: { example: 'Пример:', error: 'Ошибка:' } }).text,
+    'Ошибка: Unknown chain\nПример: /token solana So1',
   );
+  assert.equal(toPlainText(view).text, '✖ Unknown chain\n/token solana So1');
 });
 
 test('no output ever carries a control character unless colour was asked for', () => {

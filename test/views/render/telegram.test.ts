@@ -185,7 +185,9 @@ test('keyboard: actions with ids as callback buttons, web links as url buttons, 
   );
 });
 
-test('errors: warning and example in code', () => {
-  const m = toTelegramHtml({ kind: 'error', message: 'Unknown chain <x>', example: '/token solana So1' });
-  assert.equal(m.text, '⚠️ Unknown chain &lt;x&gt;\nExample: <code>/token solana So1</code>');
+test('errors: warning and example in code, labelled in the words given and never in English of their own', () => {
+  const view = { kind: 'error', message: 'Unknown chain <x>', example: '/token solana So1' } as const;
+  const m = toTelegramHtml({ ...view, labels: { example: 'Örnek:', error: 'Hata:' } });
+  assert.equal(m.text, '⚠️ Unknown chain &lt;x&gt;\nÖrnek: <code>/token solana So1</code>');
+  assert.equal(toTelegramHtml(view).text, '⚠️ Unknown chain &lt;x&gt;\n<code>/token solana So1</code>');
 });
