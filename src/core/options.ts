@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type en from '../i18n/locales/en.ts';
 import { CHAIN_ALIASES, CHAINS, type ChainId, suggest } from '../domain/chains.ts';
+import { profileHandle } from './quote.ts';
 
 /*
  * Validation messages are catalogue keys (errors.option.*, errors.hint.*), with
@@ -194,11 +195,15 @@ function list<T, R extends boolean = false>(item: Option<T>, o: Base<R> & { max?
   return finish<T[], R>(spec, z.preprocess(split, arr.min(1, 'errors.option.minValues')), o.required);
 }
 
-/** A KOL: `@username`, a username, or a numeric Twitter id (kept as a string). */
+/** A KOL: `@username`, a username, an x.com profile link, or a numeric Twitter id (kept as a string). */
 function kol<R extends boolean = false>(o: Base<R>) {
+  const handle = (v: unknown) => {
+    const s = trimmed(v);
+    return typeof s === 'string' ? (profileHandle(s) ?? s) : s;
+  };
   return finish<string, R>(
     { type: 'string', ...pick(o), autocomplete: 'kol' },
-    z.preprocess(trimmed, z.string().regex(/^@?[A-Za-z0-9_]{1,50}$/, 'errors.option.username')),
+    z.preprocess(handle, z.string().regex(/^@?[A-Za-z0-9_]{1,50}$/, 'errors.option.username')),
     o.required,
   );
 }

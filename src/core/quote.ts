@@ -51,6 +51,14 @@ const NOT_PROFILES = new Set([
   'privacy',
 ]);
 
+/** The handle of an x.com (or twitter.com) profile or tweet link: "https://x.com/name" -> "@name". */
+export function profileHandle(link: string): string | undefined {
+  const m = /^(?:https?:\/\/)?(?:www\.|mobile\.)?(?:x|twitter)\.com\/([A-Za-z0-9_]{1,15})(?:[/?#]\S*)?$/i.exec(
+    link.trim(),
+  );
+  return m && !NOT_PROFILES.has(m[1]!.toLowerCase()) ? `@${m[1]}` : undefined;
+}
+
 function kolArgs(text: string): string[] | undefined {
   for (const m of text.matchAll(
     /(?:^|[\s(])(?:https?:\/\/)?(?:www\.|mobile\.)?(?:x|twitter)\.com\/([A-Za-z0-9_]{1,15})(?![A-Za-z0-9_])/gi,

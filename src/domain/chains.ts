@@ -98,19 +98,21 @@ export function explorerTokenUrl(chain: ChainId, address: string): string {
   }
 }
 
-/** Levenshtein distance, small inputs only (option names, chains). */
+/**
+ * Edit distance counting a swap of two neighbours as one edit (optimal string
+ * alignment): "tokne" is one typo from "token". Small inputs only (names, chains).
+ */
 export function distance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => i || j));
   for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const up = prev[j]!;
-      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = up;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
     }
   }
-  return prev[b.length]!;
+  return d[a.length]![b.length]!;
 }
 
 /** The closest candidate within a typo's reach, for "did you mean". */

@@ -116,6 +116,8 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   'choices.auc_v2': LOCALES,
   'choices.winrate': ['es', 'pt-BR'],
   'choices.ranking': ['es', 'pt-BR'],
+  // "Error" is the Spanish word too.
+  'errors.errorLabel': ['es'],
 };
 
 test('no English text is left in another language', () => {
