@@ -4,11 +4,13 @@
  * A signal stops taking commands, lets in-flight work and sends finish
  * (bounded), persists, and returns 0. Started by main.ts.
  */
+import { mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp, type App } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger, scrub, type Logger } from './log.ts';
-import { consoleWords, startConsole } from './adapters/console/index.ts';
+import { consoleWords, languageLine, startConsole } from './adapters/console/index.ts';
 import { consoleSender } from './adapters/console/sender.ts';
 import type { ChatAdapter } from './adapters/types.ts';
 import { startOpsServer } from './ops/http.ts';
@@ -75,6 +77,29 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
   return adapters;
 }
 
+/** Where the console's log lines go on a terminal unless LOG_FILE says. */
+export const DEFAULT_CONSOLE_LOG = 'data/kolradar.log';
+
+/**
+ * The file log lines go to, or undefined for stderr. A person at the console's
+ * terminal reads the banner and the answers, not JSON: there the lines go to a
+ * file. Piped, stderr stays the log (scripts and supervisors read it there).
+ */
+export function logFileOf(
+  config: Pick<Config, 'logFile'>,
+  consoleMode: boolean,
+  stderrIsTerminal: boolean,
+): string | undefined {
+  return config.logFile ?? (consoleMode && stderrIsTerminal ? DEFAULT_CONSOLE_LOG : undefined);
+}
+
+/** Appends each line at once (synchronously: a console session's logs are few, and none is lost at exit). */
+function appendingFile(path: string): { write(line: string): void } {
+  mkdirSync(dirname(resolve(path)), { recursive: true });
+  const fd = openSync(path, 'a');
+  return { write: (line) => void writeSync(fd, line) };
+}
+
 /** The role gauge's view: one 0/1 series per role an instance can hold. */
 function roleFlags(r: Record<string, unknown>): Record<string, number> {
   const flags: Record<string, number> = { watcher_leader: r['watcher'] === 'leader' ? 1 : 0 };
@@ -97,7 +122,13 @@ export async function run(signal: Promise<string>): Promise<number> {
     }
     throw err;
   }
-  const log = createLogger({ level: config.logLevel, secrets: config.secrets });
+  const consoleMode = !config.discord && !config.telegram;
+  const logFile = logFileOf(config, consoleMode, Boolean(process.stderr.isTTY));
+  const log = createLogger({
+    level: config.logLevel,
+    secrets: config.secrets,
+    ...(logFile ? { destination: appendingFile(logFile) } : {}),
+  });
   // A last resort: whatever escapes every boundary is logged through the scrubbing logger
   // (never Node's default dump, which would print a library's token along with the error).
   process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled rejection'));
@@ -109,8 +140,7 @@ export async function run(signal: Promise<string>): Promise<number> {
     return why;
   });
   const started = performance.now();
-  // The console user reads the terminal, not JSON: start-up problems are printed there in plain words too.
-  const consoleMode = !config.discord && !config.telegram;
+  // Start-up problems are printed on the console's terminal in plain words too.
   const say = (line: string) => {
     if (consoleMode) process.stderr.write(`${scrub(line, config.secrets)}\n`);
   };
@@ -164,7 +194,9 @@ export async function run(signal: Promise<string>): Promise<number> {
 
   if (adapters.length === 0) {
     const where = { languages: app.store.languages, locale: config.consoleLocale };
-    if (app.sandbox) banner(app.sandbox, await consoleWords(where.languages, where.locale));
+    const language = await languageLine(where.languages, where.locale, config.consoleLocaleFrom);
+    if (app.sandbox) banner(app.sandbox, await consoleWords(where.languages, where.locale), language);
+    else process.stderr.write(`${language}\n`);
     const colour = Boolean(process.stdout.isTTY);
     const c = startConsole({
       dispatcher: app.dispatcher,
@@ -233,7 +265,7 @@ export async function run(signal: Promise<string>): Promise<number> {
   // Not 0: a supervisor that restarts on failure restarts it, and this release refuses the store with the same line.
   return why === 'outdated' ? 3 : 0;
 
-  function banner(sb: NonNullable<App['sandbox']>, t: T) {
+  function banner(sb: NonNullable<App['sandbox']>, t: T, language: string) {
     // The most talked-about Solana token and the most followed KOL make lively first examples.
     const solana = sb.data.tokens.filter((t) => t.chain_id === 'solana' && t.marketcap > 0);
     const token = solana.sort((a, b) => b.mention - a.mention)[0] ?? sb.data.tokens[0]!;
@@ -242,6 +274,7 @@ export async function run(signal: Promise<string>): Promise<number> {
       [
         t('console.banner'),
         t('console.sandbox', { url: sb.url }),
+        language,
         t('console.tryThese'),
         `  /token ${token.chain_id} ${token.address}`,
         `  /kol @${kol.username}`,

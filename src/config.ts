@@ -195,6 +195,7 @@ const EnvSchema = z.object({
       .optional(),
   ),
   LOG_LEVEL: optionalString.pipe(z.enum(LEVELS, { error: `must be one of ${LEVELS.join(', ')}` }).optional()),
+  LOG_FILE: optionalString,
   HTTP_PORT: port(0),
   KOL_API_MAX_BODY_BYTES: optionalString.pipe(
     z
@@ -263,6 +264,13 @@ export interface Config {
   readonly apiMaxBodyBytes: number;
   /** The console's language tag: `--lang`, else LC_ALL / LC_MESSAGES / LANG (e.g. ru_RU.UTF-8). */
   readonly consoleLocale: string | undefined;
+  /** Where `consoleLocale` came from, for the banner: `--lang` or the variable's name. */
+  readonly consoleLocaleFrom: '--lang' | 'LC_ALL' | 'LC_MESSAGES' | 'LANG' | undefined;
+  /**
+   * Where the JSON log lines go in console mode (the terminal shows what a person
+   * reads); on the chat platforms they go to stderr unless this is set.
+   */
+  readonly logFile: string | undefined;
   /** Interface of the health and metrics server. */
   readonly httpHost: string;
   /** Every secret value present, for log redaction and leak tests. */
@@ -364,6 +372,17 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
     httpPort: e.HTTP_PORT,
     apiMaxBodyBytes: e.KOL_API_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES,
     consoleLocale: langFlag(argv) ?? e.LC_ALL ?? e.LC_MESSAGES ?? e.LANG,
+    consoleLocaleFrom:
+      langFlag(argv) !== undefined
+        ? '--lang'
+        : e.LC_ALL !== undefined
+          ? 'LC_ALL'
+          : e.LC_MESSAGES !== undefined
+            ? 'LC_MESSAGES'
+            : e.LANG !== undefined
+              ? 'LANG'
+              : undefined,
+    logFile: e.LOG_FILE,
     httpHost: e.HTTP_HOST ?? DEFAULT_HOST,
     secrets,
   };

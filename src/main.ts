@@ -9,6 +9,13 @@ process.once('SIGINT', () => onSignal('SIGINT'));
 process.once('SIGTERM', () => onSignal('SIGTERM'));
 
 try {
+  // `.env` if present, loaded here rather than with node's --env-file-if-exists, which prints
+  // ".env not found" over the console's banner (and again in every chart worker).
+  try {
+    process.loadEnvFile('.env');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
   const { run } = await import('./bot.ts');
   process.exit(await run(signal));
 } catch (err) {

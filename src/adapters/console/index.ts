@@ -11,7 +11,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { Caller } from '../../core/command.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
 import { chatLocale } from '../../core/language.ts';
-import { pickLocale, translator, type T } from '../../i18n/index.ts';
+import { negotiate, pickLocale, translator, type Locale, type T } from '../../i18n/index.ts';
 import type { ChatLanguages } from '../../store/languages.ts';
 import type { View } from '../../domain/view.ts';
 import { toPlainText } from '../../views/render/plain.ts';
@@ -34,6 +34,36 @@ export interface ConsoleOptions {
 export async function consoleWords(languages: ChatLanguages | undefined, locale: string | undefined): Promise<T> {
   if (!languages) return translator(pickLocale(undefined, locale));
   return translator(await chatLocale(languages, { platform: 'console', chatId: 'console', locale }));
+}
+
+/**
+ * The banner's line saying which language is in force and why: the chat's
+ * /language (which wins over --lang and LANG, so a stored one would otherwise
+ * look like --lang being ignored), else the terminal's tag and where it came
+ * from, else English.
+ */
+export async function languageLine(
+  languages: ChatLanguages | undefined,
+  locale: string | undefined,
+  from: string | undefined,
+): Promise<string> {
+  let stored: Locale | undefined;
+  try {
+    stored = await languages?.get('console', 'console');
+  } catch {
+    stored = undefined; // the answers fall back the same way (core/language.ts)
+  }
+  const t = translator(pickLocale(stored, locale));
+  const language = t('language.name');
+  // The terminal's tag counts when we speak it (LANG=C or de_DE means English, said as the default).
+  const spoken = negotiate(locale);
+  const terminal = spoken !== undefined && from !== undefined;
+  const source = from === '--lang' ? `--lang ${locale}` : `${from}=${locale}`;
+  if (stored)
+    return terminal && stored !== spoken
+      ? t('console.langChatOver', { language, source })
+      : t('console.langChat', { language });
+  return terminal ? t('console.langFrom', { language, source }) : t('console.langDefault', { language });
 }
 
 export interface ConsoleAdapter {

@@ -780,6 +780,11 @@ export default {
     banner: 'kolradar console: type a command, or a button number. Ctrl-D quits.',
     sandbox: 'Using the embedded sandbox at {{url}} (demo data; set KOL_API_BASE_URL for the real service).',
     tryThese: 'Try:',
+    langChat: 'Language: {{language}}, set for this chat with /language.',
+    langChatOver:
+      'Language: {{language}}, set for this chat with /language; it wins over {{source}}. /language auto follows {{source}} instead.',
+    langFrom: 'Language: {{language}}, from {{source}}.',
+    langDefault: 'Language: {{language}}. Start with --lang <code> (or send /language <code>) for another.',
     picture: '[picture] {{alt}}: {{path}}',
     noButton: 'No button {{n}} on the last reply.',
     failed: 'Could not show that answer: {{reason}}',

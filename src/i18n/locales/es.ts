@@ -773,6 +773,11 @@ export default {
     banner: 'Consola de kolradar: escribe un comando o el número de un botón. Ctrl-D para salir.',
     sandbox: 'Usando el sandbox integrado en {{url}} (datos de demo; define KOL_API_BASE_URL para el servicio real).',
     tryThese: 'Prueba:',
+    langChat: 'Idioma: {{language}}, elegido para este chat con /language.',
+    langChatOver:
+      'Idioma: {{language}}, elegido para este chat con /language; tiene prioridad sobre {{source}}. /language auto vuelve a seguir {{source}}.',
+    langFrom: 'Idioma: {{language}}, según {{source}}.',
+    langDefault: 'Idioma: {{language}}. Inicia con --lang <code> (o envía /language <code>) para usar otro.',
     picture: '[imagen] {{alt}}: {{path}}',
     noButton: 'La última respuesta no tiene botón {{n}}.',
     failed: 'No se pudo mostrar esa respuesta: {{reason}}',

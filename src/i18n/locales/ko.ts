@@ -725,6 +725,11 @@ export default {
     sandbox:
       '내장 샌드박스를 쓰고 있어요: {{url}} (데모 데이터, 실제 서비스에 연결하려면 KOL_API_BASE_URL을 설정하세요).',
     tryThese: '이렇게 해 보세요:',
+    langChat: '언어: {{language}}, 이 채팅에 /language로 설정됨.',
+    langChatOver:
+      '언어: {{language}}, 이 채팅에 /language로 설정되어 {{source}}보다 우선합니다. /language auto를 보내면 {{source}}를 따릅니다.',
+    langFrom: '언어: {{language}}, {{source}} 설정에서.',
+    langDefault: '언어: {{language}}. 다른 언어는 --lang <code>로 시작하거나 /language <code>를 보내세요.',
     picture: '[이미지] {{alt}}: {{path}}',
     noButton: '마지막 답변에 {{n}}번 버튼이 없어요.',
     failed: '이 답변을 보여 줄 수 없어요: {{reason}}',

@@ -777,6 +777,11 @@ export default {
     sandbox:
       'Usando o sandbox embutido em {{url}} (dados de demonstração; defina KOL_API_BASE_URL para o serviço real).',
     tryThese: 'Experimente:',
+    langChat: 'Idioma: {{language}}, definido para este chat com /language.',
+    langChatOver:
+      'Idioma: {{language}}, definido para este chat com /language; vale mais que {{source}}. /language auto volta a seguir {{source}}.',
+    langFrom: 'Idioma: {{language}}, vindo de {{source}}.',
+    langDefault: 'Idioma: {{language}}. Inicie com --lang <code> (ou envie /language <code>) para usar outro.',
     picture: '[imagem] {{alt}}: {{path}}',
     noButton: 'A última resposta não tem botão {{n}}.',
     failed: 'Não deu para mostrar essa resposta: {{reason}}',

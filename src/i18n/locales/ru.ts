@@ -786,6 +786,12 @@ export default {
     banner: 'Консоль kolradar: введи команду или номер кнопки. Ctrl-D — выход.',
     sandbox: 'Работаю со встроенной песочницей {{url}} (демо-данные; для настоящего сервиса задай KOL_API_BASE_URL).',
     tryThese: 'Попробуй:',
+    langChat: 'Язык: {{language}}, задан для этого чата через /language.',
+    langChatOver:
+      'Язык: {{language}}, задан для этого чата через /language и важнее, чем {{source}}. /language auto вернёт язык из {{source}}.',
+    langFrom: 'Язык: {{language}}, из {{source}}.',
+    langDefault:
+      'Язык: {{language}}. Запустите с --lang <code> (или отправьте /language <code>), чтобы выбрать другой.',
     picture: '[картинка] {{alt}}: {{path}}',
     noButton: 'В последнем ответе нет кнопки {{n}}.',
     failed: 'Не получилось показать ответ: {{reason}}',

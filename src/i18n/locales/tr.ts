@@ -755,6 +755,11 @@ export default {
     banner: 'kolradar konsolu: bir komut ya da buton numarası yaz. Çıkmak için Ctrl-D.',
     sandbox: 'Gömülü sandbox kullanılıyor: {{url}} (demo veriler; gerçek servis için KOL_API_BASE_URL ayarla).',
     tryThese: 'Şunları dene:',
+    langChat: 'Dil: {{language}}, bu sohbet için /language ile ayarlandı.',
+    langChatOver:
+      'Dil: {{language}}, bu sohbet için /language ile ayarlandı ve {{source}} ayarından önce gelir. /language auto ile yeniden {{source}} izlenir.',
+    langFrom: 'Dil: {{language}}, {{source}} ayarından.',
+    langDefault: 'Dil: {{language}}. Başka bir dil için --lang <code> ile başlatın (ya da /language <code> gönderin).',
     picture: '[görsel] {{alt}}: {{path}}',
     noButton: 'Son yanıtta {{n}} numaralı buton yok.',
     failed: 'Bu yanıt gösterilemedi: {{reason}}',

@@ -732,6 +732,12 @@ export default {
     banner: 'Bảng điều khiển kolradar: gõ một lệnh hoặc số của nút. Ctrl-D để thoát.',
     sandbox: 'Đang dùng sandbox tích hợp tại {{url}} (dữ liệu demo; đặt KOL_API_BASE_URL để dùng dịch vụ thật).',
     tryThese: 'Thử:',
+    langChat: 'Ngôn ngữ: {{language}}, đặt cho cuộc trò chuyện này bằng /language.',
+    langChatOver:
+      'Ngôn ngữ: {{language}}, đặt cho cuộc trò chuyện này bằng /language và được ưu tiên hơn {{source}}. Gửi /language auto để theo {{source}}.',
+    langFrom: 'Ngôn ngữ: {{language}}, theo {{source}}.',
+    langDefault:
+      'Ngôn ngữ: {{language}}. Khởi động với --lang <code> (hoặc gửi /language <code>) để đổi sang ngôn ngữ khác.',
     picture: '[ảnh] {{alt}}: {{path}}',
     noButton: 'Câu trả lời vừa rồi không có nút {{n}}.',
     failed: 'Không hiển thị được câu trả lời này: {{reason}}',

@@ -715,6 +715,11 @@ export default {
     banner: 'kolradar 控制台：输入命令，或输入按钮编号。Ctrl-D 退出。',
     sandbox: '正在使用内置沙盒 {{url}}（演示数据；设置 KOL_API_BASE_URL 可连接真实服务）。',
     tryThese: '试试：',
+    langChat: '语言：{{language}}，由本聊天的 /language 设置。',
+    langChatOver:
+      '语言：{{language}}，由本聊天的 /language 设置，优先于 {{source}}。发送 /language auto 改为跟随 {{source}}。',
+    langFrom: '语言：{{language}}，来自 {{source}}。',
+    langDefault: '语言：{{language}}。启动时加 --lang <code>（或发送 /language <code>）可换成其他语言。',
     picture: '[图片] {{alt}}：{{path}}',
     noButton: '上一条回复里没有 {{n}} 号按钮。',
     failed: '这条回复无法显示：{{reason}}',
