@@ -1,3 +1,4 @@
+import { seedExamples } from './examples.ts';
 import { generateKols } from './gen-kols.ts';
 import { generateTokens } from './gen-tokens.ts';
 import { finishKols, generateTweets } from './gen-tweets.ts';
@@ -25,6 +26,7 @@ export function generateStore(opts: GenerateOptions = {}): Store {
   edge.cjk.createdMs = now - 200 * 86_400_000;
   edge.html.createdMs = now - 180 * 86_400_000;
   const { kols, rtl } = generateKols(stream(seed, 2), opts.kolCount ?? 160, now);
+  const examples = seedExamples(tokens, kols, now, [edge.cjk, edge.html, rtl]);
   const data: SandboxData = {
     seed,
     now,
@@ -44,6 +46,7 @@ export function generateStore(opts: GenerateOptions = {}): Store {
     cjk: edge.cjk,
     html: edge.html,
     rtl,
+    examples,
   });
   finishKols(store);
   return store;

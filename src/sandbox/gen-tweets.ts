@@ -135,7 +135,13 @@ export function generateTweets(
   store: Store,
   r: Rng,
   count: number,
-  edges: { cjk: SandboxToken; html: SandboxToken; rtl: SandboxKol },
+  edges: {
+    cjk: SandboxToken;
+    html: SandboxToken;
+    rtl: SandboxKol;
+    /** What the bot's examples name (examples.ts): mentioned regularly, by the example KOLs among others. */
+    examples?: { tokens: readonly SandboxToken[]; kols: readonly SandboxKol[] };
+  },
 ): SandboxTweet {
   const { tokens, kols, now } = store.data;
   const tokenOrder = shuffle(r, [...tokens]);
@@ -163,6 +169,12 @@ export function generateTweets(
     if (i % 97 === 13) main = edges.cjk;
     if (i % 89 === 7) main = edges.html;
     if (i % 71 === 5) kol = edges.rtl;
+    const ex = edges.examples;
+    if (ex && i % 37 === 11 && main.createdMs < ms) {
+      const t = ex.tokens[Math.floor(i / 37) % ex.tokens.length]!;
+      if (t.createdMs < ms) main = t;
+    }
+    if (ex && i % 29 === 3) kol = ex.kols[Math.floor(i / 29) % ex.kols.length]!;
     const list = [main];
     const extra = chance(r, 0.2) ? (chance(r, 0.25) ? 2 : 1) : 0;
     for (let j = 0; j < extra; j++) {
