@@ -5,7 +5,7 @@ import type { Command, CommandContext } from '../src/core/command.ts';
 import { PermissionError, UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
 import { formats } from '../src/i18n/format.ts';
-import { dateShort } from '../src/i18n/english.ts';
+import { zonedText } from '../src/domain/zoned.ts';
 import type { View } from '../src/domain/view.ts';
 import { testAlert } from './_sample.ts';
 import { parseDuration } from '../src/core/duration.ts';
@@ -56,7 +56,7 @@ export default {
         : paused
           ? sub.pausedUntil! >= FOREVER
             ? t('subscribe.pausedForever')
-            : t('subscribe.pausedUntil', { date: dateShort(sub.pausedUntil!) })
+            : t('subscribe.pausedUntil', { date: zonedText(sub.pausedUntil!, chatZone(sub), now) })
           : t('subscribe.statusOn');
       const held = await heldLastDay(ctx.store.watch, sub.id, now);
       // Said even when 0: it is the first thing to check when alerts stay quiet.
@@ -95,7 +95,10 @@ export default {
       await setPaused(ctx.store.subscriptions, sub, until, now);
       return {
         kind: 'text',
-        text: ms === undefined ? t('subscribe.pausedResume') : t('subscribe.pausedTill', { date: dateShort(until) }),
+        text:
+          ms === undefined
+            ? t('subscribe.pausedResume')
+            : t('subscribe.pausedTill', { date: zonedText(until, chatZone(sub), now) }),
       };
     }
     if (action === 'resume') {
@@ -108,3 +111,11 @@ export default {
     return { kind: 'text', text: t('subscribe.testSent') };
   },
 } satisfies Command<typeof options>;
+
+/** The chat's own time zone, as its quiet hours or digest set it; UTC otherwise. */
+function chatZone(sub: {
+  readonly quiet?: { readonly tz: string } | null;
+  readonly digest?: { readonly tz: string } | null;
+}) {
+  return sub.quiet?.tz ?? sub.digest?.tz ?? 'UTC';
+}

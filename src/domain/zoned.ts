@@ -92,3 +92,17 @@ export function parseClock(s: string): number | undefined {
 
 export const clockText = (minutes: number): string =>
   `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/**
+ * An instant as the chat reads it: "14:35 (Asia/Kathmandu)" later today in that
+ * zone, "2026-11-27 14:35 (Asia/Kathmandu)" on another day. Dates stay ISO and
+ * clocks 24-hour in every language, as elsewhere.
+ */
+export function zonedText(ms: number, tz: string, now: number): string {
+  const at = localTime(ms, tz);
+  const today = localTime(now, tz);
+  const clock = clockText(at.hour * 60 + at.minute);
+  const sameDay = at.year === today.year && at.month === today.month && at.day === today.day;
+  const date = `${at.year}-${String(at.month).padStart(2, '0')}-${String(at.day).padStart(2, '0')}`;
+  return `${sameDay ? clock : `${date} ${clock}`} (${tz})`;
+}

@@ -14,7 +14,7 @@ const DAY = 86_400_000;
 
 const TOKENS: readonly { chain: ChainId; address?: string; name: string; symbol: string }[] = [
   { chain: 'solana', address: 'So11111111111111111111111111111111111111112', name: 'Wrapped SOL', symbol: 'SOL' },
-  { chain: 'bsc', address: '0x55d398326f99059fF775485246999027B3197955', name: 'Tether USD', symbol: 'USDT' },
+  { chain: 'bsc', address: '0x55d398326f99059ff775485246999027b3197955', name: 'Tether USD', symbol: 'USDT' },
   { chain: 'base', address: '0x4ed4e862860bed51a9570b96d89af5e1b0efefed', name: 'Degen', symbol: 'DEGEN' },
   { chain: 'base', address: '0x4200000000000000000000000000000000000006', name: 'Wrapped Ether', symbol: 'WETH' },
   { chain: 'solana', name: 'Pepe', symbol: 'PEPE' },
@@ -37,8 +37,9 @@ export function seedExamples(
   skip: readonly (SandboxToken | SandboxKol)[],
 ): { tokens: SandboxToken[]; kols: SandboxKol[] } {
   const usedTokens = new Set<SandboxToken>();
-  const outTokens = TOKENS.map((spec) => {
-    const t = tokens.find(
+  // From the end of the list: the first records stay the seed's own (other seeds must differ there).
+  const outTokens = TOKENS.flatMap((spec) => {
+    const t = tokens.findLast(
       (x) =>
         x.chain_id === spec.chain &&
         !usedTokens.has(x) &&
@@ -48,19 +49,20 @@ export function seedExamples(
         x.liquidity > 0 &&
         x.mention > 0,
     );
-    if (!t) throw new Error(`no ${spec.chain} token to stand for ${spec.symbol}`);
+    // A data set too small to hold one (tests' tiny sets) goes without it.
+    if (!t) return [];
     usedTokens.add(t);
     t.name = spec.name;
     t.symbol = spec.symbol;
     if (spec.address) t.address = spec.address;
-    return t;
+    return [t];
   });
   const big = kols
     .filter((k) => !skip.includes(k) && k.twitter_status === 1 && k.follower_count >= 50_000)
     .sort((a, b) => b.follower_count - a.follower_count || a.id - b.id);
-  const outKols = KOLS.map((spec, i) => {
+  const outKols = KOLS.flatMap((spec, i) => {
     const k = big[i];
-    if (!k) throw new Error(`no account to stand for @${spec.username}`);
+    if (!k) return [];
     // A generated account that happens to carry the name gives it up.
     for (const other of kols) if (other !== k && other.username.toLowerCase() === spec.username) other.username += '_';
     k.username = spec.username;
@@ -68,7 +70,7 @@ export function seedExamples(
       k.twitter_id = spec.twitterId;
       k.twitter_created_at = new Date(Number((BigInt(spec.twitterId) >> 22n) + TWITTER_EPOCH)).toISOString();
     }
-    return k;
+    return [k];
   });
   return { tokens: outTokens, kols: outKols };
 }

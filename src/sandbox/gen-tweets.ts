@@ -170,11 +170,11 @@ export function generateTweets(
     if (i % 89 === 7) main = edges.html;
     if (i % 71 === 5) kol = edges.rtl;
     const ex = edges.examples;
-    if (ex && i % 37 === 11 && main.createdMs < ms) {
+    if (ex?.tokens.length && i % 37 === 11) {
       const t = ex.tokens[Math.floor(i / 37) % ex.tokens.length]!;
       if (t.createdMs < ms) main = t;
     }
-    if (ex && i % 29 === 3) kol = ex.kols[Math.floor(i / 29) % ex.kols.length]!;
+    if (ex?.kols.length && i % 29 === 3) kol = ex.kols[Math.floor(i / 29) % ex.kols.length]!;
     const list = [main];
     const extra = chance(r, 0.2) ? (chance(r, 0.25) ? 2 : 1) : 0;
     for (let j = 0; j < extra; j++) {

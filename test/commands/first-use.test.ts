@@ -1,7 +1,8 @@
-// What a new user types first, answered as they meant it: a mistyped command, a profile link.
+// What a new user types first, answered as they meant it: a mistyped command, a profile link, a time
+// zone, a pause, a mute.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { asCard, asError, harness, type Harness } from './harness.ts';
+import { asCard, asError, asText, harness, plain, type Harness } from './harness.ts';
 
 let h: Harness;
 before(async () => {
@@ -28,4 +29,41 @@ test('/kol takes an x.com or twitter.com profile link as the @handle', async () 
     assert.equal(card.title, byHandle.title, link);
   }
   assert.match(asError(await h.send('/kol https://x.com/home')).message, /./);
+});
+
+test('a time zone is echoed as the admin typed it; /alerts pause says until when in the chat’s zone', async () => {
+  assert.notEqual((await h.send('/subscribe')).kind, 'error');
+  const digest = plain(asText(await h.send('/digest daily at:09:00 tz:Asia/Kathmandu')).text);
+  assert.match(digest, /Asia\/Kathmandu/);
+  assert.doesNotMatch(digest, /Katmandu/);
+  const quiet = plain(asText(await h.send('/alerts quiet 23:00-07:00 tz:europe/kyiv')).text);
+  assert.match(quiet, /Europe\/Kyiv/);
+  assert.doesNotMatch(quiet, /Kiev/);
+  const before = Date.now();
+  const paused = plain(asText(await h.send('/alerts pause 2h')).text);
+  const after = Date.now();
+  // Nepal is UTC+5:45, Kyiv (the quiet hours' zone, the chat's own) UTC+2 or +3: the clock must be Kyiv's.
+  const clocks = [before, after].map((ms) => {
+    const p = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Kyiv',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(ms + 2 * 3_600_000);
+    return `${p} (Europe/Kyiv)`;
+  });
+  assert.ok(
+    clocks.some((c) => paused.includes(c)),
+    `${paused} names ${clocks[0]}`,
+  );
+  assert.match(plain(asCard(await h.send('/alerts')).description), /Europe\/Kyiv/);
+  await h.send('/alerts resume');
+});
+
+test('/mute names the token by its symbol, with a short address', async () => {
+  const said = plain(asText(await h.send('/mute solana So11111111111111111111111111111111111111112')).text);
+  assert.match(said, /\$SOL \(So1111…1112\)/);
+  assert.doesNotMatch(said.replace(/\/mute \S+ \S+ off:yes/, ''), /So11111111111111111111111111111111111111112/);
+  const back = plain(asText(await h.send('/mute solana So11111111111111111111111111111111111111112 off:yes')).text);
+  assert.match(back, /\$SOL/);
 });

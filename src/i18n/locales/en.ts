@@ -292,8 +292,8 @@ export default {
     testSent:
       'A test alert is on its way to this chat. If it does not arrive, check that the bot may post and embed links here.',
     feedEmpty: 'The feed is empty right now; try the test again in a minute.',
-    unmuted: 'Alerts about {{address}} on {{chain}} are back on here.',
-    muted: 'No more alerts about {{address}} on {{chain}} here. {{undo}} undoes it.',
+    unmuted: 'Alerts about {{token}} on {{chain}} are back on here.',
+    muted: 'No more alerts about {{token}} on {{chain}} here. {{undo}} undoes it.',
   },
   /** Why an alert was sent: each filter against the tweet ("token score 82 >= 70"). */
   checks: {

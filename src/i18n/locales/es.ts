@@ -282,8 +282,8 @@ export default {
     testSent:
       'Una alerta de prueba va en camino a este chat. Si no llega, revisa que el bot pueda publicar e insertar enlaces aquí.',
     feedEmpty: 'El feed está vacío ahora mismo; prueba el test en un minuto.',
-    unmuted: 'Las alertas de {{address}} en {{chain}} vuelven a estar activas aquí.',
-    muted: 'Ya no habrá alertas de {{address}} en {{chain}} aquí. {{undo}} lo deshace.',
+    unmuted: 'Las alertas de {{token}} en {{chain}} vuelven a estar activas aquí.',
+    muted: 'Ya no habrá alertas de {{token}} en {{chain}} aquí. {{undo}} lo deshace.',
   },
   checks: {
     chain: 'chain {{chain}}',

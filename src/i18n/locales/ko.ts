@@ -260,8 +260,8 @@ export default {
     testSent:
       '테스트 알림을 이 채팅으로 보내는 중이에요. 오지 않으면 봇이 여기에 글을 쓰고 링크를 임베드할 수 있는지 확인하세요.',
     feedEmpty: '지금 피드가 비어 있어요. 1분 후에 다시 테스트해 보세요.',
-    unmuted: '{{chain}}의 {{address}} 알림을 여기서 다시 켰어요.',
-    muted: '이제 여기서 {{chain}}의 {{address}} 알림은 오지 않아요. 되돌리려면 {{undo}}',
+    unmuted: '{{chain}}의 {{token}} 알림을 여기서 다시 켰어요.',
+    muted: '이제 여기서 {{chain}}의 {{token}} 알림은 오지 않아요. 되돌리려면 {{undo}}',
   },
   checks: {
     chain: '체인 {{chain}}',

@@ -285,8 +285,8 @@ export default {
     testSent:
       'Um alerta de teste está a caminho deste chat. Se não chegar, confira se o bot pode postar e incorporar links aqui.',
     feedEmpty: 'O feed está vazio agora; tente o teste daqui a um minuto.',
-    unmuted: 'Os alertas de {{address}} na {{chain}} voltaram aqui.',
-    muted: 'Sem mais alertas de {{address}} na {{chain}} aqui. {{undo}} desfaz.',
+    unmuted: 'Os alertas de {{token}} na {{chain}} voltaram aqui.',
+    muted: 'Sem mais alertas de {{token}} na {{chain}} aqui. {{undo}} desfaz.',
   },
   checks: {
     chain: 'chain {{chain}}',

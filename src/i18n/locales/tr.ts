@@ -278,8 +278,8 @@ export default {
     testSent:
       'Test uyarısı bu sohbete yolda. Gelmezse botun buraya mesaj ve link önizlemesi gönderebildiğini kontrol et.',
     feedEmpty: 'Akış şu an boş; testi bir dakika sonra tekrar dene.',
-    unmuted: '{{chain}} üzerindeki {{address}} için uyarılar burada yeniden açık.',
-    muted: '{{chain}} üzerindeki {{address}} için burada artık uyarı yok. Geri almak için: {{undo}}',
+    unmuted: '{{chain}} üzerindeki {{token}} için uyarılar burada yeniden açık.',
+    muted: '{{chain}} üzerindeki {{token}} için burada artık uyarı yok. Geri almak için: {{undo}}',
   },
   checks: {
     chain: 'ağ {{chain}}',

@@ -267,8 +267,8 @@ export default {
     testSent:
       'Cảnh báo thử đang được gửi tới nhóm này. Nếu không thấy, hãy kiểm tra bot có quyền đăng tin và nhúng link ở đây.',
     feedEmpty: 'Bảng tin đang trống; thử lại sau một phút nhé.',
-    unmuted: 'Đã bật lại cảnh báo về {{address}} trên {{chain}} ở đây.',
-    muted: 'Sẽ không còn cảnh báo về {{address}} trên {{chain}} ở đây. Gửi {{undo}} để hoàn tác.',
+    unmuted: 'Đã bật lại cảnh báo về {{token}} trên {{chain}} ở đây.',
+    muted: 'Sẽ không còn cảnh báo về {{token}} trên {{chain}} ở đây. Gửi {{undo}} để hoàn tác.',
   },
   checks: {
     chain: 'chain {{chain}}',

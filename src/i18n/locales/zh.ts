@@ -252,8 +252,8 @@ export default {
     resumed: '提醒已恢复。',
     testSent: '测试提醒正在发往本群。如果没收到，请检查机器人是否有发消息和嵌入链接的权限。',
     feedEmpty: '推文流现在是空的，请一分钟后再试。',
-    unmuted: '这里已恢复 {{chain}} 上 {{address}} 的提醒。',
-    muted: '这里不再提醒 {{chain}} 上的 {{address}}。发送 {{undo}} 可撤销。',
+    unmuted: '这里已恢复 {{chain}} 上 {{token}} 的提醒。',
+    muted: '这里不再提醒 {{chain}} 上的 {{token}}。发送 {{undo}} 可撤销。',
   },
   checks: {
     chain: '链 {{chain}}',
