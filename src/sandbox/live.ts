@@ -6,6 +6,19 @@ import type { SandboxKol, SandboxToken, SandboxTweet, TweetSeed } from './types.
 
 /** One timed live tweet in this many is served with a minimal author. */
 const LEAN_SHARE = 4;
+/**
+ * One timed live tweet in this many is a notable shill: a high-scoring KOL with
+ * a following, about a high-scoring token, as alerts with the default filters
+ * want them. Drawn at random, such a pair is about one tweet in a thousand, so
+ * a new user's first alert took half an hour; at the embedded rate this is one
+ * about every minute.
+ */
+export const NOTABLE_SHARE = 12;
+/**
+ * What makes a pair notable: at or above the bot's default alert filters
+ * (token score 70, KOL score 60, 10k followers; alerts/filters.ts), the KOL with some margin.
+ */
+const NOTABLE = { tokenScore: 70, kolScore: 62, followers: 15_000 } as const;
 
 export class LiveFeed {
   private readonly store: Store;
@@ -16,6 +29,8 @@ export class LiveFeed {
   private readonly pickKol: (r: Rng) => number;
   private timer: NodeJS.Timeout | undefined;
   private readonly clock: () => number;
+  private timed = 0;
+  private notable: { tokens: SandboxToken[]; kols: SandboxKol[] } | undefined;
 
   constructor(store: Store, seed: number, clock: () => number) {
     this.store = store;
@@ -67,11 +82,30 @@ export class LiveFeed {
       const n = Math.floor(owed);
       if (n > 0) {
         owed -= n;
-        // A share of the timed feed carries spec-minimal authors, so the embedded sandbox shows both shapes.
-        for (const t of this.add(n)) if (t.id % LEAN_SHARE === 0) t.leanAuthor = true;
+        for (let i = 0; i < n; i++) {
+          const pair = ++this.timed % NOTABLE_SHARE === 0 ? this.notablePair() : undefined;
+          const [t] = this.add(1, pair ?? {});
+          // A share of the timed feed carries spec-minimal authors, so the embedded sandbox shows both shapes.
+          if (!pair && t && t.id % LEAN_SHARE === 0) t.leanAuthor = true;
+        }
       }
     }, interval);
     this.timer.unref();
+  }
+
+  private notablePair(): Partial<TweetSeed> | undefined {
+    this.notable ??= {
+      tokens: this.store.data.tokens.filter((t) => t.avg_score >= NOTABLE.tokenScore && t.marketcap > 0),
+      kols: this.store.data.kols.filter(
+        (k) =>
+          k.stat.ranking_score >= NOTABLE.kolScore && k.follower_count >= NOTABLE.followers && k.twitter_status === 1,
+      ),
+    };
+    const { tokens, kols } = this.notable;
+    if (!tokens.length || !kols.length) return undefined;
+    const token = tokens[Math.floor(this.rng() * tokens.length)]!;
+    const kol = kols[Math.floor(this.rng() * kols.length)]!;
+    return { token: token.id, kol: kol.id };
   }
 
   stop(): void {
