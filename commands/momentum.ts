@@ -2,7 +2,7 @@ import type { Command } from '../src/core/command.ts';
 import { opt } from '../src/core/options.ts';
 import { budgetFrom, kolNotFound, kolRef, resolveKol } from '../src/core/resolve.ts';
 import { winRateLine } from '../src/views/cards/kolCard.ts';
-import { momentumColumns, momentumRow } from '../src/views/cards/momentumTable.ts';
+import { momentumColumns, momentumRow, reachedWindows } from '../src/views/cards/momentumTable.ts';
 import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
 import { momentumPicture, withPicture } from '../src/views/cards/pictures.ts';
 import { shownWindows, WINDOW_ALIASES, WINDOW_LABELS, windowDef } from '../src/views/cards/windows.ts';
@@ -73,7 +73,7 @@ export default {
     // Operation 4 has no paging: the whole list comes at once and is cut here.
     const page = { offset: input.offset ?? 0, limit: input.limit ?? 10, shown: 0, total: res.total };
     const items = res.items.slice(page.offset, page.offset + page.limit);
-    const windows = shownWindows(window?.label);
+    const windows = reachedWindows(shownWindows(window?.label), items, now);
     const who = kolRef(kol);
     const drawn = await momentumPicture(
       ctx,

@@ -29,6 +29,22 @@ export function changeAfter(item: KolTokenItem, w: WindowDef, now: number, t: T 
   return ratio === null ? '-' : pct((ratio - 1) * 100, 'percent', { sign: true, decimals: 0 });
 }
 
+/**
+ * The windows worth a column: those at least one row has reached. A window no
+ * shill is old enough for yet (7d a day after the first shill) would be "…" in
+ * every row, which tells the reader nothing. With no rows at all, all of them.
+ */
+export function reachedWindows(
+  windows: readonly WindowDef[],
+  items: readonly Pick<KolTokenItem, 'shill_timestamp'>[],
+  now: number,
+): WindowDef[] {
+  if (!items.length) return [...windows];
+  const oldest = Math.min(...items.map((i) => Date.parse(i.shill_timestamp)).filter(Number.isFinite));
+  // Unparseable times say nothing about age: keep the windows then.
+  return Number.isFinite(oldest) ? windows.filter((w) => oldest + w.ms <= now) : [...windows];
+}
+
 export function momentumRow(
   item: KolTokenItem,
   windows: readonly WindowDef[],
