@@ -67,3 +67,27 @@ test('/mute names the token by its symbol, with a short address', async () => {
   const back = plain(asText(await h.send('/mute solana So11111111111111111111111111111111111111112 off:yes')).text);
   assert.match(back, /\$SOL/);
 });
+
+test('a pick list tells clones apart: short address, liquidity and age when a symbol repeats on one chain', async () => {
+  const bySymbol = new Map<string, typeof h.sandbox.data.tokens>();
+  for (const tk of h.sandbox.data.tokens) {
+    const k = `${tk.chain_id}:${tk.symbol}`;
+    bySymbol.set(k, [...(bySymbol.get(k) ?? []), tk]);
+  }
+  const clones = [...bySymbol.values()].find((l) => l.length >= 2 && /^[A-Z]{3,}$/.test(l[0]!.symbol));
+  assert.ok(clones, 'the sandbox holds tokens sharing a symbol on one chain');
+  const [a, b] = clones;
+  const view = await h.send(`/token $${a!.symbol} chain:${a!.chain_id}`);
+  assert.equal(view.kind, 'table', `${a!.symbol}: a pick list`);
+  const notes = (view.kind === 'table' ? (view.notes ?? []) : []).map(plain).join('\n');
+  const short = (x: string) => `${x.slice(0, 6)}…${x.slice(-4)}`;
+  for (const tk of [a!, b!]) assert.ok(notes.includes(short(tk.address)), `${short(tk.address)} in\n${notes}`);
+  assert.match(notes, /Liquidity \$/);
+  assert.match(notes, /Age /);
+  const labels = (view.actions ?? []).map((x) => x.label);
+  assert.ok(
+    labels.some((l) => l.includes(short(a!.address))),
+    labels.join(' | '),
+  );
+  assert.equal(new Set(labels.map((l) => l.replace(/^\d+\. /, ''))).size, labels.length, 'no two buttons read alike');
+});

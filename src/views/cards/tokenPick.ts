@@ -1,7 +1,7 @@
 /** `/token <name>` with several matches: a short pick list, one button per token opening its card. */
 import type { FoundToken } from '../../core/lookup.ts';
 import type { Action, TableView } from '../../domain/view.ts';
-import { ticker } from './common.ts';
+import { shortAddress, ticker } from './common.ts';
 import { ENGLISH, fmt, type T } from './lang.ts';
 
 export const PICK_MAX = 5;
@@ -9,8 +9,14 @@ export const PICK_MAX = 5;
 export function tokenPickList(query: string, found: readonly FoundToken[], t: T = ENGLISH): TableView {
   const { age, compact, usd } = fmt(t);
   const shown = found.slice(0, PICK_MAX);
+  // Clones: several listed tokens with one symbol on one chain. Each then shows its short
+  // address and liquidity (on a line of its own: the table keeps a phone's width) and its
+  // button the address, so the one to pick can be told apart.
+  const key = (f: FoundToken) => `${f.chain}:${f.item.token.symbol.toLowerCase()}`;
+  const clones = new Set(shown.map(key).filter((k, i, all) => all.indexOf(k) !== i));
+  const clone = (f: FoundToken) => clones.has(key(f));
   const actions: Action[] = shown.map((f, i) => ({
-    label: `${i + 1}. ${ticker(f.item.token.symbol, f.item.token.name)} · ${f.chain}`,
+    label: `${i + 1}. ${ticker(f.item.token.symbol, f.item.token.name)} · ${clone(f) ? shortAddress(f.item.token.address) : f.chain}`,
     command: 'token',
     options: { chain: f.chain, address: f.item.token.address },
   }));
@@ -34,6 +40,15 @@ export function tokenPickList(query: string, found: readonly FoundToken[], t: T 
       age: age(f.item.token_age, 'days'),
       mentions: compact(f.item.mention),
     })),
+    ...(clones.size
+      ? {
+          notes: shown.map((f, i) => [
+            `${i + 1}. ${ticker(f.item.token.symbol, f.item.token.name)} · ${f.chain} · `,
+            { code: shortAddress(f.item.token.address) },
+            ` · ${t('tokenCard.liquidity')} ${usd(f.item.liquidity)} · ${t('tokenCard.age')} ${age(f.item.token_age, 'days')}`,
+          ]),
+        }
+      : {}),
     ...(found.length > PICK_MAX ? { footer: t('lookup.pickMore', { count: found.length - PICK_MAX }) } : {}),
     actions,
   };
