@@ -98,6 +98,8 @@ function suite(kind: string, storeUrl: (t: TestContext) => Promise<string>, skip
     const lateText = telegram.messages(CHAT)[2]!.text ?? '';
     assert.match(lateText, /Posted late/);
     assert.match(lateText, /2026-04-01 09:00/);
+    // The 30th and the 31st will not come: the late one says so.
+    assert.match(lateText, /2 earlier digests were skipped while the bot was offline/);
     assert.match(JSON.stringify(discord.channelMessages(CHANNEL)[2]!.embeds), /Posted late/);
     await sleep(300);
     assert.deepEqual(counts(), [3, 3], 'never twice');

@@ -39,6 +39,8 @@ export async function buildDigest(
   t: T,
   late: boolean,
   f: Pick<Formats, 'usd' | 'pct'> = { usd, pct },
+  /** Earlier periods not posted (one late digest stands for them): said, so nobody waits for them. */
+  skipped = 0,
 ): Promise<CardView> {
   const tz = sub.digest?.tz ?? 'UTC';
   const chain = sub.filters.chains.length === 1 ? (sub.filters.chains[0] as ChainId) : undefined;
@@ -110,7 +112,14 @@ export async function buildDigest(
   return {
     kind: 'card',
     title: t(period.key.startsWith('weekly') ? 'digest.titleWeekly' : 'digest.titleDaily'),
-    ...(late ? { description: t('digest.late', { time: `${date(l)} ${tz}` }) } : {}),
+    ...(late
+      ? {
+          description: [
+            t('digest.late', { time: `${date(l)} ${tz}` }),
+            ...(skipped > 0 ? [t('digest.skipped', { count: skipped, n: String(skipped) })] : []),
+          ].join(' '),
+        }
+      : {}),
     fields,
     footer: t('digest.footer', { from: date(from), to: date(l), tz }),
     colour: late ? 'warn' : 'brand',

@@ -19,7 +19,7 @@ import type { Lease } from '../../store/lease.ts';
 import type { ChatLanguages } from '../../store/languages.ts';
 import type { Outbox, OutboxEntry } from '../../store/outbox.ts';
 import type { Kv } from '../../store/strict.ts';
-import type { Subscription, SubscriptionStore } from '../../store/subscriptions.ts';
+import type { DigestSettings, Subscription, SubscriptionStore } from '../../store/subscriptions.ts';
 import { buildDigest, type DigestDeps } from './build.ts';
 import { cronExpression, latestPeriod, type DigestPeriod } from './schedule.ts';
 
@@ -61,12 +61,13 @@ export async function queueDigest(
   period: DigestPeriod,
   late: boolean,
   now: number,
+  skipped = 0,
 ): Promise<OutboxEntry> {
   const id = digestEntryId(sub.id, period.key);
   const existing = await o.outbox.get(id);
   if (existing) return existing;
   const locale = (await o.languages?.get(sub.platform, sub.chatId)) ?? DEFAULT_LOCALE;
-  const { picture, ...view } = await buildDigest(o, sub, period, translator(locale), late, formats(locale));
+  const { picture, ...view } = await buildDigest(o, sub, period, translator(locale), late, formats(locale), skipped);
   const entry: OutboxEntry = {
     id,
     subId: sub.id,
@@ -141,7 +142,8 @@ export function createDigests(o: DigestOptions): Digests {
       const done = await o.state.get<string>(doneKey(sub.id));
       if (done === period.key) continue;
       try {
-        const e = await queueDigest(o, sub, period, t - period.at > LATE_AFTER_MS, t);
+        const late = t - period.at > LATE_AFTER_MS;
+        const e = await queueDigest(o, sub, period, late, t, late ? skippedBefore(settings, period, done) : 0);
         await o.lease.fenced(() => o.state.set(doneKey(sub.id), period.key));
         queued.push(e);
       } catch (err) {
@@ -194,4 +196,20 @@ export function createDigests(o: DigestOptions): Digests {
       await running?.catch(() => {});
     },
   };
+}
+
+/** Most earlier periods counted as skipped: enough for a year of daily digests, a bounded walk. */
+const SKIPPED_MAX = 400;
+
+/**
+ * Periods between the last one posted (`done`) and `period`, none of them
+ * posted: scheduled after the digest was set up and before this one.
+ */
+function skippedBefore(settings: DigestSettings, period: DigestPeriod, done: string | undefined): number {
+  let n = 0;
+  for (let p = latestPeriod(settings, period.at - 1); n < SKIPPED_MAX; p = latestPeriod(settings, p.at - 1)) {
+    if (p.key === done || p.at < (settings.since ?? 0)) break;
+    n++;
+  }
+  return n;
 }

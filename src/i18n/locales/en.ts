@@ -722,6 +722,8 @@ export default {
     titleDaily: 'Daily digest',
     titleWeekly: 'Weekly digest',
     late: 'Posted late: the bot was offline at the scheduled time ({{time}}).',
+    skipped_one: '{{n}} earlier digest was skipped while the bot was offline: only the latest is posted.',
+    skipped_other: '{{n}} earlier digests were skipped while the bot was offline: only the latest is posted.',
     tokens: 'Most shilled tokens',
     mentions_one: '{{count}} KOL mention',
     mentions_other: '{{count}} KOL mentions',

@@ -713,6 +713,11 @@ export default {
     titleDaily: 'Resumen diario',
     titleWeekly: 'Resumen semanal',
     late: 'Publicado con retraso: el bot estaba desconectado a la hora programada ({{time}}).',
+    skipped_one: 'Se omitió {{n}} resumen anterior mientras el bot estaba desconectado: solo se publica el último.',
+    skipped_many:
+      'Se omitieron {{n}} resúmenes anteriores mientras el bot estaba desconectado: solo se publica el último.',
+    skipped_other:
+      'Se omitieron {{n}} resúmenes anteriores mientras el bot estaba desconectado: solo se publica el último.',
     tokens: 'Tokens más shilleados',
     mentions_one: '{{count}} mención de KOL',
     mentions_many: '{{count}} menciones de KOL',

@@ -671,6 +671,7 @@ export default {
     titleDaily: '일간 요약',
     titleWeekly: '주간 요약',
     late: '늦게 게시됨: 예정 시간({{time}})에 봇이 오프라인이었습니다.',
+    skipped_other: '봇이 오프라인인 동안 이전 요약 {{n}}개를 건너뛰었습니다: 최신 요약만 게시합니다.',
     tokens: '가장 많이 언급된 토큰',
     mentions_other: 'KOL 언급 {{count}}회',
     newToken: '신규',

@@ -716,6 +716,11 @@ export default {
     titleDaily: 'Resumo diário',
     titleWeekly: 'Resumo semanal',
     late: 'Publicado com atraso: o bot estava offline no horário agendado ({{time}}).',
+    skipped_one: '{{n}} resumo anterior foi pulado enquanto o bot estava offline: só o mais recente é publicado.',
+    skipped_many:
+      '{{n}} resumos anteriores foram pulados enquanto o bot estava offline: só o mais recente é publicado.',
+    skipped_other:
+      '{{n}} resumos anteriores foram pulados enquanto o bot estava offline: só o mais recente é publicado.',
     tokens: 'Tokens mais shillados',
     mentions_one: '{{count}} menção de KOL',
     mentions_many: '{{count}} menções de KOL',

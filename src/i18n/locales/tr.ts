@@ -698,6 +698,8 @@ export default {
     titleDaily: 'Günlük özet',
     titleWeekly: 'Haftalık özet',
     late: 'Geç gönderildi: planlanan saatte ({{time}}) bot çevrimdışıydı.',
+    skipped_one: 'Bot çevrimdışıyken önceki {{n}} özet atlandı: yalnızca en sonuncusu gönderilir.',
+    skipped_other: 'Bot çevrimdışıyken önceki {{n}} özet atlandı: yalnızca en sonuncusu gönderilir.',
     tokens: 'En çok shill’lenen tokenler',
     mentions_one: '{{count}} KOL bahsi',
     mentions_other: '{{count}} KOL bahsi',

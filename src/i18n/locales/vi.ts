@@ -678,6 +678,7 @@ export default {
     titleDaily: 'Tóm tắt hằng ngày',
     titleWeekly: 'Tóm tắt hằng tuần',
     late: 'Đăng muộn: bot ngoại tuyến vào giờ đã hẹn ({{time}}).',
+    skipped_other: 'Đã bỏ qua {{n}} bản tóm tắt trước đó khi bot ngoại tuyến: chỉ đăng bản mới nhất.',
     tokens: 'Token được shill nhiều nhất',
     mentions_other: '{{count}} lượt KOL nhắc đến',
     newToken: 'mới',

@@ -662,6 +662,7 @@ export default {
     titleDaily: '每日摘要',
     titleWeekly: '每周摘要',
     late: '延迟发布：预定时间（{{time}}）机器人处于离线状态。',
+    skipped_other: '离线期间跳过了之前的 {{n}} 份摘要：只发布最新的一份。',
     tokens: '被喊单最多的代币',
     mentions_other: '{{count}} 次 KOL 提及',
     newToken: '新币',
