@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createApp, type App } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { createLogger, scrub, type Logger } from './log.ts';
-import { consoleWords, languageLine, startConsole } from './adapters/console/index.ts';
+import { consoleButtons, consoleWords, languageLine, startConsole } from './adapters/console/index.ts';
 import { consoleSender } from './adapters/console/sender.ts';
 import type { ChatAdapter } from './adapters/types.ts';
 import { startOpsServer } from './ops/http.ts';
@@ -193,7 +193,7 @@ export async function run(signal: Promise<string>): Promise<number> {
   }
 
   if (adapters.length === 0) {
-    const where = { languages: app.store.languages, locale: config.consoleLocale };
+    const where = { languages: app.store.languages, locale: config.consoleLocale, buttons: consoleButtons() };
     const language = await languageLine(where.languages, where.locale, config.consoleLocaleFrom);
     if (app.sandbox) banner(app.sandbox, await consoleWords(where.languages, where.locale), language);
     else process.stderr.write(`${language}\n`);
@@ -203,6 +203,7 @@ export async function run(signal: Promise<string>): Promise<number> {
       input: process.stdin,
       output: process.stdout,
       colour,
+      autoCards: app.autoCards,
       ...where,
     });
     stops.push(() => c.stop());

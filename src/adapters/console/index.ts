@@ -9,6 +9,8 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Caller } from '../../core/command.ts';
+import type { AutoCards } from '../../core/autocard.ts';
+import { findTokenRefs } from '../../core/detect.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
 import { chatLocale } from '../../core/language.ts';
 import { negotiate, pickLocale, translator, type Locale, type T } from '../../i18n/index.ts';
@@ -28,6 +30,29 @@ export interface ConsoleOptions {
   readonly locale?: string | undefined;
   /** The chat languages (/language in the terminal changes the console's own words too). */
   readonly languages?: ChatLanguages;
+  /** Cards for a pasted address or link, as a group gets them (the console is where people try the bot). */
+  readonly autoCards?: AutoCards;
+  /** The buttons a number presses: the last reply's, or an alert's printed after it (share with consoleSender). */
+  readonly buttons?: ConsoleButtons;
+}
+
+/**
+ * The numbered buttons last printed, by a reply or an alert: typing the number
+ * presses it. One board per terminal, shared by the adapter and the alert sender.
+ */
+export interface ConsoleButtons {
+  show(actions: readonly { n: number; id: string }[]): void;
+  find(n: number): string | undefined;
+}
+
+export function consoleButtons(): ConsoleButtons {
+  let last: readonly { n: number; id: string }[] = [];
+  return {
+    show: (actions) => {
+      last = actions;
+    },
+    find: (n) => last.find((a) => a.n === n)?.id,
+  };
 }
 
 /** The console's own words in the language its answers use: the chat's /language, else the terminal's. */
@@ -85,7 +110,8 @@ export function startConsole(o: ConsoleOptions): ConsoleAdapter {
   const words = () => consoleWords(o.languages, o.locale);
   const rl = createInterface({ input: o.input, terminal: false, crlfDelay: Infinity });
   const pictureDir = resolve(o.pictureDir ?? 'out');
-  let lastActions: { n: number; id: string }[] = [];
+  const buttons = o.buttons ?? consoleButtons();
+  const where = { platform: 'console' as const, chatId: 'console', ...(o.locale ? { locale: o.locale } : {}) };
   // Lines are answered strictly in order: a button number refers to the reply before it.
   let chain: Promise<void> = Promise.resolve();
 
@@ -97,7 +123,7 @@ export function startConsole(o: ConsoleOptions): ConsoleAdapter {
 
   async function show(view: View): Promise<void> {
     const r = toPlainText(view, { colour: o.colour });
-    lastActions = r.actions.map((a) => ({ n: a.n, id: a.id }));
+    buttons.show(r.actions.map((a) => ({ n: a.n, id: a.id })));
     let text = r.text;
     const picture = 'picture' in view ? view.picture : undefined;
     if (picture) {
@@ -113,9 +139,15 @@ export function startConsole(o: ConsoleOptions): ConsoleAdapter {
     const t = line.trim();
     if (!t) return;
     if (/^\d{1,2}$/.test(t)) {
-      const hit = lastActions.find((a) => a.n === Number(t));
-      if (!hit) return write(`${(await words())('console.noButton', { n: t })}\n`);
-      return show(await o.dispatcher.action(hit.id, caller));
+      const id = buttons.find(Number(t));
+      if (!id) return write(`${(await words())('console.noButton', { n: t })}\n`);
+      return show(await o.dispatcher.action(id, caller));
+    }
+    // A pasted address or link: its card, as in a group; one the service does not know (or
+    // one in its cooldown) is asked for explicitly, since here nobody else is talking.
+    if (!t.startsWith('/') && o.autoCards && findTokenRefs(t, 1).length > 0) {
+      const card = (await o.autoCards.forText(t, where)) ?? (await o.autoCards.explicit(t, where));
+      return show(card);
     }
     const view = await o.dispatcher.text(t.startsWith('/') ? t : `/${t}`, caller, {
       capabilities: { pictures: true, buttons: true },
