@@ -2,6 +2,14 @@
  * Replaces the simple <text> elements our charts emit with glyph outlines
  * (see outline.ts for why). Anything unusual (nested tspans, attributes we do
  * not model) is left as <text> for resvg to draw with the same font files.
+ *
+ * The fast path places one glyph after another, left to right, with no
+ * shaping and no kerning: right for Latin, Cyrillic, Greek, Vietnamese and
+ * CJK, wrong for right-to-left and joining scripts (an Arabic name would come
+ * out reversed, its letters unjoined). Text with such characters goes to
+ * resvg's own text layout, which runs the bidirectional algorithm and shapes
+ * with rustybuzz (a HarfBuzz port) using the same DejaVu Sans files: DejaVu
+ * covers Arabic and Hebrew, so no font is added. Slower per glyph, and rare.
  */
 import { glyphFor, type Face } from './font.ts';
 import { glyphPath } from './outline.ts';
@@ -23,6 +31,13 @@ const HANDLED = new Set([
   'paint-order',
 ]);
 const PASSED_ON = ['fill', 'fill-opacity', 'opacity', 'stroke', 'stroke-linejoin', 'stroke-opacity', 'paint-order'];
+
+/**
+ * Right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan,
+ * Mandaic and their presentation forms), explicit right-to-left marks and
+ * embeddings, and the Indic and Thai scripts that reorder or stack: left to resvg.
+ */
+const COMPLEX_SCRIPT = /[\u0590-\u08FF\u0900-\u0DFF\u0E00-\u0E7F\u200F\u202B\u202E\u2067\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
 
 const ENTITY = /&(?:#x([0-9a-fA-F]+)|#(\d+)|(amp|lt|gt|quot|apos));/g;
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -50,6 +65,7 @@ function toPath(attrText: string, content: string): string | null {
   const weight = attrs.get('font-weight');
   const bold = weight === 'bold' || Number(weight) >= 600;
   const text = decodeEntities(content);
+  if (COMPLEX_SCRIPT.test(text)) return null;
 
   // Consecutive characters from one face form a run, drawn in that face's units and scale.
   const runs: { face: Face; d: string; pen: number }[] = [];
