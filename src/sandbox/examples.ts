@@ -7,8 +7,7 @@
  * random draw is added, so the rest of the data set stays as it was), and the
  * tweet generator mentions them often enough for tweets, links and shills.
  */
-import type { ChainId } from '../core/chains.ts';
-import type { SandboxKol, SandboxToken } from './types.ts';
+import type { ChainId, SandboxKol, SandboxToken } from './types.ts';
 
 const DAY = 86_400_000;
 

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { richText } from '../../src/views/render/common.ts';
-import type { View } from '../../src/views/model.ts';
+import type { View } from '../../src/domain/view.ts';
 import { harness, type Harness } from './harness.ts';
 
 let h: Harness;

@@ -7,7 +7,7 @@ import { shownWindows } from '../../src/views/cards/windows.ts';
 import { toTelegramHtml } from '../../src/views/render/telegram.ts';
 import { toDiscordPayload } from '../../src/views/render/discord.ts';
 import { toPlainText } from '../../src/views/render/plain.ts';
-import type { TableView } from '../../src/views/model.ts';
+import type { TableView } from '../../src/domain/view.ts';
 
 const now = Date.UTC(2026, 10, 25, 12);
 const ago = (h: number) => ({ shill_timestamp: new Date(now - h * 3_600_000).toISOString() });
