@@ -98,7 +98,13 @@ test('a paging button edits the same message in place with the next page', async
 });
 
 test('the Mindmap button on a token card replaces it in place with a chart picture', async () => {
-  const token = h.app.sandbox!.data.tokens.filter((t) => t.chain_id === 'solana')[1]!;
+  // A Solana token mentioned often in the mindmap's default 12 hours, so it has linked tokens to draw.
+  const sb = h.app.sandbox!.data;
+  const recent = sb.tweets.filter((x) => x.tweetedMs > sb.now - 12 * 3_600_000);
+  const token = sb.tokens
+    .filter((t) => t.chain_id === 'solana')
+    .map((t) => ({ t, n: recent.filter((x) => x.tokenIds.includes(t.id)).length }))
+    .sort((a, b) => b.n - a.n)[0]!.t;
   const i = await h.fake.sendCommand({
     name: 'token',
     channelId: h.channels[1]!,
