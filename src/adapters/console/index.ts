@@ -91,6 +91,9 @@ export async function languageLine(
   return terminal ? t('console.langFrom', { language, source }) : t('console.langDefault', { language });
 }
 
+/** Longest a pasted address's explicit lookup may take before it is answered as too slow. */
+const EXPLICIT_BUDGET_MS = 15_000;
+
 export interface ConsoleAdapter {
   /** Resolves when input has ended and every reply is written. */
   readonly done: Promise<void>;
@@ -146,8 +149,10 @@ export function startConsole(o: ConsoleOptions): ConsoleAdapter {
     // A pasted address or link: its card, as in a group; one the service does not know (or
     // one in its cooldown) is asked for explicitly, since here nobody else is talking.
     if (!t.startsWith('/') && o.autoCards && findTokenRefs(t, 1).length > 0) {
-      const card = (await o.autoCards.forText(t, where)) ?? (await o.autoCards.explicit(t, where));
-      return show(card);
+      const card = await o.autoCards.forText(t, where);
+      if (card) return show(card);
+      const asked = await o.autoCards.explicit(t, where);
+      return show('refused' in asked ? asked.refused : await asked.run(AbortSignal.timeout(EXPLICIT_BUDGET_MS)));
     }
     const view = await o.dispatcher.text(t.startsWith('/') ? t : `/${t}`, caller, {
       capabilities: { pictures: true, buttons: true },
