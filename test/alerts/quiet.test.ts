@@ -82,9 +82,11 @@ function suite(storeUrl: () => string | undefined, skip: string | false) {
     await h.cycle();
     h.sb.addTweets(1, { token: h.sb.data.tokens[0]!.id, kol: h.sb.data.kols[0]!.id, tokenScore: 90, kolScore: 90 });
     await h.cycle();
-    await h.dispatcher.text('/alerts pause', caller('p'));
+    const paused = await h.dispatcher.text('/alerts pause', caller('p'));
+    assert.match(JSON.stringify(paused), /arrive meanwhile are dropped, not kept/, 'the pause says what it drops');
     await h.cycle();
-    await h.dispatcher.text('/alerts resume', caller('p'));
+    const resumed = await h.dispatcher.text('/alerts resume', caller('p'));
+    assert.match(JSON.stringify(resumed), /arrived while paused were not kept/, 'and so does its end');
     clock = Date.parse('2026-07-02T07:30:00Z');
     await h.cycle();
     assert.equal(h.sent.length, 0, 'nothing kept through the pause');

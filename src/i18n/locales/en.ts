@@ -286,9 +286,9 @@ export default {
     asCommand: 'Same settings as a command:',
     mutedTokens: 'Muted tokens',
     badDuration: "Can't read the duration '{{duration}}'.",
-    pausedResume: 'Alerts paused until /alerts resume.',
-    pausedTill: 'Alerts paused until {{date}}.',
-    resumed: 'Alerts resumed.',
+    pausedResume: 'Alerts paused until /alerts resume. Alerts that arrive meanwhile are dropped, not kept for later.',
+    pausedTill: 'Alerts paused until {{date}}. Alerts that arrive meanwhile are dropped, not kept for later.',
+    resumed: 'Alerts resumed. Those that arrived while paused were not kept.',
     testSent:
       'A test alert is on its way to this chat. If it does not arrive, check that the bot may post and embed links here.',
     feedEmpty: 'The feed is empty right now; try the test again in a minute.',

@@ -276,9 +276,10 @@ export default {
     asCommand: 'La misma configuración como comando:',
     mutedTokens: 'Tokens silenciados',
     badDuration: 'No entiendo la duración «{{duration}}».',
-    pausedResume: 'Alertas en pausa hasta /alerts resume.',
-    pausedTill: 'Alertas en pausa hasta {{date}}.',
-    resumed: 'Alertas reanudadas.',
+    pausedResume:
+      'Alertas en pausa hasta /alerts resume. Las alertas que lleguen mientras tanto se descartan, no se guardan.',
+    pausedTill: 'Alertas en pausa hasta {{date}}. Las alertas que lleguen mientras tanto se descartan, no se guardan.',
+    resumed: 'Alertas reanudadas. Las que llegaron durante la pausa no se guardaron.',
     testSent:
       'Una alerta de prueba va en camino a este chat. Si no llega, revisa que el bot pueda publicar e insertar enlaces aquí.',
     feedEmpty: 'El feed está vacío ahora mismo; prueba el test en un minuto.',

@@ -254,9 +254,9 @@ export default {
     asCommand: '같은 설정을 명령어로:',
     mutedTokens: '음소거한 토큰',
     badDuration: '“{{duration}}” 기간을 읽을 수 없어요.',
-    pausedResume: '/alerts resume 전까지 알림을 일시 중지했어요.',
-    pausedTill: '{{date}}까지 알림을 일시 중지했어요.',
-    resumed: '알림을 다시 켰어요.',
+    pausedResume: '/alerts resume 전까지 알림을 일시 중지했어요. 그동안 들어오는 알림은 보관되지 않고 버려져요.',
+    pausedTill: '{{date}}까지 알림을 일시 중지했어요. 그동안 들어오는 알림은 보관되지 않고 버려져요.',
+    resumed: '알림을 다시 켰어요. 일시 중지 중에 들어온 알림은 보관되지 않았어요.',
     testSent:
       '테스트 알림을 이 채팅으로 보내는 중이에요. 오지 않으면 봇이 여기에 글을 쓰고 링크를 임베드할 수 있는지 확인하세요.',
     feedEmpty: '지금 피드가 비어 있어요. 1분 후에 다시 테스트해 보세요.',

@@ -279,9 +279,10 @@ export default {
     asCommand: 'As mesmas configurações como comando:',
     mutedTokens: 'Tokens silenciados',
     badDuration: 'Não entendi a duração “{{duration}}”.',
-    pausedResume: 'Alertas pausados até /alerts resume.',
-    pausedTill: 'Alertas pausados até {{date}}.',
-    resumed: 'Alertas retomados.',
+    pausedResume:
+      'Alertas pausados até /alerts resume. Alertas que chegarem nesse meio-tempo são descartados, não guardados.',
+    pausedTill: 'Alertas pausados até {{date}}. Alertas que chegarem nesse meio-tempo são descartados, não guardados.',
+    resumed: 'Alertas retomados. Os que chegaram durante a pausa não foram guardados.',
     testSent:
       'Um alerta de teste está a caminho deste chat. Se não chegar, confira se o bot pode postar e incorporar links aqui.',
     feedEmpty: 'O feed está vazio agora; tente o teste daqui a um minuto.',

@@ -272,9 +272,9 @@ export default {
     asCommand: 'Aynı ayarlar tek komutla:',
     mutedTokens: 'Sessize alınan tokenler',
     badDuration: '“{{duration}}” süresini okuyamadım.',
-    pausedResume: 'Uyarılar /alerts resume gönderilene kadar duraklatıldı.',
-    pausedTill: 'Uyarılar {{date}} tarihine kadar duraklatıldı.',
-    resumed: 'Uyarılar devam ediyor.',
+    pausedResume: 'Uyarılar /alerts resume gönderilene kadar duraklatıldı. Bu sürede gelen uyarılar saklanmaz, atılır.',
+    pausedTill: 'Uyarılar {{date}} tarihine kadar duraklatıldı. Bu sürede gelen uyarılar saklanmaz, atılır.',
+    resumed: 'Uyarılar devam ediyor. Duraklatma sırasında gelenler saklanmadı.',
     testSent:
       'Test uyarısı bu sohbete yolda. Gelmezse botun buraya mesaj ve link önizlemesi gönderebildiğini kontrol et.',
     feedEmpty: 'Akış şu an boş; testi bir dakika sonra tekrar dene.',
