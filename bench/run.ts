@@ -12,6 +12,7 @@ import { benchStartup } from './startup.ts';
 import { benchI18n } from './i18n.ts';
 import { benchDetect } from './detect.ts';
 import { benchCalls } from './calls.ts';
+import { benchCost } from './cost.ts';
 import { printTable, type Row } from './stats.ts';
 
 const only = process.argv.slice(2);
@@ -26,6 +27,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ['discord', () => benchDiscordFanout()],
   ['telegram', () => benchTelegramFanout()],
   ['calls', () => benchCalls()],
+  ['cost', () => benchCost()],
 ];
 
 const rows: Row[] = [];

@@ -161,7 +161,10 @@ export async function run(signal: Promise<string>): Promise<number> {
       const ops = await startOpsServer({
         port: config.httpPort,
         host: config.httpHost,
-        metrics: { render: () => app?.metrics.render() ?? '' },
+        metrics: {
+          render: () => app?.metrics.render() ?? '',
+          health: (ready, store) => app?.metrics.health(ready, store),
+        },
         checks: {
           store: async () => (app ? app.store.ping() : false),
           storeName: describeStore(config.storeUrl),

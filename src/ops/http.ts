@@ -30,9 +30,17 @@ export async function startOpsServer(o: {
   /** Default 127.0.0.1: a scraper on another machine needs HTTP_HOST set on purpose. */
   host?: string;
   limits?: Partial<ServerLimits>;
-  metrics: { render(): string };
+  /** `health`: given /readyz's verdict before each /metrics render, for the ready and store gauges. */
+  metrics: { render(): string; health?(ready: boolean, store: boolean): void };
   checks: ReadyChecks;
 }): Promise<OpsServer> {
+  const check = async () => {
+    const waiting = o.checks.waiting?.();
+    const store = await o.checks.store().catch(() => false);
+    const platforms = o.checks.platforms();
+    const ready = waiting === undefined && store && Object.values(platforms).every(Boolean);
+    return { waiting, store, platforms, ready };
+  };
   const { server, close } = createGuardedServer(
     (req, res) => {
       const path = (req.url ?? '/').split('?')[0];
@@ -42,13 +50,19 @@ export async function startOpsServer(o: {
       };
       if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n');
       if (path === '/healthz') return send(200, 'ok\n');
-      if (path === '/metrics') return send(200, o.metrics.render(), 'text/plain; version=0.0.4; charset=utf-8');
+      if (path === '/metrics') {
+        void (async () => {
+          if (o.metrics.health) {
+            const { ready, store } = await check();
+            o.metrics.health(ready, store);
+          }
+          send(200, o.metrics.render(), 'text/plain; version=0.0.4; charset=utf-8');
+        })();
+        return;
+      }
       if (path === '/readyz') {
         void (async () => {
-          const waiting = o.checks.waiting?.();
-          const store = await o.checks.store().catch(() => false);
-          const platforms = o.checks.platforms();
-          const ready = waiting === undefined && store && Object.values(platforms).every(Boolean);
+          const { waiting, store, platforms, ready } = await check();
           const roles = o.checks.roles ? { roles: o.checks.roles() } : {};
           const body = {
             ready,

@@ -242,6 +242,15 @@ export function createMetrics() {
         },
       ),
     ),
+    ready: add(new Gauge('kolradar_ready', 'Whether /readyz answers 200 (1) or 503 (0), checked at the scrape.')),
+    storeUp: add(
+      new Gauge('kolradar_store_up', 'Whether the store took a write (1) or not (0), checked at the scrape.'),
+    ),
+    /** The readiness check's result at a scrape (ops/http.ts runs it before rendering). */
+    health(ready: boolean, store: boolean): void {
+      this.ready.set(ready ? 1 : 0);
+      this.storeUp.set(store ? 1 : 0);
+    },
     /** Where the role gauge reads from at each scrape. */
     setRoles(source: () => Record<string, number>): void {
       roleSource = source;

@@ -17,7 +17,8 @@ export interface RawRow {
 
 export interface RawStore {
   rows(prefix?: string): AsyncIterable<RawRow>;
-  putRows(rows: readonly RawRow[]): Promise<void>;
+  /** `replace`: the store holds exactly these rows afterwards (Redis leases excepted). */
+  putRows(rows: readonly RawRow[], replace?: boolean): Promise<void>;
   /** Set-if-absent-or-expired, atomic across every process sharing the store. */
   take(key: string, value: string, ttlMs: number): Promise<boolean>;
   delete(key: string): Promise<void>;
@@ -32,14 +33,14 @@ export function rawStore(backend: SqliteKvStore | RedisKvStore | Map<string, unk
       async *rows(prefix) {
         yield* backend.rows(prefix);
       },
-      putRows: async (rows) => backend.putRows(rows),
+      putRows: async (rows, replace) => backend.putRows(rows, replace),
       take: (key, value, ttlMs) => backend.take(key, value, ttlMs),
       delete: async (key) => void (await backend.delete(key)),
     };
   if (backend instanceof RedisKvStore)
     return {
       rows: (prefix) => backend.rows(prefix),
-      putRows: (rows) => backend.putRows(rows),
+      putRows: (rows, replace) => backend.putRows(rows, replace),
       take: (key, value, ttlMs) => backend.take(key, value, ttlMs),
       delete: async (key) => void (await backend.delete(key)),
     };
@@ -51,7 +52,8 @@ export function rawStore(backend: SqliteKvStore | RedisKvStore | Map<string, unk
       for (const [key, e] of [...map].sort(([a], [b]) => (a < b ? -1 : 1)))
         if (key.startsWith(prefix) && live(e, now)) yield { key, value: e.value, expiresAt: e.expires ?? null };
     },
-    async putRows(rows) {
+    async putRows(rows, replace) {
+      if (replace) map.clear();
       for (const r of rows) map.set(r.key, { value: r.value, expires: r.expiresAt ?? undefined });
     },
     async take(key, value, ttlMs) {

@@ -220,9 +220,20 @@ export class RedisKvStore {
     }
   }
 
-  /** Writes raw rows, a MULTI/EXEC per thousand (migrate-store reads them back to verify). */
-  async putRows(rows: readonly { key: string; value: string; expiresAt: number | null }[]): Promise<void> {
+  /**
+   * Writes raw rows, a MULTI/EXEC per thousand (restore and migrate-store read them back to verify);
+   * `replace` first deletes every key of the store but the leases (whoever holds a role keeps it).
+   */
+  async putRows(
+    rows: readonly { key: string; value: string; expiresAt: number | null }[],
+    replace = false,
+  ): Promise<void> {
     this.#check();
+    if (replace)
+      for await (const batch of this.client.scanIterator({ MATCH: `${PREFIX}*`, COUNT: 1000 })) {
+        const keys = (batch as unknown as string[]).filter((k) => !k.startsWith(`${PREFIX}lease:`));
+        if (keys.length) await this.client.del(keys);
+      }
     for (let i = 0; i < rows.length; i += 1000) {
       const multi = this.client.multi();
       for (const r of rows.slice(i, i + 1000))

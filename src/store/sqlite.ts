@@ -73,11 +73,12 @@ export class SqliteKvStore {
       if (r.expires === null || r.expires > now) yield { key: r.key, value: r.value, expiresAt: r.expires };
   }
 
-  /** Writes raw rows in one transaction: a restore or a move is all or nothing. */
-  putRows(rows: readonly { key: string; value: string; expiresAt: number | null }[]): void {
+  /** Writes raw rows in one transaction (after emptying the table with `replace`): a restore is all or nothing. */
+  putRows(rows: readonly { key: string; value: string; expiresAt: number | null }[], replace = false): void {
     this.#check();
     this.#db.exec('BEGIN IMMEDIATE');
     try {
+      if (replace) this.#db.exec('DELETE FROM kv');
       for (const r of rows) this.#put.run(r.key, r.value, r.expiresAt);
       this.#db.exec('COMMIT');
     } catch (err) {
@@ -144,6 +145,12 @@ export class SqliteKvStore {
         : this.#db.prepare('SELECT key, value, expires FROM kv').iterate()
     ) as Iterable<{ key: string; value: string; expires: number | null }>;
     for (const row of rows) if (row.expires === null || row.expires > now) yield [row.key, row.value];
+  }
+
+  /** The tables in the file: what backup and migrate-store must know about (test/store/spaces.test.ts). */
+  tables(): string[] {
+    const rows = this.#db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
+    return rows.map((r) => String((r as { name: string }).name));
   }
 
   async clear(): Promise<void> {

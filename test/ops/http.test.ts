@@ -46,6 +46,9 @@ test('/healthz, /readyz and /metrics report what operators need', async (t) => {
   });
   platformUp = false;
   assert.equal((await get('/readyz')).status, 503, 'a disconnected platform is not ready');
+  const scraped = await (await get('/metrics')).text();
+  assert.match(scraped, /^kolradar_ready 0$/m, 'the scrape sees the same verdict');
+  assert.match(scraped, /^kolradar_store_up 1$/m);
 
   const token = app.sandbox!.data.tokens.find((x) => x.chain_id === 'solana')!;
   await app.dispatcher.text(`/token solana ${token.address}`, caller);

@@ -8,24 +8,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
+import { startLine } from '../helpers/npm.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 import { setTimeout as sleep } from 'node:timers/promises';
-
-/** `npm start`'s command without the leading `node`: what a supervisor runs. */
-function startLine(): string[] {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const [bin, ...args] = pkg.scripts.start.split(/\s+/);
-  assert.equal(bin, 'node', 'npm start runs node itself, with no shell wrapper in between');
-  return args;
-}
 
 for (const sig of ['SIGTERM', 'SIGINT'] as const) {
   test(`${sig} to the bot's node process drains the in-flight command and exits 0`, { timeout: 60_000 }, async (t) => {
