@@ -8,12 +8,12 @@ ARG NODE_VERSION=24
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Runtime dependencies only; --omit=peer drops TypeScript, an optional peer of i18next (30 MB).
-RUN npm ci --omit=dev --omit=peer --no-audit --no-fund
+# Runtime dependencies only (Node itself comes from this image, not from the node dev dependency).
+RUN npm ci --omit=dev --no-audit --no-fund
 COPY src ./src
 COPY commands ./commands
 COPY scripts/slim-install.ts ./scripts/slim-install.ts
-# Keep only the font files the charts read.
+# Keep only what the runtime reads: the font files the charts use, no TypeScript.
 RUN node scripts/slim-install.ts && rm -r scripts
 
 FROM node:${NODE_VERSION}-bookworm-slim

@@ -1,12 +1,14 @@
 /**
- * Trims a production install (`npm ci --omit=dev`) to the font files the charts
- * read: the Noto Sans SC and KR packages ship nine weights each (about 150 MB)
- * and the charts use the regular one; DejaVu ships twenty faces and the charts
- * use two. The list kept is the charts' own (src/views/charts/font.ts), so
- * nothing they draw loses its glyphs. The Dockerfile runs it; a bare install
- * may too. Prints what it freed.
+ * Trims a production install (`npm ci --omit=dev`) to what the runtime reads:
+ * - the font files the charts read: the Noto Sans SC and KR packages ship nine
+ *   weights each (about 150 MB) and the charts use the regular one; DejaVu ships
+ *   twenty faces and the charts use two. The list kept is the charts' own
+ *   (src/views/charts/font.ts), so nothing they draw loses its glyphs;
+ * - TypeScript (30 MB), which npm installs even with --omit=dev as an optional
+ *   peer of i18next, for its type definitions: nothing imports it at run time.
+ * The Dockerfile runs it; a bare install may too. Prints what it freed.
  */
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { FALLBACK_FILES, FONT_FILES } from '../src/views/charts/font.ts';
 
@@ -31,6 +33,13 @@ function* files(dir: string): Generator<string> {
 
 let freed = 0;
 let removed = 0;
+const size = (dir: string): number => [...files(dir)].reduce((n, f) => n + statSync(f).size, 0);
+for (const dir of ['node_modules/typescript', 'node_modules/@typescript'])
+  if (existsSync(dir)) {
+    freed += size(dir);
+    rmSync(dir, { recursive: true });
+    removed++;
+  }
 for (const root of packages)
   for (const f of files(root))
     if (DROP.test(f) && !keep.has(f)) {
@@ -39,5 +48,5 @@ for (const root of packages)
       removed++;
     }
 process.stdout.write(
-  `kept ${keep.size} font files (${[...keep].map((f) => relative(process.cwd(), f)).join(', ')}); removed ${removed} files, ${(freed / 1e6).toFixed(0)} MB\n`,
+  `kept ${keep.size} font files (${[...keep].map((f) => relative(process.cwd(), f)).join(', ')}); removed ${removed} files and folders, ${(freed / 1e6).toFixed(0)} MB\n`,
 );

@@ -119,7 +119,12 @@ test('the Dockerfile’s install and start steps, run as written in a fresh fold
         const parts = step.args.replace(/--\S+/g, '').trim().split(/\s+/);
         const dest = join(cwd, parts.pop()!);
         for (const src of parts) {
-          const source = from ? at(image.stages.findIndex((s) => s.name === from), src) : join(context, src);
+          const source = from
+            ? at(
+                image.stages.findIndex((s) => s.name === from),
+                src,
+              )
+            : join(context, src);
           // As Docker does: a folder's contents go into the destination; a file into it when it is a folder.
           const intoFolder = statSync(source).isFile() && (parts.length > 1 || /\/$/.test(step.args));
           cpSync(source, intoFolder ? join(dest, basename(src)) : dest, { recursive: true });
