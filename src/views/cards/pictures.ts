@@ -274,8 +274,13 @@ export function momentumChart(
   });
   const picked = sort === 'recent' ? [...drawable].sort((a, b) => latestMove(b) - latestMove(a)) : drawable;
   const top = picked.slice(0, MOMENTUM_MAX_TOKENS);
+  // One symbol twice in the legend: told apart by chain, and by when when the chain is the same too.
   const seen = new Map<string, number>();
-  for (const i of top) seen.set(i.token_symbol, (seen.get(i.token_symbol) ?? 0) + 1);
+  const chainsOf = new Map<string, Set<string>>();
+  for (const i of top) {
+    seen.set(`${i.token_symbol}|${i.token_chain_id}`, (seen.get(`${i.token_symbol}|${i.token_chain_id}`) ?? 0) + 1);
+    chainsOf.set(i.token_symbol, (chainsOf.get(i.token_symbol) ?? new Set()).add(i.token_chain_id));
+  }
   const order = sort === 'recent' ? t('chart.biggestFirst') : t('lists.sortedBy', { sort });
   return {
     title,
@@ -285,9 +290,10 @@ export function momentumChart(
     tokens: top.map((item) => {
       const open = new Set(known(item).map((w) => w.label));
       const symbol = ticker(item.token_symbol, item.token_name);
+      const chain = (chainsOf.get(item.token_symbol)?.size ?? 0) > 1 ? ` · ${item.token_chain_id}` : '';
+      const twice = (seen.get(`${item.token_symbol}|${item.token_chain_id}`) ?? 0) > 1;
       return {
-        // The same token shilled twice needs telling apart in the legend.
-        symbol: (seen.get(item.token_symbol) ?? 0) > 1 ? `${symbol} · ${timeAgo(item.shill_timestamp, now)}` : symbol,
+        symbol: `${symbol}${chain}${twice ? ` · ${timeAgo(item.shill_timestamp, now)}` : ''}`,
         priceInit: item.price_init,
         after: Object.fromEntries(WINDOWS.map((w) => [w.label, open.has(w.label) ? (item[w.priceKey] ?? null) : null])),
       };

@@ -6,6 +6,7 @@
 import { decimalRatio } from './decimal.ts';
 import { signedPercent } from './format.ts';
 import { circle, header, line, pathThrough, rect, svgDocument, textEl } from './svg.ts';
+import { textWidth } from './font.ts';
 import { drawableText, escapeXml, fitText } from './text.ts';
 import { FONT_SIZE, SERIES_COLOURS, THEME } from './theme.ts';
 import { WINDOWS } from './windows.ts';
@@ -163,6 +164,9 @@ export function momentumSvg(input: MomentumInput): string {
   return svgDocument(W, H, body);
 }
 
+/** Legend name sizes tried in turn, largest first. */
+const LEGEND_SIZES = [15, 14, 13, 12, 11] as const;
+
 function legend(
   series: readonly MomentumSeries[],
   box: { x: number; y: number; width: number },
@@ -179,8 +183,11 @@ function legend(
     const last = [...s.ratios].reverse().find((r) => r !== null) ?? null;
     const lastAt = last === null ? -1 : s.ratios.lastIndexOf(last);
     out.push(rect(box.x + 16, y - 12, 14, 14, SERIES_COLOURS[k]!, 'rx="3"'));
-    const symbol = fitText(drawableText(s.symbol) || '?', box.width - 60, 15, true);
-    out.push(textEl(box.x + 38, y, escapeXml(symbol), { size: 15, bold: true }));
+    // A long name gets a smaller size before it is cut: the legend is where the reader learns which line is which.
+    const name = drawableText(s.symbol) || '?';
+    const size = LEGEND_SIZES.find((z) => textWidth(name, z, true) <= box.width - 60) ?? LEGEND_SIZES.at(-1)!;
+    const symbol = fitText(name, box.width - 60, size, true);
+    out.push(textEl(box.x + 38, y, escapeXml(symbol), { size, bold: true }));
     const change =
       last === null
         ? (words?.noData ?? 'no data')

@@ -127,3 +127,24 @@ test('no tokens at all still gives a readable picture', () => {
   assert.equal(img.width, 1000);
   assert.ok(pngStats(img).inkShare > 0.005, 'axes and text are painted');
 });
+
+test('legend names are not cut: a long one is set smaller; one symbol on two chains is told apart by chain', async () => {
+  const { momentumChart } = await import('../../../src/views/cards/pictures.ts');
+  const long = momentumSvg({ title: 'KOL', tokens: [token('DOGEWIFHATMOON', '1', () => '2')] });
+  assert.ok(textContents(long).includes('DOGEWIFHATMOON'), 'the whole name');
+  const now = Date.UTC(2026, 10, 25, 12);
+  const item = (chain: string, hours: number) =>
+    ({
+      token_symbol: 'PEPE',
+      token_name: 'Pepe',
+      token_chain_id: chain,
+      shill_timestamp: new Date(now - hours * 3_600_000).toISOString(),
+      price_init: '1',
+      price_after5m: '1.1',
+      price_after1h: '1.2',
+    }) as unknown as Parameters<typeof momentumChart>[1][number];
+  const chart = momentumChart('KOL', [item('solana', 3), item('base', 4)], 'recent', now);
+  const names = chart.tokens.map((t) => t.symbol);
+  assert.ok(names.some((n) => n.includes('solana')) && names.some((n) => n.includes('base')), names.join(' | '));
+  assert.equal(new Set(names).size, 2);
+});
