@@ -39,6 +39,8 @@ export interface App {
   /** The embedded upstream, when no KOL_API_BASE_URL was configured. */
   readonly sandbox: Sandbox | undefined;
   readonly metrics: Metrics;
+  /** Names this process in the leases and claims it holds. */
+  readonly instanceId: string;
   /** The watcher lease role, once alerts run: leader, follower or unknown. */
   leaseStatus(): string;
   /** A lease on a named role (the same mechanism as the watcher's): in the store on Redis, always held otherwise. */
@@ -180,6 +182,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     lookups,
     sandbox,
     metrics,
+    instanceId,
     leaseStatus: () => leaseState(),
     lease,
     startAlerts(senders, { followupNow, digestNow, digestSchedule, ...opts } = {}) {

@@ -70,6 +70,7 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
         autoCards: app.autoCards,
         lookups: app.lookups,
         api: app.api,
+        instanceId: app.instanceId,
         log,
       }),
     );

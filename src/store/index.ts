@@ -19,6 +19,7 @@ import { ensureSchema, type Migration, type SchemaMark } from './schema.ts';
 import { silentLogger } from '../log.ts';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import { createClaims, kvClaimBackend, redisClaimBackend, type ClaimOptions, type Claims } from './claims.ts';
 
 export type { PageStore } from './pages.ts';
 export type { Kv } from './strict.ts';
@@ -42,9 +43,9 @@ export interface Store {
   setFailing(failing: boolean): void;
   /**
    * True the first time `key` is claimed within `ttlMs`, false for every later
-   * claim, across every instance sharing the store: a repeated delivery (a
-   * Telegram webhook retry, an update a former poller handled but did not
-   * confirm) is recognised and handled once.
+   * claim, across every instance sharing the store: a one-shot mark (an
+   * IDENTIFY window, a Discord interaction id). Work that must survive its
+   * handler's crash uses `claims` instead.
    */
   claim(key: string, ttlMs: number): Promise<boolean>;
   /** The schema version found at open (0: none recorded) and the mark now stored (see schema.ts). */
@@ -53,6 +54,11 @@ export interface Store {
   readonly raw: RawStore;
   /** A key space's entries as values (migrations, tools). */
   space(name: KeySpace): Kv;
+  /**
+   * Leased claims on incoming work in `scope` (see claims.ts), held by `holder`
+   * (this instance's id): how an update or interaction survives its handler's crash.
+   */
+  claims(scope: string, holder: string, o?: ClaimOptions): Claims;
   /** True when the backend answers; used by readiness checks. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -156,6 +162,14 @@ export async function openStore(
         claiming.delete(key);
       }
     },
+    claims: (scope, holder, co) =>
+      createClaims(
+        backend instanceof RedisKvStore
+          ? redisClaimBackend(backend.client, scope)
+          : kvClaimBackend(space('work'), scope),
+        holder,
+        co,
+      ),
     async ping() {
       try {
         await probe.set('ping', Date.now(), 10_000);

@@ -1,7 +1,8 @@
 /**
  * Every key space the store writes, in one list. Keys live under
  * `<space>::<key>` (keyv's namespacing) in the SQLite table `kv` and, on Redis,
- * under `kolradar:<space>::<key>`; the Redis leases add `kolradar:lease:<role>`.
+ * under `kolradar:<space>::<key>`; the Redis leases add `kolradar:lease:<role>`,
+ * and claims on work in flight live apart under `kolradar-work:` (claims.ts).
  *
  * The list is what `npm run backup`, `npm run restore` and `npm run migrate-store`
  * walk, and openStore refuses a space that is not here: a new kind of state
@@ -19,6 +20,10 @@ export const KEY_SPACES = {
   claim: {
     carry: true,
     what: 'platform updates already handled (expires): a retry after the move is still handled once',
+  },
+  work: {
+    carry: false,
+    what: 'embedded stores only: updates and interactions being handled, or handled lately (a store is moved with the bots stopped, so nothing is in flight)',
   },
   meta: { carry: true, what: 'the schema version' },
   health: { carry: false, what: 'the readiness probe’s scratch key, rewritten every check' },

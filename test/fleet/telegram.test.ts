@@ -8,21 +8,20 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSandbox } from '../../src/sandbox/server.ts';
-import { startTelegramFake, type TelegramFake } from '../fakes/telegram/index.ts';
-import { roundRobin, sleep, startBot, type BotProcess } from '../helpers/fleet.ts';
-import { freePort, REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
+import type { TelegramFake } from '../fakes/telegram/index.ts';
+import {
+  roundRobin,
+  sleep,
+  startBot,
+  telegramFleet,
+  waitUntil,
+  webhookEnv,
+  type BotProcess,
+} from '../helpers/fleet.ts';
+import { freePort, REDIS_SKIP, redisAvailable } from '../helpers/redis.ts';
 
 const TOKEN = '7000000014:AAFleetTokenForTheSeveralInstancesTest';
 const skip = redisAvailable() ? false : REDIS_SKIP;
-
-async function waitUntil(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const t0 = Date.now();
-  while (!(await ok())) {
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 const pollerOf = async (bots: BotProcess[]) => {
   const roles = await Promise.all(
@@ -42,20 +41,7 @@ test('Telegram polling, three instances on Redis: one poller at a time, takeover
   skip,
   timeout: 180_000,
 }, async (t) => {
-  const redis = await startRedis(t);
-  const sb = await startSandbox();
-  const fake = await startTelegramFake({ token: TOKEN, limits: false, knownChatsOnly: false });
-  t.after(async () => {
-    await fake.close();
-    await sb.close();
-  });
-  const env = {
-    KOL_API_BASE_URL: sb.url,
-    KOL_API_KEY: sb.apiKey,
-    TELEGRAM_BOT_TOKEN: TOKEN,
-    TELEGRAM_API_ROOT: fake.apiRoot,
-    STORE_URL: redis.url,
-  };
+  const { fake, env } = await telegramFleet(t, TOKEN);
   const bots = await Promise.all(['a', 'b', 'c'].map((n) => startBot(t, n, env)));
   await Promise.all(bots.map((b) => b.ready()));
   await waitUntil('one poller', async () => (await pollerOf(bots)).filter((r) => r === 'poller').length === 1);
@@ -109,29 +95,10 @@ test('Telegram webhook, three instances behind a round-robin proxy: every update
   skip,
   timeout: 120_000,
 }, async (t) => {
-  const redis = await startRedis(t);
-  const sb = await startSandbox();
-  const fake = await startTelegramFake({ token: TOKEN, limits: false, knownChatsOnly: false });
-  t.after(async () => {
-    await fake.close();
-    await sb.close();
-  });
+  const { fake, env } = await telegramFleet(t, TOKEN);
   const secret = 'fleet_hook_secret';
   const ports = [await freePort(), await freePort(), await freePort()];
-  const bots = await Promise.all(
-    ports.map((port, i) =>
-      startBot(t, `w${i}`, {
-        KOL_API_BASE_URL: sb.url,
-        KOL_API_KEY: sb.apiKey,
-        TELEGRAM_BOT_TOKEN: TOKEN,
-        TELEGRAM_API_ROOT: fake.apiRoot,
-        TELEGRAM_WEBHOOK_URL: 'https://bot.example.test/tg/hook',
-        TELEGRAM_WEBHOOK_SECRET: secret,
-        TELEGRAM_WEBHOOK_PORT: String(port),
-        STORE_URL: redis.url,
-      }),
-    ),
-  );
+  const bots = await Promise.all(ports.map((port, i) => startBot(t, `w${i}`, { ...env, ...webhookEnv(port, secret) })));
   await Promise.all(bots.map((b) => b.ready()));
   for (const b of bots) assert.deepEqual((await b.readyz()).roles?.['telegram'], { mode: 'webhook' });
   const lb = await roundRobin(t, ports);

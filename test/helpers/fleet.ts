@@ -9,12 +9,23 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
-import { freePort } from './redis.ts';
+import { freePort, startRedis } from './redis.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import { startTelegramFake, type TelegramFake } from '../fakes/telegram/index.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export { sleep };
+
+/** Waits for a condition, checking every 100 ms; fails naming `what` after `timeoutMs`. */
+export async function waitUntil(what: string, ok: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const t0 = Date.now();
+  while (!(await ok())) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
 
 export interface BotProcess {
   readonly name: string;
@@ -111,3 +122,36 @@ export async function roundRobin(t: TestContext, targets: readonly number[]): Pr
   t.after(() => rr.close());
   return rr;
 }
+
+export interface TelegramFleet {
+  readonly sb: Sandbox;
+  readonly fake: TelegramFake;
+  /** What every instance needs: the sandbox, the fake Bot API and the shared Redis. */
+  readonly env: Record<string, string>;
+}
+
+/** A private redis-server, a sandbox and a Telegram fake for one fleet test, all closed after it. */
+export async function telegramFleet(t: TestContext, token: string): Promise<TelegramFleet> {
+  const redis = await startRedis(t);
+  const sb = await startSandbox();
+  const fake = await startTelegramFake({ token, limits: false, knownChatsOnly: false });
+  t.after(async () => {
+    await fake.close();
+    await sb.close();
+  });
+  const env = {
+    KOL_API_BASE_URL: sb.url,
+    KOL_API_KEY: sb.apiKey,
+    TELEGRAM_BOT_TOKEN: token,
+    TELEGRAM_API_ROOT: fake.apiRoot,
+    STORE_URL: redis.url,
+  };
+  return { sb, fake, env };
+}
+
+/** Webhook-mode settings for one instance listening on `port`. */
+export const webhookEnv = (port: number, secret: string): Record<string, string> => ({
+  TELEGRAM_WEBHOOK_URL: 'https://bot.example.test/tg/hook',
+  TELEGRAM_WEBHOOK_SECRET: secret,
+  TELEGRAM_WEBHOOK_PORT: String(port),
+});

@@ -9,10 +9,11 @@
  * sequentialize() by chat id keeps each chat's updates in order, so a
  * /subscribe and the /alerts after it never race.
  */
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { sequentialize } from '@grammyjs/runner';
 import { Api, Bot, BotError } from 'grammy';
-import type { LanguageCode } from 'grammy/types';
+import type { LanguageCode, Update } from 'grammy/types';
 import type { Logger } from 'pino';
 import type { Sender } from '../../alerts/delivery.ts';
 import type { KolClient } from '../../api/index.ts';
@@ -57,6 +58,10 @@ export interface TelegramAdapterOptions {
   readonly api?: KolClient;
   /** Each sender's upstream budget for inline queries, shared with the other adapters (app.lookups). */
   readonly lookups?: LookupBudget;
+  /** Names this instance in the update claims it holds (app.instanceId); a random id when omitted. */
+  readonly instanceId?: string;
+  /** How long an update stays claimed by a handler that stops renewing (its instance died); default 10 s. */
+  readonly claimLeaseMs?: number;
 }
 
 export interface TelegramAdapter extends ChatAdapter {
@@ -71,11 +76,8 @@ const ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const
 const WITH_INLINE = [...ALLOWED_UPDATES, 'inline_query'] as const;
 /** Longer than the 30 s long poll; a send that hangs this long is given up. */
 const REQUEST_TIMEOUT_S = 60;
-/**
- * How long an update_id stays claimed. Telegram retries an unanswered webhook
- * delivery within minutes, and a new poller sees unconfirmed updates at once.
- */
-const UPDATE_CLAIM_MS = 60 * 60_000;
+/** Claims of dead instances taken over at once, at most this many per look. */
+const TAKEOVER_BATCH = 20;
 
 export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapter {
   const log = o.log;
@@ -85,10 +87,20 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
   // Replies wait out short flood waits: a 429 means nothing was posted, so a retry cannot duplicate.
   bot.api.config.use(pacingTransformer(pacer, { retries: 3, maxWaitMs: 60 * pacer.secondMs }));
   let poller: Poller | undefined;
+  const botId = o.token.split(':')[0];
+  const leaseMs = o.claimLeaseMs ?? 10_000;
+  const claims = o.store.claims(`telegram:${botId}`, o.instanceId ?? randomUUID(), { leaseMs });
+  const keyOf = (update: Update) => String(update.update_id);
   bot.api.config.use(async (prev, method, payload, signal) => {
     try {
       const res = await prev(method, payload, signal);
-      if (method === 'getUpdates') poller?.answered(res.ok);
+      if (method === 'getUpdates') {
+        poller?.answered(res.ok);
+        // The next getUpdates confirms these to Telegram, and the runner asks for it as soon as this
+        // returns: so each is claimed (with its body, for a takeover) first. If the store cannot take
+        // them, this batch fails and is fetched again: nothing is confirmed that nobody holds.
+        if (res.ok) await claimBatch(res.result as Update[]);
+      }
       return res;
     } catch (err) {
       // The runner retries polling quietly (silent: true keeps it off the console); say so in our log.
@@ -109,16 +121,17 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
     p.then(drop, drop);
   };
   let lastUpdateId = 0;
-  const botId = o.token.split(':')[0];
   // The one error boundary, first in the chain: nothing below may reject. In webhook mode
   // grammY answers Telegram after a timeout and leaves the handler running; a rejection
   // after that would be unhandled, crash the process, and print the token with it.
   bot.use(async (ctx, next) => {
     lastUpdateId = Math.max(lastUpdateId, ctx.update.update_id);
-    if (!(await firstDelivery(ctx.update.update_id))) return;
+    const claimed = await claimOne(ctx.update);
+    if (claimed === false) return;
     const handled = next()
       .catch((err: unknown) => bot.errorHandler(new BotError(err, ctx)))
-      .catch((err: unknown) => log.error({ err }, 'telegram: error handler failed'));
+      .catch((err: unknown) => log.error({ err }, 'telegram: error handler failed'))
+      .then(() => claimed && finish(ctx.update));
     track(handled);
     await handled;
   });
@@ -138,19 +151,71 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
     }
   });
 
-  /**
-   * Each update is handled once across the fleet: a webhook retry after a slow
-   * answer, or an update a former poller handled but had not confirmed, is
-   * dropped here. If the store cannot answer, handling it beats losing it.
-   */
-  async function firstDelivery(updateId: number): Promise<boolean> {
+  async function claimBatch(updates: readonly Update[]): Promise<void> {
+    if (!updates.length) return;
     try {
-      if (await o.store.claim(`telegram:${botId}:update:${updateId}`, UPDATE_CLAIM_MS)) return true;
-      log.info({ update: updateId }, 'telegram: update already handled; skipped');
+      await claims.take(updates.map((u) => ({ key: keyOf(u), payload: u })));
+    } catch (err) {
+      throw new Error(`could not claim ${updates.length} updates in the store; they will be fetched again`, {
+        cause: err,
+      });
+    }
+  }
+
+  /**
+   * Each update is handled by one instance at a time: a webhook retry or an
+   * update a former poller had not confirmed is dropped when it is done, or
+   * left to its live holder. True: ours to handle and finish; false: skip;
+   * undefined: the store did not answer, and handling it beats losing it.
+   */
+  async function claimOne(update: Update): Promise<boolean | undefined> {
+    try {
+      const [r] = await claims.take([{ key: keyOf(update), payload: update }]);
+      if (r === 'mine') return true;
+      log.info(
+        { update: update.update_id },
+        r === 'done'
+          ? 'telegram: update already handled; skipped'
+          : 'telegram: update being handled elsewhere; skipped',
+      );
       return false;
     } catch (err) {
-      log.warn({ err, update: updateId }, 'telegram: could not claim the update; handling it anyway');
-      return true;
+      log.warn({ err, update: update.update_id }, 'telegram: could not claim the update; handling it anyway');
+      return undefined;
+    }
+  }
+
+  async function finish(update: Update): Promise<void> {
+    await claims.finish(keyOf(update)).catch((err: unknown) =>
+      // Left running, the claim lapses and another instance handles the update again: a duplicate, not a loss.
+      log.warn({ err, update: update.update_id }, 'telegram: could not mark the update done'),
+    );
+  }
+
+  /**
+   * Updates whose instance died while handling them (claimed, so Telegram will
+   * not send them again) are taken over here, on any instance, once their
+   * lease lapses. One look at a time.
+   */
+  let takeover: NodeJS.Timeout | undefined;
+  let looking = false;
+  let lookFailed = false;
+  async function lookForOrphans(): Promise<void> {
+    if (looking || state !== 'running') return;
+    looking = true;
+    try {
+      const found = await claims.orphans(TAKEOVER_BATCH);
+      lookFailed = false;
+      for (const { payload } of found) {
+        const update = payload as Update;
+        log.warn({ update: update.update_id }, 'telegram: taking over an update its instance left unfinished');
+        track(bot.handleUpdate(update).catch((err: unknown) => log.error({ err }, 'telegram: takeover failed')));
+      }
+    } catch (err) {
+      if (!lookFailed) log.warn({ err }, 'telegram: could not look for unfinished updates; retrying');
+      lookFailed = true;
+    } finally {
+      looking = false;
     }
   }
 
@@ -219,11 +284,15 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
         await poller.start();
       }
       state = 'running';
+      takeover = setInterval(() => void lookForOrphans(), Math.max(50, Math.floor(leaseMs / 2)));
+      takeover.unref();
+      void lookForOrphans();
       log.info({ username: bot.botInfo.username, mode: o.webhook ? 'webhook' : 'polling' }, 'telegram: ready');
     },
     async stop() {
       if (state !== 'running' && state !== 'starting') return;
       state = 'stopped';
+      clearInterval(takeover);
       await server?.close();
       // Confirms what was handled, as bot.stop() does, so a restart does not handle it again;
       // then the lease goes, and a standby takes over at its next check.
@@ -235,6 +304,7 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
         });
       });
       await idle();
+      claims.close();
     },
     isReady() {
       if (state !== 'running') return false;

@@ -3,9 +3,11 @@
  * second one ends the first with 409 Conflict. So of several instances sharing
  * a store only the holder of the `telegram-poller` lease polls; the others
  * check the lease every fifth of its lifetime and take over when the holder
- * stops renewing (it died or was stopped). An update the former holder handled
- * but had not confirmed yet comes again to the new one; the adapter's
- * update_id claim in the store recognises it.
+ * stops renewing (it died or was stopped). Each batch is claimed in the store
+ * before the next getUpdates confirms it (see index.ts): an update the former
+ * holder had not confirmed comes again to the new one and its claim says
+ * whether it is done; one it had confirmed but not finished is taken over from
+ * its claim by any instance once the claim's lease lapses.
  *
  * A 409 from outside the fleet (another process with this token, or a webhook
  * set) ends the runner; it is logged once with what to do, and polling backs

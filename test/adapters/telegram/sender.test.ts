@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createTelegramAdapter } from '../../../src/adapters/telegram/index.ts';
 import { silentLogger } from '../../../src/log.ts';
 import type { CardView } from '../../../src/domain/view.ts';
+import { openStore } from '../../../src/store/index.ts';
 import { rig, TOKEN } from './helpers.ts';
 
 const card = (title: string): CardView => ({
@@ -77,7 +78,7 @@ test('a refused connection is safe to retry: nothing can have been posted', asyn
     token: TOKEN,
     apiRoot: `http://127.0.0.1:${port}`,
     dispatcher: undefined as never,
-    store: undefined as never,
+    store: await openStore('memory:'),
     log: silentLogger(),
   });
   t.after(() => adapter.stop());
