@@ -45,6 +45,7 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
           : {}),
         ...(config.discord.shards ? { shards: config.discord.shards } : {}),
         claim: (key, ttlMs) => app.store.claim(key, ttlMs),
+        claims: app.store.claims(`discord:${config.discord.applicationId}`, app.instanceId),
         autoCards: app.autoCards,
         lookups: app.lookups,
         messageContent: config.discord.messageContent,

@@ -20,6 +20,7 @@ import type { AutoCards } from '../../core/autocard.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
 import { createLookupBudget, type LookupBudget } from '../../core/budget.ts';
 import { pickLocale, translator } from '../../i18n/index.ts';
+import type { Claims } from '../../store/claims.ts';
 import type { SubscriptionStore } from '../../store/subscriptions.ts';
 import type { ChatAdapter } from '../types.ts';
 import { createKolSuggest, createTokenSuggest } from './autocomplete.ts';
@@ -41,6 +42,7 @@ import {
   type HttpInteractionsOptions,
   type HttpInteractionsServer,
 } from './http-interactions.ts';
+import { createTakeover } from './takeover.ts';
 import { fleetIdentifyThrottler, planShards, type ShardConfig, type ShardPlan } from './shards.ts';
 
 export {
@@ -85,6 +87,8 @@ export interface DiscordAdapterOptions {
   readonly shards?: ShardConfig;
   /** The store's claim, to space IDENTIFY across the fleet (see shards.ts). */
   readonly claim?: (key: string, ttlMs: number) => Promise<boolean>;
+  /** Leased claims on interactions (the store's): an interaction deferred here is finished by another instance if this one dies. */
+  readonly claims?: Claims;
   /** Cards for pasted addresses and links (DMs, mentions, and with `messageContent` every server message) and the "Token card" message command. */
   readonly autoCards?: AutoCards;
   /** Each user's upstream budget for lookups (autocomplete, "Token card"), shared with the other adapters (app.lookups). */
@@ -130,6 +134,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
 
   const lookups = o.lookups ?? createLookupBudget();
   const suggest = { api: o.api, budgetMs: o.autocompleteBudgetMs ?? 1500, lookups };
+  const takeover = o.claims ? createTakeover(client, o.claims, log) : undefined;
   const deps: InteractionDeps = {
     dispatcher: o.dispatcher,
     suggestKols: createKolSuggest(suggest),
@@ -140,6 +145,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     log,
     commandBudgetMs: o.commandBudgetMs ?? 10_000,
     shutdown: shutdown.signal,
+    ...(takeover ? { acknowledged: takeover.acknowledged } : {}),
   };
 
   async function route(i: Interaction): Promise<void> {
@@ -174,6 +180,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
   /** The one error boundary: whatever broke, log it and tell the user if Discord still lets us. */
   async function guarded(i: Interaction): Promise<void> {
     try {
+      takeover?.prepare(i);
       await route(i);
     } catch (err) {
       log.error({ err, type: i.type, command: i.isCommand() ? i.commandName : undefined }, 'interaction failed');
@@ -191,6 +198,8 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
             ? i.followUp(answer)
             : i.reply(answer);
       await tell.catch(() => {});
+    } finally {
+      await takeover?.finished(i);
     }
   }
 
@@ -240,6 +249,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
             : {}),
         });
         started = true;
+        takeover?.start();
         log.info({ port: http.address.port }, 'discord ready: HTTP interactions on POST /interactions');
         return;
       }
@@ -267,6 +277,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
       }
       await ready;
       started = true;
+      takeover?.start();
       if (client.application?.id && client.application.id !== o.applicationId) {
         log.warn(
           { expected: o.applicationId, actual: client.application.id },
@@ -278,6 +289,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     async stop() {
       if (stopping) return;
       stopping = true;
+      takeover?.stop();
       const settle = () => Promise.allSettled([...inflight]);
       const grace = o.stopGraceMs ?? 10_000;
       let timer: NodeJS.Timeout | undefined;
@@ -291,6 +303,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
       }
       await http?.close();
       await client.destroy();
+      o.claims?.close(); // after the last handler: its claim was renewed until it finished
     },
     isReady() {
       if (http) return started && !stopping;

@@ -47,7 +47,15 @@ export interface InteractionDeps {
   readonly commandBudgetMs: number;
   /** Aborted at shutdown, so in-flight upstream calls stop. */
   readonly shutdown: AbortSignal;
+  /**
+   * Told once an interaction is acknowledged: from then on its token can finish
+   * it from any instance for 15 min (see takeover.ts). Never rejects.
+   */
+  readonly acknowledged?: (i: ChatInputCommandInteraction | ButtonInteraction, how: Acknowledgement) => Promise<void>;
 }
+
+/** How an interaction was acknowledged: a public or private "thinking…" reply, or a deferred update of the clicked message. */
+export type Acknowledgement = 'reply' | 'ephemeral' | 'update';
 
 /** A quick answer must arrive well inside Discord's 3 s; past this it is deferred after all. */
 const QUICK_MS = 1500;
@@ -78,15 +86,19 @@ function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
 
 export async function handleCommand(i: ChatInputCommandInteraction, d: InteractionDeps): Promise<void> {
   const raw = rawArgs(i.options.data);
+  const run = () =>
+    d.dispatcher.run(i.commandName, raw, callerFor(i), {
+      signal: runSignal(d),
+      budgetMs: d.commandBudgetMs,
+      capabilities: d.capabilities ?? CAPABILITIES,
+    });
+  // Taken over from an instance that deferred it and died: only the answer is left to give.
+  if (i.deferred) return answerDeferred(i, await run(), d.log);
   // Synchronous and cheap: decides whether this command may reach the upstream.
   const quick = d.dispatcher.refusesAtOnce(i.commandName, raw, canManageNow(i));
   // The defer goes out first; the command runs while it is in flight.
   const deferred = quick ? undefined : i.deferReply();
-  const work = d.dispatcher.run(i.commandName, raw, callerFor(i), {
-    signal: runSignal(d),
-    budgetMs: d.commandBudgetMs,
-    capabilities: d.capabilities ?? CAPABILITIES,
-  });
+  const work = run();
   if (deferred) {
     await deferred;
   } else {
@@ -98,6 +110,7 @@ export async function handleCommand(i: ChatInputCommandInteraction, d: Interacti
     }
     await i.deferReply();
   }
+  await d.acknowledged?.(i, 'reply');
   await answerDeferred(i, await work, d.log);
 }
 
@@ -150,7 +163,8 @@ function customIdsOf(components: readonly unknown[]): string[] {
 export async function handleButton(i: ButtonInteraction, d: InteractionDeps): Promise<void> {
   // A button on an alert answers the clicker privately; the alert stays for everyone.
   const fresh = opensNew(i.customId);
-  const deferred = fresh ? i.deferReply({ flags: MessageFlags.Ephemeral }) : i.deferUpdate();
+  const taken = i.deferred; // taken over from an instance that deferred it and died
+  const deferred = taken ? undefined : fresh ? i.deferReply({ flags: MessageFlags.Ephemeral }) : i.deferUpdate();
   const work = d.dispatcher.action(i.customId, callerFor(i), {
     signal: runSignal(d),
     budgetMs: d.commandBudgetMs,
@@ -158,7 +172,10 @@ export async function handleButton(i: ButtonInteraction, d: InteractionDeps): Pr
     // A modified client can name any custom id; only the clicked message's own buttons count.
     buttonsOnMessage: customIdsOf(i.message.components.map((c) => c.toJSON())),
   });
-  await deferred;
+  if (deferred) {
+    await deferred;
+    await d.acknowledged?.(i, fresh ? 'ephemeral' : 'update');
+  }
   await answerDeferred(i, await work, d.log);
 }
 

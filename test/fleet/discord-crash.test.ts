@@ -1,0 +1,90 @@
+/**
+ * Real bot processes on one redis-server, Discord side, killed after they
+ * acknowledged an interaction ("thinking…") and before they answered it. The
+ * upstream hangs the /kols table so the answer is pending exactly when the
+ * kill comes (counted at the sandbox); then it answers again. Another instance
+ * must finish the interaction through its token: the reply edited into the
+ * answer, with the one acknowledgement the dead instance gave.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import { guildOnShard, snowflake, startDiscordFake, type InteractionHandle } from '../fakes/discord/index.ts';
+import { startBot, waitUntil, type BotProcess } from '../helpers/fleet.ts';
+import { freePort, REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
+
+const skip = redisAvailable() ? false : REDIS_SKIP;
+const hanging = (sb: Sandbox) => sb.requests.filter((r) => r.operation === 'kolTable' && r.finished === 0).length;
+
+/** Defers /kols on `holder`, kills it there, and waits for `h` to be answered by someone else. */
+async function killAfterDefer(sb: Sandbox, holder: BotProcess, h: InteractionHandle): Promise<void> {
+  await h.waitFor('callback', 15_000);
+  assert.equal(h.callbacks[0]?.type, 5, 'deferred ("thinking…")');
+  await waitUntil('the answer pending upstream', () => hanging(sb) === 1);
+  assert.equal(await holder.kill('SIGKILL'), null);
+  sb.clearFaults();
+  await h.waitFor('original', 60_000);
+  assert.equal(h.callbacks.length, 1, 'acknowledged once, by the instance that died');
+  assert.doesNotMatch(h.original?.content ?? '', /went wrong|try again|restarting/i);
+  assert.ok((h.original?.embeds.length ?? 0) > 0, 'the KOL table, not an error');
+}
+
+async function rig(t: import('node:test').TestContext, guilds: Parameters<typeof startDiscordFake>[0]) {
+  const redis = await startRedis(t);
+  const sb = await startSandbox();
+  const fake = await startDiscordFake(guilds);
+  t.after(async () => {
+    await fake.close();
+    await sb.close();
+  });
+  const env = {
+    KOL_API_BASE_URL: sb.url,
+    KOL_API_KEY: sb.apiKey,
+    DISCORD_TOKEN: fake.token,
+    DISCORD_APPLICATION_ID: fake.applicationId,
+    DISCORD_API_BASE: fake.apiBase,
+    STORE_URL: redis.url,
+  };
+  return { sb, fake, env };
+}
+
+test('Discord gateway: an interaction deferred by an instance that is then killed is finished by another', {
+  skip,
+  timeout: 180_000,
+}, async (t) => {
+  const guild = { id: guildOnShard(0, 2, 0), channels: [{ id: snowflake() }] };
+  const { sb, fake, env } = await rig(t, { guilds: [guild], recommendedShards: 2 });
+  const bots = await Promise.all(
+    [0, 1].map((s) => startBot(t, `shard${s}`, { ...env, DISCORD_SHARD_COUNT: '2', DISCORD_SHARD_IDS: String(s) })),
+  );
+  await Promise.all(bots.map((b) => b.ready()));
+  sb.setFaults({ hangRate: 1, operations: ['kolTable'] });
+  const h = await fake.sendCommand({ name: 'kols', channelId: guild.channels[0]!.id, guildId: guild.id });
+  await killAfterDefer(sb, bots[0]!, h);
+  assert.match(bots[1]!.logs(), /taking over an interaction/);
+  assert.equal(await bots[1]!.kill('SIGTERM'), 0);
+});
+
+test('Discord HTTP interactions: an interaction deferred by an instance that is then killed is finished by another', {
+  skip,
+  timeout: 120_000,
+}, async (t) => {
+  const guild = { id: snowflake(), channels: [{ id: snowflake() }] };
+  const { sb, fake, env } = await rig(t, { guilds: [guild] });
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const publicHex = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex');
+  const ports = [await freePort(), await freePort()];
+  const bots = await Promise.all(
+    ports.map((port, i) =>
+      startBot(t, `http${i}`, { ...env, DISCORD_PUBLIC_KEY: publicHex, DISCORD_INTERACTIONS_PORT: String(port) }),
+    ),
+  );
+  await Promise.all(bots.map((b) => b.ready()));
+  fake.setInteractionsEndpoint(`http://127.0.0.1:${ports[0]}/interactions`, privateKey);
+  sb.setFaults({ hangRate: 1, operations: ['kolTable'] });
+  const h = await fake.sendCommand({ name: 'kols', channelId: guild.channels[0]!.id });
+  await killAfterDefer(sb, bots[0]!, h);
+  assert.match(bots[1]!.logs(), /taking over an interaction/);
+  assert.equal(await bots[1]!.kill('SIGTERM'), 0);
+});
