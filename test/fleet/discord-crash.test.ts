@@ -9,10 +9,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import type { Sandbox } from '../../src/sandbox/server.ts';
 import { guildOnShard, snowflake, startDiscordFake, type InteractionHandle } from '../fakes/discord/index.ts';
-import { startBot, waitUntil, type BotProcess } from '../helpers/fleet.ts';
-import { freePort, REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
+import { fleetRig, startBot, waitUntil, type BotProcess } from '../helpers/fleet.ts';
+import { freePort, REDIS_SKIP, redisAvailable } from '../helpers/redis.ts';
 
 const skip = redisAvailable() ? false : REDIS_SKIP;
 const hanging = (sb: Sandbox) => sb.requests.filter((r) => r.operation === 'kolTable' && r.finished === 0).length;
@@ -31,22 +31,14 @@ async function killAfterDefer(sb: Sandbox, holder: BotProcess, h: InteractionHan
 }
 
 async function rig(t: import('node:test').TestContext, guilds: Parameters<typeof startDiscordFake>[0]) {
-  const redis = await startRedis(t);
-  const sb = await startSandbox();
-  const fake = await startDiscordFake(guilds);
-  t.after(async () => {
-    await fake.close();
-    await sb.close();
-  });
-  const env = {
-    KOL_API_BASE_URL: sb.url,
-    KOL_API_KEY: sb.apiKey,
+  const r = await fleetRig(t, () => startDiscordFake(guilds));
+  const { fake } = r;
+  const discord = {
     DISCORD_TOKEN: fake.token,
     DISCORD_APPLICATION_ID: fake.applicationId,
     DISCORD_API_BASE: fake.apiBase,
-    STORE_URL: redis.url,
   };
-  return { sb, fake, env };
+  return { ...r, env: { ...r.env, ...discord } };
 }
 
 test('Discord gateway: an interaction deferred by an instance that is then killed is finished by another', {

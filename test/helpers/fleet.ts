@@ -130,23 +130,28 @@ export interface TelegramFleet {
   readonly env: Record<string, string>;
 }
 
-/** A private redis-server, a sandbox and a Telegram fake for one fleet test, all closed after it. */
-export async function telegramFleet(t: TestContext, token: string): Promise<TelegramFleet> {
+/**
+ * A private redis-server, a sandbox and a platform fake for one fleet test, all
+ * closed after it; `env` is what every instance needs to reach the first two.
+ */
+export async function fleetRig<F extends { close(): Promise<void> }>(
+  t: TestContext,
+  startFake: () => Promise<F>,
+): Promise<{ sb: Sandbox; fake: F; env: Record<string, string> }> {
   const redis = await startRedis(t);
   const sb = await startSandbox();
-  const fake = await startTelegramFake({ token, limits: false, knownChatsOnly: false });
+  const fake = await startFake();
   t.after(async () => {
     await fake.close();
     await sb.close();
   });
-  const env = {
-    KOL_API_BASE_URL: sb.url,
-    KOL_API_KEY: sb.apiKey,
-    TELEGRAM_BOT_TOKEN: token,
-    TELEGRAM_API_ROOT: fake.apiRoot,
-    STORE_URL: redis.url,
-  };
-  return { sb, fake, env };
+  return { sb, fake, env: { KOL_API_BASE_URL: sb.url, KOL_API_KEY: sb.apiKey, STORE_URL: redis.url } };
+}
+
+/** fleetRig with the Telegram fake, and the bot token and API root in `env`. */
+export async function telegramFleet(t: TestContext, token: string): Promise<TelegramFleet> {
+  const r = await fleetRig(t, () => startTelegramFake({ token, limits: false, knownChatsOnly: false }));
+  return { ...r, env: { ...r.env, TELEGRAM_BOT_TOKEN: token, TELEGRAM_API_ROOT: r.fake.apiRoot } };
 }
 
 /** Webhook-mode settings for one instance listening on `port`. */
