@@ -75,6 +75,13 @@ export interface RunOptions {
    * platform delivered it. A forged press naming a button the message lacks is refused.
    */
   readonly buttonsOnMessage?: readonly string[];
+  /**
+   * The platform's name for this request (`telegram:<bot>:<update_id>`,
+   * `discord:<interaction id>`). A takeover after a crash runs the same request
+   * again: a command that changes chat settings then answers what it answered
+   * the first time, from the store, instead of acting twice.
+   */
+  readonly requestId?: string;
 }
 
 export interface Dispatcher {
@@ -107,6 +114,9 @@ const ENGLISH = translator('en');
 
 /** The answer to a button pressed where it was not made; short, and nothing is edited. */
 export const FOREIGN_BUTTON = ENGLISH('errors.foreignButton');
+
+/** A replay comes within a claim's lease or an interaction token's 15 min; an hour covers both. */
+const REPLAY_KEPT_MS = 60 * 60_000;
 
 const DEFAULT_CAPS: Capabilities = { pictures: false, buttons: true };
 
@@ -166,6 +176,14 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
           t(caller.platform === 'discord' ? 'errors.manageAlertsDiscord' : 'errors.manageAlertsGroup'),
         );
       }
+      const once = opts.requestId !== undefined && checked.command.chatSettings ? opts.requestId : undefined;
+      if (once !== undefined) {
+        const kept = await o.store.replays.get<View>(once);
+        if (kept) {
+          o.log.info({ command: name, request: once }, 'a repeated request: its first answer, not a second run');
+          return kept;
+        }
+      }
       const counted = countingUnreadable(cappedApi(o.api));
       const ctx: CommandContext = {
         api: counted.api,
@@ -182,13 +200,15 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         charts: o.charts,
         ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
       };
-      return labelled(
+      const view = labelled(
         await bindActions(
           withUnreadableNote(await checked.command.run(checked.input as never, ctx), counted.count(), t),
           caller,
         ),
         t,
       );
+      if (once !== undefined) await keepAnswer(once, view);
+      return view;
     } catch (err) {
       const { view, outcome: oc } = toErrorView(err, name, o.log, t);
       outcome = oc;
@@ -206,6 +226,18 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     const seconds = formats(locale).int(Math.ceil(waitMs / 1000));
     const t = translate(locale);
     return labelled({ kind: 'error', message: t('errors.rateLimited', { seconds }) }, t);
+  }
+
+  /**
+   * Keeps what a settings command answered, for a replay of the same request.
+   * Its effect is already stored: a failure here costs only a second run on a
+   * replay (the gap a duplicate can come through), so it is logged, not thrown.
+   */
+  async function keepAnswer(request: string, view: View): Promise<void> {
+    if (view.kind === 'error' || 'picture' in view) return;
+    await o.store.replays
+      .set(request, view, REPLAY_KEPT_MS)
+      .catch((err: unknown) => o.log.warn({ err, request }, 'could not keep the answer for a replay'));
   }
 
   /** The checks run() makes before a command may run: it exists and its options are valid. Throws the answer. */

@@ -37,6 +37,8 @@ export interface Store {
   readonly watch: Kv;
   /** Automatic-card settings per chat and their per-token cooldowns. */
   readonly autocard: Kv;
+  /** Answers of settings commands by request id, so a request replayed after a takeover acts once. */
+  readonly replays: Kv;
   /** The Redis client behind a redis:// store, for the watcher lease. */
   readonly redis: RedisClient | undefined;
   /** Test hook: simulate a backend outage (sqlite only). */
@@ -147,6 +149,7 @@ export async function openStore(
     schema,
     raw,
     space,
+    replays: space('replay'),
     setFailing(failing) {
       if (backend instanceof SqliteKvStore || backend instanceof RedisKvStore) backend.failing = failing;
     },

@@ -25,6 +25,10 @@ export const KEY_SPACES = {
     carry: false,
     what: 'embedded stores only: updates and interactions being handled, or handled lately (a store is moved with the bots stopped, so nothing is in flight)',
   },
+  replay: {
+    carry: false,
+    what: 'answers of settings commands by request id, kept an hour for a replay after a takeover',
+  },
   meta: { carry: true, what: 'the schema version' },
   health: { carry: false, what: 'the readiness probe’s scratch key, rewritten every check' },
 } as const satisfies Record<string, { carry: boolean; what: string }>;

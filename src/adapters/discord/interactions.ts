@@ -91,6 +91,7 @@ export async function handleCommand(i: ChatInputCommandInteraction, d: Interacti
       signal: runSignal(d),
       budgetMs: d.commandBudgetMs,
       capabilities: d.capabilities ?? CAPABILITIES,
+      requestId: `discord:${i.id}`,
     });
   // Taken over from an instance that deferred it and died: only the answer is left to give.
   if (i.deferred) return answerDeferred(i, await run(), d.log);

@@ -97,7 +97,11 @@ async function onCommand(ctx: Context, d: HandlerDeps): Promise<void> {
   const readsAllMessages = async () =>
     me.can_read_all_group_messages || (msg.chat.type !== 'private' && (await d.admins.isAdmin(msg.chat.id, me.id)));
   const capabilities = { ...RUN.capabilities!, readsAllMessages };
-  const view = await answerFor(cmd, caller, d, { capabilities, ...(quoted === undefined ? {} : { quoted }) });
+  const view = await answerFor(cmd, caller, d, {
+    capabilities,
+    requestId: `telegram:${me.id}:${ctx.update.update_id}`,
+    ...(quoted === undefined ? {} : { quoted }),
+  });
   if (view) await reply(ctx.api, msg.chat.id, msg.message_id, view, d.log, await chatText(d, caller));
 }
 
