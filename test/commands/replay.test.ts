@@ -12,7 +12,7 @@ import { createDispatcher, type Dispatcher } from '../../src/core/dispatch.ts';
 import { silentLogger } from '../../src/log.ts';
 import type { Call } from '../../src/store/calls.ts';
 import type { View } from '../../src/views/model.ts';
-import { caller, harness, type Harness } from './harness.ts';
+import { caller, harness } from './harness.ts';
 
 const admin: Caller = { ...caller, chatId: 'replay-chat' };
 const SUB = `console:${admin.chatId}`;
