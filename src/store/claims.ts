@@ -13,7 +13,7 @@
  * A duplicate happens only when a holder died after its answer left and
  * before it marked the claim done: the new holder handles it again.
  */
-import type { RedisClient } from './redis.ts';
+import { withDeadline, type RedisClient } from './redis.ts';
 import type { Kv } from './strict.ts';
 
 export type ClaimResult = 'mine' | 'busy' | 'done';
@@ -179,29 +179,25 @@ export function redisClaimBackend(redis: RedisClient, scope: string, recordMs = 
   const index = `kolradar-work-index:${scope}`;
   const full = (key: string) => base + key;
   const short = (k: string) => k.slice(base.length);
+  const run = (script: string, keys: string[], args: string[]) =>
+    withDeadline(redis.eval(script, { keys, arguments: args }), 'a claim');
   return {
     async take(holder, now, until, items) {
-      const r = (await redis.eval(TAKE, {
-        keys: [index, ...items.map((i) => full(i.key))],
-        arguments: [holder, String(now), String(until), String(recordMs), ...items.map((i) => i.payload)],
-      })) as ClaimResult[];
-      return r;
+      return (await run(
+        TAKE,
+        [index, ...items.map((i) => full(i.key))],
+        [holder, String(now), String(until), String(recordMs), ...items.map((i) => i.payload)],
+      )) as ClaimResult[];
     },
     async renew(holder, until, keys) {
-      const lost = (await redis.eval(RENEW, {
-        keys: [index, ...keys.map(full)],
-        arguments: [holder, String(until)],
-      })) as string[];
+      const lost = (await run(RENEW, [index, ...keys.map(full)], [holder, String(until)])) as string[];
       return lost.map(short);
     },
     async finish(key, doneMs) {
-      await redis.eval(FINISH, { keys: [index, full(key)], arguments: [String(Math.ceil(doneMs))] });
+      await run(FINISH, [index, full(key)], [String(Math.ceil(doneMs))]);
     },
     async orphans(holder, now, until, limit) {
-      const flat = (await redis.eval(ORPHANS, {
-        keys: [index],
-        arguments: [holder, String(now), String(until), String(limit)],
-      })) as string[];
+      const flat = (await run(ORPHANS, [index], [holder, String(now), String(until), String(limit)])) as string[];
       const out: { key: string; payload: string }[] = [];
       for (let i = 0; i < flat.length; i += 2) out.push({ key: short(flat[i]!), payload: flat[i + 1]! });
       return out;

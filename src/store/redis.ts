@@ -16,6 +16,24 @@ export type RedisClient = ReturnType<typeof createClient<{}, {}, {}, 3, {}>>;
 const PREFIX = 'kolradar:';
 /** While running, a lost connection is retried for as long as it takes (recovery when Redis returns), every 2 s at most. */
 const RECONNECT_MAX_MS = 2_000;
+/**
+ * Longest one store call may take. A Redis that accepts connections but stops
+ * answering (a stall, a full swap, a paused process) would otherwise hold every
+ * command without limit; past this the call fails like an outage, the user is
+ * told to try again and the log says which call. Well above a healthy Redis's
+ * milliseconds, well below a command's 8 s budget.
+ */
+export const STORE_CALL_DEADLINE_MS = 2_000;
+
+/** `work`, or a rejection once `ms` passed without an answer (the command itself may still finish later). */
+export function withDeadline<T>(work: Promise<T>, what: string, ms = STORE_CALL_DEADLINE_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the store did not answer ${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 /** While Redis stays down, a reminder at most this often (the first loss and the recovery are always logged). */
 const OUTAGE_LOG_EVERY_MS = 60_000;
 
@@ -161,34 +179,37 @@ export class RedisKvStore {
     if (this.failing) throw new Error('redis store unavailable (simulated)');
   }
 
-  async get(key: string): Promise<string | undefined> {
+  /** Every call through here: the simulated outage, then the deadline. */
+  #call<T>(what: string, work: () => Promise<T>): Promise<T> {
     this.#check();
-    return (await this.client.get(PREFIX + key)) ?? undefined;
+    return withDeadline(work(), what);
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return (await this.#call('a read', () => this.client.get(PREFIX + key))) ?? undefined;
   }
 
   async set(key: string, value: unknown, ttl?: number): Promise<boolean> {
-    this.#check();
     const v = typeof value === 'string' ? value : JSON.stringify(value);
-    await (ttl && ttl > 0
-      ? this.client.set(PREFIX + key, v, { expiration: { type: 'PX', value: Math.ceil(ttl) } })
-      : this.client.set(PREFIX + key, v));
+    await this.#call('a write', () =>
+      ttl && ttl > 0
+        ? this.client.set(PREFIX + key, v, { expiration: { type: 'PX', value: Math.ceil(ttl) } })
+        : this.client.set(PREFIX + key, v),
+    );
     return true;
   }
 
   /** SET NX PX: true only for the first caller across every client of this server. */
   async claim(key: string, ttlMs: number): Promise<boolean> {
-    this.#check();
     return (
-      (await this.client.set(PREFIX + key, '1', {
-        condition: 'NX',
-        expiration: { type: 'PX', value: Math.ceil(ttlMs) },
-      })) === 'OK'
+      (await this.#call('a claim', () =>
+        this.client.set(PREFIX + key, '1', { condition: 'NX', expiration: { type: 'PX', value: Math.ceil(ttlMs) } }),
+      )) === 'OK'
     );
   }
 
   async delete(key: string): Promise<boolean> {
-    this.#check();
-    return (await this.client.del(PREFIX + key)) > 0;
+    return (await this.#call('a delete', () => this.client.del(PREFIX + key))) > 0;
   }
 
   /** SET NX PX with a value: true when `key` was absent (or expired) and is now `value`. */
@@ -244,13 +265,13 @@ export class RedisKvStore {
   }
 
   async has(key: string): Promise<boolean> {
-    return (await this.client.exists(PREFIX + key)) > 0;
+    return (await this.#call('a read', () => this.client.exists(PREFIX + key))) > 0;
   }
 
   async getMany(keys: string[]): Promise<(string | undefined)[]> {
     this.#check();
     if (!keys.length) return [];
-    const values = await this.client.mGet(keys.map((k) => PREFIX + k));
+    const values = await this.#call('a read', () => this.client.mGet(keys.map((k) => PREFIX + k)));
     return values.map((v) => v ?? undefined);
   }
 
@@ -260,7 +281,7 @@ export class RedisKvStore {
     for await (const batch of this.client.scanIterator({ MATCH: match, COUNT: 1000 })) {
       const keys = batch as unknown as string[];
       if (!keys.length) continue;
-      const values = await this.client.mGet(keys);
+      const values = await withDeadline(this.client.mGet(keys), 'a scan');
       for (let i = 0; i < keys.length; i++) {
         const v = values[i];
         if (v !== null && v !== undefined) yield [keys[i]!.slice(PREFIX.length), v];
