@@ -16,13 +16,14 @@ import type { ChatAdapter } from './adapters/types.ts';
 import { startOpsServer } from './ops/http.ts';
 import type { T } from './i18n/index.ts';
 import { describeStore } from './store/index.ts';
+import { StartupError } from './startup.ts';
 
 /** Longest a shutdown may take before the process exits anyway. */
 const SHUTDOWN_BOUND_MS = 20_000;
 /** Longest one adapter may take to stop (in-flight commands finishing). */
 const ADAPTER_STOP_BOUND_MS = 12_000;
 
-async function chatAdapters(config: Config, app: App, log: Logger): Promise<ChatAdapter[]> {
+async function chatAdapters(config: Config, app: App, log: Logger, signal: AbortSignal): Promise<ChatAdapter[]> {
   const adapters: ChatAdapter[] = [];
   if (config.discord) {
     const { createDiscordAdapter } = await import('./adapters/discord/index.ts');
@@ -72,6 +73,7 @@ async function chatAdapters(config: Config, app: App, log: Logger): Promise<Chat
         lookups: app.lookups,
         api: app.api,
         instanceId: app.instanceId,
+        startWait: { timeoutMs: config.platformConnectTimeoutMs, signal },
         log,
       }),
     );
@@ -182,7 +184,7 @@ export async function run(signal: Promise<string>): Promise<number> {
     app = await createApp(config, log, {
       start: { signal: aborted.signal, say, onWaiting: (why) => (waiting = why ?? 'starting') },
     });
-    adapters = await chatAdapters(config, app, log);
+    adapters = await chatAdapters(config, app, log, aborted.signal);
   } catch (err) {
     await app?.close().catch(() => {});
     await closeOps();
@@ -221,11 +223,15 @@ export async function run(signal: Promise<string>): Promise<number> {
         await a.start();
       } catch (err) {
         // One platform failing to start must not leave the other running and the lease held.
-        log.error({ platform: a.platform, err }, 'could not start');
+        const stopped = aborted.signal.aborted;
+        if (stopped) log.info({ platform: a.platform }, 'stopped while starting');
+        else if (err instanceof StartupError)
+          log.fatal({ platform: a.platform }, `kolradar could not start: ${err.message}`);
+        else log.error({ platform: a.platform, err }, 'could not start');
         await Promise.all(stops.map((stop) => stop().catch(() => {})));
         await app.close();
         await closeOps();
-        return 1;
+        return stopped ? 0 : 1;
       }
     }
     app.startAlerts(adapters.map((a) => a.sender));

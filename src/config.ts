@@ -78,6 +78,16 @@ export function parseShardIds(text: string): number[] | undefined {
 }
 
 /** DISCORD_SHARD_IDS: the shards this instance runs. */
+/** How long start-up waits for something it cannot run without: 30s, 30 (seconds) or 1500ms. */
+const startWait = optionalString.pipe(
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?(ms|s)?$/, 'must be a duration such as 30s, 30 (seconds) or 1500ms')
+    .transform((s) => (s.endsWith('ms') ? Number(s.slice(0, -2)) : Number(s.replace(/s$/, '')) * 1000))
+    .pipe(z.number().min(1000, 'must be at least 1s').max(3_600_000, 'must be at most 3600s'))
+    .optional(),
+);
+
 const shardIds = optionalString.pipe(
   z
     .string()
@@ -164,14 +174,8 @@ const EnvSchema = z.object({
       .regex(/^(sqlite:.+|redis(s)?:\/\/.+|memory:)$/, 'must be sqlite:<path>, redis://host:port or memory:')
       .optional(),
   ),
-  STORE_CONNECT_TIMEOUT: optionalString.pipe(
-    z
-      .string()
-      .regex(/^\d+(\.\d+)?(ms|s)?$/, 'must be a duration such as 30s, 30 (seconds) or 1500ms')
-      .transform((s) => (s.endsWith('ms') ? Number(s.slice(0, -2)) : Number(s.replace(/s$/, '')) * 1000))
-      .pipe(z.number().min(1000, 'must be at least 1s').max(3_600_000, 'must be at most 3600s'))
-      .optional(),
-  ),
+  STORE_CONNECT_TIMEOUT: startWait,
+  PLATFORM_CONNECT_TIMEOUT: startWait,
   WATCH_CRON: optionalString.pipe(
     z
       .string()
@@ -255,6 +259,8 @@ export interface Config {
   readonly storeUrl: string;
   /** How long start-up waits for the store before it exits non-zero. */
   readonly storeConnectTimeoutMs: number;
+  /** How long start-up waits for a chat platform (Telegram's API) before exiting with status 1. */
+  readonly platformConnectTimeoutMs: number;
   readonly watchCron: string;
   readonly callsRetentionDays: number;
   readonly followupRequestsPerMinute: number;
@@ -365,6 +371,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
       : undefined,
     storeUrl: e.STORE_URL ?? DEFAULT_STORE_URL,
     storeConnectTimeoutMs: e.STORE_CONNECT_TIMEOUT ?? DEFAULT_STORE_WAIT_MS,
+    platformConnectTimeoutMs: e.PLATFORM_CONNECT_TIMEOUT ?? DEFAULT_STORE_WAIT_MS,
     watchCron: e.WATCH_CRON ?? DEFAULT_WATCH_CRON,
     callsRetentionDays: e.CALLS_RETENTION_DAYS ?? DEFAULT_CALLS_RETENTION_DAYS,
     followupRequestsPerMinute: e.FOLLOWUP_REQUESTS_PER_MINUTE ?? DEFAULT_FOLLOWUP_REQUESTS_PER_MINUTE,

@@ -4,9 +4,9 @@
  * and why, later ones at most every LOG_EVERY_MS while it retries with backoff,
  * and when the bound is spent a StartupError carries the one line a person can
  * act on (bot.ts prints it and exits non-zero, so a supervisor restarts it).
- * Today the Redis store is the only such dependency: SQLite opens at once or
- * fails at once, the upstream is optional at start, and Discord and Telegram
- * report their own failures. Anything added later waits through `waitFor` too.
+ * The Redis store and Telegram's Bot API wait here: SQLite opens at once or
+ * fails at once, the upstream is optional at start, and Discord reports its
+ * own failure. Anything added later waits through `waitFor` too.
  */
 import type { Logger } from 'pino';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -48,6 +48,35 @@ export interface WaitOptions {
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<unknown>;
 }
 
+/**
+ * A connection error in a few words a person can act on, with its code, or
+ * undefined when it is not one. Looks through `cause` and `error` (fetch and
+ * grammY wrap the socket's error).
+ */
+export function explainConnectError(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown; error?: unknown } | undefined, i = 0; e && i < 5; i++) {
+    switch (e.code) {
+      case 'ECONNREFUSED':
+        return 'connection refused, nothing listens there (ECONNREFUSED)';
+      case 'ENOTFOUND':
+        return 'no such host (ENOTFOUND)';
+      case 'EAI_AGAIN':
+        return 'host name lookup failed (EAI_AGAIN)';
+      case 'EHOSTUNREACH':
+      case 'ENETUNREACH':
+        return `host unreachable (${e.code})`;
+      case 'ECONNRESET':
+      case 'EPIPE':
+        return `connection closed by the server (${e.code})`;
+      case 'ETIMEDOUT':
+      case 'UND_ERR_CONNECT_TIMEOUT':
+        return 'no answer (ETIMEDOUT)';
+    }
+    e = (e.cause ?? e.error) as typeof e;
+  }
+  return undefined;
+}
+
 const NEVER = new AbortController().signal;
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 
@@ -77,6 +106,8 @@ export async function waitFor<T>(dep: Dependency<T>, o: WaitOptions): Promise<T>
       return value;
     } catch (err) {
       o.signal?.throwIfAborted();
+      // An answer that waiting cannot change (a refused token): no retries.
+      if (err instanceof StartupError) throw err;
       failures++;
       why = (err as Error)?.message ?? String(err);
     } finally {

@@ -6,7 +6,7 @@
  */
 import { createClient } from '@redis/client';
 import type { Logger } from 'pino';
-import { waitFor, type WaitOptions } from '../startup.ts';
+import { explainConnectError, waitFor, type WaitOptions } from '../startup.ts';
 import { DEFAULT_STORE_WAIT_MS } from '../config.ts';
 import { silentLogger } from '../log.ts';
 
@@ -50,22 +50,8 @@ export function explainRedisError(err: unknown): string {
   const e = err as { code?: unknown; message?: unknown; name?: unknown };
   const code = typeof e?.code === 'string' ? e.code : undefined;
   const message = typeof e?.message === 'string' ? e.message : String(err);
-  switch (code) {
-    case 'ECONNREFUSED':
-      return 'connection refused, nothing listens there (ECONNREFUSED)';
-    case 'ENOTFOUND':
-      return 'no such host (ENOTFOUND)';
-    case 'EAI_AGAIN':
-      return 'host name lookup failed (EAI_AGAIN)';
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return `host unreachable (${code})`;
-    case 'ECONNRESET':
-    case 'EPIPE':
-      return `connection closed by the server (${code})`;
-    case 'ETIMEDOUT':
-      return 'no answer (ETIMEDOUT)';
-  }
+  const network = explainConnectError(err);
+  if (network) return network;
   if (e?.name === 'ConnectionTimeoutError') return 'no answer (ETIMEDOUT)';
   if (message.startsWith('WRONGPASS')) return 'authentication failed: wrong user or password in STORE_URL (WRONGPASS)';
   if (message.startsWith('NOAUTH')) return 'the server requires a password: put it in STORE_URL (NOAUTH)';

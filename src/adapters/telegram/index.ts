@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { sequentialize } from '@grammyjs/runner';
-import { Api, Bot, BotError } from 'grammy';
+import { Api, Bot, BotError, GrammyError } from 'grammy';
 import type { LanguageCode, Update } from 'grammy/types';
 import type { Logger } from 'pino';
 import type { Sender } from '../../alerts/delivery.ts';
@@ -20,6 +20,7 @@ import type { KolClient } from '../../api/index.ts';
 import type { AutoCards } from '../../core/autocard.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
 import { LOCALES, TELEGRAM_CODES, translator } from '../../i18n/index.ts';
+import { explainConnectError, StartupError, waitFor } from '../../startup.ts';
 import type { Store } from '../../store/index.ts';
 import { localLease, type Lease } from '../../store/lease.ts';
 import type { ChatAdapter } from '../types.ts';
@@ -62,6 +63,8 @@ export interface TelegramAdapterOptions {
   readonly instanceId?: string;
   /** How long an update stays claimed by a handler that stops renewing (its instance died); default 10 s. */
   readonly claimLeaseMs?: number;
+  /** How start() waits for Telegram's API (see startup.ts): 30 s by default, and a signal that ends the wait. */
+  readonly startWait?: { readonly timeoutMs?: number; readonly signal?: AbortSignal };
 }
 
 export interface TelegramAdapter extends ChatAdapter {
@@ -261,6 +264,32 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
       );
   }
 
+  /**
+   * getMe, waited for as the store is (startup.ts): Telegram unreachable is
+   * logged at once with the host and why, then reminders, then one line and a
+   * StartupError once the wait is spent. A refused token is final at once.
+   */
+  async function reachTelegram(): Promise<void> {
+    const host = new URL(o.apiRoot ?? 'https://api.telegram.org').host;
+    await waitFor(
+      {
+        name: `Telegram (${host})`,
+        hint: 'Check the network, DNS and any proxy between this host and Telegram (or TELEGRAM_API_ROOT)',
+        attempt: async (signal) => {
+          try {
+            // A bare client: the replies' transport would retry a refused connection quietly first.
+            bot.botInfo = await new Api(o.token, client).getMe(signal as Parameters<Api['getMe']>[0]);
+          } catch (err) {
+            if (err instanceof GrammyError)
+              throw new StartupError(`Telegram refused the bot token (${err.error_code} ${err.description})`);
+            throw new Error(explainConnectError(err) ?? (signal.aborted ? 'no answer (ETIMEDOUT)' : 'no answer'));
+          }
+        },
+      },
+      { timeoutMs: o.startWait?.timeoutMs ?? 30_000, log, signal: o.startWait?.signal },
+    );
+  }
+
   async function idle(): Promise<void> {
     while (inflight.size > 0) await Promise.allSettled([...inflight]);
   }
@@ -272,7 +301,7 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
     async start() {
       if (state !== 'idle') throw new Error(`telegram adapter cannot start: ${state}`);
       state = 'starting';
-      await bot.init();
+      await reachTelegram();
       await registerCommands();
       if (o.webhook) {
         server = await startWebhookServer(bot, o.webhook, track, log);
