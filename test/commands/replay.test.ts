@@ -11,7 +11,8 @@ import type { Caller } from '../../src/core/command.ts';
 import { createDispatcher, type Dispatcher } from '../../src/core/dispatch.ts';
 import { silentLogger } from '../../src/log.ts';
 import type { Call } from '../../src/store/calls.ts';
-import type { View } from '../../src/views/model.ts';
+import type { View } from '../../src/domain/view.ts';
+import { sharedChartPool } from '../../src/views/charts/pool.ts';
 import { caller, harness } from './harness.ts';
 
 const admin: Caller = { ...caller, chatId: 'replay-chat' };
@@ -29,6 +30,7 @@ async function twoInstances(t: import('node:test').TestContext) {
       log: silentLogger(),
       userLimit: { count: 10_000, windowMs: 1_000 },
       now: () => clock,
+      charts: sharedChartPool(),
     });
   const [dead, survivor] = [make(), make()];
   let n = 0;

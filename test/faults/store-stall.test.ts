@@ -16,6 +16,7 @@ import { loadCommands } from '../../src/core/registry.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { openStore } from '../../src/store/index.ts';
 import { STORE_CALL_DEADLINE_MS } from '../../src/store/redis.ts';
+import { sharedChartPool } from '../../src/views/charts/pool.ts';
 import { caller } from '../commands/harness.ts';
 import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
 
@@ -44,7 +45,8 @@ test('a stalled Redis: a command answers "try again" within its budget, and the 
     await api.close();
     await sb.close();
   });
-  const dispatcher = createDispatcher({ commands: await loadCommands(), api, store, log, budgetMs: BUDGET_MS });
+  const commands = await loadCommands();
+  const dispatcher = createDispatcher({ commands, api, store, log, budgetMs: BUDGET_MS, charts: sharedChartPool() });
   const ok = await dispatcher.text('/alerts', caller);
   assert.equal(ok?.kind, 'error', 'no subscription yet: an answer that needed the store');
   assert.doesNotMatch(JSON.stringify(ok), /Try again/);
