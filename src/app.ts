@@ -17,7 +17,7 @@ import { createDelivery, type Sender } from './alerts/delivery.ts';
 import { localLease, redisLease, type Lease } from './store/lease.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { createWatcher, type Watcher, type WatcherOptions } from './alerts/watcher.ts';
+import { BLIND_AFTER_TICKS, createWatcher, type Watcher, type WatcherOptions } from './alerts/watcher.ts';
 import { createFollowups } from './alerts/calls/followups.ts';
 import { marketNow } from './alerts/market.ts';
 import { createDigests, type Digests } from './alerts/digest/runner.ts';
@@ -43,6 +43,8 @@ export interface App {
   readonly instanceId: string;
   /** The watcher lease role, once alerts run: leader, follower or unknown. */
   leaseStatus(): string;
+  /** For /readyz: undefined while the feed is read (or alerts do not run), else why the watcher is blind. */
+  feedProblem(): string | undefined;
   /** A lease on a named role (the same mechanism as the watcher's): in the store on Redis, always held otherwise. */
   lease(name: string): Lease;
   /** Starts the alert watcher and delivery through the given platform senders. */
@@ -184,6 +186,13 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     metrics,
     instanceId,
     leaseStatus: () => leaseState(),
+    feedProblem() {
+      const f = watcher?.feed();
+      if (!f || f.failedTicks < BLIND_AFTER_TICKS) return undefined;
+      const since =
+        f.lastReadAt === null ? 'never read since start' : `last read ${new Date(f.lastReadAt).toISOString()}`;
+      return `the tweet feed has not been read for ${f.failedTicks} ticks (${since}): alerts are blind`;
+    },
     lease,
     startAlerts(senders, { followupNow, digestNow, digestSchedule, ...opts } = {}) {
       if (watcher) return watcher;

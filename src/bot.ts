@@ -175,6 +175,7 @@ export async function run(signal: Promise<string>): Promise<number> {
           waiting: () => waiting,
           platforms: () => Object.fromEntries(adapters.map((a) => [a.platform, a.isReady()])),
           lease: () => app?.leaseStatus() ?? 'not running',
+          feed: () => app?.feedProblem(),
           roles,
         },
       });

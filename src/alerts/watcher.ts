@@ -91,7 +91,12 @@ export interface Watcher {
   kick(): void;
   /** Stops scheduling, waits for the running tick, then stops delivery. */
   stop(): Promise<void>;
+  /** Ticks failed in a row (the feed not read), and when the leader last read it: for /readyz. */
+  feed(): { readonly failedTicks: number; readonly lastReadAt: number | null };
 }
+
+/** Failed ticks in a row after which the watcher counts as blind: alive, scheduled, and reading nothing. */
+export const BLIND_AFTER_TICKS = 3;
 
 interface State {
   readonly hwm: FeedPosition | null;
@@ -317,9 +322,23 @@ export function createWatcher(o: WatcherOptions): Watcher {
     return r;
   }
 
+  let failedTicks = 0;
+  let lastReadAt: number | null = null;
   function tick(): Promise<TickResult> {
     if (inflight) return inflight;
-    inflight = tickAndFollowUp().finally(() => (inflight = undefined));
+    inflight = tickAndFollowUp()
+      .then(
+        (r) => {
+          failedTicks = 0;
+          if (r.leader) lastReadAt = now();
+          return r;
+        },
+        (err: unknown) => {
+          failedTicks++;
+          throw err;
+        },
+      )
+      .finally(() => (inflight = undefined));
     return inflight;
   }
 
@@ -340,6 +359,7 @@ export function createWatcher(o: WatcherOptions): Watcher {
       );
     },
     tick,
+    feed: () => ({ failedTicks, lastReadAt }),
     kick() {
       if (o.lease.status() === 'leader') kick();
     },

@@ -16,6 +16,8 @@ export interface ReadyChecks {
   waiting?(): string | undefined;
   platforms(): Record<string, boolean>;
   lease(): string;
+  /** Why the alert watcher is blind (runs, reads no feed), or undefined: a blind watcher is not ready. */
+  feed?(): string | undefined;
   /** Single-holder roles this instance has now (shards, Telegram poller); shown when given. */
   roles?(): Record<string, unknown>;
 }
@@ -38,8 +40,9 @@ export async function startOpsServer(o: {
     const waiting = o.checks.waiting?.();
     const store = await o.checks.store().catch(() => false);
     const platforms = o.checks.platforms();
-    const ready = waiting === undefined && store && Object.values(platforms).every(Boolean);
-    return { waiting, store, platforms, ready };
+    const blind = o.checks.feed?.();
+    const ready = waiting === undefined && store && Object.values(platforms).every(Boolean) && blind === undefined;
+    return { waiting, store, platforms, ready, blind };
   };
   const { server, close } = createGuardedServer(
     (req, res) => {
@@ -62,7 +65,7 @@ export async function startOpsServer(o: {
       }
       if (path === '/readyz') {
         void (async () => {
-          const { waiting, store, platforms, ready } = await check();
+          const { waiting, store, platforms, ready, blind } = await check();
           const roles = o.checks.roles ? { roles: o.checks.roles() } : {};
           const body = {
             ready,
@@ -72,6 +75,7 @@ export async function startOpsServer(o: {
             watcher: o.checks.lease(),
             ...roles,
             ...(waiting === undefined ? {} : { waiting }),
+            ...(blind === undefined ? {} : { feed: blind }),
           };
           send(ready ? 200 : 503, `${JSON.stringify(body)}\n`, 'application/json');
         })();
