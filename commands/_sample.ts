@@ -8,7 +8,8 @@
 import type { ChainId } from '../src/domain/chains.ts';
 import { createAuthorLookup } from '../src/alerts/authors.ts';
 import { marketNow } from '../src/alerts/market.ts';
-import { filterChecks, tweetFacts } from '../src/alerts/matcher.ts';
+import { tweetFacts } from '../src/alerts/matcher.ts';
+import { filterChecks } from '../src/alerts/checks.ts';
 import { alertEntry, alertKols, alertToken } from '../src/alerts/plan.ts';
 import type { CommandContext } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';

@@ -11,8 +11,10 @@ import { parseDuration } from '../src/core/duration.ts';
 import { UserError } from '../src/core/errors.ts';
 import { formats } from '../src/i18n/format.ts';
 import { followupsSetting } from '../src/views/cards/callLine.ts';
+import { ageDays, KEYWORD, normalizeKeyword } from '../src/alerts/rules.ts';
 
 const username = opt.string({ description: 'X username', pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'usernames' });
+const keyword = opt.string({ description: 'word', pattern: KEYWORD, hint: 'keywords' });
 
 const options = {
   chains: opt.list(opt.chain({ description: 'chain' }), {
@@ -49,7 +51,17 @@ const options = {
     max: 10_080,
   }),
   followups: opt.string({ description: 'Follow-up times after an alert, e.g. 1h,6h,24h, or off', example: '1h,24h' }),
+  min_mcap: opt.number({ description: 'Minimum market cap in USD at alert time (100k, 2.5m; 0: off)', min: 0 }),
+  max_mcap: opt.number({ description: 'Maximum market cap in USD at alert time (50m; 0: off)', min: 0 }),
+  min_liquidity: opt.number({ description: 'Minimum liquidity in USD at alert time (25k; 0: off)', min: 0 }),
+  max_age: opt.string({ description: 'Maximum token age: 30m, 6h, 3d (off: any age)', example: '3d' }),
+  keywords: opt.list(keyword, { description: 'Only tweets with one of these words or $TICKERs (off: any)', max: 50 }),
+  block: opt.list(keyword, { description: 'Hold tweets with any of these words or $TICKERs (off: none)', max: 50 }),
 };
+
+/** `off` alone clears a list; otherwise its words, lower-case, once each. */
+const words = (xs: readonly string[]) =>
+  xs.length === 1 && xs[0]!.toLowerCase() === 'off' ? [] : [...new Set(xs.map(normalizeKeyword))];
 
 /**
  * Alerts are said in the chat's language: a chat that has none yet gets the
@@ -68,6 +80,20 @@ async function seedLanguage(ctx: CommandContext): Promise<void> {
 
 const lower = (xs: readonly string[]) => [...new Set(xs.map((x) => x.replace(/^@/, '').toLowerCase()))];
 
+/** A field set only when it has a value: an absent filter is off, as in subscriptions made before it. */
+const pick = <K extends keyof AlertFilters>(k: K, v: AlertFilters[K] | undefined) =>
+  v === undefined ? {} : ({ [k]: v } as Pick<AlertFilters, K>);
+/** A typed bound replaces the stored one; 0 turns it off. */
+const bound = (
+  k: 'minMarketCap' | 'maxMarketCap' | 'minLiquidity',
+  typed: number | undefined,
+  was: number | undefined,
+) => pick(k, typed === undefined ? was : typed > 0 ? typed : undefined);
+const list = (k: 'keywords' | 'blockKeywords', typed: string[] | undefined, was: readonly string[] | undefined) => {
+  const v = typed === undefined ? was : words(typed);
+  return pick(k, v?.length ? v : undefined);
+};
+
 export default {
   name: 'subscribe',
   description: 'Turn on alerts here when high-score KOLs shill a token (admins)',
@@ -77,13 +103,26 @@ export default {
     '/subscribe',
     '/subscribe chains:solana,base token_score:80 kol_score:65 followers:20000 cooldown:30',
     '/subscribe followups:1h,24h',
+    '/subscribe min_mcap:100k min_liquidity:25k max_age:3d block:rug,scam,careful',
   ],
   requires: 'manage',
   async run(o, ctx) {
     const followups = o.followups === undefined ? undefined : parseFollowups(o.followups, parseDuration);
     if (o.followups !== undefined && followups === undefined)
       throw new UserError(ctx.t('calls.badFollowups', { value: o.followups }), '/subscribe followups:1h,6h,24h');
-    const filtersFrom = (base: AlertFilters): AlertFilters => ({
+    const maxAge = o.max_age === undefined || o.max_age.toLowerCase() === 'off' ? undefined : ageDays(o.max_age);
+    if (o.max_age !== undefined && o.max_age.toLowerCase() !== 'off' && maxAge === undefined)
+      throw new UserError(ctx.t('subscribe.badAge', { value: o.max_age }), '/subscribe max_age:3d');
+    const filtersFrom = (base: AlertFilters): AlertFilters => {
+      const f = merged(base);
+      if (f.minMarketCap !== undefined && f.maxMarketCap !== undefined && f.minMarketCap > f.maxMarketCap) {
+        const { usd } = formats(ctx.locale);
+        const values = { min: 'min_mcap', lo: usd(f.minMarketCap), max: 'max_mcap', hi: usd(f.maxMarketCap) };
+        throw new UserError(ctx.t('errors.bounds', values), '/subscribe min_mcap:100k max_mcap:50m');
+      }
+      return f;
+    };
+    const merged = (base: AlertFilters): AlertFilters => ({
       chains: o.chains ? [...new Set(o.chains)] : base.chains,
       minTokenScore: o.token_score ?? base.minTokenScore,
       minKolScore: o.kol_score ?? base.minKolScore,
@@ -94,6 +133,12 @@ export default {
       denyKols: o.except ? lower(o.except) : base.denyKols,
       cooldownMinutes: o.cooldown ?? base.cooldownMinutes,
       ...(followups ? { followups } : base.followups ? { followups: base.followups } : {}),
+      ...bound('minMarketCap', o.min_mcap, base.minMarketCap),
+      ...bound('maxMarketCap', o.max_mcap, base.maxMarketCap),
+      ...bound('minLiquidity', o.min_liquidity, base.minLiquidity),
+      ...(o.max_age === undefined ? pick('maxAgeDays', base.maxAgeDays) : pick('maxAgeDays', maxAge)),
+      ...list('keywords', o.keywords, base.keywords),
+      ...list('blockKeywords', o.block, base.blockKeywords),
     });
     const { sub, updated } = await subscribe(
       ctx.store.subscriptions,

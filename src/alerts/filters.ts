@@ -33,7 +33,20 @@ const FILTER_OPTION = {
   denyKols: 'except',
   cooldownMinutes: 'cooldown',
   followups: 'followups',
+  minMarketCap: 'min_mcap',
+  maxMarketCap: 'max_mcap',
+  minLiquidity: 'min_liquidity',
+  maxAgeDays: 'max_age',
+  keywords: 'keywords',
+  blockKeywords: 'block',
 } as const satisfies Record<keyof AlertFilters, string>;
+
+/** An age bound in days as `/subscribe` reads it back: 30m, 6h, 3d. */
+export function ageText(days: number): string {
+  const minutes = Math.round(days * 1440);
+  if (minutes % 1440 === 0) return `${minutes / 1440}d`;
+  return minutes % 60 === 0 ? `${minutes / 60}h` : `${minutes}m`;
+}
 
 /** The `/subscribe` line that recreates these filters (defaults omitted). */
 export function toSubscribeLine(f: AlertFilters): string {
@@ -50,6 +63,12 @@ export function toSubscribeLine(f: AlertFilters): string {
   if (f.cooldownMinutes !== DEFAULT_FILTERS.cooldownMinutes) put('cooldownMinutes', String(f.cooldownMinutes));
   if (f.followups && followupValue(f.followups) !== followupValue(DEFAULT_FOLLOWUPS))
     put('followups', followupValue(f.followups));
+  if (f.minMarketCap !== undefined) put('minMarketCap', String(f.minMarketCap));
+  if (f.maxMarketCap !== undefined) put('maxMarketCap', String(f.maxMarketCap));
+  if (f.minLiquidity !== undefined) put('minLiquidity', String(f.minLiquidity));
+  if (f.maxAgeDays !== undefined) put('maxAgeDays', ageText(f.maxAgeDays));
+  if (f.keywords?.length) put('keywords', f.keywords.join(','));
+  if (f.blockKeywords?.length) put('blockKeywords', f.blockKeywords.join(','));
   return parts.join(' ');
 }
 
@@ -69,5 +88,21 @@ export function describeFilters(f: AlertFilters, t: T = translator('en')): strin
     }),
     `${t('filters.kols', { kols })}${f.denyKols.length ? t('filters.except', { names: `@${f.denyKols.join(', @')}` }) : ''}`,
     t('filters.cooldown', { minutes: int(f.cooldownMinutes) }),
+    ...marketLines(f, t),
   ];
+}
+
+/** The market and keyword filters, only those set: most chats have none. */
+function marketLines(f: AlertFilters, t: T): string[] {
+  const { usd, age } = formats(languageOf(t));
+  const out: string[] = [];
+  const { minMarketCap: lo, maxMarketCap: hi } = f;
+  if (lo !== undefined && hi !== undefined) out.push(t('filters.mcapRange', { min: usd(lo), max: usd(hi) }));
+  else if (lo !== undefined) out.push(t('filters.mcapMin', { min: usd(lo) }));
+  else if (hi !== undefined) out.push(t('filters.mcapMax', { max: usd(hi) }));
+  if (f.minLiquidity !== undefined) out.push(t('filters.liquidity', { min: usd(f.minLiquidity) }));
+  if (f.maxAgeDays !== undefined) out.push(t('filters.age', { max: age(f.maxAgeDays, 'days') }));
+  if (f.keywords?.length) out.push(t('filters.keywords', { words: f.keywords.join(', ') }));
+  if (f.blockKeywords?.length) out.push(t('filters.block', { words: f.blockKeywords.join(', ') }));
+  return out;
 }

@@ -13,6 +13,8 @@ import { tokenKeyOf } from '../domain/chains.ts';
 export interface MarketAtTime {
   readonly marketCap: number | null;
   readonly liquidity: number | null;
+  /** Operation 2's token_age, read as days (its unit is not stated; see rules.ts). Absent: unknown. */
+  readonly ageDays?: number | null;
 }
 
 export interface TokenRef {
@@ -45,7 +47,7 @@ export async function marketNow(
         const hit =
           r.items.find((i) => i.token.address === t.address) ??
           r.items.find((i) => i.token.address.toLowerCase() === t.address.toLowerCase());
-        if (hit) out.set(key, { marketCap: hit.marketcap, liquidity: hit.liquidity });
+        if (hit) out.set(key, { marketCap: hit.marketcap, liquidity: hit.liquidity, ageDays: hit.token_age });
       } catch (err) {
         o.log.debug({ token: key, err }, 'market lookup failed');
       }

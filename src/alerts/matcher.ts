@@ -8,10 +8,9 @@ import type { TweetListItem } from '../api/index.ts';
 import type { AlertFilters, FeedPosition, Subscription } from '../store/subscriptions.ts';
 import type { ChainId } from '../domain/chains.ts';
 import { tokenKeyOf } from '../domain/chains.ts';
-import { translator } from '../i18n/index.ts';
-import { renderMessage, type Message } from '../i18n/message.ts';
 import { feedAuthorFacts, type AuthorFacts } from './authors.ts';
 import { fnv1a } from './hash.ts';
+import { isUnspaced, keywordsIn, tweetWords, type TweetWords } from './rules.ts';
 
 /** The facts of a tweet that filters look at, read once per tweet. */
 export interface TweetFacts {
@@ -28,6 +27,9 @@ export interface TweetFacts {
   readonly displayName: string | null;
   readonly labels: readonly string[] | null;
   readonly tweetType: string;
+  /** The tweet's words, for keyword filters, and their hashes for the hot loop. */
+  readonly words: TweetWords;
+  readonly wordHashes: ReadonlySet<number>;
 }
 
 /** A (tweet, subscription) pair; the reason line is built later, only for alerts that are sent. */
@@ -55,7 +57,13 @@ export function tweetFacts(
     displayName: author.displayName,
     labels: author.labels ? author.labels.map((l) => l.toLowerCase()) : null,
     tweetType: tweet.tweet_type.toLowerCase(),
+    ...wordsOf(tweet.content),
   };
+}
+
+function wordsOf(content: string): { words: TweetWords; wordHashes: ReadonlySet<number> } {
+  const words = tweetWords(content);
+  return { words, wordHashes: new Set([...words.words].map(hash32)) };
 }
 
 export function hasUnknowns(f: TweetFacts): boolean {
@@ -80,7 +88,8 @@ export interface CompiledSubscriptions {
   readonly size: number;
   /**
    * The subscriptions that want this tweet (no wrapper objects: a page can match 100,000s).
-   * Those that would want it but filter on a fact that is unknown are pushed to `held`.
+   * Those that would want it but filter on a fact that is unknown, or block a word the
+   * tweet has, are pushed to `held`.
    */
   match(facts: TweetFacts, now: number, held?: Subscription[]): Subscription[];
 }
@@ -105,7 +114,7 @@ interface Bucket {
   /** 0: any label / type; else the bits of the accepted ones. */
   readonly labelMask: Uint32Array;
   readonly typeMask: Uint32Array;
-  /** Hashes of allow-listed KOLs, denied KOLs and muted tokens, from listStart[i] to listStart[i+1]. */
+  /** Hashes of allow-listed KOLs, denied KOLs, muted tokens and keywords, from listStart[i] to listStart[i+1]. */
   readonly listStart: Uint32Array;
   readonly listHash: Int32Array;
   readonly listKind: Uint8Array;
@@ -116,6 +125,10 @@ interface Bucket {
 const ALLOW = 1;
 const DENY = 2;
 const MUTED = 3;
+const KEYWORD = 4;
+const BLOCKED = 5;
+/** Added to a keyword kind: a keyword in an unspaced script, found inside the text, not by its hash. */
+const INSIDE = 8;
 
 /** A cheap fingerprint, signed to fit the Int32Array index; every hit is confirmed on the strings. */
 const hash32 = (text: string): number => fnv1a(text) | 0;
@@ -185,6 +198,15 @@ function bucketOf(subs: Subscription[], labels: Bits, types: Bits): Bucket {
         kinds.push(kind);
       }
     }
+    for (const [kind, list] of [
+      [KEYWORD, f.keywords ?? []],
+      [BLOCKED, f.blockKeywords ?? []],
+    ] as const) {
+      for (const word of list) {
+        hashes.push(hash32(word));
+        kinds.push(isUnspaced(word) ? kind + INSIDE : kind);
+      }
+    }
   });
   b.listStart[n] = hashes.length;
   return { ...b, listHash: Int32Array.from(hashes), listKind: Uint8Array.from(kinds) };
@@ -222,7 +244,7 @@ export function compile(subs: readonly Subscription[]): CompiledSubscriptions {
     match(facts, now, held) {
       const out: Subscription[] = [];
       const tweetMs = Date.parse(facts.position.tweetedAt);
-      const { tokenScore, username, tokenKey } = facts;
+      const { tokenScore, username, tokenKey, words, wordHashes } = facts;
       // Unknown is NaN here: every comparison with it is false, so it passes the hot loop's
       // threshold tests and is caught by the unknown check just before a match.
       const kolScore = facts.kolScore ?? NaN;
@@ -263,9 +285,12 @@ export function compile(subs: readonly Subscription[]): CompiledSubscriptions {
           if (tm !== 0 && (tm & tweetType) === 0) continue;
           const from = listStart[i]!;
           const to = listStart[i + 1]!;
+          let blocked = false;
           if (from !== to) {
             let allowList = false;
             let allowed = false;
+            let wordList = false;
+            let said = false;
             for (let j = from; j < to; j++) {
               const kind = listKind[j]!;
               if (kind === ALLOW) {
@@ -273,19 +298,29 @@ export function compile(subs: readonly Subscription[]): CompiledSubscriptions {
                 if (listHash[j] === userHash && subs[i]!.filters.allowKols.includes(username)) allowed = true;
               } else if (kind === DENY) {
                 if (listHash[j] === userHash && subs[i]!.filters.denyKols.includes(username)) continue next;
-              } else if (listHash[j] === tokenHash && subs[i]!.mutedTokens.includes(tokenKey)) continue next;
+              } else if (kind === MUTED) {
+                if (listHash[j] === tokenHash && subs[i]!.mutedTokens.includes(tokenKey)) continue next;
+              } else {
+                // A hash hit (or an unspaced keyword) is confirmed on the words themselves.
+                const maybe = kind > INSIDE || wordHashes.has(listHash[j]!);
+                if (kind % INSIDE === KEYWORD) {
+                  wordList = true;
+                  if (!said && maybe) said = keywordsIn(words, subs[i]!.filters.keywords).length > 0;
+                } else if (!blocked && maybe) blocked = keywordsIn(words, subs[i]!.filters.blockKeywords).length > 0;
+              }
             }
-            if (allowList && !allowed) continue;
+            if ((allowList && !allowed) || (wordList && !said)) continue;
           }
           const sub = subs[i]!;
           if (exact[i] === 1 && !exactAccepts(sub, facts)) continue;
           // Same second as the start position: only the exact feed order can tell.
           if (startMs[i] === tweetMs && !isAfter(facts.position, sub.startAfter!)) continue;
           if (
-            anyUnknown &&
-            ((unknownKol && minKol[i]! > 0) ||
-              (unknownFollowers && minFollowers[i]! > 0) ||
-              (unknownLabels && sub.filters.labels.length > 0))
+            blocked ||
+            (anyUnknown &&
+              ((unknownKol && minKol[i]! > 0) ||
+                (unknownFollowers && minFollowers[i]! > 0) ||
+                (unknownLabels && sub.filters.labels.length > 0)))
           ) {
             held?.push(sub);
             continue;
@@ -296,60 +331,6 @@ export function compile(subs: readonly Subscription[]): CompiledSubscriptions {
       return out;
     },
   };
-}
-
-/**
- * Each filter of `f` against the tweet, in words, true by construction: `>=` only
- * when the value passes, `<` when it does not, "unknown" when no source gave it.
- * "token score 82 >= 70, KOL score 64 >= 60, 12,300 followers >= 10,000"
- */
-export function filterChecks(f: AlertFilters, t: TweetFacts): { parts: string[]; checks: Message[]; pass: boolean } {
-  let pass = true;
-  const checks: Message[] = [];
-  const put = (ok: boolean, key: string, values: Record<string, unknown> = {}) => {
-    if (!ok) pass = false;
-    checks.push({ key: `checks.${key}`, values });
-  };
-  const threshold = (name: 'tokenScore' | 'kolScore', value: number | null, min: number) => {
-    if (value === null) return put(min <= 0, `${name}Unknown`);
-    const ok = value >= min;
-    put(ok, `${name}${ok ? 'Pass' : 'Fail'}`, { value: { dec: value }, min: { dec: min } });
-  };
-  if (f.chains.length) {
-    const ok = f.chains.includes(t.chain as never);
-    put(ok, ok ? 'chain' : 'chainNot', { chain: t.chain, chains: f.chains.join('/') });
-  }
-  threshold('tokenScore', t.tokenScore, f.minTokenScore);
-  threshold('kolScore', t.kolScore, f.minKolScore);
-  if (t.followers === null) put(f.minFollowers <= 0, 'followersUnknown');
-  else
-    put(t.followers >= f.minFollowers, t.followers >= f.minFollowers ? 'followersPass' : 'followersFail', {
-      value: { int: t.followers },
-      min: { int: f.minFollowers },
-    });
-  if (f.tweetTypes.length) {
-    const ok = f.tweetTypes.includes(t.tweetType);
-    put(ok, ok ? 'type' : 'typeNot', { type: t.tweetType, types: f.tweetTypes.join('/') });
-  }
-  if (f.allowKols.length)
-    put(f.allowKols.includes(t.username), f.allowKols.includes(t.username) ? 'onList' : 'notOnList', {
-      name: t.username,
-    });
-  if (f.denyKols.includes(t.username)) put(false, 'excluded', { name: t.username });
-  if (f.labels.length) {
-    if (t.labels === null) put(false, 'labelsUnknown');
-    else {
-      const hit = f.labels.filter((l) => t.labels!.includes(l));
-      put(hit.length > 0, hit.length ? 'label' : 'noLabel', { labels: (hit.length ? hit : f.labels).join('/') });
-    }
-  }
-  return { parts: checks.map((m) => renderMessage(ENGLISH, m)), checks, pass };
-}
-
-const ENGLISH = translator('en');
-
-export function reasonLine(f: AlertFilters, t: TweetFacts): string {
-  return filterChecks(f, t).parts.join(', ');
 }
 
 /**

@@ -10,9 +10,11 @@ import { bindAction, chatKey } from '../core/actions.ts';
 import type { PageStore } from '../store/pages.ts';
 import type { Kv } from '../store/strict.ts';
 import type { Subscription } from '../store/subscriptions.ts';
-import { filterChecks, type Match, type TweetFacts } from './matcher.ts';
+import type { Match, TweetFacts } from './matcher.ts';
+import { filterChecks } from './checks.ts';
 import type { AlertButton, AlertContent, AlertKol, AlertToken, OutboxEntry } from '../store/outbox.ts';
 import { marketNow, type MarketAtTime } from './market.ts';
+import { hasMarketFilters, marketVerdict } from './rules.ts';
 
 /** Buttons on alerts outlive ordinary pages: people scroll back. */
 const ALERT_ACTION_TTL_MS = 7 * 24 * 3600_000;
@@ -35,6 +37,8 @@ export interface Plan {
   readonly entries: OutboxEntry[];
   /** Market caps read for the alerted tokens (operation 2), by token key: later sightings for calls' peaks. */
   readonly markets: ReadonlyMap<string, MarketAtTime>;
+  /** Matches held per subscription because a market filter needed a figure operation 2 did not give. */
+  readonly held: ReadonlyMap<string, number>;
   /** Records the cooldowns of the planned alerts; call after the entries are stored. */
   commitCooldowns(): Promise<void>;
 }
@@ -75,29 +79,41 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
     if (c !== undefined && c.batch !== p.batchId && c.at + g[0]!.sub.filters.cooldownMinutes * 60_000 > p.now)
       heldBy.set(g, c);
   });
-  const live = all.filter((g) => !heldBy.has(g));
+  const due = all.filter((g) => !heldBy.has(g));
 
   const tokens = new Map<string, TweetFacts>();
-  for (const g of live) tokens.set(g[0]!.facts.tokenKey, g[0]!.facts);
-  const [markets, actions] = await Promise.all([
-    marketNow(
-      p.api,
-      [...tokens.values()].map((f) => ({
-        chain: f.tweet.token.chain_id as ChainId,
-        address: f.tweet.token.token_address,
-      })),
-      { budgetMs: p.budgetMs, log: p.log },
-    ),
-    actionsOf(p, live),
-  ]);
+  for (const g of due) tokens.set(g[0]!.facts.tokenKey, g[0]!.facts);
+  const markets = await marketNow(
+    p.api,
+    [...tokens.values()].map((f) => ({
+      chain: f.tweet.token.chain_id as ChainId,
+      address: f.tweet.token.token_address,
+    })),
+    { budgetMs: p.budgetMs, log: p.log },
+  );
+  // Market filters need the figures just read: a failed one drops the alert, an unknown one holds it.
+  const held = new Map<string, number>();
+  const live = due.filter((g) => {
+    const m = g[0]!;
+    if (!hasMarketFilters(m.sub.filters)) return true;
+    const v = marketVerdict(m.sub.filters, markets.get(m.facts.tokenKey) ?? null);
+    if (v === 'unknown') held.set(m.sub.id, (held.get(m.sub.id) ?? 0) + g.length);
+    return v === 'pass';
+  });
+  const actions = await actionsOf(p, live);
 
   const entries: OutboxEntry[] = live.map((g) => {
     const m = g[0]!;
     const kols = alertKols(g.map((x) => x.facts));
-    const { parts, checks } = filterChecks(m.sub.filters, m.facts);
+    const market = markets.get(m.facts.tokenKey) ?? null;
+    const { parts, checks } = filterChecks(
+      m.sub.filters,
+      m.facts,
+      hasMarketFilters(m.sub.filters) ? market : undefined,
+    );
     const content: AlertContent = {
       kind: 'alert',
-      token: alertToken(m.facts, markets.get(m.facts.tokenKey) ?? null),
+      token: alertToken(m.facts, market),
       kols,
       reason: parts.join(', '),
       checks,
@@ -127,6 +143,7 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
   return {
     entries,
     markets,
+    held,
     async commitCooldowns() {
       const cooling = live.filter((g) => g[0]!.sub.filters.cooldownMinutes > 0);
       for (let i = 0; i < cooling.length; i += 500) {

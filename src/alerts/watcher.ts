@@ -280,8 +280,6 @@ export function createWatcher(o: WatcherOptions): Watcher {
       for (const s of waiting) heldBy.set(s.id, (heldBy.get(s.id) ?? 0) + 1);
       held += waiting.length;
     }
-    if (held)
-      o.log.info({ held, unknown: lookup.unknown }, 'tweets held back: a filter needs an author fact no source gave');
     const plan = await planAlerts({
       matches,
       skipped,
@@ -294,6 +292,13 @@ export function createWatcher(o: WatcherOptions): Watcher {
       budgetMs,
       log: o.log,
     });
+    for (const [id, n] of plan.held) heldBy.set(id, (heldBy.get(id) ?? 0) + n);
+    for (const n of plan.held.values()) held += n;
+    if (held)
+      o.log.info(
+        { held, unknown: lookup.unknown },
+        'tweets held back: a filter needs a figure no source gave, or the tweet has a blocked word',
+      );
     await o.outbox.enqueue(batchId, plan.entries);
     await plan.commitCooldowns();
     if (heldBy.size) await recordHeld(o.state, heldBy, batchId, t);

@@ -9,7 +9,8 @@ import { languageOf, type T } from './index.ts';
 /**
  * A catalogue key and its values. A value may itself be a Message (rendered
  * first), `{ or: [...] }` / `{ and: [...] }` (a list joined as the language joins
- * them), `{ int: n }` (a count, grouped) or `{ dec: n }` (one decimal at most).
+ * them), `{ int: n }` (a count, grouped), `{ dec: n }` (one decimal at most),
+ * `{ usd: n }` (a market cap, "$4.2M") or `{ days: n }` (an age, "6h").
  */
 export interface Message {
   readonly key: string;
@@ -33,6 +34,10 @@ export function renderMessage(t: T, m: Message): string {
       values[k] = formats(languageOf(t)).int((v as { int: number }).int);
     else if (v && typeof v === 'object' && typeof (v as { dec?: unknown }).dec === 'number')
       values[k] = decimal(t, (v as { dec: number }).dec);
+    else if (v && typeof v === 'object' && typeof (v as { usd?: unknown }).usd === 'number')
+      values[k] = formats(languageOf(t)).usd((v as { usd: number }).usd);
+    else if (v && typeof v === 'object' && typeof (v as { days?: unknown }).days === 'number')
+      values[k] = formats(languageOf(t)).age((v as { days: number }).days, 'days');
     else values[k] = v;
   }
   return t(m.key as never, values as never) as unknown as string;

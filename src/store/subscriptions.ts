@@ -29,6 +29,20 @@ export interface AlertFilters {
   readonly cooldownMinutes: number;
   /** Follow-up points in minutes after each alert, ascending; empty: off. Absent: the defaults (alerts/calls/record.ts). */
   readonly followups?: readonly number[];
+  /**
+   * Market filters, read from operation 2 at alert time (the figures the alert shows).
+   * Absent: off, as for every subscription made before they existed. A filter on a
+   * figure the upstream did not give holds the tweet (alerts/rules.ts).
+   */
+  readonly minMarketCap?: number;
+  readonly maxMarketCap?: number;
+  readonly minLiquidity?: number;
+  /** Token age at most this many days (operation 2's token_age, read as days). */
+  readonly maxAgeDays?: number;
+  /** The tweet mentions at least one of these (lower-case words or $tickers); absent or empty: any. */
+  readonly keywords?: readonly string[];
+  /** A tweet mentioning any of these is held, counted like tweets held for unknown facts. */
+  readonly blockKeywords?: readonly string[];
 }
 
 export type DestinationPlatform = 'discord' | 'telegram' | 'console';
@@ -102,22 +116,40 @@ export interface SubscriptionStore {
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);
-const shared = <T>(xs: readonly T[]): readonly T[] => (xs.length ? xs : EMPTY);
 
-/** The watcher holds every subscription: empty lists share one array (100,000 subscriptions, ~15 MB less). */
-function compact(s: Subscription): Subscription {
-  const f = s.filters;
-  return {
-    ...s,
-    mutedTokens: shared(s.mutedTokens),
-    filters: {
-      ...f,
-      chains: shared(f.chains),
-      labels: shared(f.labels),
-      tweetTypes: shared(f.tweetTypes),
-      allowKols: shared(f.allowKols),
-      denyKols: shared(f.denyKols),
-    },
+/**
+ * The watcher holds every subscription: equal lists share one array (empty ones
+ * above all, and the block lists and labels many communities copy from each
+ * other), so 100,000 subscriptions stay within the memory target.
+ */
+function compactor() {
+  const lists = new Map<string, readonly string[]>();
+  const shared = <T extends string>(xs: readonly T[]): readonly T[] => {
+    if (!xs.length) return EMPTY;
+    const key = xs.join('\u0000');
+    let hit = lists.get(key);
+    if (!hit) {
+      hit = Object.freeze([...xs]);
+      lists.set(key, hit);
+    }
+    return hit as readonly T[];
+  };
+  return (s: Subscription): Subscription => {
+    const f = s.filters;
+    return {
+      ...s,
+      mutedTokens: shared(s.mutedTokens),
+      filters: {
+        ...f,
+        chains: shared(f.chains),
+        labels: shared(f.labels),
+        tweetTypes: shared(f.tweetTypes),
+        allowKols: shared(f.allowKols),
+        denyKols: shared(f.denyKols),
+        ...(f.keywords ? { keywords: shared(f.keywords) } : {}),
+        ...(f.blockKeywords ? { blockKeywords: shared(f.blockKeywords) } : {}),
+      },
+    };
   };
 }
 
@@ -142,6 +174,7 @@ export function createSubscriptionStore(kv: Kv): SubscriptionStore {
     },
     async all() {
       const out: Subscription[] = [];
+      const compact = compactor();
       for await (const [key, value] of kv.entries<Subscription>())
         if (key !== VERSION && value) out.push(compact(value));
       return out;

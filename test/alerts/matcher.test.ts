@@ -18,11 +18,12 @@ function tweet(p: {
   labels: string[];
   type: string;
   address?: string;
+  content?: string;
 }): TweetListItem {
   return {
     id: p.id,
     twitter_id: `1${p.id.padStart(18, '0')}`,
-    content: 'gm',
+    content: p.content ?? 'gm',
     tweeted_at: '2026-11-22T10:00:00.000Z',
     tweet_type: p.type,
     token: {
@@ -64,6 +65,22 @@ function sub(id: string, f: Partial<AlertFilters>, extra: Partial<Subscription> 
     ...extra,
   };
 }
+
+/** The facts of an ordinary tweet on Solana that every open filter lets through, with `over` changed. */
+const openFacts = (over: Partial<Parameters<typeof tweet>[0]> = {}) =>
+  tweetFacts(
+    tweet({
+      id: '1',
+      chain: 'solana',
+      tokenScore: 50,
+      kolScore: 50,
+      followers: 10,
+      username: 'x',
+      labels: [],
+      type: 'tweet',
+      ...over,
+    }),
+  )!;
 
 /** The obvious, slow definition the index must agree with. */
 function naive(subs: Subscription[], t: TweetFacts, now: number): string[] {
@@ -186,21 +203,116 @@ test('more distinct labels than bits still match exactly', () => {
   );
   const index = compile(subs);
   for (const i of [0, 31, 32, 39]) {
-    const facts = tweetFacts(
-      tweet({
-        id: '1',
-        chain: 'solana',
-        tokenScore: 50,
-        kolScore: 50,
-        followers: 10,
-        username: 'x',
-        labels: [`label${i}`],
-        type: 'tweet',
-      }),
-    )!;
+    const facts = openFacts({ labels: [`label${i}`] });
     assert.deepEqual(
       index.match(facts, 0).map((s) => s.id),
       [`s${i}`],
     );
   }
+});
+
+/** Words as a reader would find them: split on anything but letters, digits, `_` and `$`. */
+function plainWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_$]+/u)
+    .flatMap((w) => w.split(/(?=\$)/))
+    .filter((w) => w !== '' && w !== '$');
+}
+
+/** A keyword is said when the text has it as a word; `chadb` also matches the ticker `$chadb`. */
+function says(text: string, keyword: string): boolean {
+  const words = plainWords(text);
+  return words.includes(keyword) || (!keyword.startsWith('$') && words.includes(`$${keyword}`));
+}
+
+test('keyword lists: the index passes and holds exactly what the plain definition says', () => {
+  const vocab = ['moon', 'rug', '$chadb', 'chadb', 'careful', 'dev'];
+  const texts = [
+    'Dev wallet on $CHADB just moved 13% of supply, careful',
+    'CHADB to the moon',
+    'gm, nothing to see',
+    'rugpull? no: $moon is fine',
+    'MOON moon $Rug',
+  ];
+  const filtersArb = fc.record({
+    keywords: fc.subarray(vocab),
+    blockKeywords: fc.subarray(vocab),
+    allowKols: fc.constantFrom([], ['alice']),
+  });
+  fc.assert(
+    fc.property(
+      fc.array(filtersArb, { maxLength: 30 }),
+      fc.constantFrom(...texts),
+      fc.boolean(),
+      (specs, content, alice) => {
+        const subs = specs.map((f, i) => sub(`s${i}`, { ...f, minTokenScore: 0, minKolScore: 0, minFollowers: 0 }));
+        const facts = openFacts({ username: alice ? 'alice' : 'bob', content });
+        const held: Subscription[] = [];
+        const got = compile(subs)
+          .match(facts, 0, held)
+          .map((s) => s.id)
+          .sort();
+        const wanted = subs.filter((s) => {
+          const f = s.filters;
+          return (
+            (f.allowKols.length === 0 || f.allowKols.includes(facts.username)) &&
+            (!f.keywords?.length || f.keywords.some((k) => says(content, k)))
+          );
+        });
+        const blocked = (s: Subscription) => (s.filters.blockKeywords ?? []).some((k) => says(content, k));
+        assert.deepEqual(
+          got,
+          wanted
+            .filter((s) => !blocked(s))
+            .map((s) => s.id)
+            .sort(),
+          content,
+        );
+        assert.deepEqual(
+          held.map((s) => s.id).sort(),
+          wanted
+            .filter(blocked)
+            .map((s) => s.id)
+            .sort(),
+          `held: ${content}`,
+        );
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+test('a keyword in a script written without spaces is found inside the text', () => {
+  const subs = [sub('zh', { minTokenScore: 0, minKolScore: 0, minFollowers: 0, blockKeywords: ['跑路'] })];
+  const t = (content: string) => openFacts({ content });
+  const held: Subscription[] = [];
+  assert.deepEqual(compile(subs).match(t('开发者准备跑路了'), 0, held), []);
+  assert.deepEqual(
+    held.map((s) => s.id),
+    ['zh'],
+  );
+  assert.deepEqual(
+    compile(subs)
+      .match(t('冲冲冲'), 0)
+      .map((s) => s.id),
+    ['zh'],
+  );
+});
+
+test('the /subscribe line writes the market and keyword filters back as typed', () => {
+  assert.equal(
+    toSubscribeLine({
+      ...DEFAULT_FILTERS,
+      minMarketCap: 100_000,
+      maxAgeDays: 0.25,
+      keywords: ['$wif'],
+      blockKeywords: ['rug', 'careful'],
+    }),
+    '/subscribe min_mcap:100000 max_age:6h keywords:$wif block:rug,careful',
+  );
+  assert.equal(
+    toSubscribeLine({ ...DEFAULT_FILTERS, maxAgeDays: 30 / 1440, minLiquidity: 5000 }),
+    '/subscribe min_liquidity:5000 max_age:30m',
+  );
 });

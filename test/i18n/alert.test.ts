@@ -3,7 +3,8 @@
 // and /subscribe seeds it from the Discord server's language or the admin's.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { filterChecks, type TweetFacts } from '../../src/alerts/matcher.ts';
+import type { TweetFacts } from '../../src/alerts/matcher.ts';
+import { filterChecks } from '../../src/alerts/checks.ts';
 import { DEFAULT_FILTERS } from '../../src/alerts/filters.ts';
 import type { Caller } from '../../src/core/command.ts';
 import { LOCALES, translator } from '../../src/i18n/index.ts';

@@ -253,6 +253,13 @@ export default {
   },
   /** A subscription's filters in words, one line each. */
   filters: {
+    mcapRange: 'Market cap {{min}} to {{max}}',
+    mcapMin: 'Market cap at least {{min}}',
+    mcapMax: 'Market cap at most {{max}}',
+    liquidity: 'Liquidity at least {{min}}',
+    age: 'Token age at most {{max}}',
+    keywords: 'Only tweets mentioning {{words}}',
+    block: 'Held: tweets mentioning {{words}}',
     chains: 'Chains: {{chains}}',
     all: 'all',
     any: 'any',
@@ -266,6 +273,11 @@ export default {
   },
   /** /subscribe, /unsubscribe, /alerts and /mute. */
   subscribe: {
+    badAge: 'Can’t read the token age “{{value}}”: use 30m, 6h or 3d, or off.',
+    held_one:
+      '{{n}} tweet held back in the last 24 h: a filter needed a figure no source gave (KOL score, followers, labels, market cap, liquidity, age), or the tweet had a blocked word.',
+    held_other:
+      '{{n}} tweets held back in the last 24 h: a filter needed a figure no source gave (KOL score, followers, labels, market cap, liquidity, age), or the tweet had a blocked word.',
     on: 'Alerts on',
     updated: 'Alerts updated',
     recreate: 'To recreate these settings elsewhere:',
@@ -278,10 +290,6 @@ export default {
     pausedForever: 'Paused until resumed.',
     pausedUntil: 'Paused until {{date}}.',
     statusOn: 'On.',
-    held_one:
-      '{{n}} tweet held back in the last 24 h because the upstream gave no KOL score, followers or labels for the author.',
-    held_other:
-      '{{n}} tweets held back in the last 24 h because the upstream gave no KOL score, followers or labels for the author.',
     here: 'Alerts here',
     asCommand: 'Same settings as a command:',
     mutedTokens: 'Muted tokens',
@@ -297,6 +305,20 @@ export default {
   },
   /** Why an alert was sent: each filter against the tweet ("token score 82 >= 70"). */
   checks: {
+    marketCapMinPass: 'market cap {{value}} >= {{limit}}',
+    marketCapMinFail: 'market cap {{value}} < {{limit}}',
+    marketCapMaxPass: 'market cap {{value}} <= {{limit}}',
+    marketCapMaxFail: 'market cap {{value}} > {{limit}}',
+    marketCapUnknown: 'market cap unknown',
+    liquidityMinPass: 'liquidity {{value}} >= {{limit}}',
+    liquidityMinFail: 'liquidity {{value}} < {{limit}}',
+    liquidityUnknown: 'liquidity unknown',
+    ageMaxPass: 'age {{value}} <= {{limit}}',
+    ageMaxFail: 'age {{value}} > {{limit}}',
+    ageUnknown: 'token age unknown',
+    keyword: 'mentions {{words}}',
+    noKeyword: 'mentions none of {{words}}',
+    blocked: 'blocked word {{words}}',
     chain: 'chain {{chain}}',
     chainNot: 'chain {{chain}} is not {{chains}}',
     tokenScorePass: 'token score {{value}} >= {{min}}',
@@ -465,6 +487,7 @@ export default {
     },
     /** Format hints of text options, by the command's `hint`. */
     hint: {
+      keywords: '{{name}} must be words or $TICKERs, like rug,$WIF',
       username: '{{name}} must be an X username like @cobie',
       when: '{{name}} must be a date like 2024-05-01 or a duration like 24h or 7d',
       usernames: '{{name}} must be X usernames like @cobie',
@@ -613,6 +636,12 @@ export default {
       limit: 'Rows to show (1-25)',
     },
     subscribe: {
+      min_mcap: 'Minimum market cap in USD at alert time (100k, 2.5m; 0: off)',
+      max_mcap: 'Maximum market cap in USD at alert time (50m; 0: off)',
+      min_liquidity: 'Minimum liquidity in USD at alert time (25k; 0: off)',
+      max_age: 'Maximum token age: 30m, 6h, 3d (off: any age)',
+      keywords: 'Only tweets with one of these words or $TICKERs (off: any)',
+      block: 'Hold tweets with any of these words or $TICKERs (off: none)',
       chains: 'Chains to watch (default all): solana, aptos, bsc, base, sui',
       token_score: 'Minimum token score 0-100 (default 70)',
       kol_score: 'Minimum KOL score 0-100 (default 60)',

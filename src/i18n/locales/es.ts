@@ -242,6 +242,13 @@ export default {
     messageCommandUnavailable: 'Este comando no está disponible ahora mismo.',
   },
   filters: {
+    mcapRange: 'Mcap de {{min}} a {{max}}',
+    mcapMin: 'Mcap de al menos {{min}}',
+    mcapMax: 'Mcap de como mucho {{max}}',
+    liquidity: 'Liquidez de al menos {{min}}',
+    age: 'Antigüedad del token de como mucho {{max}}',
+    keywords: 'Solo tweets que mencionan {{words}}',
+    block: 'Retenidos: tweets que mencionan {{words}}',
     chains: 'Chains: {{chains}}',
     all: 'todas',
     any: 'cualquiera',
@@ -254,6 +261,13 @@ export default {
     cooldown: 'Como mucho una alerta por token cada {{minutes}} min',
   },
   subscribe: {
+    badAge: 'No puedo leer la antigüedad del token «{{value}}»: usa 30m, 6h o 3d, u off.',
+    held_one:
+      '{{n}} tweet retenido en las últimas 24 h: un filtro necesitaba un dato que la fuente no dio (score de KOL, seguidores, etiquetas, mcap, liquidez, antigüedad), o el tweet tenía una palabra bloqueada.',
+    held_many:
+      '{{n}} tweets retenidos en las últimas 24 h: un filtro necesitaba un dato que la fuente no dio (score de KOL, seguidores, etiquetas, mcap, liquidez, antigüedad), o el tweet tenía una palabra bloqueada.',
+    held_other:
+      '{{n}} tweets retenidos en las últimas 24 h: un filtro necesitaba un dato que la fuente no dio (score de KOL, seguidores, etiquetas, mcap, liquidez, antigüedad), o el tweet tenía una palabra bloqueada.',
     on: 'Alertas activadas',
     updated: 'Alertas actualizadas',
     recreate: 'Para repetir esta configuración en otro chat:',
@@ -266,12 +280,6 @@ export default {
     pausedForever: 'En pausa hasta reanudar.',
     pausedUntil: 'En pausa hasta {{date}}.',
     statusOn: 'Activadas.',
-    held_one:
-      '{{n}} tweet retenido en las últimas 24 h porque la fuente no dio score de KOL, seguidores ni etiquetas del autor.',
-    held_many:
-      '{{n}} tweets retenidos en las últimas 24 h porque la fuente no dio score de KOL, seguidores ni etiquetas del autor.',
-    held_other:
-      '{{n}} tweets retenidos en las últimas 24 h porque la fuente no dio score de KOL, seguidores ni etiquetas del autor.',
     here: 'Alertas aquí',
     asCommand: 'La misma configuración como comando:',
     mutedTokens: 'Tokens silenciados',
@@ -287,6 +295,20 @@ export default {
     muted: 'Ya no habrá alertas de {{token}} en {{chain}} aquí. {{undo}} lo deshace.',
   },
   checks: {
+    marketCapMinPass: 'mcap {{value}} >= {{limit}}',
+    marketCapMinFail: 'mcap {{value}} < {{limit}}',
+    marketCapMaxPass: 'mcap {{value}} <= {{limit}}',
+    marketCapMaxFail: 'mcap {{value}} > {{limit}}',
+    marketCapUnknown: 'mcap desconocido',
+    liquidityMinPass: 'liquidez {{value}} >= {{limit}}',
+    liquidityMinFail: 'liquidez {{value}} < {{limit}}',
+    liquidityUnknown: 'liquidez desconocida',
+    ageMaxPass: 'antigüedad {{value}} <= {{limit}}',
+    ageMaxFail: 'antigüedad {{value}} > {{limit}}',
+    ageUnknown: 'antigüedad del token desconocida',
+    keyword: 'menciona {{words}}',
+    noKeyword: 'no menciona ninguna de {{words}}',
+    blocked: 'palabra bloqueada {{words}}',
     chain: 'chain {{chain}}',
     chainNot: 'chain {{chain}} no es {{chains}}',
     tokenScorePass: 'score del token {{value}} >= {{min}}',
@@ -457,6 +479,7 @@ export default {
       invalid: '{{name}} no es válido',
     },
     hint: {
+      keywords: '{{name}} deben ser palabras o $TICKERs, como rug,$WIF',
       username: '{{name}} debe ser un usuario de X como @cobie',
       when: '{{name}} debe ser una fecha como 2024-05-01 o una duración como 24h o 7d',
       usernames: '{{name}} deben ser usuarios de X como @cobie',
@@ -603,6 +626,12 @@ export default {
       limit: 'Filas a mostrar (1-25)',
     },
     subscribe: {
+      min_mcap: 'Mcap mínimo en USD al momento de la alerta (100k, 2.5m; 0: sin filtro)',
+      max_mcap: 'Mcap máximo en USD al momento de la alerta (50m; 0: sin filtro)',
+      min_liquidity: 'Liquidez mínima en USD al momento de la alerta (25k; 0: sin filtro)',
+      max_age: 'Antigüedad máxima del token: 30m, 6h, 3d (off: cualquiera)',
+      keywords: 'Solo tweets con alguna de estas palabras o $TICKERs (off: cualquiera)',
+      block: 'Retener tweets con alguna de estas palabras o $TICKERs (off: ninguna)',
       chains: 'Cadenas a vigilar (por defecto todas): solana, aptos, bsc, base, sui',
       token_score: 'Score mínimo del token 0-100 (por defecto 70)',
       kol_score: 'Score mínimo del KOL 0-100 (por defecto 60)',

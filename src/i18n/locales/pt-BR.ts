@@ -243,6 +243,13 @@ export default {
     messageCommandUnavailable: 'Este comando não está disponível agora.',
   },
   filters: {
+    mcapRange: 'Mcap de {{min}} a {{max}}',
+    mcapMin: 'Mcap de pelo menos {{min}}',
+    mcapMax: 'Mcap de no máximo {{max}}',
+    liquidity: 'Liquidez de pelo menos {{min}}',
+    age: 'Idade do token de no máximo {{max}}',
+    keywords: 'Só tweets que mencionam {{words}}',
+    block: 'Segurados: tweets que mencionam {{words}}',
     chains: 'Chains: {{chains}}',
     all: 'todas',
     any: 'qualquer',
@@ -256,6 +263,13 @@ export default {
     cooldown: 'No máximo um alerta por token a cada {{minutes}} min',
   },
   subscribe: {
+    badAge: 'Não consigo ler a idade do token “{{value}}”: use 30m, 6h ou 3d, ou off.',
+    held_one:
+      '{{n}} tweet segurado nas últimas 24 h: um filtro precisava de um dado que a fonte não trouxe (score de KOL, seguidores, rótulos, mcap, liquidez, idade), ou o tweet tinha uma palavra bloqueada.',
+    held_many:
+      '{{n}} tweets segurados nas últimas 24 h: um filtro precisava de um dado que a fonte não trouxe (score de KOL, seguidores, rótulos, mcap, liquidez, idade), ou o tweet tinha uma palavra bloqueada.',
+    held_other:
+      '{{n}} tweets segurados nas últimas 24 h: um filtro precisava de um dado que a fonte não trouxe (score de KOL, seguidores, rótulos, mcap, liquidez, idade), ou o tweet tinha uma palavra bloqueada.',
     on: 'Alertas ligados',
     updated: 'Alertas atualizados',
     recreate: 'Para repetir estas configurações em outro chat:',
@@ -269,12 +283,6 @@ export default {
     pausedForever: 'Pausados até retomar.',
     pausedUntil: 'Pausados até {{date}}.',
     statusOn: 'Ligados.',
-    held_one:
-      '{{n}} tweet segurado nas últimas 24 h porque a fonte não trouxe score de KOL, seguidores ou rótulos do autor.',
-    held_many:
-      '{{n}} tweets segurados nas últimas 24 h porque a fonte não trouxe score de KOL, seguidores ou rótulos do autor.',
-    held_other:
-      '{{n}} tweets segurados nas últimas 24 h porque a fonte não trouxe score de KOL, seguidores ou rótulos do autor.',
     here: 'Alertas aqui',
     asCommand: 'As mesmas configurações como comando:',
     mutedTokens: 'Tokens silenciados',
@@ -290,6 +298,20 @@ export default {
     muted: 'Sem mais alertas de {{token}} na {{chain}} aqui. {{undo}} desfaz.',
   },
   checks: {
+    marketCapMinPass: 'mcap {{value}} >= {{limit}}',
+    marketCapMinFail: 'mcap {{value}} < {{limit}}',
+    marketCapMaxPass: 'mcap {{value}} <= {{limit}}',
+    marketCapMaxFail: 'mcap {{value}} > {{limit}}',
+    marketCapUnknown: 'mcap desconhecido',
+    liquidityMinPass: 'liquidez {{value}} >= {{limit}}',
+    liquidityMinFail: 'liquidez {{value}} < {{limit}}',
+    liquidityUnknown: 'liquidez desconhecida',
+    ageMaxPass: 'idade {{value}} <= {{limit}}',
+    ageMaxFail: 'idade {{value}} > {{limit}}',
+    ageUnknown: 'idade do token desconhecida',
+    keyword: 'menciona {{words}}',
+    noKeyword: 'não menciona nenhuma de {{words}}',
+    blocked: 'palavra bloqueada {{words}}',
     chain: 'chain {{chain}}',
     chainNot: 'chain {{chain}} não é {{chains}}',
     tokenScorePass: 'score do token {{value}} >= {{min}}',
@@ -460,6 +482,7 @@ export default {
       invalid: '{{name}} é inválido',
     },
     hint: {
+      keywords: '{{name}} precisam ser palavras ou $TICKERs, como rug,$WIF',
       username: '{{name}} precisa ser um usuário do X como @cobie',
       when: '{{name}} precisa ser uma data como 2024-05-01 ou uma duração como 24h ou 7d',
       usernames: '{{name}} precisam ser usuários do X como @cobie',
@@ -606,6 +629,12 @@ export default {
       limit: 'Linhas a mostrar (1-25)',
     },
     subscribe: {
+      min_mcap: 'Mcap mínimo em USD na hora do alerta (100k, 2.5m; 0: desliga)',
+      max_mcap: 'Mcap máximo em USD na hora do alerta (50m; 0: desliga)',
+      min_liquidity: 'Liquidez mínima em USD na hora do alerta (25k; 0: desliga)',
+      max_age: 'Idade máxima do token: 30m, 6h, 3d (off: qualquer)',
+      keywords: 'Só tweets com uma destas palavras ou $TICKERs (off: qualquer)',
+      block: 'Segurar tweets com qualquer destas palavras ou $TICKERs (off: nenhuma)',
       chains: 'Redes a monitorar (padrão todas): solana, aptos, bsc, base, sui',
       token_score: 'Score mínimo do token 0-100 (padrão 70)',
       kol_score: 'Score mínimo do KOL 0-100 (padrão 60)',

@@ -239,6 +239,13 @@ export default {
     messageCommandUnavailable: 'Bu komut şu an kullanılamıyor.',
   },
   filters: {
+    mcapRange: 'Piyasa değeri {{min}} ile {{max}} arası',
+    mcapMin: 'Piyasa değeri en az {{min}}',
+    mcapMax: 'Piyasa değeri en fazla {{max}}',
+    liquidity: 'Likidite en az {{min}}',
+    age: 'Token yaşı en fazla {{max}}',
+    keywords: 'Yalnızca {{words}} geçen tweetler',
+    block: 'Bekletilir: {{words}} geçen tweetler',
     chains: 'Ağlar: {{chains}}',
     all: 'hepsi',
     any: 'herhangi',
@@ -251,6 +258,11 @@ export default {
     cooldown: 'Token başına en fazla {{minutes}} dakikada bir uyarı',
   },
   subscribe: {
+    badAge: '“{{value}}” token yaşı okunamadı: 30m, 6h veya 3d ya da off kullanın.',
+    held_one:
+      'Son 24 saatte {{n}} tweet bekletildi: bir filtre kaynağın vermediği bir değere ihtiyaç duydu (KOL skoru, takipçi, etiket, piyasa değeri, likidite, yaş) ya da tweette engellenen bir kelime vardı.',
+    held_other:
+      'Son 24 saatte {{n}} tweet bekletildi: bir filtre kaynağın vermediği bir değere ihtiyaç duydu (KOL skoru, takipçi, etiket, piyasa değeri, likidite, yaş) ya da tweette engellenen bir kelime vardı.',
     on: 'Uyarılar açık',
     updated: 'Uyarılar güncellendi',
     recreate: 'Bu ayarları başka bir sohbette kurmak için:',
@@ -264,10 +276,6 @@ export default {
     pausedForever: 'Devam ettirilene kadar duraklatıldı.',
     pausedUntil: '{{date}} tarihine kadar duraklatıldı.',
     statusOn: 'Açık.',
-    held_one:
-      'Son 24 saatte {{n}} tweet bekletildi: kaynak yazarın KOL skorunu, takipçilerini veya etiketlerini vermedi.',
-    held_other:
-      'Son 24 saatte {{n}} tweet bekletildi: kaynak yazarın KOL skorunu, takipçilerini veya etiketlerini vermedi.',
     here: 'Buradaki uyarılar',
     asCommand: 'Aynı ayarlar tek komutla:',
     mutedTokens: 'Sessize alınan tokenler',
@@ -282,6 +290,20 @@ export default {
     muted: '{{chain}} üzerindeki {{token}} için burada artık uyarı yok. Geri almak için: {{undo}}',
   },
   checks: {
+    marketCapMinPass: 'piyasa değeri {{value}} >= {{limit}}',
+    marketCapMinFail: 'piyasa değeri {{value}} < {{limit}}',
+    marketCapMaxPass: 'piyasa değeri {{value}} <= {{limit}}',
+    marketCapMaxFail: 'piyasa değeri {{value}} > {{limit}}',
+    marketCapUnknown: 'piyasa değeri bilinmiyor',
+    liquidityMinPass: 'likidite {{value}} >= {{limit}}',
+    liquidityMinFail: 'likidite {{value}} < {{limit}}',
+    liquidityUnknown: 'likidite bilinmiyor',
+    ageMaxPass: 'yaş {{value}} <= {{limit}}',
+    ageMaxFail: 'yaş {{value}} > {{limit}}',
+    ageUnknown: 'token yaşı bilinmiyor',
+    keyword: '{{words}} geçiyor',
+    noKeyword: '{{words}} kelimelerinden hiçbiri yok',
+    blocked: 'engellenen kelime {{words}}',
     chain: 'ağ {{chain}}',
     chainNot: 'ağ {{chain}}, {{chains}} değil',
     tokenScorePass: 'token skoru {{value}} >= {{min}}',
@@ -445,6 +467,7 @@ export default {
       invalid: '{{name}} geçersiz',
     },
     hint: {
+      keywords: '{{name}} rug,$WIF gibi kelimeler veya $TICKER’lar olmalı',
       username: '{{name}} @cobie gibi bir X kullanıcı adı olmalı',
       when: '{{name}} 2024-05-01 gibi bir tarih ya da 24h veya 7d gibi bir süre olmalı',
       usernames: '{{name}} @cobie gibi X kullanıcı adları olmalı',
@@ -590,6 +613,12 @@ export default {
       limit: 'Gösterilecek satır (1-25)',
     },
     subscribe: {
+      min_mcap: 'Uyarı anında en düşük piyasa değeri, USD (100k, 2.5m; 0: kapalı)',
+      max_mcap: 'Uyarı anında en yüksek piyasa değeri, USD (50m; 0: kapalı)',
+      min_liquidity: 'Uyarı anında en düşük likidite, USD (25k; 0: kapalı)',
+      max_age: 'En fazla token yaşı: 30m, 6h, 3d (off: herhangi)',
+      keywords: 'Yalnızca bu kelimelerden veya $TICKER’lardan biri geçen tweetler (off: hepsi)',
+      block: 'Bu kelimeler veya $TICKER’lar geçen tweetleri beklet (off: hiçbiri)',
       chains: 'İzlenecek ağlar (varsayılan hepsi): solana, aptos, bsc, base, sui',
       token_score: 'Minimum token skoru 0-100 (varsayılan 70)',
       kol_score: 'Minimum KOL skoru 0-100 (varsayılan 60)',
