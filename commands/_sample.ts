@@ -10,6 +10,8 @@ import { createAuthorLookup } from '../src/alerts/authors.ts';
 import { marketNow } from '../src/alerts/market.ts';
 import { tweetFacts } from '../src/alerts/matcher.ts';
 import { filterChecks } from '../src/alerts/checks.ts';
+import { DEFAULT_LINKS, tokenLinks } from '../src/domain/links.ts';
+import { hasMarketFilters } from '../src/alerts/rules.ts';
 import { alertEntry, alertKols, alertToken } from '../src/alerts/plan.ts';
 import type { CommandContext } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
@@ -31,7 +33,8 @@ export async function testAlert(ctx: CommandContext, sub: Subscription): Promise
     marketNow(ctx.api, [{ chain: tweet.token.chain_id as ChainId, address: tweet.token.token_address }], opts),
   ]);
   const facts = tweetFacts(tweet, authors.get(tweet.id))!;
-  const { parts, checks, pass } = filterChecks(sub.filters, facts);
+  const market = markets.get(facts.tokenKey) ?? null;
+  const { parts, checks, pass } = filterChecks(sub.filters, facts, hasMarketFilters(sub.filters) ? market : undefined);
   const verdict = { key: pass ? 'alert.samplePass' : 'alert.sampleFail' };
   const now = ctx.now();
   return alertEntry(
@@ -40,11 +43,12 @@ export async function testAlert(ctx: CommandContext, sub: Subscription): Promise
     {
       kind: 'alert',
       test: true,
-      token: alertToken(facts, markets.get(facts.tokenKey) ?? null),
+      token: alertToken(facts, market),
       kols: alertKols([facts]),
       reason: `${renderMessage(ENGLISH, verdict)}: ${parts.join(', ')}`,
       checks: [verdict, ...checks],
       actions: [],
+      links: tokenLinks(ctx.links ?? DEFAULT_LINKS, facts.chain as ChainId, tweet.token.token_address),
     },
     now,
   );

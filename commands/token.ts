@@ -116,7 +116,10 @@ async function card(ctx: CommandContext, chain: ChainId, address: string, call: 
       `/token pepe chain:${chain}`,
     );
   }
-  const view = tokenCard({ chain, item, tweets: tweets?.slice(0, TWEETS), now: ctx.now() }, ctx.t);
+  const view = tokenCard(
+    { chain, item, tweets: tweets?.slice(0, TWEETS), now: ctx.now(), ...(ctx.links ? { links: ctx.links } : {}) },
+    ctx.t,
+  );
   return withPicture(view, await priceStripPicture(ctx, chain, item));
 }
 

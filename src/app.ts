@@ -157,6 +157,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     store,
     log,
     kickAlerts: () => kick(),
+    links: config.links,
     onOutcome: (command, outcome, ms) => {
       metrics.commands.inc({ command, outcome });
       metrics.commandSeconds.observe(ms / 1000);
@@ -235,6 +236,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         lease: watcherLease,
         log,
         cron: config.watchCron,
+        links: config.links,
         followups,
         onTick: (r) => {
           metrics.watcherTicks.inc({ result: r.leader ? 'leader' : 'follower' });

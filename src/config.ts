@@ -7,6 +7,7 @@ import { validate as validateCron } from 'node-cron';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_MAX_BODY_BYTES } from './api/http.ts';
+import { linksFromEnv, type LinkSet } from './domain/links.ts';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -279,6 +280,8 @@ export interface Config {
   readonly logFile: string | undefined;
   /** Interface of the health and metrics server. */
   readonly httpHost: string;
+  /** Chart, trading and safety links on alerts and token cards (domain/links.ts; `LINKS_<NAME>[_<CHAIN>]`). */
+  readonly links: LinkSet;
   /** Every secret value present, for log redaction and leak tests. */
   readonly secrets: readonly string[];
 }
@@ -317,6 +320,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
   const present = (k: string) => (env[k] ?? '').trim() !== '';
   for (const [when, needs] of REQUIRES)
     if (present(when) && !present(needs)) problems.push(`${needs} is required when ${when} is set`);
+  const links = linksFromEnv(env);
+  problems.push(...links.problems);
   if (!parsed.success || problems.length) throw new ConfigError([...new Set(problems)]);
   const e = parsed.data;
   const secrets = [
@@ -391,6 +396,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
               : undefined,
     logFile: e.LOG_FILE,
     httpHost: e.HTTP_HOST ?? DEFAULT_HOST,
+    links: links.links,
     secrets,
   };
 }

@@ -15,6 +15,7 @@ import { filterChecks } from './checks.ts';
 import type { AlertButton, AlertContent, AlertKol, AlertToken, OutboxEntry } from '../store/outbox.ts';
 import { marketNow, type MarketAtTime } from './market.ts';
 import { hasMarketFilters, marketVerdict } from './rules.ts';
+import { DEFAULT_LINKS, tokenLinks, type LinkSet } from '../domain/links.ts';
 
 /** Buttons on alerts outlive ordinary pages: people scroll back. */
 const ALERT_ACTION_TTL_MS = 7 * 24 * 3600_000;
@@ -31,6 +32,8 @@ export interface PlanInput {
   readonly now: number;
   readonly budgetMs: number;
   readonly log: Logger;
+  /** Chart, trading and safety links put on each alert; default: domain/links.ts's. */
+  readonly links?: LinkSet;
 }
 
 export interface Plan {
@@ -118,6 +121,11 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
       reason: parts.join(', '),
       checks,
       actions: actions.get(`${m.facts.tokenKey}|${m.facts.username}`) ?? [],
+      links: tokenLinks(
+        p.links ?? DEFAULT_LINKS,
+        m.facts.tweet.token.chain_id as ChainId,
+        m.facts.tweet.token.token_address,
+      ),
     };
     return alertEntry(`${m.facts.tweet.id}:${m.sub.id}`, m.sub, content, p.now);
   });

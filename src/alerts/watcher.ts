@@ -36,6 +36,7 @@ import type { Outbox } from '../store/outbox.ts';
 import { planAlerts } from './plan.ts';
 import type { Lease } from '../store/lease.ts';
 import type { Followups, RoundResult } from './calls/followups.ts';
+import type { LinkSet } from '../domain/links.ts';
 
 export interface WatcherOptions {
   readonly api: KolClient;
@@ -64,6 +65,8 @@ export interface WatcherOptions {
   readonly followups?: Followups;
   readonly onFollowups?: (r: RoundResult) => void;
   readonly onTick?: (r: TickResult) => void;
+  /** Chart, trading and safety links on alerts (the operator's LINKS_*); absent: the defaults. */
+  readonly links?: LinkSet;
   /** A scheduled tick failed (upstream or store); the next tick retries. */
   readonly onTickError?: (err: unknown) => void;
 }
@@ -291,6 +294,7 @@ export function createWatcher(o: WatcherOptions): Watcher {
       now: t,
       budgetMs,
       log: o.log,
+      ...(o.links ? { links: o.links } : {}),
     });
     for (const [id, n] of plan.held) heldBy.set(id, (heldBy.get(id) ?? 0) + n);
     for (const n of plan.held.values()) held += n;

@@ -10,6 +10,7 @@ import type { Store } from '../store/index.ts';
 import type { ChartPool } from '../domain/charts.ts';
 import type { View } from '../domain/view.ts';
 import type { Input, OptionsShape } from './options.ts';
+import type { LinkSet } from '../domain/links.ts';
 
 export type Platform = 'discord' | 'telegram' | 'console';
 
@@ -71,6 +72,8 @@ export interface CommandContext {
   readonly charts: ChartPool;
   /** Asks alert delivery to run soon (after `/alerts test`); absent when no watcher runs. */
   readonly kickAlerts?: () => void;
+  /** Chart, trading and safety links for token cards (the operator's LINKS_*); absent: the defaults. */
+  readonly links?: LinkSet;
 }
 
 /** Raw option values before validation: text gives strings, Discord typed values. */

@@ -3,6 +3,7 @@
  * it text, typed options or a pressed button; it always answers with a View,
  * whatever went wrong, and logs the detail that the user should not see.
  */
+import type { LinkSet } from '../domain/links.ts';
 import type { Logger } from 'pino';
 import {
   ApiAbortedError,
@@ -55,6 +56,8 @@ export interface DispatcherOptions {
   readonly kickAlerts?: () => void;
   /** Draws pictures (app.ts passes the process's shared pool: the core makes no view). */
   readonly charts: ChartPool;
+  /** Chart, trading and safety links on token cards and test alerts; default: domain/links.ts's. */
+  readonly links?: LinkSet;
   /**
    * The words of one language; default the catalogue's translator. The bench hands in
    * fixed strings here, to measure what the catalogue costs an English answer.
@@ -199,6 +202,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         now,
         charts: o.charts,
         ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
+        ...(o.links ? { links: o.links } : {}),
       };
       const view = labelled(
         await bindActions(

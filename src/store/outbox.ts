@@ -64,6 +64,8 @@ export type AlertContent =
       readonly checks?: readonly StoredText[];
       /** Button ids prepared once per token for every destination (token card, KOL card, mute). */
       readonly actions: readonly AlertButton[];
+      /** Chart, trading and safety links of the token's chain (domain/links.ts); absent in older entries. */
+      readonly links?: readonly { readonly label: string; readonly url: string }[];
       readonly test?: boolean;
     }
   | {

@@ -69,6 +69,7 @@ export function alertView(c: AlertContent, tr: T = ENGLISH, followup?: string): 
   const links: LinkButton[] = [
     { label: tr('alert.tweet'), url: first.tweetUrl },
     { label: tr('alert.explorer'), url: explorerTokenUrl(t.chain, t.address) },
+    ...(c.links ?? []),
   ];
   // Alerts stored by this build carry their checks; older ones only the English line.
   const said = c.checks?.map((m) => renderMessage(tr, m));

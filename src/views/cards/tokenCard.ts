@@ -1,6 +1,7 @@
 /** The token card (operation 2's item) with its latest tweets (operation 7). */
 import type { TokenAnalyticsItem } from '../../api/index.ts';
 import { CHAIN_LABEL, type ChainId, explorerTokenUrl } from '../../domain/chains.ts';
+import { DEFAULT_LINKS, tokenLinks, type LinkSet } from '../../domain/links.ts';
 import type { Action, CardView, Colour, Field, Rich } from '../../domain/view.ts';
 import { ticker } from './common.ts';
 import { ENGLISH, fmt, type T } from './lang.ts';
@@ -12,6 +13,8 @@ export interface TokenCardInput {
   /** Newest first; undefined when they could not be fetched. */
   readonly tweets: readonly TweetLine[] | undefined;
   readonly now: number;
+  /** Chart, trading and safety links (the operator's); absent: the defaults. */
+  readonly links?: LinkSet;
 }
 
 /** The API reports price changes in percent. */
@@ -29,7 +32,7 @@ function colourOf(h24: number): Colour {
   return h24 > 0 ? 'up' : h24 < 0 ? 'down' : 'neutral';
 }
 
-export function tokenCard({ chain, item, tweets, now }: TokenCardInput, tr: T = ENGLISH): CardView {
+export function tokenCard({ chain, item, tweets, now, links }: TokenCardInput, tr: T = ENGLISH): CardView {
   const { age, compact, score, usd } = fmt(tr);
   const t = item.token;
   const f = (name: string, value: Rich, inline = true): Field => ({ name, value, inline });
@@ -69,7 +72,10 @@ export function tokenCard({ chain, item, tweets, now }: TokenCardInput, tr: T = 
     fields,
     ...(t.icon_url ? { thumbnailUrl: t.icon_url } : {}),
     colour: colourOf(item.changes.h24),
-    links: [{ label: tr('tokenCard.explorer'), url: explorerTokenUrl(chain, t.address) }],
+    links: [
+      { label: tr('tokenCard.explorer'), url: explorerTokenUrl(chain, t.address) },
+      ...tokenLinks(links ?? DEFAULT_LINKS, chain, t.address),
+    ],
     actions,
   };
 }
