@@ -13,6 +13,7 @@ import {
   order,
   percentToFraction,
   range,
+  DEFAULT_MIN_TOKENS,
 } from './_options.ts';
 
 const SORTS = [
@@ -115,7 +116,8 @@ export default {
         maxImpression: numText(input.max_impressions),
         minScoreV2: numText(input.min_score),
         maxScoreV2: numText(input.max_score),
-        minTotalToken: numText(input.min_tokens),
+        // Ranked by win rate, a KOL needs a sample: the spec's total_token is the closest count it offers.
+        minTotalToken: numText(input.min_tokens ?? (sort === 'winrate' ? DEFAULT_MIN_TOKENS : undefined)),
         maxTotalToken: numText(input.max_tokens),
         minRugRate: percentToFraction(input.min_rug),
         maxRugRate: percentToFraction(input.max_rug),
@@ -131,7 +133,12 @@ export default {
     return {
       kind: 'table',
       title: input.search ? ctx.t('lists.kolsMatching', { search: input.search }) : 'KOLs',
-      description: res.items.length ? ctx.t('lists.kolDetails') : ctx.t('lists.noKol'),
+      description: [
+        res.items.length ? ctx.t('lists.kolDetails') : ctx.t('lists.noKol'),
+        ...(sort === 'winrate' && input.min_tokens === undefined
+          ? [` ${ctx.t('lists.kolsWinRateMin', { min: DEFAULT_MIN_TOKENS })}`]
+          : []),
+      ].join(''),
       ...kolTableFor(sort, res.items, ctx.t),
       footer: `${rangeText(page, ctx.t)} · ${ctx.t('lists.sortedBy', { sort })} ${arrow}`,
       actions: offsetActions('kols', input, page, ctx.t),

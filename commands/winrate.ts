@@ -1,10 +1,30 @@
 import type { Command } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
-import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
+import { cursorActions, rangeText } from '../src/views/cards/paging.ts';
+import type { WinRateItem } from '../src/api/index.ts';
+import { formats } from '../src/i18n/format.ts';
 import { winRateColumns, winRateRow } from '../src/views/cards/winRateTable.ts';
 import { shownWindows, WINDOW_ALIASES, WINDOW_LABELS, windowDef } from '../src/views/cards/windows.ts';
-import { apiOrder, callOpts, checkBounds, labels, limit, offset, order, range, when, whenDate } from './_options.ts';
+import {
+  apiOrder,
+  back,
+  callOpts,
+  checkBounds,
+  cursor,
+  DEFAULT_MIN_TOKENS,
+  labels,
+  limit,
+  offset,
+  order,
+  range,
+  when,
+  whenDate,
+} from './_options.ts';
+
+/** Operation 5 has no minimum-sample filter and returns at most 30 rows a page: read up to this many pages. */
+export const WINRATE_PAGES = 4;
+const UPSTREAM_PAGE = 30;
 
 const SCORE_SORT = {
   performance: 'weightedPerformanceScore',
@@ -60,8 +80,16 @@ const options = {
   ...range('auc', 'area-under-curve score (v2)', { min: 0 }),
   ...range('consistency', 'consistency score (v2)', { min: 0 }),
   ...range('engagement', 'engagement score (v2)', { min: 0 }),
+  min_tokens: opt.integer({
+    description: `Only KOLs with at least this many tokens counted (default ${DEFAULT_MIN_TOKENS})`,
+    min: 1,
+    max: 1000,
+    default: DEFAULT_MIN_TOKENS,
+  }),
   limit: limit(10, 25),
   offset: offset(),
+  cursor: cursor(),
+  back: back(),
 };
 
 export default {
@@ -85,39 +113,69 @@ export default {
     const endDate = whenDate(input.end, now, EXAMPLE);
     if (startDate && endDate && Date.parse(startDate) > Date.parse(endDate))
       throw new UserError(ctx.t('lists.startAfterEnd', { start: input.start, end: input.end }), EXAMPLE);
-    const res = await ctx.api.getKolWinRates(
-      {
-        offset: input.offset ?? 0,
-        limit: input.limit ?? 10,
-        chainId: input.chain,
-        labels: input.labels,
-        sortField,
-        sortOrder: apiOrder(input.order),
-        startDate,
-        endDate,
-        minScoreV2: input.min_score,
-        maxScoreV2: input.max_score,
-        minSScoreV2: input.min_performance,
-        maxSScoreV2: input.max_performance,
-        minAScoreV2: input.min_auc,
-        maxAScoreV2: input.max_auc,
-        minLScoreV2: input.min_consistency,
-        maxLScoreV2: input.max_consistency,
-        minEScoreV2: input.min_engagement,
-        maxEScoreV2: input.max_engagement,
-      },
-      callOpts(ctx),
-    );
+    const filters = {
+      chainId: input.chain,
+      labels: input.labels,
+      sortField,
+      sortOrder: apiOrder(input.order),
+      startDate,
+      endDate,
+      minScoreV2: input.min_score,
+      maxScoreV2: input.max_score,
+      minSScoreV2: input.min_performance,
+      maxSScoreV2: input.max_performance,
+      minAScoreV2: input.min_auc,
+      maxAScoreV2: input.max_auc,
+      minLScoreV2: input.min_consistency,
+      maxLScoreV2: input.max_consistency,
+      minEScoreV2: input.min_engagement,
+      maxEScoreV2: input.max_engagement,
+    };
+    const want = input.limit ?? 10;
+    const minTokens = input.min_tokens ?? DEFAULT_MIN_TOKENS;
+    const offset = input.offset ?? 0;
+    // Where this page's scan starts in the upstream ranking: the Next button carries it;
+    // a typed offset (no cursor) skips that many qualifying KOLs from the top.
+    const start = Number(input.cursor ?? 0);
+    let skip = input.cursor === undefined ? offset : 0;
+    const rows: WinRateItem[] = [];
+    let next = start;
+    let total = 0;
+    for (let page = 0; page < WINRATE_PAGES && rows.length < want; page++) {
+      const res = await ctx.api.getKolWinRates({ ...filters, offset: next, limit: UPSTREAM_PAGE }, callOpts(ctx));
+      total = res.total;
+      for (const item of res.items) {
+        next++;
+        if (item.num_tokens_counted_win_rate < minTokens) continue;
+        if (skip > 0) skip--;
+        else rows.push(item);
+        if (rows.length === want) break;
+      }
+      if (res.items.length < UPSTREAM_PAGE || next >= total) break;
+    }
     const windows = shownWindows(window?.label);
-    const page = { offset: input.offset ?? 0, limit: input.limit ?? 10, shown: res.items.length, total: res.total };
+    const t = ctx.t;
+    const { int } = formats(ctx.locale);
+    const ranked = t('lists.winRateRanked', { min: int(minTokens), top: int(next), by: sort });
+    const page = { offset, limit: want, shown: rows.length };
+    const more = next < total ? String(next) : null;
+    const actions = cursorActions('winrate', input, { cursor: input.cursor, back: input.back, next: more }, t).map(
+      (a) => ({
+        ...a,
+        options: {
+          ...a.options,
+          offset: a.options['cursor'] === more && more !== null ? offset + rows.length : Math.max(0, offset - want),
+        },
+      }),
+    );
     return {
       kind: 'table',
-      title: `${ctx.t('lists.winRateTitle')}${input.chain ? ` · ${input.chain}` : ''}`,
-      description: res.items.length ? ctx.t('lists.winRateWhat') : ctx.t('lists.noKol'),
-      columns: winRateColumns(windows, ctx.t),
-      rows: res.items.map((i) => winRateRow(i, windows, ctx.t)),
-      footer: `${rangeText(page, ctx.t)} · ${ctx.t('lists.sortedBy', { sort })} ${apiOrder(input.order) === 'ASC' ? '↑' : '↓'}`,
-      actions: offsetActions('winrate', input, page, ctx.t),
+      title: `${t('lists.winRateTitle')}${input.chain ? ` · ${input.chain}` : ''}`,
+      description: rows.length ? `${t('lists.winRateWhat')} ${ranked}` : `${t('lists.noKol')} ${ranked}`,
+      columns: winRateColumns(windows, t),
+      rows: rows.map((i) => winRateRow(i, windows, t)),
+      footer: `${rangeText(page, t)} · ${t('lists.sortedBy', { sort })} ${apiOrder(input.order) === 'ASC' ? '↑' : '↓'}`,
+      actions,
     };
   },
 } satisfies Command<typeof options>;

@@ -116,7 +116,7 @@ test('/winrate sorts by a window and keeps the sorted window in view', async () 
   const rates = column(table, '4h').map((c) => Number(c.replace('%', '')));
   assert.ok(desc(rates), rates.join(' '));
   const next = asTable(await h.press(table, 'Next'));
-  assert.match(next.footer ?? '', /^6-10 of /);
+  assert.match(next.footer ?? '', /^6-10 · /);
   const nextRates = column(next, '4h').map((c) => Number(c.replace('%', '')));
   assert.ok(nextRates[0]! <= rates.at(-1)!, 'the next page carries on where the first stopped');
   assert.match(

@@ -160,6 +160,8 @@ export default {
     kolDetails: 'Details: /kol @username',
     noKol: 'No KOL matches these filters.',
     sortedBy: 'sorted by {{sort}}',
+    kolsWinRateMin: 'Only KOLs with {{min}}+ tokens are ranked by win rate (min_tokens:1 shows every KOL).',
+    winRateRanked: 'Ranked: KOLs with {{min}}+ tokens counted, among the top {{top}} sorted by {{by}}.',
     tokens: 'Tokens',
     newIn: 'new in {{hours}}h',
     tokensNew_one: '{{n}} new in the last 24h. Card: /token <chain> <address>',
@@ -697,6 +699,7 @@ export default {
       limit: 'Tweets to show (1-10)',
     },
     winrate: {
+      min_tokens: 'Only KOLs with at least this many tokens counted (default 5)',
       chain: 'Only tokens on this chain (default: all chains)',
       sort: 'Sort by a window (5m…24h, 7d) or performance, consistency, auc, tokens, score…',
       order: 'Sort order: desc (highest first) or asc',

@@ -152,6 +152,8 @@ export default {
     kolDetails: 'Detalles: /kol @usuario',
     noKol: 'Ningún KOL cumple estos filtros.',
     sortedBy: 'orden: {{sort}}',
+    kolsWinRateMin: 'Por tasa de acierto solo se clasifican KOLs con {{min}}+ tokens (min_tokens:1 muestra a todos).',
+    winRateRanked: 'Clasificados: KOLs con {{min}}+ tokens contados, entre los primeros {{top}} por {{by}}.',
     tokens: 'Tokens',
     newIn: 'nuevos en {{hours}}h',
     tokensNew_one: '{{n}} nuevo en las últimas 24h. Ficha: /token <chain> <address>',
@@ -687,6 +689,7 @@ export default {
       limit: 'Tweets a mostrar (1-10)',
     },
     winrate: {
+      min_tokens: 'Solo KOLs con al menos estos tokens contados (por defecto 5)',
       chain: 'Solo tokens de esta cadena (por defecto: todas)',
       sort: 'Ordenar por ventana (5m…24h, 7d) o performance, consistency, auc, tokens, score…',
       order: 'Orden: desc (mayor primero) o asc',

@@ -140,6 +140,8 @@ export default {
     kolDetails: '자세히: /kol @사용자명',
     noKol: '이 필터에 맞는 KOL이 없어요.',
     sortedBy: '정렬: {{sort}}',
+    kolsWinRateMin: '승률 순위에는 토큰이 {{min}}개 이상인 KOL만 들어가요(min_tokens:1이면 전부 표시).',
+    winRateRanked: '순위 대상: {{by}} 기준 상위 {{top}}명 중 집계 토큰이 {{min}}개 이상인 KOL.',
     tokens: '토큰',
     newIn: '{{hours}}시간 내 신규',
     tokensNew_other: '최근 24시간 신규 {{n}}개. 카드: /token <chain> <address>',
@@ -650,6 +652,7 @@ export default {
       limit: '표시할 트윗 수(1-10)',
     },
     winrate: {
+      min_tokens: '집계 토큰이 이 수 이상인 KOL만(기본 5)',
       chain: '이 체인의 토큰만(기본: 모든 체인)',
       sort: '구간(5m…24h, 7d) 또는 performance, consistency, auc, tokens, score… 순 정렬',
       order: '정렬 순서: desc(높은 순) 또는 asc',

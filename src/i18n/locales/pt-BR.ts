@@ -153,6 +153,8 @@ export default {
     kolDetails: 'Detalhes: /kol @usuario',
     noKol: 'Nenhum KOL passa nesses filtros.',
     sortedBy: 'ordem: {{sort}}',
+    kolsWinRateMin: 'Por taxa de acerto só entram KOLs com {{min}}+ tokens (min_tokens:1 mostra todos).',
+    winRateRanked: 'Classificados: KOLs com {{min}}+ tokens contados, entre os primeiros {{top}} por {{by}}.',
     tokens: 'Tokens',
     newIn: 'novos em {{hours}}h',
     tokensNew_one: '{{n}} novo nas últimas 24h. Card: /token <chain> <address>',
@@ -690,6 +692,7 @@ export default {
       limit: 'Tweets a mostrar (1-10)',
     },
     winrate: {
+      min_tokens: 'Só KOLs com pelo menos estes tokens contados (padrão 5)',
       chain: 'Só tokens desta rede (padrão: todas as redes)',
       sort: 'Ordenar por janela (5m…24h, 7d) ou performance, consistency, auc, tokens, score…',
       order: 'Ordem: desc (maior primeiro) ou asc',

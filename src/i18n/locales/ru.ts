@@ -154,6 +154,8 @@ export default {
     kolDetails: 'Подробнее: /kol @username',
     noKol: 'Нет KOL под эти фильтры.',
     sortedBy: 'сортировка: {{sort}}',
+    kolsWinRateMin: 'По винрейту ранжируются только KOL с {{min}}+ токенами (min_tokens:1 покажет всех).',
+    winRateRanked: 'В рейтинге: KOL, у которых учтено {{min}}+ токенов, из первых {{top}} по {{by}}.',
     tokens: 'Токены',
     newIn: 'новые за {{hours}} ч',
     tokensNew_one: '{{n}} новый за последние 24 ч. Карточка: /token <chain> <address>',
@@ -697,6 +699,7 @@ export default {
       limit: 'Сколько твитов показать (1-10)',
     },
     winrate: {
+      min_tokens: 'Только KOL, у которых учтено не меньше токенов (по умолчанию 5)',
       chain: 'Только токены в этой сети (по умолчанию все сети)',
       sort: 'Сортировка по окну (5m…24h, 7d) или performance, consistency, auc, tokens, score…',
       order: 'Порядок: desc (сначала наибольшие) или asc',

@@ -150,6 +150,9 @@ export default {
     kolDetails: 'Ayrıntılar: /kol @kullanıcıadı',
     noKol: 'Bu filtrelere uyan KOL yok.',
     sortedBy: 'sıralama: {{sort}}',
+    kolsWinRateMin:
+      'Kazanma oranına göre yalnızca {{min}}+ tokenı olan KOL’lar sıralanır (min_tokens:1 hepsini gösterir).',
+    winRateRanked: 'Sıralanan: {{by}} sırasına göre ilk {{top}} içinden en az {{min}} token sayılan KOL’lar.',
     tokens: 'Tokenler',
     newIn: 'son {{hours}} saatte yeni',
     tokensNew_one: 'Son 24 saatte {{n}} yeni. Kart: /token <chain> <address>',
@@ -674,6 +677,7 @@ export default {
       limit: 'Gösterilecek tweet (1-10)',
     },
     winrate: {
+      min_tokens: 'Yalnızca en az bu kadar token sayılan KOL’lar (varsayılan 5)',
       chain: 'Yalnızca bu ağdaki tokenler (varsayılan: tüm ağlar)',
       sort: 'Bir aralığa (5m…24h, 7d) veya performance, consistency, auc, tokens, score… göre sırala',
       order: 'Sıra: desc (en yüksek önce) veya asc',

@@ -147,6 +147,8 @@ export default {
     kolDetails: 'Chi tiết: /kol @username',
     noKol: 'Không có KOL nào khớp bộ lọc.',
     sortedBy: 'sắp xếp: {{sort}}',
+    kolsWinRateMin: 'Chỉ KOL có từ {{min}} token được xếp theo tỉ lệ thắng (min_tokens:1 hiện tất cả).',
+    winRateRanked: 'Xếp hạng: KOL có từ {{min}} token được tính, trong top {{top}} theo {{by}}.',
     tokens: 'Token',
     newIn: 'mới trong {{hours}}h',
     tokensNew_other: '{{n}} token mới trong 24h qua. Thẻ: /token <chain> <address>',
@@ -658,6 +660,7 @@ export default {
       limit: 'Số tweet hiển thị (1-10)',
     },
     winrate: {
+      min_tokens: 'Chỉ KOL có ít nhất chừng này token được tính (mặc định 5)',
       chain: 'Chỉ token trên chain này (mặc định: tất cả chain)',
       sort: 'Sắp xếp theo khung (5m…24h, 7d) hoặc performance, consistency, auc, tokens, score…',
       order: 'Thứ tự: desc (cao nhất trước) hoặc asc',

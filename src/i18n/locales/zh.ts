@@ -134,6 +134,8 @@ export default {
     kolDetails: '详情：/kol @用户名',
     noKol: '没有符合这些筛选条件的 KOL。',
     sortedBy: '按 {{sort}} 排序',
+    kolsWinRateMin: '按胜率排名只计入代币数不少于 {{min}} 的 KOL（min_tokens:1 显示全部）。',
+    winRateRanked: '排名范围：计入代币数不少于 {{min}} 的 KOL，取自按 {{by}} 排序的前 {{top}} 名。',
     tokens: '代币',
     newIn: '{{hours}} 小时内新币',
     tokensNew_other: '过去 24 小时新增 {{n}} 个。卡片：/token <chain> <address>',
@@ -642,6 +644,7 @@ export default {
       limit: '显示推文数（1-10）',
     },
     winrate: {
+      min_tokens: '只列出计入代币数至少为此数的 KOL（默认 5）',
       chain: '仅限这条链上的代币（默认：全部链）',
       sort: '按时间窗口（5m…24h、7d）或 performance、consistency、auc、tokens、score… 排序',
       order: '排序方向：desc（从高到低）或 asc',
