@@ -50,6 +50,14 @@ export const MIGRATIONS: readonly Migration[] = [
     kind: 'expand',
     async up() {},
   },
+  {
+    to: 2,
+    what: 'subscriptions may carry market and keyword filters, and alerts chart, trading and safety links; where absent (every older row) they are off, so nothing is rewritten',
+    // Version 1 code ignores the new fields: it alerts without the market and keyword
+    // filters and without the links, which is what it always did.
+    kind: 'expand',
+    async up() {},
+  },
 ];
 
 /** The version this code writes. */

@@ -6,6 +6,7 @@ import { createKolClient } from '../../src/api/index.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
 import { loadCommands } from '../../src/core/registry.ts';
 import { silentLogger } from '../../src/log.ts';
+import { sharedChartPool } from '../../src/views/charts/pool.ts';
 import { openStore } from '../../src/store/index.ts';
 import { WINRATE_PAGES } from '../../commands/winrate.ts';
 import { DEFAULT_MIN_TOKENS } from '../../commands/_options.ts';
@@ -43,7 +44,13 @@ async function setup(t: TestContext) {
   });
   const api = createKolClient({ baseUrl: server.url, apiKey: 'k', cacheTtlMs: false });
   const store = await openStore('memory:');
-  const dispatcher = createDispatcher({ commands: await loadCommands(), api, store, log: silentLogger() });
+  const dispatcher = createDispatcher({
+    commands: await loadCommands(),
+    api,
+    store,
+    log: silentLogger(),
+    charts: sharedChartPool(),
+  });
   t.after(async () => {
     await api.close();
     await store.close();

@@ -82,7 +82,8 @@ function suite(backend: 'sqlite' | 'redis') {
       const url = await fresh(t);
       const before = await seedVersion(url, 0);
       const { log, out } = lines();
-      const store = await openStore(url, { log });
+      // This step alone: later steps have tests of their own, from the version before them.
+      const store = await openStore(url, { log, schema: { migrations: MIGRATIONS.slice(0, 1) } });
       t.after(() => store.close());
       assert.equal(store.schema.found, 0);
       assert.equal(store.schema.mark.version, 1);
