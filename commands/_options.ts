@@ -28,13 +28,7 @@ export function checkBounds(input: Readonly<Record<string, unknown>>, example: s
   }
 }
 
-/**
- * A rate over one or two tokens says nothing: 100% of 1 tops every window. Where a
- * rate is ranked, KOLs need at least this many tokens counted (`min_tokens:` changes
- * it). Five is where one lucky call stops deciding the rate (one token moves it by
- * 20 points at most), while most active KOLs still pass.
- */
-export const DEFAULT_MIN_TOKENS = 5;
+export { DEFAULT_MIN_TOKENS } from '../src/domain/score.ts';
 
 export const order = () =>
   opt.choice(['desc', 'asc'], {

@@ -32,6 +32,7 @@ import {
 } from './matcher.ts';
 import { createAuthorLookup, type AuthorFacts, type LookupStats } from './authors.ts';
 import { recordHeld } from './held.ts';
+import { recordShills } from './shills.ts';
 import type { Outbox } from '../store/outbox.ts';
 import { planAlerts } from './plan.ts';
 import type { Lease } from '../store/lease.ts';
@@ -131,6 +132,8 @@ export function createWatcher(o: WatcherOptions): Watcher {
   let stopped = false;
   let leading = false;
   let recoveredAt = 0;
+  /** The hour this process last marked as read (digests' "most shilled" covers only hours read). */
+  let markedHour = -1;
   let cache: { version: string; subs: Subscription[]; compiled: CompiledSubscriptions } | undefined;
   const authors = createAuthorLookup({
     api: o.api,
@@ -249,6 +252,11 @@ export function createWatcher(o: WatcherOptions): Watcher {
       return result(0, 0, 0, 0);
     }
     if (!tweets.length) {
+      const hour = Math.floor(now() / 3_600_000);
+      if (hour !== markedHour) {
+        await recordShills(o.state, [], '', now());
+        markedHour = hour;
+      }
       kick();
       return result(0, 0, 0, 0);
     }
@@ -306,6 +314,8 @@ export function createWatcher(o: WatcherOptions): Watcher {
     await o.outbox.enqueue(batchId, plan.entries);
     await plan.commitCooldowns();
     if (heldBy.size) await recordHeld(o.state, heldBy, batchId, t);
+    await recordShills(o.state, tweets, batchId, t);
+    markedHour = Math.floor(t / 3_600_000);
     if (o.followups && plan.markets.size)
       await o.followups.sighted(plan.markets).catch((err: unknown) => o.log.warn({ err }, 'call peaks not updated'));
     await Promise.all(tweets.map((x) => o.state.set(`seen:${x.id}`, 1, lookbackMs * 3)));

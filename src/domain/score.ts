@@ -18,6 +18,17 @@ export interface Scorable {
 /** A call "hit" when its peak reached this multiple of the market cap at alert time. */
 export const HIT_MULTIPLE = 2;
 
+/** A "best" call is named only when its peak rose at least this far: a best of 1x is no news. */
+export const MOVED_MULTIPLE = 1.1;
+
+/**
+ * A rate over one or two tokens says nothing: 100% of 1 tops every window. Where a
+ * rate is ranked, KOLs need at least this many tokens counted (`min_tokens:` changes
+ * it where a command offers it). Five is where one lucky call stops deciding the
+ * rate (one token moves it by 20 points at most), while most active KOLs still pass.
+ */
+export const DEFAULT_MIN_TOKENS = 5;
+
 export interface Scored<C extends Scorable = Scorable> {
   readonly call: C;
   /** Latest market cap / market cap at alert time; null when either is unknown. */
@@ -33,12 +44,14 @@ export interface Summary<C extends Scorable = Scorable> {
   /** 0-1; null with no scored call. */
   readonly hitRate: number | null;
   readonly median: number | null;
+  /** The call with the highest peak, when it rose at least MOVED_MULTIPLE; else null. */
   readonly best: Scored<C> | null;
 }
 
 export function scoreCall<C extends Scorable>(call: C): Scored<C> {
   const base = call.marketCap;
-  const latest = call.samples.at(-1)?.marketCap ?? base;
+  // No sample yet: nothing is known since the alert, which is not the same as 1x.
+  const latest = call.samples.at(-1)?.marketCap ?? null;
   if (base === null || !(base > 0) || latest === null) return { call, now: null, peak: null, latestCap: latest };
   const peak = Math.max(call.peak ?? base, base, latest);
   return { call, now: latest / base, peak: peak / base, latestCap: latest };
@@ -54,7 +67,8 @@ export function median(xs: readonly number[]): number | null {
 export function summarise<C extends Scorable>(scored: readonly Scored<C>[]): Summary<C> {
   const known = scored.filter((s) => s.now !== null);
   const hits = known.filter((s) => s.peak! >= HIT_MULTIPLE).length;
-  const best = known.reduce<Scored<C> | null>((b, s) => (b === null || s.peak! > b.peak! ? s : b), null);
+  const top = known.reduce<Scored<C> | null>((b, s) => (b === null || s.peak! > b.peak! ? s : b), null);
+  const best = top && top.peak! >= MOVED_MULTIPLE ? top : null;
   return {
     calls: scored.length,
     scored: known.length,

@@ -52,9 +52,9 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     to: 2,
-    what: 'subscriptions may carry market and keyword filters, and alerts chart, trading and safety links; where absent (every older row) they are off, so nothing is rewritten',
-    // Version 1 code ignores the new fields: it alerts without the market and keyword
-    // filters and without the links, which is what it always did.
+    what: 'subscriptions may carry market and keyword filters, alerts chart, trading and safety links, and the watcher keeps hourly shill counts (shills:<hour>); where absent (every older row) they are off or empty, so nothing is rewritten',
+    // Version 1 code ignores the new fields and keys: it alerts without the market and
+    // keyword filters and the links, and its digests rank by operation 2, as they always did.
     kind: 'expand',
     async up() {},
   },

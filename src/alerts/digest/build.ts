@@ -15,12 +15,16 @@ import type { CallStore } from '../../store/calls.ts';
 import type { Subscription } from '../../store/subscriptions.ts';
 import type { ChartPool } from '../../domain/charts.ts';
 import { CALLS_CHART_MAX_ROWS } from '../../views/charts/index.ts';
-import { pct, usd } from '../../i18n/english.ts';
+import { int, pct, usd } from '../../i18n/english.ts';
 import type { CardView, Field, Picture } from '../../domain/view.ts';
-import { HIT_MULTIPLE, scoreCall, sortCalls, summarise } from '../../domain/score.ts';
+import { DEFAULT_MIN_TOKENS, HIT_MULTIPLE, scoreCall, sortCalls, summarise } from '../../domain/score.ts';
 import type { DigestPeriod } from './schedule.ts';
+import type { Kv } from '../../store/strict.ts';
+import { periodShills, type PeriodShills } from '../shills.ts';
 
 const TOP = 5;
+/** Operation 5 rows read for the best win rates: enough that TOP of them have a sample (DEFAULT_MIN_TOKENS). */
+const WIN_RATE_ROWS = 30;
 
 export interface DigestDeps {
   readonly api: KolClient;
@@ -28,6 +32,8 @@ export interface DigestDeps {
   readonly charts?: ChartPool;
   readonly log: Logger;
   readonly budgetMs?: number;
+  /** The watcher's state, where it counts the tokens it saw per hour (shills.ts); absent: operation 2's ranking. */
+  readonly state?: Kv;
 }
 
 const x = (m: number) => `${m >= 10 ? m.toFixed(0) : m.toFixed(2)}x`;
@@ -38,7 +44,7 @@ export async function buildDigest(
   period: DigestPeriod,
   t: T,
   late: boolean,
-  f: Pick<Formats, 'usd' | 'pct'> = { usd, pct },
+  f: Pick<Formats, 'usd' | 'pct' | 'int'> = { usd, pct, int },
   /** Earlier periods not posted (one late digest stands for them): said, so nobody waits for them. */
   skipped = 0,
 ): Promise<CardView> {
@@ -59,7 +65,7 @@ export async function buildDigest(
       {
         sortField: period.key.startsWith('weekly') ? 'winRateAfter7d' : 'winRateAfter1d',
         sortOrder: 'DESC',
-        limit: TOP,
+        limit: WIN_RATE_ROWS,
         startDate: new Date(period.from).toISOString(),
         endDate: new Date(period.at).toISOString(),
         ...(chain ? { chainId: chain } : {}),
@@ -70,35 +76,24 @@ export async function buildDigest(
   // Nothing from the upstream at all: not posted now; the next check tries again (and says late).
   if (top.status === 'rejected' && kols.status === 'rejected') throw top.reason;
   const fields: Field[] = [];
-  const tokenLines: string[] = [];
-  if (top.status === 'fulfilled') {
-    const newIds = new Set(fresh.status === 'fulfilled' ? fresh.value.items.map((i) => i.token.id) : []);
-    const items = [
-      ...top.value.items,
-      ...(fresh.status === 'fulfilled'
-        ? fresh.value.items.filter((i) => !top.value.items.some((j) => j.token.id === i.token.id))
-        : []),
-    ];
-    for (const i of items) {
-      const mentions = Number(i.mention) || 0;
-      tokenLines.push(
-        `${i.token.symbol}${newIds.has(i.token.id) ? ` (${t('digest.newToken')})` : ''} · ${t('digest.mentions', { count: mentions })} · ${f.usd(i.marketcap)}`,
-      );
-    }
-  }
+  const seen = d.state ? await periodShills(d.state, period.from, period.at) : undefined;
+  // The watcher's own counts when it read the feed all period; else the upstream's all-time ranking, said so.
+  fields.push(seen?.covered ? seenField(seen, t, f) : rankingField(top, fresh, t, f));
+  const weekly = period.key.startsWith('weekly');
+  const window = weekly ? 'win_rate_after7d' : 'win_rate_after1d';
+  // Ranked like /winrate: a KOL with one lucky token does not lead the digest.
+  const ranked =
+    kols.status === 'fulfilled'
+      ? kols.value.items.filter((k) => k.num_tokens_counted_win_rate >= DEFAULT_MIN_TOKENS).slice(0, TOP)
+      : [];
   fields.push({
-    name: t('digest.tokens'),
-    value: top.status === 'fulfilled' ? tokenLines.join('\n') || t('digest.none') : t('digest.unavailable'),
-  });
-  const window = period.key.startsWith('weekly') ? 'win_rate_after7d' : 'win_rate_after1d';
-  fields.push({
-    name: t('digest.kols'),
+    name: t('digest.kolsOver', { window: weekly ? '7d' : '24h', min: f.int(DEFAULT_MIN_TOKENS) }),
     value:
       kols.status === 'fulfilled'
-        ? kols.value.items
+        ? ranked
             .map(
               (k) =>
-                `@${k.x_user.username} · ${t('digest.winRate', { rate: f.pct((k as unknown as Record<string, string | null>)[window] ?? null, 'fraction') })}`,
+                `@${k.x_user.username} · ${t('digest.winRateOf', { rate: f.pct(k[window] ?? null, 'fraction'), n: f.int(k.num_tokens_counted_win_rate) })}`,
             )
             .join('\n') || t('digest.none')
         : t('digest.unavailable'),
@@ -127,6 +122,39 @@ export async function buildDigest(
   };
 }
 
+type Ranking = PromiseSettledResult<Awaited<ReturnType<KolClient['getTokenAnalytics']>>>;
+
+/** Operation 2's all-time mention ranking, with the period's new tokens: when the watcher did not see the whole period. */
+function rankingField(top: Ranking, fresh: Ranking, t: T, f: Pick<Formats, 'usd' | 'int'>): Field {
+  const tokenLines: string[] = [];
+  if (top.status === 'fulfilled') {
+    const newIds = new Set(fresh.status === 'fulfilled' ? fresh.value.items.map((i) => i.token.id) : []);
+    const items = [
+      ...top.value.items,
+      ...(fresh.status === 'fulfilled'
+        ? fresh.value.items.filter((i) => !top.value.items.some((j) => j.token.id === i.token.id))
+        : []),
+    ];
+    for (const i of items) {
+      const mentions = Number(i.mention) || 0;
+      tokenLines.push(
+        `${i.token.symbol}${newIds.has(i.token.id) ? ` (${t('digest.newToken')})` : ''} · ${t('digest.mentions', { count: mentions, n: f.int(mentions) })} · ${f.usd(i.marketcap)}`,
+      );
+    }
+  }
+  return {
+    name: t('digest.tokensRanking'),
+    value: top.status === 'fulfilled' ? tokenLines.join('\n') || t('digest.none') : t('digest.unavailable'),
+  };
+}
+
+function seenField(seen: PeriodShills, t: T, f: Pick<Formats, 'int'>): Field {
+  const lines = seen.tokens
+    .slice(0, TOP)
+    .map((s) => `${s.symbol} · ${s.chain} · ${t('digest.tweets', { count: s.n, n: f.int(s.n) })}`);
+  return { name: t('digest.tokensSeen'), value: lines.join('\n') || t('digest.none') };
+}
+
 /**
  * The calls scorecard: this destination's calls alerted in the period, scored as
  * `/calls` scores them, and their picture. A section of its own: the digest
@@ -144,7 +172,7 @@ async function callsSection(
   const scored = calls.map(scoreCall);
   const s = summarise(scored);
   if (!s.calls) return { field: { name: t('digest.calls'), value: t('digest.callsNone') } };
-  const best = s.best ? `${s.best.call.token.symbol} ${x(s.best.peak!)}` : '-';
+  const best = s.best ? `${s.best.call.token.symbol} ${x(s.best.peak!)}` : t('calls.nothingMoved');
   const field = {
     name: t('digest.calls'),
     value: t('digest.callsLine', {

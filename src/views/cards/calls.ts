@@ -40,6 +40,7 @@ export function summaryLine(s: Summary, t: T, f: Formats): string {
       }),
     );
   if (s.median !== null) parts.push(t('calls.median', { multiple: multiple(s.median, f) }));
+  if (!s.best && s.scored > 0) parts.push(t('calls.nothingMoved'));
   if (s.best)
     parts.push(
       t('calls.best', {
