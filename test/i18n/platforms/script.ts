@@ -96,7 +96,9 @@ export function englishLeft(text: string, sb: Sandbox, locale?: Locale): string[
     }
   }
   // Commands, handles and tickers are names, not words; `only:` is an option's name (names stay English).
+  // Links are addresses, not prose: a trading site's `?from=…&to=…` is no translation's business.
   rest = rest
+    .replace(/https?:\/\/\S+/g, ' ')
     .replace(/(^|[^\p{L}\p{N}])[/@$][\p{L}\p{N}_.]+/gu, '$1 ')
     .replace(/(^|[^\p{L}\p{N}])[a-z][a-z0-9_]*:/gu, '$1 ')
     // An option's name heading its line (a /help field: `only (required) · …`, `only      …` in a terminal).
