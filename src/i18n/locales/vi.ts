@@ -714,7 +714,7 @@ export default {
     skipped_other: 'Đã bỏ qua {{n}} bản tóm tắt trước đó khi bot ngoại tuyến: chỉ đăng bản mới nhất.',
     tokensSeen: 'Token được shill nhiều nhất kỳ này (tweet bot đã thấy)',
     tokensRanking: 'Token được shill nhiều nhất (xếp hạng lượt nhắc của dịch vụ: bot không theo dõi cả kỳ)',
-    tweets_other: '{{n}} tweet',
+    tweets_other: '{{n}} bài tweet',
     mentions_other: '{{n}} lượt KOL nhắc đến',
     newToken: 'mới',
     kolsOver: 'Tỷ lệ thắng tốt nhất {{window}} sau khi shill (KOL có từ {{min}} token)',
