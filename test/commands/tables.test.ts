@@ -27,7 +27,15 @@ test('/kols sort:winrate lists KOLs by descending win rate, with short columns',
   const best = Math.max(...kols.map((k) => k.stat.win_rate));
   assert.equal(rates[0], best);
   assert.equal(table.rows[0]!.win, pct(best, 'fraction', { decimals: 0 }));
-  assert.match(table.footer ?? '', new RegExp(`^1-10 of ${kols.length}`));
+  // Ranked by win rate, KOLs need 5 tokens (min_tokens:0 lists every KOL).
+  const all = asTable(await h.send('/kols sort:winrate min_tokens:0'));
+  assert.match(all.footer ?? '', new RegExp(`^1-10 of ${kols.length}`));
+  const ranked = Number(/^1-10 of (\d+)/.exec(table.footer ?? '')?.[1]);
+  assert.ok(ranked > 0 && ranked <= kols.length, table.footer);
+  assert.match(
+    asTable(await h.send('/kols sort:winrate min_tokens:5')).footer ?? '',
+    new RegExp(`^1-10 of ${ranked} `),
+  );
 });
 
 test('Next shows the next rows with the same options; Previous goes back', async () => {
