@@ -1,7 +1,7 @@
 import type { TokenAnalyticsItem, TokenAnalyticsSortField } from '../src/api/index.ts';
 import { type ChainId, chainsForAddress } from '../src/domain/chains.ts';
 import type { Command, CommandContext } from '../src/core/command.ts';
-import { sameAddress } from '../src/core/resolve.ts';
+import { sameAddress } from '../src/domain/chains.ts';
 import { opt } from '../src/core/options.ts';
 import { formats } from '../src/i18n/format.ts';
 import { offsetActions, rangeText } from '../src/views/cards/paging.ts';

@@ -1,7 +1,8 @@
 import type { Command, CommandContext } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
 import { type Input, opt } from '../src/core/options.ts';
-import { checkAddress, inferChain, sameAddress } from '../src/core/resolve.ts';
+import { checkAddress, inferChain } from '../src/core/resolve.ts';
+import { sameAddress } from '../src/domain/chains.ts';
 import { shortAddress, ticker } from '../src/views/cards/common.ts';
 import { cursorActions } from '../src/views/cards/paging.ts';
 import { fromListTweet, fromTokenTweet, tweetField } from '../src/views/cards/tweets.ts';

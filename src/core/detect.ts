@@ -10,7 +10,7 @@
  * 32-byte key are never references, and links of known sites are read only by
  * their own rules (a wallet or transaction page names no token).
  */
-import { type ChainId, isValidAddress } from '../domain/chains.ts';
+import { addressKey, type ChainId, isSolanaAddress, isValidAddress } from '../domain/chains.ts';
 
 export interface TokenRef {
   readonly address: string;
@@ -28,7 +28,6 @@ const B58 = '1-9A-HJ-NP-Za-km-z';
 const BASE58_RUN = new RegExp(`[${B58}]{32,}`, 'g');
 const MOVE_TYPE = /(?<![0-9A-Za-z_])0x[0-9a-fA-F]{1,64}::[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*/g;
 const EVM_ADDR = /(?<![0-9A-Za-z_])0x[0-9a-fA-F]{40}(?![0-9A-Za-z_:])/g;
-const EVM_ONLY = /^0x[0-9a-fA-F]{40}$/;
 /** Any other 0x run (hashes, objects): blanked so its hex cannot pass for base58. */
 const HEX_RUN = /0x[0-9a-fA-F]+/g;
 
@@ -121,36 +120,6 @@ function siteOf(host: string): Site | undefined {
   return SITES.find((s) => h === s || h.endsWith(`.${s}`));
 }
 
-/** Does a base58 string decode to exactly 32 bytes (a Solana public key)? */
-export function isBase58Key(s: string): boolean {
-  const bytes: number[] = [];
-  for (const c of s) {
-    let carry = B58_INDEX[c.charCodeAt(0)]!;
-    if (carry === undefined || carry < 0) return false;
-    for (let i = 0; i < bytes.length; i++) {
-      carry += bytes[i]! * 58;
-      bytes[i] = carry & 0xff;
-      carry >>= 8;
-    }
-    while (carry > 0) {
-      bytes.push(carry & 0xff);
-      carry >>= 8;
-    }
-    if (bytes.length > 32) return false;
-  }
-  let zeros = 0;
-  while (s[zeros] === '1') zeros++;
-  return bytes.length + zeros === 32;
-}
-
-const B58_INDEX: number[] = (() => {
-  const t = new Array<number>(128).fill(-1);
-  [...'123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'].forEach((c, i) => {
-    t[c.charCodeAt(0)] = i;
-  });
-  return t;
-})();
-
 function blankSpans(text: string, spans: readonly [number, number][]): string {
   let out = '';
   let at = 0;
@@ -176,7 +145,7 @@ export function findTokenRefs(text: string, max = MAX_REFS): TokenRef[] {
     found: { at: number; ref: TokenRef }[],
   ) => {
     // One token per address: links come first, so a link that names the chain wins over the same bare address.
-    const key = EVM_ONLY.test(address) ? address.toLowerCase() : address;
+    const key = addressKey(address);
     if (seen.has(key)) return;
     seen.add(key);
     found.push({ at, ref: { address, chains, via } });
@@ -206,9 +175,7 @@ export function findTokenRefs(text: string, max = MAX_REFS): TokenRef[] {
       const hit = fromLink(site, host, path.split('#')[0]!, new URLSearchParams(query.split('#')[0]));
       if (!hit) continue;
       const [chain, address] = hit;
-      const valid =
-        chain === 'solana' ? isValidAddress(chain, address) && isBase58Key(address) : isValidAddress(chain, address);
-      if (valid) add(address, [chain], site, start, found);
+      if (isValidAddress(chain, address)) add(address, [chain], site, start, found);
     }
     if (spans.length) rest = blankSpans(text, spans);
   }
@@ -217,8 +184,7 @@ export function findTokenRefs(text: string, max = MAX_REFS): TokenRef[] {
     for (const m of rest.matchAll(EVM_ADDR)) add(m[0], ['bsc', 'base'], 'text', m.index, found);
     rest = rest.replace(HEX_RUN, (h) => ' '.repeat(h.length));
   }
-  for (const m of rest.matchAll(BASE58_RUN))
-    if (m[0].length <= 44 && isBase58Key(m[0])) add(m[0], ['solana'], 'text', m.index, found);
+  for (const m of rest.matchAll(BASE58_RUN)) if (isSolanaAddress(m[0])) add(m[0], ['solana'], 'text', m.index, found);
   found.sort((a, b) => a.at - b.at);
   for (const f of found) {
     if (out.length >= max) break;

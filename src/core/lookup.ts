@@ -6,9 +6,8 @@
  * inline mode and autocomplete.
  */
 import type { KolClient, TokenAnalyticsItem } from '../api/index.ts';
-import { CHAINS, type ChainId } from '../domain/chains.ts';
+import { CHAINS, type ChainId, sameAddress } from '../domain/chains.ts';
 import { findTokenRefs } from './detect.ts';
-import { sameAddress } from './resolve.ts';
 
 export interface FoundToken {
   readonly chain: ChainId;

@@ -246,11 +246,6 @@ export function checkAddress(chain: ChainId, address: string, example: string): 
   );
 }
 
-/** Same address? EVM addresses ignore case (checksum casing is cosmetic); the others do not. */
-export function sameAddress(chain: ChainId, a: string, b: string): boolean {
-  return chain === 'bsc' || chain === 'base' ? a.toLowerCase() === b.toLowerCase() : a === b;
-}
-
 /**
  * The KOL operations answer 404 for an id they do not know: said plainly,
  * with the input the user typed, rather than the generic "not found".

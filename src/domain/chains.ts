@@ -44,10 +44,47 @@ export const ADDRESS_HINT: Readonly<Record<ChainId, 'base58' | 'hex' | 'coinType
   aptos: 'coinType',
 };
 
+/**
+ * A Solana address: base58 that decodes to exactly 32 bytes (a public key). The
+ * length check alone lets through 32-44 character runs that are no key at all.
+ */
+export function isSolanaAddress(address: string): boolean {
+  return BASE58.test(address) && decodesTo32Bytes(address);
+}
+
+const B58_INDEX: readonly number[] = (() => {
+  const t = new Array<number>(128).fill(-1);
+  [...'123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'].forEach((c, i) => {
+    t[c.charCodeAt(0)] = i;
+  });
+  return t;
+})();
+
+function decodesTo32Bytes(s: string): boolean {
+  const bytes: number[] = [];
+  for (const c of s) {
+    let carry = B58_INDEX[c.charCodeAt(0)] ?? -1;
+    if (carry < 0) return false;
+    for (let i = 0; i < bytes.length; i++) {
+      carry += bytes[i]! * 58;
+      bytes[i] = carry & 0xff;
+      carry >>= 8;
+    }
+    while (carry > 0) {
+      bytes.push(carry & 0xff);
+      carry >>= 8;
+    }
+    if (bytes.length > 32) return false;
+  }
+  let zeros = 0;
+  while (s[zeros] === '1') zeros++;
+  return bytes.length + zeros === 32;
+}
+
 export function isValidAddress(chain: ChainId, address: string): boolean {
   switch (chain) {
     case 'solana':
-      return BASE58.test(address);
+      return isSolanaAddress(address);
     case 'bsc':
     case 'base':
       return EVM.test(address);
@@ -62,24 +99,31 @@ export function isValidAddress(chain: ChainId, address: string): boolean {
  * address can only be Solana here). Several: the caller must ask which.
  */
 export function chainsForAddress(address: string): ChainId[] {
-  if (BASE58.test(address)) return ['solana'];
+  if (isSolanaAddress(address)) return ['solana'];
   if (EVM.test(address)) return ['bsc', 'base'];
   if (MOVE.test(address)) return ['sui', 'aptos'];
   return [];
 }
 
-/** The same address key whatever chain it is on: EVM addresses lower-cased, the others as they are. */
-export function addressKey(address: string): string {
-  return EVM.test(address) ? address.toLowerCase() : address;
+/**
+ * One key per address, whatever case it was typed or listed in: EVM addresses
+ * are case-insensitive (checksum casing is cosmetic), so they are compared
+ * lower-cased; base58 and Move type names are case-sensitive. Without a chain,
+ * the address's own format says whether it is EVM.
+ */
+export function addressKey(address: string, chain?: string): string {
+  const evm = chain === undefined ? EVM.test(address) : chain === 'bsc' || chain === 'base';
+  return evm ? address.toLowerCase() : address;
 }
 
-/**
- * One key per token, whatever case the address was typed or listed in: EVM
- * addresses are case-insensitive (checksum casing is cosmetic), so they are
- * compared lower-cased; base58 and Move type names are case-sensitive.
- */
+/** One key per token: `chain:address` with the address as addressKey writes it. */
 export function tokenKeyOf(chain: string, address: string): string {
-  return `${chain}:${chain === 'bsc' || chain === 'base' ? address.toLowerCase() : address}`;
+  return `${chain}:${addressKey(address, chain)}`;
+}
+
+/** Do two addresses on `chain` name the same token? */
+export function sameAddress(chain: string, a: string, b: string): boolean {
+  return addressKey(a, chain) === addressKey(b, chain);
 }
 
 export function explorerTokenUrl(chain: ChainId, address: string): string {

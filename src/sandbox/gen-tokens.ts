@@ -1,4 +1,4 @@
-import { type Rng, base58, chance, gauss, hex, int, logUniform, pick, round } from './prng.ts';
+import { type Rng, base58, chance, gauss, hex, int, logUniform, pick, round, solanaMint } from './prng.ts';
 import { CHAINS, type ChainId, type SandboxToken } from './types.ts';
 
 const PREFIX = [
@@ -82,10 +82,10 @@ const HOUR = 3_600_000;
 function chainAddress(r: Rng, chain: ChainId, symbol: string): string {
   switch (chain) {
     case 'solana': {
-      // Most mint addresses are 43-44 chars; pump.fun mints end in "pump"; a few are short.
+      // Mint addresses are 32-byte keys (43-44 chars); pump.fun mints end in "pump".
       const len = chance(r, 0.05) ? int(r, 32, 42) : int(r, 43, 44);
-      if (chance(r, 0.3)) return `${base58(r, len - 4)}pump`;
-      return base58(r, len);
+      if (chance(r, 0.3)) return solanaMint(`${base58(r, len - 4)}pump`);
+      return solanaMint(base58(r, len));
     }
     case 'bsc':
     case 'base':

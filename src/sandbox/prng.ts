@@ -86,6 +86,37 @@ export function base58(r: Rng, n: number): string {
   return s;
 }
 
+const digits58 = (s: string): bigint => [...s].reduce((n, c) => n * 58n + BigInt(B58.indexOf(c)), 0n);
+
+function encode58(n: bigint): string {
+  let s = '';
+  for (; n > 0n; n /= 58n) s = B58[Number(n % 58n)] + s;
+  return s;
+}
+
+const KEY_LOW = 2n ** 248n;
+const KEY_HIGH = 2n ** 256n;
+const PUMP = 58n ** 4n;
+
+/**
+ * A Solana mint as the chain writes it: the base58 of a 32-byte key. Drawn
+ * digits that are one already stand; others (a value past 32 bytes, or too few
+ * digits for one) are folded into a key of the same draws, a "pump" suffix
+ * kept. No extra draw, so the rest of the seeded data does not move.
+ */
+export function solanaMint(drawn: string): string {
+  const ones = /^1*/.exec(drawn)![0].length;
+  const value = digits58(drawn);
+  const bits = BigInt(8 * (32 - ones));
+  if (ones < 32 && value < 2n ** bits && value >= 2n ** (bits - 8n)) return drawn;
+  let n = KEY_LOW + (value % (KEY_HIGH - KEY_LOW));
+  if (drawn.endsWith('pump')) {
+    n += digits58('pump') - (n % PUMP);
+    if (n >= KEY_HIGH) n -= PUMP;
+  }
+  return encode58(n);
+}
+
 const TWITTER_EPOCH = 1288834974657n;
 
 /** Twitter snowflake id (decimal string) for a time; seq keeps ids at the same millisecond distinct. */

@@ -9,7 +9,7 @@
  *   t:<tokenKey>  the ids of the token's calls that still have follow-ups due
  *   due           tokenKey -> earliest due time of those calls: one small map, one key
  */
-import type { ChainId } from '../domain/chains.ts';
+import { type ChainId, tokenKeyOf } from '../domain/chains.ts';
 import type { AlertContent } from './outbox.ts';
 import type { Kv } from './strict.ts';
 import type { DestinationPlatform } from './subscriptions.ts';
@@ -51,9 +51,8 @@ export interface Call {
   content: Extract<AlertContent, { kind: 'alert' }>;
 }
 
-/** The token's key, as core/chains.ts tokenKeyOf writes it (EVM addresses are case-insensitive). */
-export const callTokenKey = ({ token: { chain, address } }: Pick<Call, 'token'>): string =>
-  `${chain}:${chain === 'bsc' || chain === 'base' ? address.toLowerCase() : address}`;
+/** The call's token key (tokenKeyOf: EVM addresses are case-insensitive). */
+const callTokenKey = ({ token: { chain, address } }: Pick<Call, 'token'>): string => tokenKeyOf(chain, address);
 
 /** When the call's next follow-up is due; undefined when none is. */
 export function nextDue(c: Call): number | undefined {

@@ -1,7 +1,7 @@
 /** `/token <name|$SYMBOL> [chain:]` and the reply form, through the real dispatcher and sandbox. */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { isBase58Key } from '../../src/core/detect.ts';
+import { isSolanaAddress } from '../../src/domain/chains.ts';
 import type { TableView } from '../../src/domain/view.ts';
 import { asCard, asError, caller, harness, plain } from './harness.ts';
 
@@ -73,13 +73,13 @@ test('/token <name> with no match says so with an example; a chain-looking typo 
 });
 
 test('/token with a link reads the token and the chain from it', async () => {
-  const sol = tokens.find((t) => t.chain_id === 'solana' && isBase58Key(t.address))!;
+  const sol = tokens.find((t) => t.chain_id === 'solana' && isSolanaAddress(t.address))!;
   const card = asCard(await h.send(`/token https://dexscreener.com/solana/${sol.address}`));
   assert.ok(plain(card.description).includes(sol.address));
 });
 
 test('reply form: /token and /kol with no argument read the message they answer', async () => {
-  const sol = tokens.find((t) => t.chain_id === 'solana' && isBase58Key(t.address))!;
+  const sol = tokens.find((t) => t.chain_id === 'solana' && isSolanaAddress(t.address))!;
   const quoted = `look at this one https://gmgn.ai/sol/token/${sol.address} 🚀`;
   const card = asCard((await h.dispatcher.text('/token', caller, { quoted }))!);
   assert.ok(plain(card.description).includes(sol.address));

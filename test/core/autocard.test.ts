@@ -11,13 +11,13 @@ import {
 } from '../../src/core/autocard.ts';
 import type { View } from '../../src/domain/view.ts';
 import { compactCards } from '../../src/views/cards/tokenCompact.ts';
-import { isBase58Key } from '../../src/core/detect.ts';
+import { isSolanaAddress } from '../../src/domain/chains.ts';
 import { silentLogger } from '../../src/log.ts';
 import { harness } from '../commands/harness.ts';
 
 const h = await harness();
 after(() => h.close());
-const sol = h.sandbox.data.tokens.filter((t) => t.chain_id === 'solana' && isBase58Key(t.address));
+const sol = h.sandbox.data.tokens.filter((t) => t.chain_id === 'solana' && isSolanaAddress(t.address));
 const where = (chatId: string) => ({ platform: 'telegram' as const, chatId });
 
 /** The client, counting the analytics lookups made through it. */

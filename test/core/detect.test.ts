@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { findTokenRefs, isBase58Key, MAX_REFS } from '../../src/core/detect.ts';
+import { findTokenRefs, MAX_REFS } from '../../src/core/detect.ts';
+import { isSolanaAddress } from '../../src/domain/chains.ts';
 
 const USDC = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
 const WSOL = 'So11111111111111111111111111111111111111112';
@@ -174,9 +175,9 @@ test('detector: 4,096-character messages', () => {
 });
 
 test('detector: base58 keys are checked by decoding', () => {
-  assert.equal(isBase58Key(USDC), true);
-  assert.equal(isBase58Key(WSOL), true);
-  assert.equal(isBase58Key('11111111111111111111111111111111'), true, 'the system program: 32 zero bytes');
-  assert.equal(isBase58Key('1111111111111111111111111111111'), false);
-  assert.equal(isBase58Key(`${USDC.slice(0, -1)}0`), false, '0 is not base58');
+  assert.equal(isSolanaAddress(USDC), true);
+  assert.equal(isSolanaAddress(WSOL), true);
+  assert.equal(isSolanaAddress('11111111111111111111111111111111'), true, 'the system program: 32 zero bytes');
+  assert.equal(isSolanaAddress('1111111111111111111111111111111'), false);
+  assert.equal(isSolanaAddress(`${USDC.slice(0, -1)}0`), false, '0 is not base58');
 });

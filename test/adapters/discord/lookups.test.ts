@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { deployCommands } from '../../../src/adapters/discord/deploy.ts';
-import { isBase58Key } from '../../../src/core/detect.ts';
+import { isSolanaAddress } from '../../../src/domain/chains.ts';
 import { loadCommands } from '../../../src/core/registry.ts';
 import { snowflake } from '../../fakes/discord/index.ts';
 import {
@@ -32,7 +32,7 @@ async function harness(t: TestContext, o: Parameters<typeof startHarness>[0] = {
 }
 
 const solTokens = (h: Harness) =>
-  h.app.sandbox!.data.tokens.filter((x) => x.chain_id === 'solana' && isBase58Key(x.address));
+  h.app.sandbox!.data.tokens.filter((x) => x.chain_id === 'solana' && isSolanaAddress(x.address));
 
 /** Bot messages in a channel created by the automatic path (replies to a pasted message). */
 const repliesIn = (h: Harness, channelId: string) =>

@@ -4,14 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isBase58Key } from '../../../src/core/detect.ts';
+import { isSolanaAddress } from '../../../src/domain/chains.ts';
 import { group, privateChat, rig, type Rig } from './helpers.ts';
 
 const UNKNOWN_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'; // a real mint the sandbox does not list
 const ADMIN = { id: 424242, first_name: 'Tester', username: 'tester' }; // the fake's default group user
 
 function solTokens(r: Rig) {
-  return r.sb.data.tokens.filter((t) => t.chain_id === 'solana' && isBase58Key(t.address));
+  return r.sb.data.tokens.filter((t) => t.chain_id === 'solana' && isSolanaAddress(t.address));
 }
 
 /** Waits until the bot has handled everything sent to `chat` so far: a command's answer comes after it (updates of a chat run in order). */

@@ -1,7 +1,7 @@
 /** Inline mode end to end: the real grammY adapter answers inline queries on the fake, within its limits. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isBase58Key } from '../../../src/core/detect.ts';
+import { isSolanaAddress } from '../../../src/domain/chains.ts';
 import { rig } from './helpers.ts';
 import { INLINE_OUTAGE_CACHE_S } from '../../../src/adapters/telegram/inline.ts';
 import { LOOKUP_BUDGET_PER_MINUTE, MAX_REQUESTS_PER_LOOKUP, SEARCH_REQUESTS } from '../../../src/core/budget.ts';
@@ -9,7 +9,7 @@ import { LOOKUP_BUDGET_PER_MINUTE, MAX_REQUESTS_PER_LOOKUP, SEARCH_REQUESTS } fr
 test('inline queries: an address, a link, a $symbol, a name and a @kol each get articles with the compact card', async (t) => {
   const r = await rig(t, { fake: { inlineMode: true } });
   const { tokens, kols } = r.sb.data;
-  const sol = tokens.find((x) => x.chain_id === 'solana' && isBase58Key(x.address))!;
+  const sol = tokens.find((x) => x.chain_id === 'solana' && isSolanaAddress(x.address))!;
   const evm = tokens.find((x) => x.chain_id === 'base')!;
 
   const byAddress = await r.fake.waitForInlineAnswer(r.fake.sendInlineQuery({ query: sol.address })!);
