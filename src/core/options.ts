@@ -43,7 +43,8 @@ export interface OptionSpec {
 
 export interface Option<T = unknown, R extends boolean = boolean> {
   readonly spec: OptionSpec & { readonly required: R };
-  readonly schema: z.ZodType<T>;
+  /** Parses a value; undefined when absent (an optional option's schema accepts that, a required one's does not). */
+  readonly schema: z.ZodType<T | undefined>;
 }
 
 export type OptionsShape = Readonly<Record<string, Option>>;
@@ -67,7 +68,7 @@ function finish<T, R extends boolean>(
   required: R | undefined,
 ): Option<T, R> {
   const req = (required ?? false) as R;
-  return { spec: { ...spec, required: req }, schema: req ? schema : (schema.optional() as unknown as z.ZodType<T>) };
+  return { spec: { ...spec, required: req }, schema: req ? schema : schema.optional() };
 }
 
 const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : v);

@@ -13,7 +13,7 @@
  * Text is returned unescaped: every renderer escapes for its platform, as it
  * does for English today.
  */
-import i18next, { type TFunction } from 'i18next';
+import i18next, { type ParseKeys } from 'i18next';
 import en from './locales/en.ts';
 import es from './locales/es.ts';
 import ko from './locales/ko.ts';
@@ -60,8 +60,15 @@ void i18n.init({
   returnEmptyString: false,
 });
 
-/** The translation function of one answer. */
-export type T = TFunction<'translation'>;
+/** A key of the catalogue (a dotted path of en.ts), checked at compile time. */
+export type Key = ParseKeys<'translation'>;
+
+/**
+ * The translation function of one answer: a key and its values, the text out.
+ * Narrower than i18next's overloaded TFunction (options, objects, default
+ * values), which the bot does not use: this is the whole contract.
+ */
+export type T = (key: Key, values?: Readonly<Record<string, unknown>>) => string;
 
 const bound = new Map<Locale, T>();
 const localeOfT = new WeakMap<T, Locale>();
@@ -70,7 +77,7 @@ const localeOfT = new WeakMap<T, Locale>();
 export function translator(locale: Locale): T {
   let t = bound.get(locale);
   if (!t) {
-    t = compiled(i18n.getFixedT(locale) as T, locale);
+    t = compiled(i18nextT(locale), locale);
     bound.set(locale, t);
     localeOfT.set(t, locale);
   }
@@ -79,7 +86,8 @@ export function translator(locale: Locale): T {
 
 /** i18next's `t` for `locale` without the compiled templates: tests and the bench compare both ways. */
 export function i18nextT(locale: Locale): T {
-  return i18n.getFixedT(locale) as T;
+  const fixed = i18n.getFixedT(locale);
+  return (key, values) => fixed(key, { ...values });
 }
 
 /** i18next's own `t()` options: a call carrying any of these goes to i18next whole. */
@@ -132,12 +140,11 @@ function cut(template: string): Parts | undefined {
  * placeholder the call does not fill) goes to i18next as before; a test
  * compares both ways for every key of every language.
  */
-function compiled(raw: T, locale: Locale): T {
-  const call = raw as unknown as (...a: unknown[]) => unknown;
+function compiled(call: T, locale: Locale): T {
   const plurals = new Intl.PluralRules(locale);
   // Key -> plural form ('' without a count) -> the cut template, or null where i18next must answer.
   const templates = new Map<string, Map<string, Parts | null>>();
-  const partsOf = (key: string, count: unknown): Parts | null => {
+  const partsOf = (key: Key, count: unknown): Parts | null => {
     const form = typeof count === 'number' ? plurals.select(count) : '';
     let forms = templates.get(key);
     if (!forms) {
@@ -152,30 +159,27 @@ function compiled(raw: T, locale: Locale): T {
     }
     return parts;
   };
-  return ((key: unknown, values?: unknown, ...rest: unknown[]) => {
-    if (typeof key !== 'string' || rest.length > 0) return call(key, values, ...rest);
+  return (key, values) => {
     if (values === undefined) {
       const parts = partsOf(key, undefined);
-      if (parts?.length === 1) return parts[0];
+      if (parts?.length === 1) return parts[0]!;
       return call(key);
     }
-    if (typeof values !== 'object' || values === null) return call(key, values);
-    const v = values as Record<string, unknown>;
-    for (const k in v) if (OPTION_KEYS.has(k)) return call(key, values);
+    for (const k in values) if (OPTION_KEYS.has(k)) return call(key, values);
     // i18next picks a plural form for any count that is not text; only numbers are selected here.
-    if (v.count !== undefined && typeof v.count !== 'number') return call(key, values);
-    const parts = partsOf(key, v.count);
+    if (values['count'] !== undefined && typeof values['count'] !== 'number') return call(key, values);
+    const parts = partsOf(key, values['count']);
     if (!parts) return call(key, values);
     let out = parts[0]!;
     for (let i = 1; i < parts.length; i += 2) {
-      const x = v[parts[i]!];
+      const x = values[parts[i]!];
       if (typeof x === 'string') out += x;
       else if (typeof x === 'number' || typeof x === 'bigint' || typeof x === 'boolean') out += String(x);
       else return call(key, values);
       out += parts[i + 1]!;
     }
     return out;
-  }) as unknown as T;
+  };
 }
 
 /** The language a `t` from translator() speaks (English for any other function). */

@@ -4,7 +4,7 @@
  * destination's language is read carry these; whoever shows them renders them.
  */
 import { formats } from './format.ts';
-import { languageOf, type T } from './index.ts';
+import { type Key, languageOf, type T } from './index.ts';
 
 /**
  * A catalogue key and its values. A value may itself be a Message (rendered
@@ -40,7 +40,8 @@ export function renderMessage(t: T, m: Message): string {
       values[k] = formats(languageOf(t)).age((v as { days: number }).days, 'days');
     else values[k] = v;
   }
-  return t(m.key as never, values as never) as unknown as string;
+  // A Message's key is text (it may come back from the store); one the catalogue lacks renders as itself.
+  return t(m.key as Key, values);
 }
 
 const lists = new Map<string, Intl.ListFormat>();

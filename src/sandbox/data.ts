@@ -38,6 +38,7 @@ export function generateStore(opts: GenerateOptions = {}): Store {
       cjkToken: edge.cjk,
       htmlToken: edge.html,
       rtlKol: rtl,
+      // Set just below: the long tweet is generated with the others, into the store built on this object.
       longTweet: undefined as unknown as SandboxTweet,
     },
   };

@@ -265,7 +265,7 @@ export class RedisKvStore {
     this.#check();
     const match = `${PREFIX}${namespace ? `${namespace}::` : ''}*`;
     for await (const batch of this.client.scanIterator({ MATCH: match, COUNT: 1000 })) {
-      const keys = batch as unknown as string[];
+      const keys = batch;
       if (!keys.length) continue;
       const values = await withDeadline(this.client.mGet(keys), 'a scan');
       for (let i = 0; i < keys.length; i++) {
@@ -277,7 +277,7 @@ export class RedisKvStore {
 
   async clear(): Promise<void> {
     for await (const batch of this.client.scanIterator({ MATCH: `${PREFIX}*`, COUNT: 1000 })) {
-      const keys = batch as unknown as string[];
+      const keys = batch;
       if (keys.length) await this.client.del(keys);
     }
   }

@@ -105,6 +105,25 @@ function bridgeFirstResponses(client: Client, log: Logger): Map<string, FirstRes
 }
 
 /**
+ * discord.js builds interactions only from gateway events: no public call takes
+ * one that arrived over HTTP, so the payload goes to the handler its gateway
+ * uses (`client.actions.InteractionCreate`, internal). Looked up and checked
+ * here, at start-up, so a discord.js release that moves it stops the start with
+ * a clear error instead of failing every interaction.
+ */
+export function gatewayInteractionHandler(client: Client): (data: unknown) => void {
+  const actions: unknown = Reflect.get(client, 'actions');
+  const action: unknown =
+    actions && typeof actions === 'object' ? Reflect.get(actions, 'InteractionCreate') : undefined;
+  const handle: unknown = action && typeof action === 'object' ? Reflect.get(action, 'handle') : undefined;
+  if (typeof handle !== 'function')
+    throw new Error(
+      'discord.js has no client.actions.InteractionCreate.handle: HTTP interactions need a supported version',
+    );
+  return (data) => void handle.call(action, data);
+}
+
+/**
  * The signature headers, checked before a byte of the body is read: missing or
  * malformed ones, or a timestamp outside the window, cannot belong to a request
  * Discord sent now, whatever the body.
@@ -169,7 +188,7 @@ export async function startHttpInteractions(
 ): Promise<HttpInteractionsServer> {
   const key = publicKeyFromHex(o.publicKey);
   const pending = bridgeFirstResponses(client, log);
-  const actions = (client as unknown as { actions: { InteractionCreate: { handle(data: unknown): void } } }).actions;
+  const handle = gatewayInteractionHandler(client);
 
   const json = (res: ServerResponse, status: number, body: unknown) => {
     if (res.headersSent) return;
@@ -202,7 +221,7 @@ export async function startHttpInteractions(
     const first = new Promise<unknown>((resolve) => pending.set(id, resolve));
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), FIRST_RESPONSE_MS)));
-    actions.InteractionCreate.handle(data);
+    handle(data);
     const response = await Promise.race([first, late]);
     clearTimeout(timer);
     pending.delete(id);

@@ -49,12 +49,7 @@ export interface PacingTransformerOptions {
 
 /** Paces every send through `pacer`; waits out up to `retries` 429s. A PacedError (nothing sent) reaches the caller as thrown. */
 export function pacingTransformer(pacer: Pacer, o: PacingTransformerOptions): Transformer {
-  const transformer = async (
-    prev: (m: string, p: unknown, s?: AbortSignal) => Promise<RawResponse>,
-    method: string,
-    payload: unknown,
-    signal?: AbortSignal,
-  ) => {
+  return async (prev, method, payload, signal) => {
     const chatId = SEND_METHODS.has(method) ? (payload as { chat_id?: unknown } | undefined)?.chat_id : undefined;
     if (typeof chatId !== 'number' && typeof chatId !== 'string') return prev(method, payload, signal);
     for (let attempt = 0; ; attempt++) {
@@ -64,7 +59,6 @@ export function pacingTransformer(pacer: Pacer, o: PacingTransformerOptions): Tr
       // The pacer has already paused this chat (or the bot) for retry_after: the next run waits it out.
     }
   };
-  return transformer as unknown as Transformer;
 }
 
 /** Telegram's chat id parameter: a number when it is one (ids fit in 52 bits), else as given. */
