@@ -92,7 +92,7 @@ test('/mindmap lists the tokens most linked to a token, heaviest link first', as
   assert.equal(lines.length, Math.min(5, graph.edges.length));
   const heaviest = Math.max(...graph.edges.map((e) => e.value));
   assert.ok(lines[0]!.endsWith(`— weight ${heaviest}`), lines[0]);
-  const missing = asError(await h.send('/mindmap solana 1111111111111111111111111111111111111111111'));
+  const missing = asError(await h.send('/mindmap solana 11111111111111111111111111111111'));
   assert.match(missing.message, /^No token 111111…1111 on solana/);
   const rich = asText(await h.send(`/mindmap solana ${token.address} hours:72 min_mcap:1m`));
   const bigSymbols = new Set(tokens.filter((t) => t.marketcap >= 1e6).map((t) => t.symbol));

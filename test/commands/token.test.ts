@@ -68,7 +68,7 @@ test('mistakes get a short answer with a correct example', async () => {
   assert.ok(addr.example);
   const missing = asError(await h.send('/token'));
   assert.match(missing.message, /needs <address>/);
-  const unknown = asError(await h.send('/token solana 1111111111111111111111111111111111111111111'));
+  const unknown = asError(await h.send('/token solana 11111111111111111111111111111111'));
   assert.match(unknown.message, /^No token 111111…1111 on solana/);
   assert.ok(unknown.example);
 });

@@ -94,6 +94,6 @@ test('options that do not fit the chosen view are explained', async () => {
   assert.match(asError(await h.send(`/tweets solana ${token.address} types:reply`)).message, /^types filters the feed/);
   assert.match(asError(await h.send('/tweets sort:ranking')).message, /^The feed sorts by newest/);
   assert.match(asError(await h.send('/tweets chains:solana,eth')).message, /Unknown chain 'eth'/);
-  const empty = asCard(await h.send('/tweets solana 1111111111111111111111111111111111111111111'));
+  const empty = asCard(await h.send('/tweets solana 11111111111111111111111111111111'));
   assert.match(String(empty.description), /^No tweets about/);
 });

@@ -9,7 +9,15 @@ import { LOOKUP_BUDGET_PER_MINUTE, MAX_REQUESTS_PER_LOOKUP, SEARCH_REQUESTS } fr
 test('inline queries: an address, a link, a $symbol, a name and a @kol each get articles with the compact card', async (t) => {
   const r = await rig(t, { fake: { inlineMode: true } });
   const { tokens, kols } = r.sb.data;
-  const sol = tokens.find((x) => x.chain_id === 'solana' && isSolanaAddress(x.address))!;
+  // The search reads names and addresses (operation 2): a symbol its name holds and no other token has.
+  const sol = tokens.find(
+    (x) =>
+      x.chain_id === 'solana' &&
+      isSolanaAddress(x.address) &&
+      x.name.toLowerCase().includes(x.symbol.toLowerCase()) &&
+      tokens.filter((y) => y.symbol === x.symbol).length === 1,
+  )!;
+  assert.ok(sol, 'the sandbox has such a token');
   const evm = tokens.find((x) => x.chain_id === 'base')!;
 
   const byAddress = await r.fake.waitForInlineAnswer(r.fake.sendInlineQuery({ query: sol.address })!);
