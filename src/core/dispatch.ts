@@ -363,12 +363,7 @@ function unknownCommand(name: string, commands: Registry): UserError {
 }
 
 /** Maps any failure to a short, honest answer in `t`'s language; logs what the user should not see. */
-export function toErrorView(
-  err: unknown,
-  command: string,
-  log: Logger,
-  t: T = ENGLISH,
-): { view: View; outcome: Outcome } {
+export function toErrorView(err: unknown, command: string, log: Logger, t: T): { view: View; outcome: Outcome } {
   const say = (message: string): View => ({ kind: 'error', message });
   if (err instanceof PermissionError) return { view: say(err.localized(t)), outcome: 'denied' };
   if (err instanceof UserError) {

@@ -5,6 +5,8 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
+type IntervalHistogram = ReturnType<typeof monitorEventLoopDelay>;
+
 type Labels = Readonly<Record<string, string>>;
 
 const key = (labels: Labels) =>
@@ -98,6 +100,35 @@ export class Histogram implements Series {
       out.push(`${this.name}_sum${k ? `{${k}}` : ''} ${s.sum}`);
       out.push(`${this.name}_count${k ? `{${k}}` : ''} ${s.count}`);
     }
+    return out;
+  }
+}
+
+/**
+ * Event-loop delay since the last scrape, as three gauges named by statistic
+ * (`_p50_seconds`, `_p99_seconds`, `_max_seconds`, as prom-client names them):
+ * a `quantile` label belongs to a summary's cumulative series, and these are
+ * reset at every scrape. Absent until the loop has been sampled once.
+ */
+class LoopDelay implements Series {
+  readonly #loop: IntervalHistogram;
+  constructor(loop: IntervalHistogram) {
+    this.#loop = loop;
+  }
+  render(): string[] {
+    const l = this.#loop;
+    const out: string[] = [];
+    if (l.count > 0)
+      for (const [stat, ns, what] of [
+        ['p50', l.percentile(50), 'median'],
+        ['p99', l.percentile(99), '99th percentile'],
+        ['max', l.max, 'longest'],
+      ] as const) {
+        const name = `kolradar_event_loop_delay_${stat}_seconds`;
+        out.push(`# HELP ${name} Event-loop delay since the last scrape, ${what}.`, `# TYPE ${name} gauge`);
+        out.push(`${name} ${ns / 1e9}`);
+      }
+    l.reset();
     return out;
   }
 }
@@ -196,19 +227,7 @@ export function createMetrics() {
     watcherTicks: add(
       new Counter('kolradar_watcher_ticks_total', 'Watcher ticks by result (leader, follower, error).'),
     ),
-    eventLoopDelay: add(
-      new Gauge(
-        'kolradar_event_loop_delay_seconds',
-        'Event-loop delay since the last scrape, by quantile (and max).',
-        (g) => {
-          if (loop.count > 0) {
-            for (const q of [0.5, 0.99]) g.set(loop.percentile(q * 100) / 1e9, { quantile: String(q) });
-            g.set(loop.max / 1e9, { quantile: 'max' });
-          }
-          loop.reset();
-        },
-      ),
-    ),
+    eventLoopDelay: add(new LoopDelay(loop)),
     stall: add(
       new Gauge(
         'kolradar_event_loop_stall_seconds',

@@ -6,6 +6,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KolTokenItem } from '../../src/api/index.ts';
+import { translator } from '../../src/i18n/index.ts';
 import { changeAfter } from '../../src/views/cards/momentumTable.ts';
 import { WINDOWS } from '../../src/views/cards/windows.ts';
 import { pct } from '../../src/i18n/english.ts';
@@ -73,7 +74,7 @@ test('a change of -99.99% does not read as a total loss; a 99.99% win rate is no
     price_init: '0.5',
     [w24.priceKey]: '0.00005',
   } as unknown as KolTokenItem;
-  assert.equal(changeAfter(item, w24, shill + 2 * w24.ms), '-99.99%');
+  assert.equal(changeAfter(item, w24, shill + 2 * w24.ms, translator('en')), '-99.99%');
 });
 
 test('/tokens: rows of one symbol on several chains each say their chain', async () => {

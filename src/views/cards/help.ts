@@ -1,15 +1,13 @@
 /** /help and /start: built from the loaded commands, so help cannot drift from what runs. */
 import type { AnyCommand } from '../../core/command.ts';
 import type { OptionSpec } from '../../core/options.ts';
-import { commandDescription, optionDescription, translator, type T } from '../../i18n/index.ts';
+import { commandDescription, optionDescription, type T } from '../../i18n/index.ts';
 import type { CardView, Field, Span, TextView } from '../../domain/view.ts';
 
 type Commands = ReadonlyMap<string, AnyCommand>;
 
-const ENGLISH = translator('en');
-
 /** Every command with its description and first example. */
-export function commandList(commands: Commands, t: T = ENGLISH): Span[] {
+export function commandList(commands: Commands, t: T): Span[] {
   const out: Span[] = [];
   for (const c of [...commands.values()].sort((a, b) => a.name.localeCompare(b.name))) {
     if (out.length) out.push('\n');
@@ -19,7 +17,7 @@ export function commandList(commands: Commands, t: T = ENGLISH): Span[] {
   return out;
 }
 
-export function helpList(commands: Commands, t: T = ENGLISH): TextView {
+export function helpList(commands: Commands, t: T): TextView {
   return { kind: 'text', text: commandList(commands, t) };
 }
 
@@ -49,7 +47,7 @@ function describeOption(command: string, name: string, s: OptionSpec, t: T): Fie
   return { name: `${name}${flags}`, value: parts.join(' · ') };
 }
 
-export function helpFor(c: AnyCommand, t: T = ENGLISH): CardView {
+export function helpFor(c: AnyCommand, t: T): CardView {
   const description: Span[] = [commandDescription(t, c), '\n', { code: usage(c) }, `\n${t('help.examples')}`];
   for (const e of c.examples) description.push('\n', { code: e });
   const specs = Object.entries(c.options as Record<string, { spec: OptionSpec }>).filter(([, o]) => !o.spec.internal);

@@ -3,7 +3,7 @@ import type { KolScore, KolTokensResult } from '../../api/index.ts';
 import { type ResolvedKol, kolRef } from '../../core/resolve.ts';
 import type { CardView, Field, Span } from '../../domain/view.ts';
 import { xProfileUrl, xUserIdUrl } from './common.ts';
-import { ENGLISH, fmt, type T } from './lang.ts';
+import { fmt, type T } from './lang.ts';
 import { WINDOWS } from './windows.ts';
 
 export interface KolCardInput {
@@ -13,12 +13,12 @@ export interface KolCardInput {
 }
 
 /** Win rates are fractions (0.52 = 52%) in every operation that reports them. */
-export function winRateLine(summary: Readonly<Record<string, number | string>>, t: T = ENGLISH): string {
+export function winRateLine(summary: Readonly<Record<string, number | string>>, t: T): string {
   const { pct } = fmt(t);
   return WINDOWS.map((w) => `${w.label} ${pct(summary[w.summaryKey], 'fraction', { decimals: 0 })}`).join(' · ');
 }
 
-export function kolCard({ kol, score: s, momentum }: KolCardInput, t: T = ENGLISH): CardView {
+export function kolCard({ kol, score: s, momentum }: KolCardInput, t: T): CardView {
   const { compact, int, pct, score } = fmt(t);
   const row = kol.row;
   const account = kol.account;

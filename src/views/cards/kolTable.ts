@@ -1,9 +1,9 @@
 /** Rows of the KOL table (operation 9) as a chat-sized table. */
 import type { KolTableItem } from '../../api/index.ts';
 import type { Column } from '../../domain/view.ts';
-import { ENGLISH, fmt, type T } from './lang.ts';
+import { fmt, type T } from './lang.ts';
 
-export function kolColumns(t: T = ENGLISH): Column[] {
+export function kolColumns(t: T): Column[] {
   return [
     { key: 'rank', label: t('columns.rank'), align: 'right' },
     { key: 'kol', label: 'KOL' },
@@ -14,7 +14,7 @@ export function kolColumns(t: T = ENGLISH): Column[] {
   ];
 }
 
-export function kolRow(k: KolTableItem, t: T = ENGLISH): Record<string, string> {
+export function kolRow(k: KolTableItem, t: T): Record<string, string> {
   const { compact, int, pct, score } = fmt(t);
   return {
     rank: `#${int(k.user_ranking)}`,
@@ -45,7 +45,7 @@ const SORTED_EXTRA: Readonly<Record<string, Extra>> = {
 export function kolTableFor(
   sort: string,
   items: readonly KolTableItem[],
-  t: T = ENGLISH,
+  t: T,
 ): { columns: readonly Column[]; rows: Record<string, string>[] } {
   const extra = SORTED_EXTRA[sort];
   if (!extra) return { columns: kolColumns(t), rows: items.map((k) => kolRow(k, t)) };

@@ -2,7 +2,7 @@
 import type { MindmapGraph, TokenSummary } from '../../api/index.ts';
 import type { Span } from '../../domain/view.ts';
 import { ticker } from './common.ts';
-import { ENGLISH, fmt, type T } from './lang.ts';
+import { fmt, type T } from './lang.ts';
 
 export interface MindmapLink {
   readonly source: string;
@@ -26,7 +26,7 @@ export function mindmapText(
   centre: TokenSummary | undefined,
   hours: number,
   max: number,
-  t: T = ENGLISH,
+  t: T,
 ): Span[] {
   const { int } = fmt(t);
   const name = centre ? ticker(centre.symbol, centre.name) : t('mindmap.thisToken');

@@ -3,10 +3,10 @@ import type { KolTokenItem } from '../../api/index.ts';
 import { decimalRatio } from '../charts/decimal.ts';
 import type { Column } from '../../domain/view.ts';
 import { ticker } from './common.ts';
-import { ENGLISH, fmt, type T } from './lang.ts';
+import { fmt, type T } from './lang.ts';
 import type { WindowDef } from './windows.ts';
 
-export function momentumColumns(windows: readonly WindowDef[], t: T = ENGLISH): Column[] {
+export function momentumColumns(windows: readonly WindowDef[], t: T): Column[] {
   return [
     { key: 'token', label: t('columns.token') },
     { key: 'chain', label: t('columns.chain') },
@@ -20,7 +20,7 @@ export function momentumColumns(windows: readonly WindowDef[], t: T = ENGLISH): 
  * below a cent). "…" while the window has not passed yet: the API then has
  * no real price for it.
  */
-export function changeAfter(item: KolTokenItem, w: WindowDef, now: number, t: T = ENGLISH): string {
+export function changeAfter(item: KolTokenItem, w: WindowDef, now: number, t: T): string {
   const { pct } = fmt(t);
   const shill = Date.parse(item.shill_timestamp);
   if (Number.isFinite(shill) && shill + w.ms > now) return '…';
@@ -49,7 +49,7 @@ export function momentumRow(
   item: KolTokenItem,
   windows: readonly WindowDef[],
   now: number,
-  t: T = ENGLISH,
+  t: T,
 ): Record<string, string> {
   const { timeAgo } = fmt(t);
   const row: Record<string, string> = {

@@ -4,7 +4,7 @@ import { CHAIN_LABEL, type ChainId, explorerTokenUrl } from '../../domain/chains
 import { DEFAULT_LINKS, tokenLinks, type LinkSet } from '../../domain/links.ts';
 import type { Action, CardView, Colour, Field, Rich } from '../../domain/view.ts';
 import { ticker } from './common.ts';
-import { ENGLISH, fmt, type T } from './lang.ts';
+import { fmt, type T } from './lang.ts';
 import { type TweetLine, tweetDigest } from './tweets.ts';
 
 export interface TokenCardInput {
@@ -32,7 +32,7 @@ function colourOf(h24: number): Colour {
   return h24 > 0 ? 'up' : h24 < 0 ? 'down' : 'neutral';
 }
 
-export function tokenCard({ chain, item, tweets, now, links }: TokenCardInput, tr: T = ENGLISH): CardView {
+export function tokenCard({ chain, item, tweets, now, links }: TokenCardInput, tr: T): CardView {
   const { age, compact, score, usd } = fmt(tr);
   const t = item.token;
   const f = (name: string, value: Rich, inline = true): Field => ({ name, value, inline });

@@ -7,11 +7,11 @@ import { CHAIN_LABEL, explorerTokenUrl } from '../../domain/chains.ts';
 import type { FoundToken } from '../../core/lookup.ts';
 import type { Action, Rich, Span, TextView } from '../../domain/view.ts';
 import { ticker } from './common.ts';
-import { ENGLISH, fmt, type T } from './lang.ts';
+import { fmt, type T } from './lang.ts';
 
 export const COMPACT_MAX = 3;
 
-export function compactLines(f: FoundToken, tr: T = ENGLISH): Span[] {
+export function compactLines(f: FoundToken, tr: T): Span[] {
   const { compact, pct, score, usd } = fmt(tr);
   const t = f.item.token;
   const c = f.item.changes;
@@ -37,7 +37,7 @@ function listLine(f: FoundToken, tr: T): Span[] {
 }
 
 /** One message for every token found in a paste; a "Card" button each opens the full card. */
-export function compactCards(found: readonly FoundToken[], tr: T = ENGLISH): TextView {
+export function compactCards(found: readonly FoundToken[], tr: T): TextView {
   const cards = found.length <= COMPACT_MAX;
   const spans: Span[] = cards ? [] : [`${tr('lookup.moreTokens', { count: found.length })}\n`];
   found.forEach((f, i) => {

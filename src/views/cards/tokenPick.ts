@@ -2,11 +2,11 @@
 import type { FoundToken } from '../../core/lookup.ts';
 import type { Action, TableView } from '../../domain/view.ts';
 import { shortAddress, ticker } from './common.ts';
-import { ENGLISH, fmt, type T } from './lang.ts';
+import { fmt, type T } from './lang.ts';
 
 export const PICK_MAX = 5;
 
-export function tokenPickList(query: string, found: readonly FoundToken[], t: T = ENGLISH): TableView {
+export function tokenPickList(query: string, found: readonly FoundToken[], t: T): TableView {
   const { age, compact, usd } = fmt(t);
   const shown = found.slice(0, PICK_MAX);
   // Clones: several listed tokens with one symbol on one chain. Each then shows its short

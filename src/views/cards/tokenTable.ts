@@ -2,7 +2,7 @@
 import type { TokenAnalyticsItem } from '../../api/index.ts';
 import type { Column, Rich } from '../../domain/view.ts';
 import { ticker } from './common.ts';
-import { ENGLISH, fmt, type Formats, type T } from './lang.ts';
+import { fmt, type Formats, type T } from './lang.ts';
 
 type Cell = (t: TokenAnalyticsItem, f: Formats) => string;
 
@@ -43,7 +43,7 @@ export function tokenColumnKeys(extra: string | undefined): string[] {
   return extra && extra in CELLS && !BASE.includes(extra) ? [...BASE, extra] : BASE;
 }
 
-export function tokenColumns(keys: readonly string[], t: T = ENGLISH): Column[] {
+export function tokenColumns(keys: readonly string[], t: T): Column[] {
   return [
     { key: 'token', label: t('columns.token') },
     ...keys.map((k): Column => ({ key: k, label: heading(k, t), align: 'right' })),
@@ -57,8 +57,8 @@ const tokenName = (t: TokenAnalyticsItem, chain: string | undefined): string =>
 export function tokenRow(
   t: TokenAnalyticsItem,
   keys: readonly string[],
-  chain?: string,
-  tr: T = ENGLISH,
+  chain: string | undefined,
+  tr: T,
 ): Record<string, string> {
   const f = fmt(tr);
   const row: Record<string, string> = { token: tokenName(t, chain) };

@@ -2,7 +2,7 @@
 import type { TokenTweet, TweetListItem } from '../../api/index.ts';
 import type { Field, Span } from '../../domain/view.ts';
 import { excerpt, ticker, xPostUrl } from './common.ts';
-import { ENGLISH, fmt, type T } from './lang.ts';
+import { fmt, type T } from './lang.ts';
 
 /** The fields both tweet views share, plus what each adds. */
 export interface TweetLine {
@@ -49,7 +49,7 @@ export function fromListTweet(t: TweetListItem): TweetLine {
 const author = (t: TweetLine, tr: T) => (t.username ? `@${t.username}` : tr('tweets.unknownAuthor'));
 
 /** One field per tweet, for feeds: the heading says who and when, the value what. */
-export function tweetField(t: TweetLine, now: number, max = 220, tr: T = ENGLISH): Field {
+export function tweetField(t: TweetLine, now: number, max = 220, tr: T): Field {
   const { compact, timeAgo } = fmt(tr);
   const head = [author(t, tr), timeAgo(t.tweetedAt, now), t.tokens, t.type && t.type !== 'tweet' ? t.type : undefined];
   const value: Span[] = [
@@ -65,7 +65,7 @@ export function tweetField(t: TweetLine, now: number, max = 220, tr: T = ENGLISH
 }
 
 /** A few tweets as compact lines inside one field (the token card). */
-export function tweetDigest(tweets: readonly TweetLine[], now: number, max = 100, tr: T = ENGLISH): Span[] {
+export function tweetDigest(tweets: readonly TweetLine[], now: number, max = 100, tr: T): Span[] {
   const { timeAgo } = fmt(tr);
   const out: Span[] = [];
   tweets.forEach((t, i) => {
