@@ -10,6 +10,7 @@ import { silentLogger } from '../../src/log.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { openStore } from '../../src/store/index.ts';
 import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
+import { until } from '../helpers/wait.ts';
 import { caller } from './harness.ts';
 import { sharedChartPool } from '../../src/views/charts/pool.ts';
 
@@ -33,7 +34,8 @@ test('three instances on one Redis: one watcher at a time, zero extra alerts, ta
       return { kind: 'sent', messageId: key };
     },
   };
-  const TTL = 400;
+  // Far longer than any round on a loaded machine: the dead leader's TTL is run out by hand below.
+  const TTL = 30_000;
   const instances = await Promise.all(
     ['a', 'b', 'c'].map(async (name) => {
       const store = await openStore(redis.url);
@@ -100,15 +102,25 @@ test('three instances on one Redis: one watcher at a time, zero extra alerts, ta
   sb.addTweets(1, { token: sb.data.tokens[10]!.id, kol: kol.id, tokenScore: 90, kolScore: 90 });
   expected++;
   assert.deepEqual(await round(), [], 'the lease is still held by the dead leader');
-  await new Promise((r) => setTimeout(r, TTL + 50));
+  // Its TTL runs out (Redis expires the key, as it would after 30 s without a renewal).
+  const redisOfSurvivor = instances.find((i) => i.alive)!.store.redis!;
+  await redisOfSurvivor.pExpire('kolradar:lease:watcher', 1);
+  await until(
+    async () => (await redisOfSurvivor.exists('kolradar:lease:watcher')) === 0,
+    'the dead leader’s lease to expire',
+  );
   const next = await round();
   assert.equal(next.length, 1, 'one survivor takes over after the TTL');
   assert.notEqual(next[0], leader.name);
   // ...and a stale holder cannot move the high-water mark.
+  // (Its connection is gone: the fence check fails before the write, whichever error says so.)
+  let wrote = false;
   await assert.rejects(
-    leader.lease.fenced(async () => 'write'),
-    LeaseLostError,
+    leader.lease.fenced(async () => {
+      wrote = true;
+    }),
   );
+  assert.equal(wrote, false, 'the stale holder’s write never ran');
 
   for (const chat of ['x', 'y']) {
     const got = [...received.entries()].filter(([k]) => k.startsWith(`${chat}|`));
@@ -118,4 +130,33 @@ test('three instances on one Redis: one watcher at a time, zero extra alerts, ta
       `${chat}: no alert twice`,
     );
   }
+});
+
+test('a holder paused past its TTL cannot write once another instance took the lease', {
+  skip: available ? false : REDIS_SKIP,
+}, async (t) => {
+  const redis = await startRedis(t);
+  const [a, b] = await Promise.all([openStore(redis.url), openStore(redis.url)]);
+  const paused = redisLease(a.redis!, { instanceId: 'paused', ttlMs: 30_000 });
+  const other = redisLease(b.redis!, { instanceId: 'other', ttlMs: 30_000 });
+  t.after(async () => {
+    await paused.release();
+    await other.release();
+    await a.close();
+    await b.close();
+  });
+  assert.equal(await paused.acquire(), true);
+  assert.equal(await other.acquire(), false, 'held: no second leader');
+  // The holder sleeps through its TTL (run out by hand): Redis drops the key, the other takes it.
+  await b.redis!.pExpire('kolradar:lease:watcher', 1);
+  await until(async () => (await b.redis!.exists('kolradar:lease:watcher')) === 0, 'the paused lease to expire');
+  assert.equal(await other.acquire(), true);
+  let wrote = false;
+  await assert.rejects(
+    paused.fenced(async () => {
+      wrote = true;
+    }),
+    LeaseLostError,
+  );
+  assert.equal(wrote, false, 'the paused holder’s write never ran');
 });

@@ -70,7 +70,9 @@ async function setup(over: { now?: () => number; actionTtlMs?: number } = {}) {
   };
 }
 
-test('buttons carry a short id that runs the stored query; an expired one names the command to run again', async () => {
+test('buttons carry a short id that runs the stored query; an expired one names the command to run again', async (t) => {
+  // Stored buttons expire on the store's clock (Date): moved by hand, so no machine is too slow for the TTL.
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
   const { d, close } = await setup({ actionTtlMs: 40 });
   const first = await d.text('/pages', caller);
   const id = first!.actions![0]!.id!;
@@ -78,7 +80,9 @@ test('buttons carry a short id that runs the stored query; an expired one names 
   assert.ok(Buffer.byteLength(id) <= 64, 'fits Telegram callback data');
   const next = await d.action(id, caller);
   assert.equal(next.kind === 'text' ? next.text : '', 'rows from 10');
-  await new Promise((r) => setTimeout(r, 60));
+  t.mock.timers.tick(39);
+  assert.equal((await d.action(id, caller)).kind, 'text', 'still there just before its TTL');
+  t.mock.timers.tick(2);
   const expired = await d.action(id, caller);
   assert.equal(
     expired.kind === 'error' && expired.message,
@@ -248,7 +252,8 @@ test('unknown command names share one metric label, whatever users type', async 
   await store.close();
 });
 
-test('the limit, the dispatcher’s refusals, expired and foreign buttons speak the caller’s language', async () => {
+test('the limit, the dispatcher’s refusals, expired and foreign buttons speak the caller’s language', async (t) => {
+  t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
   let now = 1_000_000;
   const { d, close } = await setup({ now: () => now, actionTtlMs: 500 });
   const ru: Caller = { ...caller, userId: '77', chatId: '77', locale: 'ru' };
@@ -267,7 +272,7 @@ test('the limit, the dispatcher’s refusals, expired and foreign buttons speak 
   assert.equal(foreign.kind === 'error' && foreign.message, '这个按钮不属于这条消息。');
   const forged = await d.action(id, { ...ru, locale: 'ko' }, { buttonsOnMessage: ['a:pages:other'] });
   assert.equal(forged.kind === 'error' && forged.message, '이 버튼은 이 메시지의 버튼이 아니에요.');
-  await new Promise((r) => setTimeout(r, 600));
+  t.mock.timers.tick(501);
   const expired = await d.action(id, { ...ru, locale: 'es' });
   assert.equal(
     expired.kind === 'error' && expired.message,
