@@ -99,14 +99,8 @@ export async function startHarness(
   return { fake, app, adapter, guildId, channels, close };
 }
 
-/** Waits until `check` holds, polling; fails with `what` after `timeoutMs`. */
-export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 3000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** The shared wait (test/helpers/wait.ts), where these tests have always found it. */
+export { until } from '../../helpers/wait.ts';
 
 /** Every message must go out unable to ping anyone. */
 export function assertNoPings(message: FakeMessage | undefined): void {

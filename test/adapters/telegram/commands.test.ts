@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { usd } from '../../../src/i18n/english.ts';
 import { sandboxLines } from '../../helpers/sandbox-lines.ts';
-import { button, group, privateChat, rig } from './helpers.ts';
+import { nothingMoreAfter } from '../../helpers/wait.ts';
+import { barrier, button, group, privateChat, rig } from './helpers.ts';
 
 test('/token in a private chat shows the sandbox token: name, symbol, market cap, buttons; valid HTML', async (t) => {
   const r = await rig(t);
@@ -70,8 +71,15 @@ test('every command answers once, with valid HTML, in a private chat and in a gr
       if (expect[name]) assert.ok(reply.text.includes(expect[name]!), `${line}: ${reply.text}`);
       if (lines[name]) assert.doesNotMatch(reply.text, /^⚠️/, `${line} failed: ${reply.text}`);
     }
-    await new Promise((res) => setTimeout(res, 50));
-    assert.equal(r.fake.messages(chat.id).length, asked, 'one answer per command');
+    let helpId = 0;
+    await nothingMoreAfter(
+      () => r.fake.messages(chat.id).filter((m) => m.message_id !== helpId).length,
+      async () => {
+        helpId = (await barrier(r, chat, admin)).message_id;
+      },
+      `one answer per command in the ${chat.type} chat`,
+    );
+    assert.equal(r.fake.messages(chat.id).length, asked + 1, 'one answer per command, then the barrier’s');
   }
   assert.deepEqual(r.fake.internalErrors, []);
 });

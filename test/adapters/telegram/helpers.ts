@@ -16,6 +16,7 @@ import { loadConfig } from '../../../src/config.ts';
 import type { Dispatcher } from '../../../src/core/dispatch.ts';
 import { createLogger, silentLogger, type Logger } from '../../../src/log.ts';
 import type { Sandbox } from '../../../src/sandbox/server.ts';
+import { PATIENCE_MS } from '../../helpers/wait.ts';
 import {
   startTelegramFake,
   type FakeChat,
@@ -114,6 +115,16 @@ export async function rig(t: TestContext, o: RigOptions = {}): Promise<Rig> {
   };
 }
 
+/**
+ * A barrier in `chat`: /help, which the bot answers after every update sent to
+ * that chat before it (a chat's updates are handled in order). Resolves with its answer.
+ */
+export async function barrier(r: Rig, chat: FakeChat, from?: FakeUser): Promise<SentMessage> {
+  const last = r.fake.messages(chat.id).at(-1)?.message_id ?? 0;
+  r.fake.sendText({ chat, text: '/help', ...(from ? { from } : {}) });
+  return r.fake.waitForMessage(chat.id, (m) => m.message_id > last && /\/token/.test(m.text ?? ''), PATIENCE_MS);
+}
+
 export const privateChat = (id: number): FakeChat => ({ id, type: 'private' });
 export const group = (id: number, title = 'Degens'): FakeChat => ({ id, type: 'group', title });
 
@@ -130,17 +141,5 @@ export function button(m: SentMessage, label: string): string {
   return b.callback_data;
 }
 
-/** Polls `check` until it returns something, for state the fake does not announce (the store). */
-export async function eventually<T>(
-  check: () => Promise<T | undefined> | T | undefined,
-  what: string,
-  timeoutMs = 3_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** The shared wait (test/helpers/wait.ts) under the name these tests use. */
+export { until as eventually } from '../../helpers/wait.ts';
