@@ -112,24 +112,31 @@ export class Histogram implements Series {
  */
 class LoopDelay implements Series {
   readonly #loop: IntervalHistogram;
+  /** The last reading in seconds, kept through a scrape interval without samples (a blocked loop takes none). */
+  #last: { p50: number; p99: number; max: number } | undefined;
   constructor(loop: IntervalHistogram) {
     this.#loop = loop;
   }
   render(): string[] {
     const l = this.#loop;
-    const out: string[] = [];
-    if (l.count > 0)
-      for (const [stat, ns, what] of [
-        ['p50', l.percentile(50), 'median'],
-        ['p99', l.percentile(99), '99th percentile'],
-        ['max', l.max, 'longest'],
-      ] as const) {
-        const name = `kolradar_event_loop_delay_${stat}_seconds`;
-        out.push(`# HELP ${name} Event-loop delay since the last scrape, ${what}.`, `# TYPE ${name} gauge`);
-        out.push(`${name} ${ns / 1e9}`);
-      }
+    if (l.count > 0) this.#last = { p50: l.percentile(50) / 1e9, p99: l.percentile(99) / 1e9, max: l.max / 1e9 };
     l.reset();
-    return out;
+    const last = this.#last;
+    if (!last) return [];
+    return (
+      [
+        ['p50', 'median'],
+        ['p99', '99th percentile'],
+        ['max', 'longest'],
+      ] as const
+    ).flatMap(([stat, what]) => {
+      const name = `kolradar_event_loop_delay_${stat}_seconds`;
+      return [
+        `# HELP ${name} Event-loop delay since the last scrape, ${what}.`,
+        `# TYPE ${name} gauge`,
+        `${name} ${last[stat]}`,
+      ];
+    });
   }
 }
 

@@ -9,6 +9,7 @@ import { buildRegistry } from '../../../src/core/registry.ts';
 import { silentLogger } from '../../../src/log.ts';
 import type { CardView } from '../../../src/domain/view.ts';
 import { tinyPng } from '../../fakes/telegram/index.ts';
+import { PATIENCE_MS } from '../../helpers/wait.ts';
 import { button, privateChat, rig } from './helpers.ts';
 import { sharedChartPool } from '../../../src/views/charts/pool.ts';
 
@@ -88,7 +89,8 @@ test('a chart whose table is too long for a caption: paging updates the picture 
   const chat = privateChat(902);
   const kol = [...r.sb.data.kols].sort((a, b) => b.follower_count - a.follower_count)[0]!;
   await r.ask(chat, `/momentum @${kol.username} limit:25`);
-  await new Promise((res) => setTimeout(res, 300));
+  // The picture comes first; the table with the buttons follows it.
+  await r.fake.waitForMessage(chat.id, (m) => m.reply_markup !== undefined && !m.photo, PATIENCE_MS);
   const msgs = r.fake.messages(chat.id);
   const photoMsg = msgs.find((m) => m.photo)!;
   const textMsg = msgs.find((m) => m.reply_markup && !m.photo)!;

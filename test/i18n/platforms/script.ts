@@ -81,7 +81,7 @@ export function script(sb: Sandbox, commands: ReadonlyMap<string, Command>): Ste
 /**
  * English left in text meant for another language. `text` is what the user
  * reads with code spans and links already taken out; upstream text (tweets,
- * names) is removed here: tweet excerpts are prefixes of a tweet's content.
+ * names, addresses) is removed here: tweet excerpts are prefixes of a tweet’s content.
  */
 export function englishLeft(text: string, sb: Sandbox, locale?: Locale): string[] {
   let rest = text;
@@ -164,7 +164,7 @@ function upstreamTexts(sb: Sandbox): string[] {
   if (!out) {
     out = [
       ...sb.data.tweets.map((t) => singleLine(t.content)),
-      ...sb.data.tokens.map((t) => t.name),
+      ...sb.data.tokens.flatMap((t) => [t.name, t.address]),
       ...sb.data.kols.flatMap((k) => [k.display_name ?? '', k.description ?? '']),
     ]
       .filter((s) => s.length >= 8)
