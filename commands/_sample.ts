@@ -5,6 +5,7 @@
  * sources as a real alert (author facts from op 7 when the feed lacks them, the
  * market from op 2) and says, filter by filter, whether the sample would pass.
  */
+import { testAlertId } from '../src/alerts/testAlert.ts';
 import type { ChainId } from '../src/domain/chains.ts';
 import { createAuthorLookup } from '../src/alerts/authors.ts';
 import { marketNow } from '../src/alerts/market.ts';
@@ -38,7 +39,7 @@ export async function testAlert(ctx: CommandContext, sub: Subscription): Promise
   const verdict = { key: pass ? 'alert.samplePass' : 'alert.sampleFail' };
   const now = ctx.now();
   return alertEntry(
-    `test-${now}-${sub.id}`,
+    testAlertId(now, sub.id),
     sub,
     {
       kind: 'alert',

@@ -7,6 +7,7 @@ import { opt } from '../src/core/options.ts';
 import { formats } from '../src/i18n/format.ts';
 import { zonedText } from '../src/domain/zoned.ts';
 import type { View } from '../src/domain/view.ts';
+import { queueTestAlert } from '../src/alerts/testAlert.ts';
 import { testAlert } from './_sample.ts';
 import { parseDuration } from '../src/core/duration.ts';
 import { requireSubscription } from './_subscription.ts';
@@ -106,7 +107,7 @@ export default {
       return { kind: 'text', text: t('subscribe.resumed') };
     }
     const entry = await testAlert(ctx, sub);
-    await ctx.store.outbox.enqueue(`test-${entry.id}`, [entry]);
+    await queueTestAlert(ctx.store.outbox, entry);
     ctx.kickAlerts?.();
     return { kind: 'text', text: t('subscribe.testSent') };
   },

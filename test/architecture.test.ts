@@ -124,6 +124,13 @@ function writersOf(writes: RegExp, home: readonly string[]): string[] {
     .filter((f) => writes.test(readFileSync(join(root, f), 'utf8')));
 }
 
+test('the outbox is written by the alerts layer only (commands queue through it)', () => {
+  const writers = code
+    .filter((f) => !f.startsWith('src/alerts/') && !f.startsWith('src/store/'))
+    .filter((f) => /\boutbox\.(?:enqueue|update|compact|recover)\(/.test(readFileSync(join(root, f), 'utf8')));
+  assert.deepEqual(writers, []);
+});
+
 test('subscriptions change only through src/alerts/subscriptions.ts', () => {
   assert.deepEqual(writersOf(/\bsub(?:scription)?s\.(?:put|delete)\(/, ['src/alerts/subscriptions.ts']), []);
 });

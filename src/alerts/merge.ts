@@ -9,6 +9,7 @@
  * is stored first, then the members are marked 'merged'. A crash in between
  * leaves both pending; `absorb` marks the members again before anything is sent.
  */
+import { isTestAlert } from './testAlert.ts';
 import type { MergedItem, OutboxEntry } from '../store/outbox.ts';
 import { fnv1a } from './hash.ts';
 
@@ -16,8 +17,7 @@ import { fnv1a } from './hash.ts';
 export const BURST_ITEMS_MIN = 10;
 export const BURST_ITEMS_MAX = 40;
 
-export const isAlert = (e: OutboxEntry): boolean =>
-  e.content.kind === 'alert' && !e.content.test && !e.id.startsWith('test-');
+export const isAlert = (e: OutboxEntry): boolean => e.content.kind === 'alert' && !isTestAlert(e);
 
 export function mergedItem(e: OutboxEntry): MergedItem {
   if (e.content.kind !== 'alert') throw new TypeError('only alerts merge');

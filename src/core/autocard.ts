@@ -55,7 +55,7 @@ export function cooldownText(ms: number): string {
 }
 
 /** Per-chat settings, kept with the other state (so every instance sees the same). */
-export function autoCardSettings(store: Store) {
+export function autoCardSettings(store: Pick<Store, 'autocard'>) {
   const kv: Kv = store.autocard;
   const key = (platform: Platform, chatId: string) => `set:${platform}:${chatId}`;
   return {

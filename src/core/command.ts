@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { KolClient } from '../api/index.ts';
 import type { Locale, T } from '../i18n/index.ts';
 import type { Store } from '../store/index.ts';
+import type { Outbox } from '../store/outbox.ts';
 import type { ChartPool } from '../domain/charts.ts';
 import type { View } from '../domain/view.ts';
 import type { Input, OptionsShape } from './options.ts';
@@ -53,7 +54,7 @@ export interface Capabilities {
 
 export interface CommandContext {
   readonly api: KolClient;
-  readonly store: Store;
+  readonly store: CommandStore;
   readonly caller: Caller;
   /** The language of this answer: the chat's /language setting, else the caller's, else English. */
   readonly locale: Locale;
@@ -75,6 +76,15 @@ export interface CommandContext {
   /** Chart, trading and safety links for token cards (the operator's LINKS_*); absent: the defaults. */
   readonly links?: LinkSet;
 }
+
+/**
+ * The parts of the store a command reaches: chat settings and what it reads.
+ * The outbox only to queue through the alerts layer (a test alert, a digest
+ * now); button pages, leases and claims belong to the core and the watcher.
+ */
+export type CommandStore = Pick<Store, 'subscriptions' | 'languages' | 'calls' | 'watch' | 'autocard'> & {
+  readonly outbox: Pick<Outbox, 'enqueue' | 'get'>;
+};
 
 /** Raw option values before validation: text gives strings, Discord typed values. */
 export type RawArgs = Record<string, unknown>;

@@ -56,7 +56,7 @@ export function digestEntryId(subId: string, key: string): string {
 
 /** Builds the digest and writes it to the outbox under its period's id; the entry as stored. */
 export async function queueDigest(
-  o: DigestDeps & { outbox: Outbox; languages?: ChatLanguages },
+  o: DigestDeps & { outbox: Pick<Outbox, 'enqueue' | 'get'>; languages?: ChatLanguages },
   sub: Subscription,
   period: DigestPeriod,
   late: boolean,
@@ -94,7 +94,7 @@ export async function queueDigest(
 
 /** `/digest now`: the period that ends now (a day, or a week for weekly digests), through the same path. */
 export function queueDigestNow(
-  o: DigestDeps & { outbox: Outbox; languages?: ChatLanguages },
+  o: DigestDeps & { outbox: Pick<Outbox, 'enqueue' | 'get'>; languages?: ChatLanguages },
   sub: Subscription,
   now: number,
 ): Promise<OutboxEntry> {
