@@ -110,7 +110,7 @@ export async function rig(t: TestContext, o: RigOptions = {}): Promise<Rig> {
     logs,
     ask(chat, text, from) {
       fake.sendText({ chat, text, ...(from ? { from } : {}) });
-      return fake.waitForMessage(chat.id, undefined, 5_000);
+      return fake.waitForMessage(chat.id, undefined, PATIENCE_MS);
     },
   };
 }

@@ -9,6 +9,7 @@ import { CAPTION_MAX, TABLE_WIDTH, TEXT_MAX } from '../../../src/views/render/te
 import { displayWidth } from '../../../src/views/text.ts';
 import type { FakeChat, FakeUser, SentMessage } from '../../fakes/telegram/index.ts';
 import { eventually, rig, type Rig } from '../../adapters/telegram/helpers.ts';
+import { PATIENCE_MS } from '../../helpers/wait.ts';
 import { englishLeft, OTHER_LOCALES, script, TYPED_ONLY, type Step } from './script.ts';
 
 /** A Telegram user's language_code as the apps send it. */
@@ -176,7 +177,7 @@ test('an alert in each language reaches its group within the limits, and its fir
   const sent = r.fake.requests.length;
   r.sb.addTweets(1, { token: r.sb.data.tokens[30]!.id, kol: kol.id, tokenScore: 95, kolScore: 95 });
   await watcher.tick();
-  const alerts = await Promise.all(groups.map((g) => r.fake.waitForMessage(g.chat.id, undefined, 5_000)));
+  const alerts = await Promise.all(groups.map((g) => r.fake.waitForMessage(g.chat.id, undefined, PATIENCE_MS)));
   const english = visible(alerts[0]!);
   assert.match(english, / shilled by /);
   for (const [n, g] of groups.entries()) {
