@@ -2,6 +2,7 @@
  * Pictures: time to draw each one (chart input, SVG and PNG) from real sandbox
  * answers, bypassing the image cache, as a command pays it on a cache miss.
  */
+import { translator } from '../src/i18n/index.ts';
 import { createKolClient } from '../src/api/index.ts';
 import { mindmapChart, momentumChart, priceStripChart, winRateChart } from '../src/views/cards/pictures.ts';
 import { mindmapSvg, momentumSvg, priceStripSvg, renderPng, winRateSvg } from '../src/views/charts/index.ts';
@@ -38,26 +39,31 @@ export async function benchPictures(runs = 20): Promise<Row[]> {
     ]);
     const item = analytics.items.find((i) => i.token.address === token.address)!;
     const now = Date.now();
-    const moves = momentumChart('bench', momentum.items.slice(0, 10), '24h', now);
+    const en = translator('en');
+    const moves = momentumChart('bench', momentum.items.slice(0, 10), '24h', now, en);
 
     const cases: [name: string, nodes: number | undefined, draw: () => Uint8Array][] = [
       [
         `mindmap ${small.graph.nodes.length} nodes`,
         small.graph.nodes.length,
-        () => renderPng(mindmapSvg(mindmapChart(small.graph, small.centre, 720))),
+        () => renderPng(mindmapSvg(mindmapChart(small.graph, small.centre, 720, en))),
       ],
       [
         `mindmap ${big.graph.nodes.length} nodes`,
         big.graph.nodes.length,
-        () => renderPng(mindmapSvg(mindmapChart(big.graph, big.centre, 720))),
+        () => renderPng(mindmapSvg(mindmapChart(big.graph, big.centre, 720, en))),
       ],
-      ['win rate + scores', undefined, () => renderPng(winRateSvg(winRateChart({ kol: resolved, score, momentum })))],
+      [
+        'win rate + scores',
+        undefined,
+        () => renderPng(winRateSvg(winRateChart({ kol: resolved, score, momentum }, en))),
+      ],
       [
         `momentum ${moves.tokens.length} tokens`,
         undefined,
-        () => renderPng(momentumSvg(momentumChart('bench', momentum.items.slice(0, 10), '24h', now))),
+        () => renderPng(momentumSvg(momentumChart('bench', momentum.items.slice(0, 10), '24h', now, en))),
       ],
-      ['price strip', undefined, () => renderPng(priceStripSvg(priceStripChart(item)))],
+      ['price strip', undefined, () => renderPng(priceStripSvg(priceStripChart(item, en)))],
     ];
     const rows: Row[] = [];
     for (const [name, nodes, draw] of cases) {

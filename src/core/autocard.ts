@@ -20,10 +20,9 @@ import { pickLocale, translator, type T } from '../i18n/index.ts';
 import { findOnChains, type FoundToken } from './lookup.ts';
 import { createRateLimiter } from './ratelimit.ts';
 import { refsCost, refsWithin, type LookupBudget } from './budget.ts';
-import { sameAddress } from './resolve.ts';
 import { formats } from '../i18n/format.ts';
 import { chatLocale } from './language.ts';
-import { addressKey } from '../domain/chains.ts';
+import { addressKey, sameAddress } from '../domain/chains.ts';
 
 export interface AutoCardSettings {
   readonly enabled: boolean;

@@ -212,7 +212,7 @@ export class RedisKvStore {
   async *rows(prefix = ''): AsyncGenerator<{ key: string; value: string; expiresAt: number | null }> {
     this.#check();
     for await (const batch of this.client.scanIterator({ MATCH: `${PREFIX}${prefix}*`, COUNT: 1000 })) {
-      const keys = batch as unknown as string[];
+      const keys = batch;
       if (!keys.length) continue;
       const multi = this.client.multi();
       for (const k of keys) multi.get(k).pTTL(k);

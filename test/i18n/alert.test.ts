@@ -63,10 +63,10 @@ const content: AlertContent = {
 };
 
 test('English alerts read as before: the checks render to the stored English line', () => {
-  const card = alertView(content);
+  const card = alertView(content, translator('en'));
   assert.ok(card.kind === 'card');
   assert.match(JSON.stringify(card.description), /Why: chain solana, token score 82.5 >= 70/);
-  assert.equal(alertView({ ...content, checks: undefined }).kind, 'card');
+  assert.equal(alertView({ ...content, checks: undefined }, translator('en')).kind, 'card');
 });
 
 test('the alert speaks each language, and fits Discord and Telegram in each', () => {

@@ -24,7 +24,7 @@ function buttonLabel(a: AlertButton, tr: T): string {
 }
 
 /** `followup`: the call's latest line (views/cards/calls.ts), shown above the alert when it is edited. */
-export function alertView(c: AlertContent, tr: T = ENGLISH, followup?: string): View {
+export function alertView(c: AlertContent, tr: T, followup?: string): View {
   const { compact, int, pct, score, usd } = fmt(tr);
   if (c.kind === 'notice')
     return { kind: 'text', text: c.skipped !== undefined ? tr('alert.skipped', { n: int(c.skipped) }) : c.text };
@@ -33,6 +33,7 @@ export function alertView(c: AlertContent, tr: T = ENGLISH, followup?: string): 
   if (c.kind === 'followup') return { kind: 'text', text: followup ?? '' };
   if (c.kind === 'digest')
     return {
+      // A stored digest is the card as JSON (StoredCard, kept untyped by the store); it goes back as it was written.
       ...(c.view as unknown as CardView),
       ...(c.picture
         ? { picture: { png: Buffer.from(c.picture.png64, 'base64'), name: c.picture.name, alt: c.picture.alt } }

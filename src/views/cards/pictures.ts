@@ -136,7 +136,7 @@ export function mindmapChart(
   graph: MindmapGraph,
   centre: TokenSummary | undefined,
   hours: number,
-  t: T = ENGLISH,
+  t: T,
 ): MindmapInput {
   const centerId = centre?.id ?? graph.nodes[0]?.id ?? '0';
   // Tokens sharing a symbol would read as one: their labels use the name, and the chain if that is shared too.
@@ -190,7 +190,7 @@ export interface WinRateChartInput {
   readonly momentum: Pick<KolTokensResult, 'summary' | 'total'>;
 }
 
-export function winRateChart({ kol, score: s, momentum }: WinRateChartInput, t: T = ENGLISH): WinRateInput {
+export function winRateChart({ kol, score: s, momentum }: WinRateChartInput, t: T): WinRateInput {
   const { int, score: scoreText } = fmt(t);
   // With no token counted the API's zeros mean "unknown", not "never won".
   const values = Object.fromEntries(
@@ -250,7 +250,7 @@ export function momentumChart(
   items: readonly KolTokenItem[],
   sort: string,
   now: number,
-  t: T = ENGLISH,
+  t: T,
 ): MomentumInput {
   const { timeAgo } = fmt(t);
   // A window that has not passed yet has no real price in the API.
@@ -324,7 +324,7 @@ export function momentumPicture(
 
 // ---- /token: price change strip (operation 2's changes) ----
 
-export function priceStripChart(item: TokenAnalyticsItem, t: T = ENGLISH): PriceStripInput {
+export function priceStripChart(item: TokenAnalyticsItem, t: T): PriceStripInput {
   const symbol = ticker(item.token.symbol, item.token.name);
   return { symbol, changes: item.changes, title: t('chart.priceTitle', { symbol }), words: chartWords(t) };
 }

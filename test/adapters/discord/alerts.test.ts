@@ -1,4 +1,5 @@
 import { after, before, describe, test, type TestContext } from 'node:test';
+import { translator } from '../../../src/i18n/index.ts';
 import assert from 'node:assert/strict';
 import { REST } from 'discord.js';
 import { nonceFor } from '../../../src/alerts/delivery.ts';
@@ -142,7 +143,7 @@ test('resending the same outbox entry with its nonce does not post a second mess
   assert.equal(entry.messageId, first.id);
 
   // As after a crash between the send and recording it: the same entry goes out again.
-  const again = await h.adapter.sender.send(channel, alertView(entry.content), nonceFor(entry.id));
+  const again = await h.adapter.sender.send(channel, alertView(entry.content, translator('en')), nonceFor(entry.id));
   assert.deepEqual(again, { kind: 'sent', messageId: first.id });
   assert.equal(h.fake.channelMessages(channel).length, 1);
 });
