@@ -8,7 +8,7 @@ import { renderMessage } from '../../i18n/message.ts';
 import type { AlertButton, AlertContent } from '../../store/outbox.ts';
 import { mergedView } from './merged.ts';
 import type { CardView, Field, LinkButton, View } from '../../domain/view.ts';
-import { ENGLISH, fmt, type T } from './lang.ts';
+import { fmt, type T } from './lang.ts';
 
 const TWEET_TEXT_MAX = 600;
 

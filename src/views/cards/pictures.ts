@@ -132,12 +132,7 @@ export function withPicture<V extends CardView | TableView | TextView>(view: V, 
 
 // ---- /mindmap (operation 1) ----
 
-export function mindmapChart(
-  graph: MindmapGraph,
-  centre: TokenSummary | undefined,
-  hours: number,
-  t: T,
-): MindmapInput {
+export function mindmapChart(graph: MindmapGraph, centre: TokenSummary | undefined, hours: number, t: T): MindmapInput {
   const centerId = centre?.id ?? graph.nodes[0]?.id ?? '0';
   // Tokens sharing a symbol would read as one: their labels use the name, and the chain if that is shared too.
   const norm = (s: string) => s.trim().toLowerCase();
