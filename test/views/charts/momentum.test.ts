@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { translator } from '../../../src/i18n/index.ts';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { decimalRatio, momentumSeries, momentumSvg, renderPng, WINDOWS } from '../../../src/views/charts/index.ts';
@@ -143,7 +144,7 @@ test('legend names are not cut: a long one is set smaller; one symbol on two cha
       price_after5m: '1.1',
       price_after1h: '1.2',
     }) as unknown as Parameters<typeof momentumChart>[1][number];
-  const chart = momentumChart('KOL', [item('solana', 3), item('base', 4)], 'recent', now);
+  const chart = momentumChart('KOL', [item('solana', 3), item('base', 4)], 'recent', now, translator('en'));
   const names = chart.tokens.map((t) => t.symbol);
   assert.ok(names.some((n) => n.includes('solana')) && names.some((n) => n.includes('base')), names.join(' | '));
   assert.equal(new Set(names).size, 2);
