@@ -238,7 +238,7 @@ export class RedisKvStore {
     this.#check();
     if (replace)
       for await (const batch of this.client.scanIterator({ MATCH: `${PREFIX}*`, COUNT: 1000 })) {
-        const keys = (batch as unknown as string[]).filter((k) => !k.startsWith(`${PREFIX}lease:`));
+        const keys = batch.filter((k) => !k.startsWith(`${PREFIX}lease:`));
         if (keys.length) await this.client.del(keys);
       }
     for (let i = 0; i < rows.length; i += 1000) {

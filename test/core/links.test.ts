@@ -10,6 +10,7 @@ import { DEFAULT_LINKS, tokenLinks } from '../../src/domain/links.ts';
 import { toDiscordPayload, BUTTON_URL_MAX } from '../../src/views/render/discord.ts';
 import { toTelegramHtml } from '../../src/views/render/telegram.ts';
 import { tokenCard } from '../../src/views/cards/tokenCard.ts';
+import { translator } from '../../src/i18n/index.ts';
 import type { TokenAnalyticsItem } from '../../src/api/index.ts';
 
 const ADDRESS: Record<ChainId, string> = {
@@ -121,7 +122,7 @@ test('a token card and an alert carry the links within each platform’s button 
   const many = loadConfig(
     Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`LINKS_EXTRA${i}`, `https://x${i}.example/{address}`])),
   ).links;
-  const card = tokenCard({ chain: 'solana', item, tweets: [], now: 0, links: many });
+  const card = tokenCard({ chain: 'solana', item, tweets: [], now: 0, links: many }, translator('en'));
   assert.equal(card.links!.length, 9, 'the explorer and at most 8 more');
   const payload = toDiscordPayload({
     ...card,

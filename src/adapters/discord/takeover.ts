@@ -48,6 +48,7 @@ export function createTakeover(
 ): Takeover {
   const now = o.now ?? Date.now;
   // Every interaction enters here, from the gateway or from http-interactions.ts: keep its raw payload until handled.
+  // discord.js internals, no public type: http-interactions.ts (gatewayInteractionHandler) checks them at start-up.
   const action = (client as unknown as { actions: { InteractionCreate: Handle } }).actions.InteractionCreate;
   const handle = action.handle.bind(action);
   const raws = new Map<string, { id: string }>();
