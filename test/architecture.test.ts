@@ -131,6 +131,13 @@ test('the outbox is written by the alerts layer only (commands queue through it)
   assert.deepEqual(writers, []);
 });
 
+test('the test-alert mark is written and read in src/alerts/testAlert.ts only', () => {
+  const others = code
+    .filter((f) => f !== 'src/alerts/testAlert.ts')
+    .filter((f) => /['`]test-/.test(readFileSync(join(root, f), 'utf8')));
+  assert.deepEqual(others, []);
+});
+
 test('subscriptions change only through src/alerts/subscriptions.ts', () => {
   assert.deepEqual(writersOf(/\bsub(?:scription)?s\.(?:put|delete)\(/, ['src/alerts/subscriptions.ts']), []);
 });

@@ -10,7 +10,8 @@ import { followupLine } from '../../views/cards/callLine.ts';
 import { translator } from '../../i18n/index.ts';
 import { formats } from '../../i18n/format.ts';
 import { callOf, followupsOf } from '../calls/record.ts';
-import { finish, isTest, localeOf, wake, type DeliveryState } from './state.ts';
+import { isTestAlert } from '../testAlert.ts';
+import { finish, localeOf, wake, type DeliveryState } from './state.ts';
 import type { Sender, Step } from './types.ts';
 
 /** An accepted alert becomes a call of its destination (once: a repeat changes nothing). */
@@ -30,7 +31,7 @@ export async function track(
     }
     return;
   }
-  if (!calls || e.content.kind !== 'alert' || e.content.test || isTest(e) || !messageId) return;
+  if (!calls || e.content.kind !== 'alert' || isTestAlert(e) || !messageId) return;
   await calls.record(callOf(e, e.content, messageId, followupsOf(sub), s.now()));
 }
 

@@ -12,7 +12,8 @@ import { disable, migrate } from '../subscriptions.ts';
 import { addKols } from './amend.ts';
 import { viewOf } from './compose.ts';
 import { followUp, track } from './followup.ts';
-import { finish, isTest, wake, type DeliveryState } from './state.ts';
+import { isTestAlert } from '../testAlert.ts';
+import { finish, wake, type DeliveryState } from './state.ts';
 import { nonceFor, type Sender, type SendResult, type Step } from './types.ts';
 
 export async function sendOne(
@@ -122,7 +123,7 @@ async function destinationGone(
 export function unwanted(e: OutboxEntry, sub: Subscription | undefined, now: number): string | undefined {
   if (!sub) return 'unsubscribed before it was sent';
   if (sub.disabled) return `destination disabled: ${sub.disabled.reason}`;
-  if (isTest(e)) return undefined;
+  if (isTestAlert(e)) return undefined;
   if (sub.pausedUntil !== null && sub.pausedUntil > now) return 'alerts paused';
   if (e.content.kind === 'followup') return undefined;
   if (

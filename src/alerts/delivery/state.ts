@@ -138,8 +138,5 @@ export async function languageOf(s: DeliveryState, e: Pick<OutboxEntry, 'platfor
   return translator(await localeOf(s, e));
 }
 
-/** Entries exempt from pause and mutes: an admin's `/alerts test`. */
-export const isTest = (e: OutboxEntry): boolean => e.id.startsWith('test-');
-
 /** Follow-up edits wait behind every new alert. */
 export const isFollowup = (e: OutboxEntry): boolean => e.content.kind === 'followup';
