@@ -23,9 +23,8 @@ const DAY_MS = 86_400_000;
 
 /** Feed reads a minute of a default install: its configured pace, read from the config itself. */
 export function feedReadsPerMinute(config: Config): number {
-  const paced = (config as { feedRequestsPerMinute?: number }).feedRequestsPerMinute;
-  if (typeof paced === 'number') return paced;
-  const fields = config.watchCron.trim().split(/\s+/);
+  if (config.feedRequestsPerMinute !== undefined) return config.feedRequestsPerMinute;
+  const fields = (config.watchCron ?? '*/30 * * * * *').trim().split(/\s+/);
   const every = (f: string, unit: number) => (f === '*' ? unit : /^\*\/(\d+)$/.test(f) ? unit / Number(f.slice(2)) : 1);
   // Six fields: seconds first; five: minutes first.
   return fields.length === 6 ? every(fields[0]!, 60) * (fields[1] === '*' ? 1 : 1 / 60) : every(fields[0]!, 1);

@@ -5,6 +5,7 @@
 import { cpus, totalmem } from 'node:os';
 import { benchCommands } from './commands.ts';
 import { benchWatcher } from './watcher.ts';
+import { benchLatency } from './latency.ts';
 import { benchPictures } from './pictures.ts';
 import { benchContention } from './contention.ts';
 import { benchDiscordFanout, benchTelegramFanout } from './fanout.ts';
@@ -20,6 +21,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ['commands', () => benchCommands()],
   ['detect', () => benchDetect()],
   ['watcher', () => benchWatcher()],
+  ['latency', () => benchLatency()],
   ['pictures', () => benchPictures()],
   ['contention', () => benchContention()],
   ['startup', () => benchStartup()],

@@ -24,6 +24,7 @@ import { createDigests, type Digests } from './alerts/digest/runner.ts';
 import { compactCards } from './views/cards/tokenCompact.ts';
 import { sharedChartPool } from './views/charts/pool.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
+import type { OutboxEntry } from './store/outbox.ts';
 import type { WaitOptions } from './startup.ts';
 
 export interface App {
@@ -50,7 +51,12 @@ export interface App {
   /** Starts the alert watcher and delivery through the given platform senders. */
   startAlerts(
     senders: readonly Sender[],
-    opts?: Partial<Pick<WatcherOptions, 'cron' | 'pageSize' | 'maxBacklog' | 'onTick' | 'onFollowups'>> & {
+    opts?: Partial<
+      Pick<
+        WatcherOptions,
+        'cron' | 'feedRequestsPerMinute' | 'marketHedgeMs' | 'pageSize' | 'maxBacklog' | 'onTick' | 'onFollowups'
+      >
+    > & {
       /** The follow-up clock (tests move it by hours); default the wall clock. */
       readonly followupNow?: () => number;
       /** The digest clock (tests move it by days); default the wall clock. */
@@ -216,7 +222,10 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         lease: watcherLease,
         marketNow: (tokens) => marketNow(api, tokens, { budgetMs: 10_000, log }),
         onResult: (e, r) => {
-          if (r.kind === 'sent') metrics.alertsSent.inc({ platform: e.platform });
+          if (r.kind === 'sent') {
+            metrics.alertsSent.inc({ platform: e.platform });
+            observeAlertDelay(metrics, e, Date.now());
+          }
           // Paced: a destination at its own limit, scheduled; nothing failed.
           else if (r.kind === 'paced') metrics.rateLimitWaits.inc({ platform: e.platform });
           else metrics.alertsFailed.inc({ platform: e.platform, kind: r.kind });
@@ -235,8 +244,9 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         delivery,
         lease: watcherLease,
         log,
-        cron: config.watchCron,
         links: config.links,
+        ...(config.watchCron !== undefined ? { cron: config.watchCron } : {}),
+        ...(config.feedRequestsPerMinute !== undefined ? { feedRequestsPerMinute: config.feedRequestsPerMinute } : {}),
         followups,
         onTick: (r) => {
           metrics.watcherTicks.inc({ result: r.leader ? 'leader' : 'follower' });
@@ -247,6 +257,8 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
           metrics.authorUnknown.inc({}, r.lookup.unknown);
           metrics.alertsHeld.inc({}, r.held);
           if (r.lagMs !== null) metrics.watcherLag.set(r.lagMs / 1000);
+          metrics.feedRequests.inc({}, r.reads);
+          for (const ms of r.firstReadMs) metrics.tweetToRead.observe(ms / 1000);
         },
         onTickError: () => metrics.watcherTicks.inc({ result: 'error' }),
         onFollowups: (f) => {
@@ -296,4 +308,17 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
       await sandbox?.close();
     },
   };
+}
+
+/**
+ * The delay histograms for a new alert the platform accepted at `sentAt`: its
+ * first tweet (the one that made it an alert) to sent, and first read to sent.
+ * Edits, merged lines, notices and digests are not alerts' first sends.
+ */
+export function observeAlertDelay(m: Metrics, e: OutboxEntry, sentAt: number): void {
+  if (e.content.kind !== 'alert') return;
+  const platform = e.platform;
+  const tweeted = Date.parse(e.content.kols[0]?.tweetedAt ?? '');
+  if (Number.isFinite(tweeted)) m.tweetToSent.observe(Math.max(0, sentAt - tweeted) / 1000, { platform });
+  if (e.readAt !== undefined) m.readToSent.observe(Math.max(0, sentAt - e.readAt) / 1000, { platform });
 }

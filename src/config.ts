@@ -183,6 +183,14 @@ const EnvSchema = z.object({
       .refine((s) => validateCron(s), 'must be a cron expression such as */30 * * * * *')
       .optional(),
   ),
+  FEED_REQUESTS_PER_MINUTE: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(1, 'must be at least 1').max(600, 'must be at most 600'))
+      .optional(),
+  ),
   CALLS_RETENTION_DAYS: optionalString.pipe(
     z
       .string()
@@ -262,7 +270,13 @@ export interface Config {
   readonly storeConnectTimeoutMs: number;
   /** How long start-up waits for a chat platform (Telegram's API) before exiting with status 1. */
   readonly platformConnectTimeoutMs: number;
-  readonly watchCron: string;
+  /** Set: the watcher ticks on this schedule (the old way) instead of the feed budget's pace. */
+  readonly watchCron: string | undefined;
+  /**
+   * Feed requests the watcher may make in any minute, spent evenly (default 20: a
+   * read about every 3 s); with WATCH_CRON, only when set explicitly.
+   */
+  readonly feedRequestsPerMinute: number | undefined;
   readonly callsRetentionDays: number;
   readonly followupRequestsPerMinute: number;
   readonly logLevel: (typeof LEVELS)[number];
@@ -288,8 +302,11 @@ export interface Config {
 
 export const DEFAULT_STORE_URL = 'sqlite:./data/kolradar.sqlite';
 export const DEFAULT_STORE_WAIT_MS = 30_000;
-/** Every 30 seconds (node-cron accepts a seconds field). */
-const DEFAULT_WATCH_CRON = '*/30 * * * * *';
+/**
+ * Feed requests per minute: a read about every 3 s, 28,800 feed requests a day,
+ * so a new tweet waits 1.5 s on average for its first read.
+ */
+export const DEFAULT_FEED_REQUESTS_PER_MINUTE = 20;
 /** Call history kept (days). */
 export const DEFAULT_CALLS_RETENTION_DAYS = 30;
 /**
@@ -377,7 +394,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
     storeUrl: e.STORE_URL ?? DEFAULT_STORE_URL,
     storeConnectTimeoutMs: e.STORE_CONNECT_TIMEOUT ?? DEFAULT_STORE_WAIT_MS,
     platformConnectTimeoutMs: e.PLATFORM_CONNECT_TIMEOUT ?? DEFAULT_STORE_WAIT_MS,
-    watchCron: e.WATCH_CRON ?? DEFAULT_WATCH_CRON,
+    watchCron: e.WATCH_CRON,
+    feedRequestsPerMinute: e.FEED_REQUESTS_PER_MINUTE ?? (e.WATCH_CRON ? undefined : DEFAULT_FEED_REQUESTS_PER_MINUTE),
     callsRetentionDays: e.CALLS_RETENTION_DAYS ?? DEFAULT_CALLS_RETENTION_DAYS,
     followupRequestsPerMinute: e.FOLLOWUP_REQUESTS_PER_MINUTE ?? DEFAULT_FOLLOWUP_REQUESTS_PER_MINUTE,
     logLevel: e.LOG_LEVEL ?? 'info',

@@ -8,8 +8,19 @@ test('no configuration at all: console against the embedded sandbox, sqlite unde
   assert.equal(c.discord, undefined);
   assert.equal(c.telegram, undefined);
   assert.equal(c.storeUrl, DEFAULT_STORE_URL);
-  assert.equal(c.watchCron, '*/30 * * * * *');
+  assert.equal(c.watchCron, undefined);
+  assert.equal(c.feedRequestsPerMinute, 20, 'the feed is read on its budget, about every 3 s');
   assert.equal(c.logLevel, 'info');
+});
+
+test('WATCH_CRON keeps its fixed tick without a budget unless FEED_REQUESTS_PER_MINUTE is set too', () => {
+  assert.equal(loadConfig({ WATCH_CRON: '*/30 * * * * *' }).feedRequestsPerMinute, undefined);
+  const both = loadConfig({ WATCH_CRON: '*/30 * * * * *', FEED_REQUESTS_PER_MINUTE: '6' });
+  assert.equal(both.watchCron, '*/30 * * * * *');
+  assert.equal(both.feedRequestsPerMinute, 6);
+  assert.equal(loadConfig({ FEED_REQUESTS_PER_MINUTE: '60' }).feedRequestsPerMinute, 60);
+  for (const bad of ['0', '-1', 'fast', '601'])
+    assert.throws(() => loadConfig({ FEED_REQUESTS_PER_MINUTE: bad }), /FEED_REQUESTS_PER_MINUTE/);
 });
 
 test('every invalid variable is named at once, and no secret value is echoed', () => {

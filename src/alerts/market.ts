@@ -25,11 +25,17 @@ export interface TokenRef {
 /** Parallel op-2 requests of one batch. */
 const CONCURRENCY = 4;
 
-/** Market data per token key (`chain:address`, see tokenKeyOf); tokens are deduplicated first. */
+/**
+ * Market data per token key (`chain:address`, see tokenKeyOf); tokens are deduplicated first.
+ * `hedgeAfterMs`: a request not answered by then gets a twin, and the first answer wins (the
+ * other is aborted). A new alert waits for this request, and an API's slowest answers (its
+ * p99, often several times its median) would otherwise be every alert's delay; the twin
+ * costs one extra request for the slowest few only.
+ */
 export async function marketNow(
   api: KolClient,
   tokens: Iterable<TokenRef>,
-  o: { budgetMs: number; log: Logger; signal?: AbortSignal },
+  o: { budgetMs: number; log: Logger; signal?: AbortSignal; hedgeAfterMs?: number },
 ): Promise<Map<string, MarketAtTime>> {
   const unique = new Map<string, TokenRef>();
   for (const t of tokens) unique.set(tokenKeyOf(t.chain, t.address), t);
@@ -40,10 +46,12 @@ export async function marketNow(
       const [key, t] = next;
       try {
         // tokenAddress is a partial, case-insensitive search (4.2): keep the exact address only.
-        const r = await api.getTokenAnalytics(
-          { tokenAddress: t.address, chainId: t.chain, limit: 5 },
-          { budgetMs: o.budgetMs, cache: 'bypass', ...(o.signal ? { signal: o.signal } : {}) },
-        );
+        const ask = (signal: AbortSignal) =>
+          api.getTokenAnalytics(
+            { tokenAddress: t.address, chainId: t.chain, limit: 5 },
+            { budgetMs: o.budgetMs, cache: 'bypass', share: false, signal },
+          );
+        const r = await hedged(ask, o.hedgeAfterMs, o.signal);
         const hit =
           r.items.find((i) => i.token.address === t.address) ??
           r.items.find((i) => i.token.address.toLowerCase() === t.address.toLowerCase());
@@ -55,4 +63,39 @@ export async function marketNow(
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, work));
   return out;
+}
+
+/** The first answer of `ask`, asked a second time if the first has not answered after `afterMs`. */
+async function hedged<T>(
+  ask: (signal: AbortSignal) => Promise<T>,
+  afterMs: number | undefined,
+  outer: AbortSignal | undefined,
+): Promise<T> {
+  const ctls = [new AbortController()];
+  const signalOf = (c: AbortController) => (outer ? AbortSignal.any([outer, c.signal]) : c.signal);
+  const first = ask(signalOf(ctls[0]!));
+  if (afterMs === undefined) return first;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    // The first success wins; it fails only when every request asked has failed.
+    return await new Promise<T>((resolve, reject) => {
+      let pending = 1;
+      let failure: unknown;
+      const settle = (p: Promise<T>) =>
+        p.then(resolve, (e: unknown) => {
+          failure ??= e;
+          if (--pending === 0) reject(failure);
+        });
+      settle(first);
+      timer = setTimeout(() => {
+        pending++;
+        const c = new AbortController();
+        ctls.push(c);
+        settle(ask(signalOf(c)));
+      }, afterMs);
+    });
+  } finally {
+    clearTimeout(timer);
+    for (const c of ctls) c.abort();
+  }
 }

@@ -16,6 +16,7 @@ import type { AlertButton, AlertContent, AlertKol, AlertToken, OutboxEntry } fro
 import { marketNow, type MarketAtTime } from './market.ts';
 import { hasMarketFilters, marketVerdict } from './rules.ts';
 import { DEFAULT_LINKS, tokenLinks, type LinkSet } from '../domain/links.ts';
+import { fnv1a } from './hash.ts';
 
 /** Buttons on alerts outlive ordinary pages: people scroll back. */
 const ALERT_ACTION_TTL_MS = 7 * 24 * 3600_000;
@@ -34,6 +35,17 @@ export interface PlanInput {
   readonly log: Logger;
   /** Chart, trading and safety links put on each alert; default: domain/links.ts's. */
   readonly links?: LinkSet;
+  /** When each tweet was first read (for the delay metrics); absent: not recorded. */
+  readonly readAt?: ReadonlyMap<string, number>;
+  /** A market request not answered by then gets a twin; absent: none. */
+  readonly hedgeAfterMs?: number;
+  /** Market data already asked for (beside the author lookups): not asked again. */
+  readonly early?: EarlyMarkets;
+}
+
+export interface EarlyMarkets {
+  readonly keys: ReadonlySet<string>;
+  readonly result: Promise<Map<string, MarketAtTime>>;
 }
 
 export interface Plan {
@@ -82,18 +94,25 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
     if (c !== undefined && c.batch !== p.batchId && c.at + g[0]!.sub.filters.cooldownMinutes * 60_000 > p.now)
       heldBy.set(g, c);
   });
-  const due = all.filter((g) => !heldBy.has(g));
+  const due = fairOrder(all.filter((g) => !heldBy.has(g)));
 
   const tokens = new Map<string, TweetFacts>();
   for (const g of due) tokens.set(g[0]!.facts.tokenKey, g[0]!.facts);
-  const markets = await marketNow(
-    p.api,
-    [...tokens.values()].map((f) => ({
-      chain: f.tweet.token.chain_id as ChainId,
-      address: f.tweet.token.token_address,
-    })),
-    { budgetMs: p.budgetMs, log: p.log },
-  );
+  const [early, later] = await Promise.all([
+    p.early?.result ?? new Map<string, MarketAtTime>(),
+    marketNow(
+      p.api,
+      [...tokens.values()]
+        .filter((f) => !p.early?.keys.has(f.tokenKey))
+        .map((f) => ({
+          chain: f.tweet.token.chain_id as ChainId,
+          address: f.tweet.token.token_address,
+        })),
+      // A new alert waits for this: a slow answer gets a twin (see marketNow).
+      { budgetMs: p.budgetMs, log: p.log, ...(p.hedgeAfterMs !== undefined ? { hedgeAfterMs: p.hedgeAfterMs } : {}) },
+    ),
+  ]);
+  const markets = new Map([...early, ...later]);
   // Market filters need the figures just read: a failed one drops the alert, an unknown one holds it.
   const held = new Map<string, number>();
   const live = due.filter((g) => {
@@ -127,7 +146,9 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
         m.facts.tweet.token.token_address,
       ),
     };
-    return alertEntry(`${m.facts.tweet.id}:${m.sub.id}`, m.sub, content, p.now);
+    const entry = alertEntry(`${m.facts.tweet.id}:${m.sub.id}`, m.sub, content, p.now);
+    const readAt = p.readAt?.get(m.facts.tweet.id);
+    return readAt === undefined ? entry : { ...entry, readAt };
   });
   // Within the cooldown: no new alert; the earlier one is edited to name the new KOLs too.
   for (const [g, c] of heldBy) {
@@ -165,6 +186,26 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
       }
     },
   };
+}
+
+/**
+ * A fair fan-out: each alert's destinations are sent to in the subscriptions'
+ * order, but starting at a point chosen from the tweet's id, so over many
+ * alerts no community is always first or always last. Stable for one tweet: a
+ * tick repeated after a crash queues the same entries in the same order.
+ */
+function fairOrder(groups: readonly Match[][]): Match[][] {
+  const byTweet = new Map<string, Match[][]>();
+  for (const g of groups) {
+    const id = g[0]!.facts.tweet.id;
+    const list = byTweet.get(id);
+    if (list) list.push(g);
+    else byTweet.set(id, [g]);
+  }
+  return [...byTweet].flatMap(([id, gs]) => {
+    const k = fnv1a(id) % gs.length;
+    return [...gs.slice(k), ...gs.slice(0, k)];
+  });
 }
 
 /** A new outbox entry for one destination. */

@@ -18,6 +18,15 @@ export interface CallOptions {
   /** Total time this call may take, retries and waits included. */
   budgetMs?: number;
   cache?: 'use' | 'bypass';
+  /**
+   * Most attempts for this call (at most the client's own): 1 for a caller that
+   * paces and backs off itself, so each request it counts is one request sent.
+   */
+  attempts?: number;
+  /** The caller reports failures itself (once, not per call): they are logged at debug. */
+  quiet?: boolean;
+  /** false: a request of its own, not joined to an identical one in flight (a hedge against a slow answer). */
+  share?: boolean;
 }
 
 export interface CallEvent {
@@ -92,7 +101,7 @@ export function createKolClient(o: KolClientOptions): KolClient {
   const maxEntries = o.cacheMaxEntries ?? 200;
   const clearers: (() => void)[] = [];
 
-  function report(e: CallEvent, err?: unknown): void {
+  function report(e: CallEvent, err?: unknown, quiet = false): void {
     try {
       o.onCall?.(e);
     } catch {
@@ -101,6 +110,7 @@ export function createKolClient(o: KolClientOptions): KolClient {
     if (err === undefined) o.logger?.debug?.({ ...e }, 'upstream call');
     else if (err instanceof ApiValidationError || err instanceof ApiAbortedError)
       o.logger?.debug?.({ ...e, err: errorFields(err) }, 'upstream call not completed');
+    else if (quiet) o.logger?.debug?.({ ...e, err: errorFields(err) }, 'upstream call failed');
     else o.logger?.warn?.({ ...e, err: errorFields(err) }, 'upstream call failed');
   }
 
@@ -108,6 +118,7 @@ export function createKolClient(o: KolClientOptions): KolClient {
     type Out = z.output<RS>;
     const cache = new TtlCache<Out>(maxEntries);
     const flights = new SingleFlight<Out>();
+    let unshared = 0;
     clearers.push(() => cache.clear());
     const ttlMs = o.cacheTtlMs === false ? 0 : (o.cacheTtlMs?.[def.name] ?? DEFAULT_TTL_MS[def.name]);
 
@@ -126,7 +137,11 @@ export function createKolClient(o: KolClientOptions): KolClient {
 
     return async (params: z.input<PS>, opts: CallOptions = {}): Promise<Out> => {
       const started = performance.now();
-      const stats: CallStats = { attempts: 0, status: undefined };
+      const stats: CallStats = {
+        attempts: 0,
+        status: undefined,
+        ...(opts.attempts !== undefined ? { maxAttempts: opts.attempts } : {}),
+      };
       const elapsed = () => Math.round(performance.now() - started);
       let leader = false;
       try {
@@ -146,13 +161,17 @@ export function createKolClient(o: KolClientOptions): KolClient {
           }
         }
         const deadline = Date.now() + budgetMs;
-        const run = flights.run(target, (signal) => fetchParsed(target, signal, deadline, stats), {
-          signal: opts.signal,
-          // The leader's transport enforces the budget with a precise cause; this is a backstop.
-          timeoutMs: budgetMs + 25,
-          onAbort: (reason) => new ApiAbortedError(def.name, reason),
-          onTimeout: () => new ApiUnavailableError(def.name, 'timeout', { attempts: 0, budgetExhausted: true }),
-        });
+        const run = flights.run(
+          opts.share === false ? `${target}#${++unshared}` : target,
+          (signal) => fetchParsed(target, signal, deadline, stats),
+          {
+            signal: opts.signal,
+            // The leader's transport enforces the budget with a precise cause; this is a backstop.
+            timeoutMs: budgetMs + 25,
+            onAbort: (reason) => new ApiAbortedError(def.name, reason),
+            onTimeout: () => new ApiUnavailableError(def.name, 'timeout', { attempts: 0, budgetExhausted: true }),
+          },
+        );
         leader = run.leader;
         const value = structuredClone(await run.promise);
         if (leader) {
@@ -172,6 +191,7 @@ export function createKolClient(o: KolClientOptions): KolClient {
         report(
           { operation: def.name, ms: elapsed(), outcome: 'error', attempts: stats.attempts, ...statusOf(status) },
           err,
+          opts.quiet,
         );
         throw err;
       }

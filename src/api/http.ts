@@ -45,6 +45,8 @@ export interface TransportConfig {
 export interface CallStats {
   attempts: number;
   status: number | undefined;
+  /** This call's own cap on attempts, below the policy's. */
+  maxAttempts?: number;
 }
 
 export interface Transport {
@@ -260,7 +262,7 @@ export function createTransport(config: TransportConfig): Transport {
           ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
           cause,
         };
-        if (stats.attempts >= config.retry.attempts) {
+        if (stats.attempts >= Math.min(config.retry.attempts, stats.maxAttempts ?? Infinity)) {
           throw new ApiUnavailableError(operation, kind, { ...details, budgetExhausted: false });
         }
         const waitMs = retryAfterMs ?? backoffMs(stats.attempts, config.retry);

@@ -6,6 +6,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 type IntervalHistogram = ReturnType<typeof monitorEventLoopDelay>;
+/** Seconds, from a quarter second (the goal is a couple) to five minutes (a large free-rate fan-out). */
+const DELAY_BUCKETS = [0.25, 0.5, 1, 2, 3, 5, 10, 20, 30, 60, 120, 300];
 
 type Labels = Readonly<Record<string, string>>;
 
@@ -199,6 +201,30 @@ export function createMetrics() {
       new Counter('kolradar_rate_limit_waits_total', 'Sends deferred by a platform rate limit, by platform.'),
     ),
     outboxDepth: add(new Gauge('kolradar_outbox_depth', 'Alerts waiting in the outbox after the last drain.')),
+    feedRequests: add(
+      new Counter('kolradar_feed_requests_total', 'Feed requests (operation 8) made by the watcher; each page counts.'),
+    ),
+    tweetToRead: add(
+      new Histogram(
+        'kolradar_alert_tweet_to_read_seconds',
+        "From a tweet's time to the watcher's first read of it (upstream indexing included).",
+        DELAY_BUCKETS,
+      ),
+    ),
+    readToSent: add(
+      new Histogram(
+        'kolradar_alert_read_to_sent_seconds',
+        "From the first read of an alert's tweet to the platform accepting the alert, by platform.",
+        DELAY_BUCKETS,
+      ),
+    ),
+    tweetToSent: add(
+      new Histogram(
+        'kolradar_alert_tweet_to_sent_seconds',
+        "From an alert's tweet time to the platform accepting the alert, by platform.",
+        DELAY_BUCKETS,
+      ),
+    ),
     watcherLag: add(new Gauge('kolradar_watcher_lag_seconds', 'Age of the newest tweet handled by the watcher.')),
     authorLookups: add(
       new Counter('kolradar_author_lookups_total', 'Operation 7 requests made to fill author facts the feed lacked.'),

@@ -7,10 +7,13 @@ const HELP = `Usage: npm run sandbox -- [options]
   --host H            host (default 127.0.0.1)
   --key K             API key clients must send as x-api-key (default sandbox-key)
   --seed N            data seed (same seed, same data)
-  --live R            append R new tweets per second
+  --live R            append R new tweets per second (same as --feed-rate)
+  --feed-rate R       new tweets per second in the live feed
+  --index-delay MS    a live tweet shows in the feed MS after its tweet time (default 0)
   --authors S         feed authors: full (default), minimal (id and username only) or mix
   --latency MS        added latency per request
   --jitter MS         extra random latency up to MS
+  --latency-p99 MS    with --latency as the median: log-normal latency with this 99th percentile
   --error-rate F      fraction answered 500/502/503
   --burst-5xx N       next N requests answered 503
   --rate-limit N[:S]  next N requests answered 429 with Retry-After S (default 1)
@@ -34,6 +37,9 @@ async function main(): Promise<void> {
       key: { type: 'string' },
       seed: { type: 'string' },
       live: { type: 'string' },
+      'feed-rate': { type: 'string' },
+      'index-delay': { type: 'string' },
+      'latency-p99': { type: 'string' },
       authors: { type: 'string' },
       latency: { type: 'string' },
       jitter: { type: 'string' },
@@ -57,6 +63,7 @@ async function main(): Promise<void> {
   };
   set('latencyMs', num('latency', values.latency));
   set('jitterMs', num('jitter', values.jitter));
+  set('latencyP99Ms', num('latency-p99', values['latency-p99']));
   set('errorRate', num('error-rate', values['error-rate']));
   set('burst5xx', num('burst-5xx', values['burst-5xx']));
   set('hangRate', num('hang-rate', values['hang-rate']));
@@ -71,7 +78,9 @@ async function main(): Promise<void> {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-  const live = num('live', values.live);
+  const live = num('feed-rate', values['feed-rate']) ?? num('live', values.live);
+  const indexDelayMs = num('index-delay', values['index-delay']) ?? 0;
+  if (indexDelayMs < 0) throw new Error('--index-delay must be 0 or more');
   const seed = num('seed', values.seed);
   const port = num('port', values.port);
 
@@ -84,14 +93,14 @@ async function main(): Promise<void> {
     ...(values.host ? { host: values.host } : {}),
     ...(values.key ? { apiKey: values.key } : {}),
     ...(seed !== undefined ? { seed } : {}),
-    live: live ? { tweetsPerSecond: live } : false,
+    live: live ? { tweetsPerSecond: live, indexDelayMs } : false,
     faults,
   });
   const d = sb.data;
   console.log(`sandbox listening on ${sb.url}`);
   console.log(`api key: ${sb.apiKey}`);
   console.log(
-    `data: ${d.tokens.length} tokens, ${d.kols.length} KOLs, ${d.tweets.length} tweets (seed ${d.seed})${live ? `, live ${live} tweets/s` : ''}`,
+    `data: ${d.tokens.length} tokens, ${d.kols.length} KOLs, ${d.tweets.length} tweets (seed ${d.seed})${live ? `, live ${live} tweets/s indexed ${indexDelayMs} ms late` : ''}`,
   );
   console.log(`try: curl -H 'x-api-key: ${sb.apiKey}' '${sb.url}/v2/tweets?limit=2'`);
   console.log(`     KOL twitter id ${d.kols[0]?.twitter_id}, token ${d.tokens[0]?.chain_id}/${d.tokens[0]?.address}`);

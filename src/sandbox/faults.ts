@@ -7,6 +7,11 @@ export interface Faults {
   latencyMs?: number;
   /** Extra random delay, uniform in [0, jitterMs]. */
   jitterMs?: number;
+  /**
+   * With latencyMs as the median: a log-normal latency whose 99th percentile is
+   * this (a real API's long tail, e.g. 150 ms median and 1 s p99), instead of a constant.
+   */
+  latencyP99Ms?: number;
   /** Fraction of requests answered 500, 502 or 503. */
   errorRate?: number;
   /** The next N requests are answered 503. */
@@ -72,7 +77,13 @@ export class FaultState {
   }
 
   delayMs(): number {
-    const base = this.f.latencyMs ?? 0;
+    let base = this.f.latencyMs ?? 0;
+    const p99 = this.f.latencyP99Ms ?? 0;
+    if (base > 0 && p99 > base) {
+      // ln(latency) is normal: median ln(base), sigma so that the 99th percentile (z = 2.326) lands on p99.
+      const sigma = Math.log(p99 / base) / 2.326;
+      base *= Math.exp(sigma * normal(this.rng));
+    }
     const jitter = this.f.jitterMs ?? 0;
     return Math.max(0, base + (jitter > 0 ? this.rng() * jitter : 0));
   }
@@ -105,6 +116,12 @@ export class FaultState {
   private roll(rate: number | undefined): boolean {
     return rate !== undefined && rate > 0 && this.rng() < rate;
   }
+}
+
+/** A standard normal draw (Box-Muller) from a uniform source. */
+function normal(rng: Rng): number {
+  const u = 1 - rng();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng());
 }
 
 /**

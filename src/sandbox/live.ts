@@ -31,6 +31,11 @@ export class LiveFeed {
   private readonly clock: () => number;
   private timed = 0;
   private notable: { tokens: SandboxToken[]; kols: SandboxKol[] } | undefined;
+  /**
+   * How late the upstream indexes a tweet: a live tweet appears in the feed this
+   * long after its tweet time (the part of an alert's delay no reader can remove).
+   */
+  indexDelayMs = 0;
 
   constructor(store: Store, seed: number, clock: () => number) {
     this.store = store;
@@ -42,7 +47,7 @@ export class LiveFeed {
     this.pickKol = zipfSampler(this.kolOrder.length, 0.75);
   }
 
-  /** Appends n tweets stamped now, with ids above all previous ones. */
+  /** Appends n tweets stamped now (less the indexing delay), with ids above all previous ones; they are visible now. */
   add(n: number, o: Partial<TweetSeed> = {}): SandboxTweet[] {
     const { store, rng } = this;
     const main = o.token !== undefined ? store.resolveToken(o.token) : undefined;
@@ -56,13 +61,14 @@ export class LiveFeed {
         kol: kol ?? (this.kolOrder[this.pickKol(rng)] as SandboxKol),
         tokens,
         // The clock may step back (NTP); the feed must not.
-        ms: Math.max(this.clock(), store.lastMs),
+        ms: Math.max(this.clock() - this.indexDelayMs, store.lastMs),
         type: o.tweet_type,
         content: o.content,
         sentiment: o.sentiment,
         tokenScore: o.tokenScore,
         kolScore: o.kolScore,
       });
+      t.indexedMs = this.clock();
       store.append(t);
       out.push(t);
     }

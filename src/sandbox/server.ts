@@ -24,7 +24,8 @@ export interface SandboxOptions {
   host?: string;
   apiKey?: string;
   seed?: number;
-  live?: { tweetsPerSecond: number } | false;
+  /** New tweets per second, each visible `indexDelayMs` after its tweet time (default 0). */
+  live?: { tweetsPerSecond: number; indexDelayMs?: number } | false;
   faults?: Faults;
   /** Anchor of the seeded timestamps (ms); fix it to get byte-identical data across runs. Default: start time. */
   now?: number;
@@ -80,8 +81,8 @@ export interface Sandbox {
   setFaults(f: Faults): void;
   clearFaults(): void;
   addTweets(n: number, overrides?: Partial<TweetSeed>): SandboxTweet[];
-  /** Starts, changes or stops (false) the steady stream of new tweets. */
-  setLive(live: { tweetsPerSecond: number } | false): void;
+  /** Starts, changes or stops (false) the steady stream of new tweets (and sets their indexing delay). */
+  setLive(live: { tweetsPerSecond: number; indexDelayMs?: number } | false): void;
   /** Changes how feed authors are served from the next request on. */
   setAuthors(shape: AuthorShape): void;
   requests: RequestRecord[];
@@ -237,7 +238,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   });
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  if (opts.live) live.start(opts.live.tweetsPerSecond);
+  if (opts.live) {
+    live.indexDelayMs = opts.live.indexDelayMs ?? 0;
+    live.start(opts.live.tweetsPerSecond);
+  }
 
   return {
     url: `http://${host}:${addr.port}`,
@@ -246,7 +250,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     setFaults: (f) => faults.set(f),
     clearFaults: () => faults.clear(),
     addTweets: (n, overrides) => live.add(n, overrides),
-    setLive: (l) => (l ? live.start(l.tweetsPerSecond) : live.stop()),
+    setLive: (l) => {
+      if (!l) return live.stop();
+      live.indexDelayMs = l.indexDelayMs ?? live.indexDelayMs;
+      live.start(l.tweetsPerSecond);
+    },
     setAuthors: (shape) => {
       authors = shape;
     },

@@ -109,6 +109,8 @@ export interface SandboxTweet {
   twitter_id: string;
   content: string;
   tweetedMs: number;
+  /** When the live feed made it visible (epoch ms): its time plus the indexing delay. Absent for seeded tweets. */
+  indexedMs?: number;
   kolId: number;
   /** Highlighted tokens; the first is the tweet's main token. */
   tokenIds: number[];

@@ -138,6 +138,8 @@ export interface OutboxEntry {
   readonly isGroup: boolean;
   readonly content: AlertContent;
   readonly createdAt: number;
+  /** When the watcher first read the alert's tweet (epoch ms); absent in entries of older builds. */
+  readonly readAt?: number;
   state: EntryState;
   attempts: number;
   /** Earliest time of the next attempt (after a 429 or a transient failure). */

@@ -97,7 +97,7 @@ export async function callsHarness(
   if (o.subscribe !== false)
     for (const c of chats)
       await app.store.subscriptions.put(openSubscription('console', c, o.followups ? { followups: o.followups } : {}));
-  const watcher = app.startAlerts([sender], { followupNow: now });
+  const watcher = app.startAlerts([sender], { followupNow: now, marketHedgeMs: false });
   let closing: Promise<void> | undefined;
   const close = () => (closing ??= app.close());
   t.after(close);

@@ -105,6 +105,8 @@ export async function alertHarness(
       pageSize: opts.pageSize ?? 30,
       maxBacklog: opts.maxBacklog ?? 1000,
       budgetMs: opts.budgetMs ?? 10_000,
+      // Upstream requests are counted here: no twin for a market answer slowed by a loaded machine.
+      marketHedgeMs: false,
       ...(opts.now ? { now: opts.now } : {}),
     });
     return { dispatcher, delivery, watcher };
