@@ -31,7 +31,7 @@ test('a market request that hangs gets a twin after the hedge delay; the twin an
     log: silentLogger(),
     hedgeAfterMs: 5,
   });
-  assert.deepEqual(m.get(`base:${ADDRESS}`), { marketCap: 42, liquidity: 1 });
+  assert.equal(m.get(`base:${ADDRESS}`)?.marketCap, 42);
   assert.equal(calls.length, 2);
   assert.ok(calls[0]!.aborted(), 'the slow one is given up');
 });
