@@ -58,6 +58,13 @@ export const MIGRATIONS: readonly Migration[] = [
     kind: 'expand',
     async up() {},
   },
+  {
+    to: 3,
+    what: 'an outbox entry may carry readAt, when the watcher first read its tweet (for the read-to-sent delay metric); entries written before carry none and are sent as they are, without a delay sample',
+    // Version 2 code ignores the field: it sends the entry as before.
+    kind: 'expand',
+    async up() {},
+  },
 ];
 
 /** The version this code writes. */
