@@ -8,13 +8,14 @@ import type { CommandContext } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
 import { subscriptionId, type FeedPosition, type Subscription } from '../src/store/subscriptions.ts';
 
-/** This chat as an alert destination, and its subscription id. */
+/** This chat (or the forum topic asked in) as an alert destination, and its subscription id. */
 export function destinationOf(ctx: CommandContext): Destination & { id: string } {
-  const platform = ctx.caller.platform;
+  const { platform, chatId, threadId } = ctx.caller;
   return {
-    id: subscriptionId(platform, ctx.caller.chatId),
+    id: subscriptionId(platform, chatId, threadId),
     platform,
-    chatId: ctx.caller.chatId,
+    chatId,
+    ...(threadId ? { threadId } : {}),
     isGroup: ctx.caller.chatType === 'group',
   };
 }

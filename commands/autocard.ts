@@ -40,8 +40,8 @@ export default {
   requires: 'manage',
   async run({ mode, cooldown }, ctx) {
     const settings = autoCardSettings(ctx.store);
-    const { platform, chatId } = ctx.caller;
-    const current = await settings.get(platform, chatId);
+    const { platform, chatId, threadId } = ctx.caller;
+    const current = await settings.get(platform, chatId, threadId);
     let next = current;
     if (cooldown !== undefined) {
       const ms = parseCooldown(cooldown);
@@ -50,7 +50,7 @@ export default {
     }
     if (mode !== undefined) next = { ...next, enabled: mode === 'on' };
     const changed = next !== current;
-    if (changed) await settings.put(platform, chatId, next);
+    if (changed) await settings.put(platform, chatId, next, threadId);
     const values = { cooldown: cooldownText(next.cooldownMs) };
     const head = ctx.t(
       changed

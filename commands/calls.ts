@@ -64,7 +64,7 @@ export default {
   chatSettings: true,
   examples: ['/calls', '/calls period:30d sort:worst', '/calls by:kol', '/calls kol:@cobie', '/calls clear'],
   async run(input, ctx): Promise<View> {
-    const subId = subscriptionId(ctx.caller.platform, ctx.caller.chatId);
+    const subId = subscriptionId(ctx.caller.platform, ctx.caller.chatId, ctx.caller.threadId);
     if (input.action === 'clear') return clear(ctx, subId);
     const now = ctx.now();
     const t = ctx.t;

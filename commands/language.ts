@@ -27,10 +27,10 @@ export default {
   options,
   examples: ['/language', '/language ru', '/language auto'],
   async run({ code }, ctx) {
-    const { platform, chatId } = ctx.caller;
+    const { platform, chatId, threadId } = ctx.caller;
     const t = ctx.t;
     if (!code) {
-      const chosen = await ctx.store.languages.get(platform, chatId);
+      const chosen = await ctx.store.languages.get(platform, chatId, threadId);
       const line = chosen
         ? t('language.current', { language: nameOf(chosen) })
         : t('language.followsCaller', { language: nameOf(ctx.locale) });
@@ -40,13 +40,13 @@ export default {
       throw new PermissionError(t(platform === 'discord' ? 'language.adminsOnlyChannel' : 'language.adminsOnlyGroup'));
     }
     if (code.trim().toLowerCase() === 'auto') {
-      await ctx.store.languages.clear(platform, chatId);
+      await ctx.store.languages.clear(platform, chatId, threadId);
       const own = pickLocale(ctx.caller.locale);
       return { kind: 'text', text: translator(own)('language.cleared', { language: nameOf(own) }) };
     }
     const locale = negotiate(code);
     if (!locale) throw new UserError(t('language.unknown', { code, codes: LOCALES.join(', ') }), '/language en');
-    await ctx.store.languages.set(platform, chatId, locale);
+    await ctx.store.languages.set(platform, chatId, locale, threadId);
     // The confirmation is already in the new language: the clearest sign it worked.
     return { kind: 'text', text: translator(locale)('language.set') };
   },

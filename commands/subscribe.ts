@@ -69,10 +69,10 @@ const words = (xs: readonly string[]) =>
  * English. A store fault costs only this, never the subscription.
  */
 async function seedLanguage(ctx: CommandContext): Promise<void> {
-  const { platform, chatId, guildLocale } = ctx.caller;
+  const { platform, chatId, threadId, guildLocale } = ctx.caller;
   try {
-    if (await ctx.store.languages.get(platform, chatId)) return;
-    await ctx.store.languages.set(platform, chatId, pickLocale(guildLocale, ctx.locale));
+    if (await ctx.store.languages.get(platform, chatId, threadId)) return;
+    await ctx.store.languages.set(platform, chatId, pickLocale(guildLocale, ctx.locale), threadId);
   } catch (err) {
     ctx.log.warn({ err }, 'alert language not stored');
   }

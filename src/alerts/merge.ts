@@ -12,6 +12,7 @@
 import { isTestAlert } from './testAlert.ts';
 import type { MergedItem, OutboxEntry } from '../store/outbox.ts';
 import { fnv1a } from './hash.ts';
+import { threadPart } from '../domain/destination.ts';
 
 /** Lines in one burst message: short enough to read at a glance and to fit every platform's limit. */
 export const BURST_ITEMS_MIN = 10;
@@ -40,6 +41,7 @@ export function mergedEntry(why: 'burst' | 'quiet', members: readonly OutboxEntr
     subId: first.subId,
     platform: first.platform,
     chatId: first.chatId,
+    ...threadPart(first.threadId),
     isGroup: first.isGroup,
     content: { kind: 'merged', why, members: ids, items: members.map(mergedItem) },
     createdAt: now,

@@ -17,6 +17,7 @@ import { marketNow, type MarketAtTime } from './market.ts';
 import { hasMarketFilters, marketVerdict } from './rules.ts';
 import { DEFAULT_LINKS, tokenLinks, type LinkSet } from '../domain/links.ts';
 import { fnv1a } from './hash.ts';
+import { threadPart } from '../domain/destination.ts';
 
 /** Buttons on alerts outlive ordinary pages: people scroll back. */
 const ALERT_ACTION_TTL_MS = 7 * 24 * 3600_000;
@@ -215,6 +216,7 @@ export function alertEntry(id: string, sub: Subscription, content: AlertContent,
     subId: sub.id,
     platform: sub.platform,
     chatId: sub.chatId,
+    ...threadPart(sub.threadId),
     isGroup: sub.isGroup,
     content,
     createdAt: now,
@@ -275,7 +277,7 @@ async function actionsOf(p: PlanInput, groups: readonly Match[][]) {
       set = new Set();
       chats.set(key, set);
     }
-    set.add(chatKey({ platform: g[0]!.sub.platform, chatId: g[0]!.sub.chatId }));
+    set.add(chatKey(g[0]!.sub));
   }
   for (const g of groups) {
     const f = g[0]!.facts;

@@ -17,6 +17,7 @@ import {
   type SubscriptionStore,
 } from '../store/subscriptions.ts';
 import { DEFAULT_FILTERS } from './filters.ts';
+import { threadPart } from '../domain/destination.ts';
 
 /** Paused "forever" is stored as a far date: JSON has no Infinity. */
 export const FOREVER = 8_640_000_000_000_000;
@@ -24,6 +25,8 @@ export const FOREVER = 8_640_000_000_000_000;
 export interface Destination {
   readonly platform: DestinationPlatform;
   readonly chatId: string;
+  /** A forum topic of the chat; absent: the chat itself. */
+  readonly threadId?: string | undefined;
   readonly isGroup: boolean;
 }
 
@@ -40,13 +43,14 @@ export async function subscribe(
   head: () => Promise<FeedPosition | null>,
   now: number,
 ): Promise<{ sub: Subscription; updated: boolean }> {
-  const id = subscriptionId(to.platform, to.chatId);
+  const id = subscriptionId(to.platform, to.chatId, to.threadId);
   const existing = await subs.get(id);
   const fresh = !existing || existing.disabled !== null;
   const sub: Subscription = {
     id,
     platform: to.platform,
     chatId: to.chatId,
+    ...threadPart(to.threadId),
     isGroup: to.isGroup,
     filters: filtersFrom(existing?.filters ?? DEFAULT_FILTERS),
     mutedTokens: existing?.mutedTokens ?? [],

@@ -7,6 +7,7 @@
  */
 import type { PageStore, StoredAction } from '../store/pages.ts';
 import type { Caller } from './command.ts';
+import { destinationKey } from '../domain/destination.ts';
 
 /** Prefix of action ids, so adapters can tell our buttons from anything else. */
 const ACTION_PREFIX = 'a:';
@@ -33,9 +34,9 @@ export function parseActionId(id: string): { command: string | undefined; key: s
   return colon < 0 ? { command: undefined, key: rest } : { command: rest.slice(0, colon), key: rest.slice(colon + 1) };
 }
 
-/** The chat a button is bound to: its message's chat, on its platform. */
-export function chatKey(c: Pick<Caller, 'platform' | 'chatId'>): string {
-  return `${c.platform}:${c.chatId}`;
+/** The destination a button is bound to: its message's chat (and forum topic), on its platform. */
+export function chatKey(c: Pick<Caller, 'platform' | 'chatId' | 'threadId'>): string {
+  return destinationKey(c);
 }
 
 /**

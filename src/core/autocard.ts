@@ -23,6 +23,7 @@ import { refsCost, refsWithin, type LookupBudget } from './budget.ts';
 import { formats } from '../i18n/format.ts';
 import { chatLocale } from './language.ts';
 import { addressKey, sameAddress } from '../domain/chains.ts';
+import { destinationKey } from '../domain/destination.ts';
 
 export interface AutoCardSettings {
   readonly enabled: boolean;
@@ -53,25 +54,34 @@ export function cooldownText(ms: number): string {
   return ms % 3_600_000 === 0 ? `${ms / 3_600_000}h` : `${Math.round(ms / 60_000)}m`;
 }
 
-/** Per-chat settings, kept with the other state (so every instance sees the same). */
+/**
+ * Per-destination settings, kept with the other state (so every instance sees the same).
+ * A forum topic without its own speaks its chat's.
+ */
 export function autoCardSettings(store: Pick<Store, 'autocard'>) {
   const kv: Kv = store.autocard;
-  const key = (platform: Platform, chatId: string) => `set:${platform}:${chatId}`;
+  const key = (platform: Platform, chatId: string, threadId?: string) =>
+    `set:${destinationKey({ platform, chatId, threadId })}`;
   return {
-    async get(platform: Platform, chatId: string): Promise<AutoCardSettings> {
-      const v = await kv.get<Partial<AutoCardSettings>>(key(platform, chatId));
+    async get(platform: Platform, chatId: string, threadId?: string): Promise<AutoCardSettings> {
+      const v =
+        (threadId ? await kv.get<Partial<AutoCardSettings>>(key(platform, chatId, threadId)) : undefined) ??
+        (await kv.get<Partial<AutoCardSettings>>(key(platform, chatId)));
       return {
         enabled: v?.enabled ?? DEFAULT_SETTINGS.enabled,
         cooldownMs: v?.cooldownMs ?? DEFAULT_SETTINGS.cooldownMs,
       };
     },
-    put: (platform: Platform, chatId: string, s: AutoCardSettings) => kv.set(key(platform, chatId), s),
+    put: (platform: Platform, chatId: string, s: AutoCardSettings, threadId?: string) =>
+      kv.set(key(platform, chatId, threadId), s),
   };
 }
 
 export interface Where {
   readonly platform: Platform;
   readonly chatId: string;
+  /** The forum topic it was posted in: settings and cooldowns are the topic's, the cap the chat's. */
+  readonly threadId?: string;
   /**
    * The language of whoever asked (Discord's "Token card", a Telegram paste's sender), or
    * of the place (a Discord server's primary language); a chat's /language setting wins.
@@ -127,7 +137,7 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
     !o.lookups || !w.sender || o.lookups.spend(w.sender, cost, now()).waitMs === 0;
   const settings = autoCardSettings(o.store);
   const cooldowns: Kv = o.store.autocard;
-  const cdKey = (w: Where, address: string) => `cd:${w.platform}:${w.chatId}:${addressKey(address)}`;
+  const cdKey = (w: Where, address: string) => `cd:${destinationKey(w)}:${addressKey(address)}`;
 
   /** The chat's language, else the asker's; a store fault costs only the language. */
   async function textOf(w: Where): Promise<T> {
@@ -160,7 +170,7 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
   async function answer(text: string, w: Where, signal: AbortSignal): Promise<{ view?: View; outcome: Outcome }> {
     const refs = findTokenRefs(text, MAX_LOOKUPS);
     if (!refs.length) return { outcome: 'ok' };
-    const s = await settings.get(w.platform, w.chatId);
+    const s = await settings.get(w.platform, w.chatId, w.threadId);
     if (!s.enabled) return { outcome: 'ok' };
     const cooling = await cooldowns.getMany<number>(refs.map((r) => cdKey(w, r.address)));
     const fresh = refsWithin(refs.filter((r, i) => cooling[i] === undefined && !pending.has(cdKey(w, r.address))));

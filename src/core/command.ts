@@ -21,6 +21,12 @@ export interface Caller {
   readonly userId: string;
   /** Where the answer goes: a Discord channel, a Telegram chat, the terminal. */
   readonly chatId: string;
+  /**
+   * The forum topic it was asked in (Telegram `message_thread_id` of a topic message; never
+   * a reply thread, never the General topic): the answer goes there, and chat settings
+   * (/subscribe, /digest, /alerts quiet, /autocard, /language) are the topic's. Absent: the chat.
+   */
+  readonly threadId?: string;
   readonly chatType: 'private' | 'group' | 'channel';
   /**
    * The caller's app language as the platform tells it (Discord `locale`,

@@ -110,7 +110,7 @@ export interface Dispatcher {
    */
   admit(caller: Caller): Promise<View | undefined>;
   /** Gives a view built outside a command (automatic cards) its buttons' stored state, bound to the chat it goes to. */
-  bind(view: View, chat: Pick<Caller, 'platform' | 'chatId'>): Promise<View>;
+  bind(view: View, chat: Pick<Caller, 'platform' | 'chatId' | 'threadId'>): Promise<View>;
 }
 
 const ENGLISH = translator('en');
@@ -260,7 +260,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
    * Stores each button's query, bound to the chat the answer goes to; if the
    * store is down the answer still goes out, without those buttons.
    */
-  async function bindActions(view: View, chat: Pick<Caller, 'platform' | 'chatId'>): Promise<View> {
+  async function bindActions(view: View, chat: Pick<Caller, 'platform' | 'chatId' | 'threadId'>): Promise<View> {
     const actions = (view.actions ?? []) as Action[];
     const chats = [chatKey(chat)];
     try {

@@ -1,5 +1,5 @@
 /**
- * The language of an answer, in one place: the chat's /language, else the
+ * The language of an answer, in one place: the topic's or chat's /language, else the
  * caller's app language, else English. Commands, automatic cards, Telegram's
  * own texts and alerts (no caller) all ask here. A store fault costs only the
  * chat's choice, never the answer.
@@ -9,12 +9,17 @@ import type { ChatLanguages } from '../store/languages.ts';
 
 export async function chatLocale(
   languages: ChatLanguages,
-  where: { readonly platform: string; readonly chatId: string; readonly locale?: string | undefined },
+  where: {
+    readonly platform: string;
+    readonly chatId: string;
+    readonly threadId?: string | undefined;
+    readonly locale?: string | undefined;
+  },
   onError?: (err: unknown) => void,
 ): Promise<Locale> {
   let chosen: Locale | undefined;
   try {
-    chosen = await languages.get(where.platform, where.chatId);
+    chosen = await languages.get(where.platform, where.chatId, where.threadId);
   } catch (err) {
     onError?.(err);
   }

@@ -29,6 +29,8 @@ export interface Call {
   readonly subId: string;
   readonly platform: DestinationPlatform;
   readonly chatId: string;
+  /** The forum topic the alert went to; absent: the chat itself. Edits need only the chat and message. */
+  readonly threadId?: string;
   readonly messageId: string;
   readonly token: { readonly chain: ChainId; readonly address: string; readonly symbol: string; readonly name: string };
   /** Lower-case usernames of every KOL the alert names (a merged alert is one call). */

@@ -135,6 +135,8 @@ export interface OutboxEntry {
   readonly subId: string;
   readonly platform: DestinationPlatform;
   readonly chatId: string;
+  /** The forum topic it goes to (the subscription's); absent: the chat itself. */
+  readonly threadId?: string;
   readonly isGroup: boolean;
   readonly content: AlertContent;
   readonly createdAt: number;

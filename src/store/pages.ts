@@ -10,7 +10,8 @@ export interface StoredAction {
   readonly command: string;
   readonly options: Readonly<Record<string, unknown>>;
   /**
-   * The chats (`platform:chatId`) whose messages carry this button. Callback
+   * The destinations (domain/destination.ts: `platform:chatId`, `:threadId` after it in a
+   * forum topic) whose messages carry this button. Callback
    * data can be forged, so a key pressed anywhere else is refused.
    */
   readonly chats: readonly string[];

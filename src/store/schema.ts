@@ -65,6 +65,15 @@ export const MIGRATIONS: readonly Migration[] = [
     kind: 'expand',
     async up() {},
   },
+  {
+    to: 4,
+    what: 'a destination may be a forum topic of a chat: subscriptions, outbox entries and calls may carry threadId, and per-topic subscriptions, languages, automatic-card settings and button bindings are keyed platform:chat:thread; rows without a thread (every older one) are the chat itself under their old keys, so nothing is rewritten',
+    // Version 3 code reads every row it wrote unchanged. It ignores threadId: a topic's
+    // subscription made by version 4 would post in the chat's General topic there, as
+    // version 1 code alerted without version 2's filters; nothing stored is lost or misread.
+    kind: 'expand',
+    async up() {},
+  },
 ];
 
 /** The version this code writes. */

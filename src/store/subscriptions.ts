@@ -1,10 +1,12 @@
 /**
- * Subscriptions: one per destination (a Discord channel or a Telegram chat).
+ * Subscriptions: one per destination (a Discord channel, a Telegram chat, or a
+ * forum topic in one: domain/destination.ts).
  * A version counter changes on every write, so the watcher reloads the whole
  * set only when something changed, on any instance sharing the store.
  */
 import { randomUUID } from 'node:crypto';
 import type { ChainId } from '../domain/chains.ts';
+import { destinationKey, type DestinationPlatform } from '../domain/destination.ts';
 import type { Kv } from './strict.ts';
 
 /** What a channel wants to hear about; alerts/filters.ts holds the defaults and reads them out. */
@@ -45,13 +47,15 @@ export interface AlertFilters {
   readonly blockKeywords?: readonly string[];
 }
 
-export type DestinationPlatform = 'discord' | 'telegram' | 'console';
+export type { DestinationPlatform } from '../domain/destination.ts';
 
 export interface Subscription {
-  /** `${platform}:${chatId}`: one subscription per destination. */
+  /** destinationKey: `${platform}:${chatId}`, `:${threadId}` after it in a thread; one subscription per destination. */
   readonly id: string;
   readonly platform: DestinationPlatform;
   readonly chatId: string;
+  /** The forum topic the alerts go to; absent: the chat itself (every subscription before schema version 4). */
+  readonly threadId?: string;
   /** Telegram groups have their own send limit (20/min). */
   readonly isGroup: boolean;
   readonly filters: AlertFilters;
@@ -101,8 +105,8 @@ export interface FeedPosition {
   readonly id: string;
 }
 
-export function subscriptionId(platform: DestinationPlatform, chatId: string): string {
-  return `${platform}:${chatId}`;
+export function subscriptionId(platform: DestinationPlatform, chatId: string, threadId?: string): string {
+  return destinationKey({ platform, chatId, threadId });
 }
 
 export interface SubscriptionStore {

@@ -75,15 +75,15 @@ export async function callsHarness(
       dispatcher: { now, userLimit: { count: 10_000, windowMs: 1000 } },
     },
   );
-  const sent: { chatId: string; view: View; messageId: string }[] = [];
+  const sent: { chatId: string; threadId?: string; view: View; messageId: string }[] = [];
   const edits: Edit[] = [];
   /** Per chat: what an edit answers instead of success (a deleted message). */
   const editAnswer = new Map<string, () => SendResult>();
   const sender: Sender = {
     platform: 'console',
-    async send(chatId, view) {
+    async send(chatId, view, _nonce, threadId) {
       const messageId = String(sent.length + 1);
-      sent.push({ chatId, view, messageId });
+      sent.push({ chatId, ...(threadId ? { threadId } : {}), view, messageId });
       return { kind: 'sent', messageId };
     },
     async edit(chatId, messageId, view) {

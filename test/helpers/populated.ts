@@ -12,10 +12,11 @@ import type { Caller } from '../../src/core/command.ts';
 import type { Store } from '../../src/store/index.ts';
 
 const OPEN = { token_score: '0', kol_score: '0', followers: '0', cooldown: '0' };
-const caller = (chatId: string): Caller => ({
+const caller = (chatId: string, threadId?: string): Caller => ({
   platform: 'console',
   userId: `u-${chatId}`,
   chatId,
+  ...(threadId ? { threadId } : {}),
   chatType: 'group',
   canManage: async () => true,
 });
@@ -31,6 +32,8 @@ export interface Contents {
 }
 
 export const CHATS = ['open', 'quiet', 'digest', 'korean'] as const;
+/** A forum topic of its own chat (schema version 4): subscribed, with a language of its own. */
+export const TOPIC = { chatId: 'forum', threadId: '7' } as const;
 
 /**
  * Fills the store at `storeUrl` through a real app: `t` for its clean-up, or
@@ -43,6 +46,8 @@ export async function populate(storeUrl: string, t?: TestContext): Promise<void>
   try {
     const run = (line: string, chat: string) => h.app.dispatcher.text(line, caller(chat));
     for (const chat of CHATS) await h.app.dispatcher.run('subscribe', OPEN, caller(chat));
+    await h.app.dispatcher.run('subscribe', OPEN, caller(TOPIC.chatId, TOPIC.threadId));
+    await h.app.dispatcher.text('/language es', caller(TOPIC.chatId, TOPIC.threadId));
     // Quiet hours around now, in UTC: the alerts below are held for chat "quiet".
     const now = h.now();
     await run(`/alerts quiet ${hhmm(now - 3_600_000)}-${hhmm(now + 3 * 3_600_000)}`, 'quiet');
@@ -69,6 +74,7 @@ export async function contents(store: Store): Promise<Contents> {
   const subscriptions = (await store.subscriptions.all()).map((s) => ({ ...s })).sort((a, b) => (a.id < b.id ? -1 : 1));
   const languages: Record<string, string | undefined> = {};
   for (const chat of CHATS) languages[chat] = await store.languages.get('console', chat);
+  languages[`${TOPIC.chatId}:${TOPIC.threadId}`] = await store.languages.get('console', TOPIC.chatId, TOPIC.threadId);
   const calls = [];
   for await (const [key, value] of store.space('calls').entries()) if (key.startsWith('c:')) calls.push(value);
   calls.sort((a, b) => ((a as { id: string }).id < (b as { id: string }).id ? -1 : 1));

@@ -17,7 +17,7 @@ import { StartupError } from '../../src/startup.ts';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
-import { contents, populate } from '../helpers/populated.ts';
+import { CHATS, contents, populate } from '../helpers/populated.ts';
 import { layoutOf, rawOnly, readSnapshot, seedVersion, snapshotOf } from '../helpers/schema.ts';
 import { REDIS_SKIP, redisAvailable, startRedis, type RedisServer } from '../helpers/redis.ts';
 
@@ -118,7 +118,7 @@ function suite(backend: 'sqlite' | 'redis') {
       t.after(() => store.close());
       assert.equal(store.schema.found, SCHEMA_VERSION);
       assert.ok(!out.some((l) => l.msg.startsWith('store migrated')), 'nothing to migrate');
-      assert.equal((await contents(store)).subscriptions.length, 4);
+      assert.equal((await contents(store)).subscriptions.length, CHATS.length + 1, 'the chats and the topic');
     });
 
     test('a store a newer release contracted refuses to start with one line; one only expanded runs, with a warning', async (t) => {

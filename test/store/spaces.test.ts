@@ -16,7 +16,7 @@ import { openStore } from '../../src/store/index.ts';
 import { KEY_SPACES, REDIS_RUNTIME_PREFIXES, carriedSpaces, spaceOf } from '../../src/store/spaces.ts';
 import { backup, carriedRows, countBySpace, openBackend, restore, SQLITE_TABLES } from '../../src/store/tools.ts';
 import { callsHarness } from '../alerts/calls-harness.ts';
-import { contents, populate, CHATS } from '../helpers/populated.ts';
+import { contents, populate, CHATS, TOPIC } from '../helpers/populated.ts';
 import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
 import { npmRun } from '../helpers/npm.ts';
 
@@ -65,7 +65,7 @@ describe('key spaces and tables', { skip }, () => {
     assert.equal(moved.code, 0, moved.err);
     assert.match(
       moved.out,
-      /^moved \d+ rows \(schema version \d+\) from sqlite at .* to redis at 127\.0\.0\.1:\d+, database 2, read back and identical: sub 5, lang 4,/,
+      /^moved \d+ rows \(schema version \d+\) from sqlite at .* to redis at 127\.0\.0\.1:\d+, database 2, read back and identical: sub 6, lang 5,/,
     );
     const back = `sqlite:${join(dir, 'back.sqlite')}`;
     assert.equal(npmRun('migrate-store', ['--from', `${redis.url}/2`, '--to', back], {}).code, 0);
@@ -83,7 +83,7 @@ describe('key spaces and tables', { skip }, () => {
     assert.equal(fromSqlite.code, 0, fromSqlite.err);
     assert.match(
       fromSqlite.out,
-      /^backed up sqlite at .* to .*b\.sqlite \(schema version \d+\): sub 5, lang 4, calls \d+/,
+      /^backed up sqlite at .* to .*b\.sqlite \(schema version \d+\): sub 6, lang 5, calls \d+/,
     );
     const fromRedis = await backup(`${redis.url}/2`, join(dir, 'b.jsonl'));
     for (const file of ['b.sqlite', 'b.jsonl']) {
@@ -112,12 +112,16 @@ describe('key spaces and tables', { skip }, () => {
 
     const h = await callsHarness(t, { storeUrl: redis.url, subscribe: false });
     const subs = (await h.app.store.subscriptions.all()).map((s) => s.chatId).sort();
-    assert.deepEqual(subs, [...CHATS].sort());
+    assert.deepEqual(subs, [...CHATS, TOPIC.chatId].sort());
     // The sandbox is the same feed: the populated run's tweets are behind the mark; a new one is not.
     for (let i = 0; i < 3; i++) h.shill(2, 2);
     await h.cycle();
     const got = [...new Set(h.sent.map((s) => s.chatId))].sort();
-    assert.deepEqual(got, ['digest', 'korean', 'open'], 'every subscription but the one in its quiet hours');
+    assert.deepEqual(got, ['digest', 'forum', 'korean', 'open'], 'every subscription but the one in its quiet hours');
+    assert.ok(
+      h.sent.filter((s) => s.chatId === TOPIC.chatId).every((s) => s.threadId === TOPIC.threadId),
+      'the alerts of the topic go to its topic',
+    );
     const held = (await h.app.store.outbox.pending()).filter((e) => e.chatId === 'quiet');
     assert.ok(held.length >= 3, 'the quiet chat holds the old alerts and the new');
   });

@@ -18,6 +18,7 @@ import { nextDue, type Call, type CallStore } from '../../store/calls.ts';
 import type { Lease } from '../../store/lease.ts';
 import type { Outbox, OutboxEntry } from '../../store/outbox.ts';
 import { marketNow, type MarketAtTime } from '../market.ts';
+import { threadPart } from '../../domain/destination.ts';
 
 export interface FollowupsOptions {
   readonly calls: CallStore;
@@ -123,6 +124,7 @@ export function createFollowups(o: FollowupsOptions): Followups {
             subId: c.subId,
             platform: c.platform,
             chatId: c.chatId,
+            ...threadPart(c.threadId),
             isGroup: false,
             content: { kind: 'followup', call: c.id, point: step.point },
             createdAt: t,

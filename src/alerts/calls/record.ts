@@ -5,6 +5,7 @@
 import type { Call } from '../../store/calls.ts';
 import type { AlertContent, OutboxEntry } from '../../store/outbox.ts';
 import type { Subscription } from '../../store/subscriptions.ts';
+import { threadPart } from '../../domain/destination.ts';
 
 /** Follow-up points (minutes after the alert) when a destination says nothing: 1 h, 6 h, 24 h. */
 export const DEFAULT_FOLLOWUPS: readonly number[] = Object.freeze([60, 360, 1440]);
@@ -31,6 +32,7 @@ export function callOf(
     subId: e.subId,
     platform: e.platform,
     chatId: e.chatId,
+    ...threadPart(e.threadId),
     messageId,
     token: { chain: t.chain, address: t.address, symbol: t.symbol, name: t.name },
     kols: [...new Set(content.kols.map((k) => k.username.toLowerCase()))],

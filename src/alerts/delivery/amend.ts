@@ -33,7 +33,7 @@ export async function addKols(
     const view = alertView(merged, await languageOf(s, orig));
     const r = sender.edit
       ? await sender.edit(orig.chatId, orig.messageId, view)
-      : await sender.send(e.chatId, view, nonceFor(e.id));
+      : await sender.send(e.chatId, view, nonceFor(e.id), e.threadId);
     s.o.onResult?.(e, r);
     if (r.kind === 'retry' || r.kind === 'paced') {
       e.notBefore = s.now() + r.afterMs;

@@ -8,6 +8,7 @@
 import type { OutboxEntry } from '../../store/outbox.ts';
 import { subscriptionId, type Subscription } from '../../store/subscriptions.ts';
 import { tokenKeyOf } from '../../domain/chains.ts';
+import { chatKeyOf } from '../../domain/destination.ts';
 import { disable, migrate } from '../subscriptions.ts';
 import { addKols } from './amend.ts';
 import { viewOf } from './compose.ts';
@@ -46,7 +47,7 @@ export async function sendOne(
     e.state = 'inflight';
     e.attempts++;
     await s.o.outbox.update(e);
-    r = await sender.send(e.chatId, await viewOf(s, e), nonceFor(e.id));
+    r = await sender.send(e.chatId, await viewOf(s, e), nonceFor(e.id), e.threadId);
     if (r.kind === 'paced') {
       e.attempts--;
       return paced(s, e, r.afterMs);
@@ -55,7 +56,7 @@ export async function sendOne(
   s.o.onResult?.(e, r);
   switch (r.kind) {
     case 'sent':
-      s.recent.record(`${e.platform}:${e.chatId}`);
+      s.recent.record(chatKeyOf(e));
       try {
         // The call first: an entry marked sent is also a recorded call (recording twice changes nothing).
         await track(s, e, r.messageId, sub);
@@ -110,7 +111,7 @@ async function destinationGone(
     // are re-queued there.
     const m = await migrate(s.o.subscriptions, e.subId, migrateTo, s.now());
     if (m) s.o.log.info(m, 'subscription migrated');
-    s.moved.set(`${e.platform}:${e.chatId}`, { chatId: migrateTo, subId: subscriptionId(e.platform, migrateTo) });
+    s.moved.set(chatKeyOf(e), { chatId: migrateTo, subId: subscriptionId(e.platform, migrateTo) });
     return 'stop';
   }
   await finish(s, e, 'dead', reason);

@@ -6,6 +6,7 @@
  */
 import type { OutboxEntry } from '../../store/outbox.ts';
 import { subscriptionId } from '../../store/subscriptions.ts';
+import { chatKeyOf, destinationKey } from '../../domain/destination.ts';
 import { sendOne, unwanted } from './outcome.ts';
 import { regroup } from './regroup.ts';
 import { finish, isFollowup, leading, type DeliveryState } from './state.ts';
@@ -17,10 +18,11 @@ export async function runOnce(s: DeliveryState): Promise<void> {
   s.yieldFollowups = false;
   const pending = await s.o.outbox.pending();
   // New alerts first, then follow-up edits: a destination's edits are a queue of their own.
+  // A destination is a chat or a topic of it: each topic is a queue, paced with its chat by the sender.
   const byDest = new Map<string, OutboxEntry[]>();
   const edits = new Map<string, OutboxEntry[]>();
   for (const e of pending) {
-    const k = `${e.platform}:${e.chatId}`;
+    const k = destinationKey(e);
     const m = isFollowup(e) ? edits : byDest;
     let q = m.get(k);
     if (!q) {
@@ -85,7 +87,7 @@ export async function runQueue(s: DeliveryState, q: OutboxEntry[]): Promise<void
     const step = await sendOne(s, e, sender, current);
     if (step === 'later') return;
     if (step === 'stop') {
-      const to = s.moved.get(`${e.platform}:${e.chatId}`);
+      const to = s.moved.get(chatKeyOf(e));
       for (const rest of q.slice(i)) {
         if (to) {
           Object.assign(rest, { chatId: to.chatId, subId: to.subId, state: 'pending', notBefore: 0 });

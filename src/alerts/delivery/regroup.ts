@@ -10,6 +10,7 @@ import { BURST_ITEMS_MAX, burstChunks, isAlert, mergedEntry } from '../merge.ts'
 import { quietUntil } from '../quiet.ts';
 import { wake, type DeliveryState } from './state.ts';
 import type { Sender } from './types.ts';
+import { chatKeyOf } from '../../domain/destination.ts';
 
 export async function regroup(
   s: DeliveryState,
@@ -49,7 +50,7 @@ export async function regroup(
   out.unshift(...summaries);
   const ready = out.filter((e) => isAlert(e) && e.state === 'pending' && e.notBefore <= t);
   if (ready.length < 2 || !sender.perMinute) return out;
-  const budget = sender.perMinute(sub.chatId, sub.isGroup) - s.recent.inLastMinute(`${sub.platform}:${sub.chatId}`);
+  const budget = sender.perMinute(sub.chatId, sub.isGroup) - s.recent.inLastMinute(chatKeyOf(sub));
   if (ready.length <= budget) return out;
   const replaced = new Map<string, OutboxEntry | null>();
   for (const chunk of burstChunks(ready, budget)) {

@@ -61,9 +61,9 @@ export interface DeliveryState {
   readonly retryForMs: number;
   /** Accepted by the platform, but the store did not take the "sent": never send these again. */
   readonly unrecorded: Map<string, string>;
-  /** Sends per destination in the last minute, for merging a burst it cannot take. */
+  /** Sends per chat (every thread together: platforms limit chats) in the last minute, for merging a burst it cannot take. */
   readonly recent: RecentSends;
-  /** Destinations that moved during this run (group migration): their entries follow. */
+  /** Chats that moved during this run (group migration), by chatKeyOf: their entries follow. */
   readonly moved: Map<string, { chatId: string; subId: string }>;
   /** Another run is wanted after this one (a drain asked for meanwhile, a destination moved). */
   again: boolean;
@@ -128,13 +128,19 @@ export async function finish(s: DeliveryState, e: OutboxEntry, state: 'sent' | '
 }
 
 /** The destination's language: the one way delivery learns it. A store fault costs the language, never the alert. */
-export async function localeOf(s: DeliveryState, e: Pick<OutboxEntry, 'platform' | 'chatId'>): Promise<Locale> {
+export async function localeOf(
+  s: DeliveryState,
+  e: Pick<OutboxEntry, 'platform' | 'chatId' | 'threadId'>,
+): Promise<Locale> {
   if (!s.o.languages) return DEFAULT_LOCALE;
   // An alert has no caller: the destination's choice, else English.
   return chatLocale(s.o.languages, e, (err) => s.o.log.warn({ err }, 'alert language unreadable; sending in English'));
 }
 
-export async function languageOf(s: DeliveryState, e: Pick<OutboxEntry, 'platform' | 'chatId'>): Promise<T> {
+export async function languageOf(
+  s: DeliveryState,
+  e: Pick<OutboxEntry, 'platform' | 'chatId' | 'threadId'>,
+): Promise<T> {
   return translator(await localeOf(s, e));
 }
 

@@ -26,22 +26,28 @@ export type SendResult =
 
 export interface Sender {
   readonly platform: DestinationPlatform;
-  /** Sends one alert; never throws. `nonce` is stable per entry (Discord dedupes with it). */
-  send(chatId: string, view: View, nonce: string): Promise<SendResult>;
   /**
-   * Messages this destination may take in a minute (Telegram groups 20, Discord the
-   * channel's bucket). Without it, bursts are not merged.
+   * Sends one alert; never throws. `nonce` is stable per entry (Discord dedupes with it).
+   * `threadId`: the forum topic of the chat it goes to (domain/destination.ts); absent: the chat.
+   */
+  send(chatId: string, view: View, nonce: string, threadId?: string): Promise<SendResult>;
+  /**
+   * Messages this chat may take in a minute (Telegram groups 20, Discord the channel's
+   * bucket), every thread of it together. Without it, bursts are not merged.
    */
   perMinute?(chatId: string, isGroup: boolean): number;
   /**
-   * Milliseconds until this destination may take a message by its own limits (0: now, or so soon
+   * Milliseconds until this chat (every thread of it together) may take a message by its own limits (0: now, or so soon
    * that the sender simply waits, as for Telegram's one message a second). Asked
    * before a send, so a destination at its limit waits on a timer, not in a worker. A sender that
    * paces must also answer `paced` from send() rather than sleep there (another sender, a
    * reply, may have taken the slot meanwhile).
    */
   readyIn?(chatId: string): number;
-  /** Replaces an alert already sent (more KOLs within the cooldown); never throws. Without it, a new message goes out. */
+  /**
+   * Replaces an alert already sent (more KOLs within the cooldown, a follow-up); never throws. A message
+   * id names it within its chat, whatever its thread. Without it, a new message goes out.
+   */
   edit?(chatId: string, messageId: string, view: View): Promise<SendResult>;
 }
 

@@ -22,6 +22,7 @@ import type { Kv } from '../../store/strict.ts';
 import type { DigestSettings, Subscription, SubscriptionStore } from '../../store/subscriptions.ts';
 import { buildDigest, type DigestDeps } from './build.ts';
 import { cronExpression, latestPeriod, type DigestPeriod } from './schedule.ts';
+import { threadPart } from '../../domain/destination.ts';
 
 /** A digest checked this long after its time is marked late. */
 export const LATE_AFTER_MS = 3 * 60_000;
@@ -66,13 +67,14 @@ export async function queueDigest(
   const id = digestEntryId(sub.id, period.key);
   const existing = await o.outbox.get(id);
   if (existing) return existing;
-  const locale = (await o.languages?.get(sub.platform, sub.chatId)) ?? DEFAULT_LOCALE;
+  const locale = (await o.languages?.get(sub.platform, sub.chatId, sub.threadId)) ?? DEFAULT_LOCALE;
   const { picture, ...view } = await buildDigest(o, sub, period, translator(locale), late, formats(locale), skipped);
   const entry: OutboxEntry = {
     id,
     subId: sub.id,
     platform: sub.platform,
     chatId: sub.chatId,
+    ...threadPart(sub.threadId),
     isGroup: sub.isGroup,
     content: {
       kind: 'digest',

@@ -1,0 +1,98 @@
+// A destination is (platform, chat, thread): two forum topics of one chat and the chat
+// itself are three destinations, each with its own subscription, mutes, language and
+// buttons, and data written before threads existed is the chat itself, unchanged.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Caller } from '../../src/core/command.ts';
+import type { View } from '../../src/domain/view.ts';
+import { openStore } from '../../src/store/index.ts';
+import { SCHEMA_VERSION } from '../../src/store/schema.ts';
+import { seedVersion } from '../helpers/schema.ts';
+import { callsHarness, textOf } from './calls-harness.ts';
+
+const OPEN = { token_score: '0', kol_score: '0', followers: '0', cooldown: '0' };
+const CHAT = 'forum-chat';
+const at = (threadId?: string): Caller => ({
+  platform: 'console',
+  userId: 'admin',
+  chatId: CHAT,
+  ...(threadId ? { threadId } : {}),
+  chatType: 'group',
+  canManage: async () => true,
+});
+const idsOf = (v: View) => (v.actions ?? []).map((a) => a.id!);
+
+test('two topics and their chat: each hears only what it subscribed to, in its own language, with its own buttons', async (t) => {
+  const h = await callsHarness(t, { subscribe: false });
+  const d = h.app.dispatcher;
+  for (const where of [at('11'), at('22'), at()]) await d.run('subscribe', OPEN, where);
+  const muted = h.sb.data.tokens.filter((x) => /^[A-Z0-9]+$/.test(x.symbol) && x.marketcap > 0)[0]!; // shill(0)'s
+  await d.text(`/mute ${muted.chain_id} ${muted.address}`, at('22'));
+  await d.text('/language ru', at('11'));
+  const subs = (await h.app.store.subscriptions.all()).map((s) => s.id).sort();
+  assert.deepEqual(subs, [`console:${CHAT}`, `console:${CHAT}:11`, `console:${CHAT}:22`]);
+
+  h.shill(0, 0);
+  await h.cycle();
+  const where = h.sent.map((s) => s.threadId ?? 'chat').sort();
+  assert.deepEqual(where, ['11', 'chat'], 'topic 22 muted the token; topic 11 and the chat each got it once');
+  const inTopic = h.sent.find((s) => s.threadId === '11')!;
+  const inChat = h.sent.find((s) => s.threadId === undefined)!;
+  assert.equal(inChat.chatId, CHAT);
+  assert.notEqual(
+    textOf(inTopic.view),
+    textOf(inChat.view),
+    'topic 11 reads its alert in Russian, the chat in English',
+  );
+
+  // Buttons are bound to the destination their message went to.
+  const button = idsOf(inTopic.view)[0]!;
+  assert.ok(button, 'the alert has buttons');
+  const elsewhere = await d.action(button, at('22'));
+  assert.equal(elsewhere.kind, 'error', 'pressed from another topic: refused');
+  const here = await d.action(button, at('11'));
+  assert.notEqual(here.kind, 'error', 'pressed in its own topic: answered');
+
+  // The topic's own calls: /calls in topic 11 lists its alert, topic 22 has none.
+  const calls = await h.app.store.calls.list(`console:${CHAT}:11`, 0);
+  assert.equal(calls.length, 1);
+  assert.equal(calls[0]!.threadId, '11');
+  assert.equal((await h.app.store.calls.list(`console:${CHAT}:22`, 0)).length, 0);
+});
+
+test('version 3 -> 4: subscriptions, languages and queued alerts written before topics are the chats themselves', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'kolradar-v4-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const url = `sqlite:${join(dir, 'state.sqlite')}`;
+  const rows = await seedVersion(url, 3);
+  const before = rows
+    .filter((r) => r.key.startsWith('sub::console:'))
+    .map((r) => (r.value as { value: { id: string } }).value)
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+  assert.ok(before.length >= 4, 'the version-3 snapshot holds subscriptions');
+  const store = await openStore(url);
+  assert.equal(store.schema.found, 3);
+  assert.equal(store.schema.mark.version, SCHEMA_VERSION);
+  const subs = (await store.subscriptions.all()).sort((a, b) => (a.id < b.id ? -1 : 1));
+  assert.deepEqual(
+    subs.map((s) => ({ ...s })),
+    before,
+    'every subscription as it was, none in a thread',
+  );
+  assert.equal(await store.languages.get('console', 'korean'), 'ko');
+  assert.equal(await store.languages.get('console', 'korean', '5'), 'ko', "a topic speaks its chat's language");
+  const pending = await store.outbox.pending();
+  assert.ok(pending.length >= 2 && pending.every((e) => e.threadId === undefined));
+  await store.close();
+
+  // And the bot on that store delivers to the chats themselves.
+  const h = await callsHarness(t, { storeUrl: url, subscribe: false });
+  for (let i = 0; i < 3; i++) h.shill(2, 2);
+  await h.cycle();
+  const got = [...new Set(h.sent.map((s) => s.chatId))].sort();
+  assert.deepEqual(got, ['digest', 'korean', 'open'], 'every subscription but the one in its quiet hours');
+  assert.ok(h.sent.every((s) => s.threadId === undefined));
+});
