@@ -17,6 +17,8 @@ export function destinationOf(ctx: CommandContext): Destination & { id: string }
     chatId,
     ...(threadId ? { threadId } : {}),
     isGroup: ctx.caller.chatType === 'group',
+    ...(ctx.caller.serverId ? { serverId: ctx.caller.serverId } : {}),
+    ...(ctx.caller.chatName ? { name: ctx.caller.chatName } : {}),
   };
 }
 

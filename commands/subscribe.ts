@@ -1,6 +1,6 @@
 import { CHAINS } from '../src/domain/chains.ts';
 import { DEFAULT_FILTERS, describeFilters, toSubscribeLine } from '../src/alerts/filters.ts';
-import { subscribe } from '../src/alerts/subscriptions.ts';
+import { overQuota, StoppedByOwner, subscribe } from '../src/alerts/subscriptions.ts';
 import type { Command, CommandContext } from '../src/core/command.ts';
 import { pickLocale } from '../src/i18n/index.ts';
 import { opt } from '../src/core/options.ts';
@@ -140,14 +140,24 @@ export default {
       ...list('keywords', o.keywords, base.keywords),
       ...list('blockKeywords', o.block, base.blockKeywords),
     });
+    const to = destinationOf(ctx);
+    const over = ctx.quotas && (await overQuota(ctx.store.subscriptions, to, ctx.caller.userId, ctx.quotas));
+    if (over)
+      throw new UserError(
+        ctx.t(over.which === 'server' ? 'owner.quotaServer' : 'owner.quotaPerson', {
+          limit: formats(ctx.locale).int(over.limit),
+        }),
+      );
     const { sub, updated } = await subscribe(
       ctx.store.subscriptions,
-      destinationOf(ctx),
+      to,
       ctx.caller.userId,
       filtersFrom,
       () => feedHead(ctx),
       ctx.now(),
-    );
+    ).catch((err: unknown) => {
+      throw err instanceof StoppedByOwner ? new UserError(ctx.t('owner.stoppedByOwner')) : err;
+    });
     await seedLanguage(ctx);
     const filters = sub.filters;
     const t = ctx.t;

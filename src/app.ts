@@ -24,6 +24,9 @@ import { createDigests, type Digests } from './alerts/digest/runner.ts';
 import { compactCards } from './views/cards/tokenCompact.ts';
 import { sharedChartPool } from './views/charts/pool.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
+import { recentCounts } from './ops/recent.ts';
+import ownerCommand from '../commands/owner/index.ts';
+import { idOf } from './core/owner.ts';
 import type { OutboxEntry } from './store/outbox.ts';
 import type { WaitOptions } from './startup.ts';
 
@@ -76,6 +79,8 @@ export interface App {
   readonly outdated: Promise<string>;
   /** Stops the watcher (if started), then closes the client, the store and the sandbox. */
   close(): Promise<void>;
+  /** Tells the owner's console which roles this instance holds (bot.ts knows the adapters'). */
+  setRoles(roles: () => Record<string, unknown>): void;
 }
 
 export interface AppOverrides {
@@ -108,6 +113,8 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     apiKey = sandbox.apiKey;
   }
   const metrics = createMetrics();
+  const upstreamRecent = recentCounts();
+  let roles: () => Record<string, unknown> = () => ({});
   const api = createKolClient({
     baseUrl,
     apiKey: apiKey ?? '',
@@ -115,6 +122,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     logger: log,
     onCall: (e) => {
       metrics.upstreamCalls.inc({ operation: e.operation, result: e.outcome });
+      if (e.outcome !== 'cache') upstreamRecent.add(e.operation);
       if (e.outcome !== 'cache') metrics.upstreamSeconds.observe(e.ms / 1000, { operation: e.operation });
     },
   });
@@ -164,6 +172,21 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     log,
     kickAlerts: () => kick(),
     links: config.links,
+    quotas: config.quotas,
+    owner: {
+      ids: config.owners,
+      command: ownerCommand,
+      tools: (caller) => ({
+        store,
+        self: idOf(caller.platform, caller.userId),
+        runtime: () => ({
+          upstreamLastHour: upstreamRecent.lastHour(),
+          instance: instanceId,
+          roles: { watcher: leaseState(), ...roles() },
+        }),
+        kick: () => kick(),
+      }),
+    },
     onOutcome: (command, outcome, ms) => {
       metrics.commands.inc({ command, outcome });
       metrics.commandSeconds.observe(ms / 1000);
@@ -292,6 +315,9 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
       return digests;
     },
     outdated: outdatedLine,
+    setRoles(r) {
+      roles = r;
+    },
     async stopAlerts() {
       await digests?.stop();
       await watcher?.stop();

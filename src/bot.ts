@@ -36,6 +36,7 @@ async function chatAdapters(config: Config, app: App, log: Logger, signal: Abort
         api: app.api,
         log,
         subscriptions: app.store.subscriptions,
+        bans: app.store.owner,
         ...(config.discord.interactions
           ? {
               httpInteractions: {
@@ -239,6 +240,7 @@ export async function run(signal: Promise<string>): Promise<number> {
     done = new Promise(() => {}); // chat adapters run until a signal
   }
   app.metrics.setRoles(() => roleFlags(roles()));
+  app.setRoles(roles);
   waiting = undefined;
   log.info({ ms: Math.round(performance.now() - started), platforms: adapters.map((a) => a.platform) }, 'ready');
 

@@ -118,7 +118,39 @@ const snowflake = optionalString.pipe(
     .optional(),
 );
 
+/**
+ * OWNER_IDS: the owners, each as platform:id (telegram:123456789, discord:80351110224678912),
+ * comma or space separated. A bare id would be ambiguous between the platforms: refused.
+ */
+const ownerIds = optionalString.pipe(
+  z
+    .string()
+    .transform((s, ctx) => {
+      const ids = s.split(/[\s,]+/).filter(Boolean);
+      const bad = ids.filter((id) => !/^(telegram:\d{1,20}|discord:\d{17,20})$/.test(id));
+      if (bad.length)
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be ids prefixed by their platform, such as telegram:123456789,discord:80351110224678912',
+        });
+      return ids;
+    })
+    .optional(),
+);
+
+const quota = optionalString.pipe(
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000'))
+    .optional(),
+);
+
 const EnvSchema = z.object({
+  OWNER_IDS: ownerIds,
+  OWNER_MAX_SUBSCRIPTIONS_PER_SERVER: quota,
+  OWNER_MAX_SUBSCRIPTIONS_PER_PERSON: quota,
   KOL_API_BASE_URL: optionalUrl,
   KOL_API_KEY: optionalString,
   DISCORD_TOKEN: optionalString,
@@ -296,6 +328,10 @@ export interface Config {
   readonly httpHost: string;
   /** Chart, trading and safety links on alerts and token cards (domain/links.ts; `LINKS_<NAME>[_<CHAIN>]`). */
   readonly links: LinkSet;
+  /** The bot's owners (OWNER_IDS), as platform:userId: only they reach /owner, in a private chat. */
+  readonly owners: ReadonlySet<string>;
+  /** Subscriptions one server (a Discord server, a Telegram group) and one person may hold; absent: no limit. */
+  readonly quotas: { readonly perServer?: number; readonly perPerson?: number };
   /** Every secret value present, for log redaction and leak tests. */
   readonly secrets: readonly string[];
 }
@@ -415,6 +451,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
     logFile: e.LOG_FILE,
     httpHost: e.HTTP_HOST ?? DEFAULT_HOST,
     links: links.links,
+    owners: new Set(e.OWNER_IDS ?? []),
+    quotas: {
+      ...(e.OWNER_MAX_SUBSCRIPTIONS_PER_SERVER ? { perServer: e.OWNER_MAX_SUBSCRIPTIONS_PER_SERVER } : {}),
+      ...(e.OWNER_MAX_SUBSCRIPTIONS_PER_PERSON ? { perPerson: e.OWNER_MAX_SUBSCRIPTIONS_PER_PERSON } : {}),
+    },
     secrets,
   };
 }

@@ -28,7 +28,14 @@ export interface Destination {
   /** A forum topic of the chat; absent: the chat itself. */
   readonly threadId?: string | undefined;
   readonly isGroup: boolean;
+  /** The server the chat belongs to (Discord), or the group itself (Telegram). */
+  readonly serverId?: string;
+  readonly name?: string;
 }
+
+/** Why a subscription an owner stopped is off: `enable` and an unban turn on only these. */
+export const BY_OWNER = 'disabled by the owner';
+export const BANNED = 'banned by the owner';
 
 /**
  * Turns alerts on for a destination, or changes its filters. A new (or revived)
@@ -45,6 +52,8 @@ export async function subscribe(
 ): Promise<{ sub: Subscription; updated: boolean }> {
   const id = subscriptionId(to.platform, to.chatId, to.threadId);
   const existing = await subs.get(id);
+  // An owner's stop is not lifted by a member subscribing again.
+  if (existing?.disabled && ownerStopped(existing)) throw new StoppedByOwner(existing.disabled.reason);
   const fresh = !existing || existing.disabled !== null;
   const sub: Subscription = {
     id,
@@ -52,6 +61,8 @@ export async function subscribe(
     chatId: to.chatId,
     ...threadPart(to.threadId),
     isGroup: to.isGroup,
+    ...(to.serverId ? { serverId: to.serverId } : existing?.serverId ? { serverId: existing.serverId } : {}),
+    ...(to.name ? { name: to.name } : existing?.name ? { name: existing.name } : {}),
     filters: filtersFrom(existing?.filters ?? DEFAULT_FILTERS),
     mutedTokens: existing?.mutedTokens ?? [],
     pausedUntil: existing?.pausedUntil ?? null,
@@ -141,4 +152,77 @@ export async function migrate(
   if (!(await subs.get(to))) await subs.put({ ...sub, id: to, chatId: toChatId, isGroup: true, updatedAt: now });
   await subs.put({ ...sub, disabled: { reason: `moved to ${toChatId}`, at: now }, movedTo: toChatId, updatedAt: now });
   return { from: fromId, to };
+}
+
+export class StoppedByOwner extends Error {
+  override name = 'StoppedByOwner';
+}
+
+const ownerStopped = (s: Subscription) =>
+  s.disabled !== null && (s.disabled.reason.startsWith(BY_OWNER) || s.disabled.reason.startsWith(BANNED));
+
+/**
+ * Turns alerts back on where an owner stopped them (`BY_OWNER`, or with `banned` a
+ * ban's `BANNED`); a destination gone by itself stays off until subscribed again.
+ * Alerts resume from the next tweet read: nothing missed meanwhile is sent.
+ */
+export async function enable(
+  subs: SubscriptionStore,
+  id: string,
+  now: number,
+  reason: string = BY_OWNER,
+): Promise<boolean> {
+  const sub = await subs.get(id);
+  if (!sub?.disabled || sub.movedTo || !sub.disabled.reason.startsWith(reason)) return false;
+  await subs.put({ ...sub, disabled: null, updatedAt: now });
+  return true;
+}
+
+/** The subscriptions a ban of `platform:id` stops: the chat's own, and a server's channels. */
+export function bannedBy(all: readonly Subscription[], platform: string, id: string): Subscription[] {
+  return all.filter((s) => s.platform === platform && (s.chatId === id || s.serverId === id));
+}
+
+/** Stops (or, lifted, restarts) the alerts of a banned chat or server; returns how many changed. */
+export async function applyBan(
+  subs: SubscriptionStore,
+  target: { platform: string; id: string },
+  banned: boolean,
+  now: number,
+): Promise<number> {
+  let n = 0;
+  for (const s of bannedBy(await subs.all(), target.platform, target.id)) {
+    if (banned ? await disable(subs, s.id, BANNED, now) : await enable(subs, s.id, now, BANNED)) n++;
+  }
+  return n;
+}
+
+/** The server a subscription counts for: its server, else its own chat (older ones, Telegram groups). */
+export const serverOf = (s: Pick<Subscription, 'platform' | 'chatId' | 'serverId'>): string =>
+  `${s.platform}:${s.serverId ?? s.chatId}`;
+
+/**
+ * Which quota a new subscription at `to`, made by `by`, would pass, or undefined
+ * when it fits. A subscription that exists already (a change of filters) always fits;
+ * subscriptions an owner or a platform stopped do not count.
+ */
+export async function overQuota(
+  subs: SubscriptionStore,
+  to: Destination,
+  by: string,
+  quotas: { readonly perServer?: number; readonly perPerson?: number },
+): Promise<{ which: 'server' | 'person'; limit: number } | undefined> {
+  if (quotas.perServer === undefined && quotas.perPerson === undefined) return undefined;
+  const existing = await subs.get(subscriptionId(to.platform, to.chatId));
+  if (existing && !existing.disabled) return undefined;
+  const live = (await subs.all()).filter((s) => !s.disabled);
+  const server = serverOf(to);
+  if (quotas.perServer !== undefined && live.filter((s) => serverOf(s) === server).length >= quotas.perServer)
+    return { which: 'server', limit: quotas.perServer };
+  if (
+    quotas.perPerson !== undefined &&
+    live.filter((s) => s.platform === to.platform && s.createdBy === by).length >= quotas.perPerson
+  )
+    return { which: 'person', limit: quotas.perPerson };
+  return undefined;
 }

@@ -33,6 +33,13 @@ export interface Caller {
    * Telegram `language_code`, the terminal's LANG or --lang); absent when unknown.
    */
   readonly locale?: string;
+  /**
+   * The server the chat belongs to: a Discord server's id; on Telegram the group itself.
+   * Absent in private chats. Server bans and the per-server quota read it.
+   */
+  readonly serverId?: string;
+  /** The chat's name as the platform shows it (a group's title, a channel's name), when known. */
+  readonly chatName?: string;
   /** The Discord server's language (its Community setting, en-US otherwise): alerts there start in it. */
   readonly guildLocale?: string;
   /**
@@ -81,6 +88,32 @@ export interface CommandContext {
   readonly kickAlerts?: () => void;
   /** Chart, trading and safety links for token cards (the operator's LINKS_*); absent: the defaults. */
   readonly links?: LinkSet;
+  /** Subscriptions one server and one person may hold (OWNER_MAX_SUBSCRIPTIONS_*); absent: no limit. */
+  readonly quotas?: Quotas;
+  /** Only for an owner's /owner in a private chat (core/owner.ts); absent for everyone else. */
+  readonly owner?: OwnerTools;
+}
+
+export interface Quotas {
+  readonly perServer?: number;
+  readonly perPerson?: number;
+}
+
+/** What the owner's console reaches beyond a command's context: every destination, and this process's figures. */
+export interface OwnerTools {
+  readonly store: Store;
+  /** The owner running the command, as platform:userId. */
+  readonly self: string;
+  /** Upstream requests per operation in the last hour, and this instance's roles. */
+  runtime(): RuntimeFigures;
+  /** Starts alert delivery at once (a notice just queued); absent when no watcher runs. */
+  readonly kick?: () => void;
+}
+
+export interface RuntimeFigures {
+  readonly upstreamLastHour: Readonly<Record<string, number>>;
+  readonly instance: string;
+  readonly roles: Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -23,7 +23,8 @@ import type { Action, View } from '../domain/view.ts';
 import { bindAction, chatKey, parseActionId } from './actions.ts';
 import { chatLocale } from './language.ts';
 import { suggest } from '../domain/chains.ts';
-import type { AnyCommand, Caller, Capabilities, CommandContext, RawArgs } from './command.ts';
+import type { AnyCommand, Caller, Capabilities, CommandContext, OwnerTools, Quotas, RawArgs } from './command.ts';
+import { isOwnerCall, OWNER_COMMAND } from './owner.ts';
 import { PermissionError, UserError } from './errors.ts';
 import { argsFor, splitCommand, validate } from './parse.ts';
 import { argsFromQuote, readsQuote } from './quote.ts';
@@ -63,6 +64,17 @@ export interface DispatcherOptions {
    * fixed strings here, to measure what the catalogue costs an English answer.
    */
   readonly translate?: (locale: Locale) => T;
+  /**
+   * The owner's console: run for the owners (OWNER_IDS) in a private chat only;
+   * to anyone else its name is unknown, as if it did not exist.
+   */
+  readonly owner?: {
+    readonly ids: ReadonlySet<string>;
+    readonly command: AnyCommand;
+    tools(caller: Caller): OwnerTools;
+  };
+  /** Subscriptions one server and one person may hold. */
+  readonly quotas?: Quotas;
 }
 
 export type Outcome = 'ok' | 'user_error' | 'denied' | 'limited' | 'not_found' | 'unavailable' | 'failed';
@@ -89,6 +101,9 @@ export interface RunOptions {
 
 export interface Dispatcher {
   readonly commands: Registry;
+  /** The owners (platform:userId) and their console, for the adapters' per-owner menus; empty without OWNER_IDS. */
+  readonly owners: ReadonlySet<string>;
+  readonly ownerCommand: AnyCommand | undefined;
   /**
    * A typed line. Undefined when the text is not a command at all (chat noise),
    * or when its sender is over the limit and has already been told so.
@@ -130,6 +145,9 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
   const actionTtl = o.actionTtlMs ?? 30 * 60_000;
   const translate = o.translate ?? translator;
   const budget = o.budgetMs ?? 8_000;
+  /** The command `name` means for this caller: the owner's console only for an owner in private. */
+  const commandFor = (name: string, caller: Caller): AnyCommand | undefined =>
+    name === OWNER_COMMAND && o.owner && isOwnerCall(o.owner.ids, caller) ? o.owner.command : o.commands.get(name);
 
   /** With `quiet`, a sender already told about the limit gets undefined: no answer at all. */
   async function execute(
@@ -203,6 +221,8 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         charts: o.charts,
         ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
         ...(o.links ? { links: o.links } : {}),
+        ...(o.quotas ? { quotas: o.quotas } : {}),
+        ...(o.owner && checked.command === o.owner.command ? { owner: o.owner.tools(caller) } : {}),
       };
       const view = labelled(
         await bindActions(
@@ -219,7 +239,11 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       return labelled(view, t);
     } finally {
       answered.abort(new Error('the command has answered'));
-      o.onOutcome?.(o.commands.has(name) ? name : UNKNOWN_COMMAND, outcome, now() - started);
+      o.onOutcome?.(
+        o.commands.has(name) || command === o.owner?.command ? name : UNKNOWN_COMMAND,
+        outcome,
+        now() - started,
+      );
     }
   }
 
@@ -279,10 +303,15 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
 
   return {
     commands: o.commands,
+    owners: o.owner?.ids ?? new Set(),
+    ownerCommand: o.owner?.command,
     async text(text, caller, opts = {}) {
       const parsed = splitCommand(text);
       if (!parsed) return undefined;
-      const command = o.commands.get(parsed.name);
+      const command = commandFor(parsed.name, caller);
+      // The console takes free text (a notice, a reason): its first word, then the rest as typed.
+      if (command && command === o.owner?.command)
+        return execute(command, parsed.name, () => ownerArgs(text), caller, opts, true);
       const words = () =>
         parsed.args.length === 0 && opts.quoted !== undefined && readsQuote(parsed.name)
           ? argsFromQuote(parsed.name, opts.quoted)
@@ -290,7 +319,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       return execute(command, parsed.name, () => argsFor(command!, words()), caller, opts, true);
     },
     run(name, raw, caller, opts = {}) {
-      return execute(o.commands.get(name), name, () => raw, caller, opts);
+      return execute(commandFor(name, caller), name, () => raw, caller, opts);
     },
     async action(id, caller, opts = {}) {
       const locale = await localeOf(caller);
@@ -320,7 +349,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         return labelled({ kind: 'error', message: t('errors.foreignButton') }, t);
       // The language was read above: the command answers in it without a second store read.
       return execute(
-        o.commands.get(stored.command),
+        commandFor(stored.command, caller),
         stored.command,
         () => ({ ...stored.options }),
         caller,
@@ -343,6 +372,13 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     },
     bind: (view, chat) => bindActions(view, chat),
   };
+}
+
+/** `/owner ban telegram:-100 spam and scams` as { action: 'ban', rest: 'telegram:-100 spam and scams' }. */
+function ownerArgs(text: string): RawArgs {
+  const body = text.trim().replace(/^\/\S+\s*/, '');
+  const m = /^(\S+)\s*([\s\S]*)$/.exec(body);
+  return m ? { action: m[1]!.toLowerCase(), ...(m[2] ? { rest: m[2] } : {}) } : {};
 }
 
 /** An error's own words ("Example:", "Error:") in the language of its message. */

@@ -13,6 +13,7 @@ import { strictKv, type Kv } from './strict.ts';
 import { createSubscriptionStore, type SubscriptionStore } from './subscriptions.ts';
 import { createChatLanguages, type ChatLanguages } from './languages.ts';
 import { createCallStore, type CallStore } from './calls.ts';
+import { createOwnerStore, type OwnerStore } from './owner.ts';
 import { KEY_SPACES, type KeySpace } from './spaces.ts';
 import { rawStore, type RawStore } from './raw.ts';
 import { ensureSchema, type Migration, type SchemaMark } from './schema.ts';
@@ -37,6 +38,8 @@ export interface Store {
   readonly watch: Kv;
   /** Automatic-card settings per chat and their per-token cooldowns. */
   readonly autocard: Kv;
+  /** The owners' bans and notices. */
+  readonly owner: OwnerStore;
   /** Answers of settings commands by request id, so a request replayed after a takeover acts once. */
   readonly replays: Kv;
   /** The Redis client behind a redis:// store, for the watcher lease. */
@@ -146,6 +149,7 @@ export async function openStore(
     calls: createCallStore(space('calls'), { retentionMs: (o.callsRetentionDays ?? 30) * 86_400_000 }),
     watch: space('watch'),
     autocard: space('autocard'),
+    owner: createOwnerStore(space('owner')),
     schema,
     raw,
     space,

@@ -74,6 +74,13 @@ export const MIGRATIONS: readonly Migration[] = [
     kind: 'expand',
     async up() {},
   },
+  {
+    to: 5,
+    what: 'the owner space holds the owners’ bans and notices, and a subscription may carry serverId (the Discord server or Telegram group it was made in, for the per-server quota and server bans); older subscriptions carry none and count for their own chat',
+    // Version 4 code ignores the new space and field: it runs, without bans or quotas.
+    kind: 'expand',
+    async up() {},
+  },
 ];
 
 /** The version this code writes. */

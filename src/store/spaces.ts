@@ -29,6 +29,7 @@ export const KEY_SPACES = {
     carry: false,
     what: 'answers of settings commands by request id, kept an hour for a replay after a takeover',
   },
+  owner: { carry: true, what: 'the owners’ bans, and the notices they sent (progress kept a week)' },
   meta: { carry: true, what: 'the schema version' },
   health: { carry: false, what: 'the readiness probe’s scratch key, rewritten every check' },
 } as const satisfies Record<string, { carry: boolean; what: string }>;

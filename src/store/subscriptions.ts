@@ -58,6 +58,10 @@ export interface Subscription {
   readonly threadId?: string;
   /** Telegram groups have their own send limit (20/min). */
   readonly isGroup: boolean;
+  /** The Discord server (or Telegram group) it was made in; absent in subscriptions made before schema version 4. */
+  readonly serverId?: string;
+  /** The chat's name when it was made (a group's title, a channel's name), for the owner's list. */
+  readonly name?: string;
   readonly filters: AlertFilters;
   /** Token keys (`chain:address`) this destination muted. */
   readonly mutedTokens: readonly string[];

@@ -24,6 +24,10 @@ export function callerFor(interaction: Interaction): Caller {
     userId: interaction.user.id,
     chatId: interaction.channelId ?? interaction.user.id,
     chatType: interaction.inGuild() ? 'group' : 'private',
+    ...(interaction.guildId ? { serverId: interaction.guildId } : {}),
+    ...(interaction.channel && 'name' in interaction.channel && interaction.channel.name
+      ? { chatName: interaction.channel.name }
+      : {}),
     locale: interaction.locale,
     ...(interaction.guildLocale ? { guildLocale: interaction.guildLocale } : {}),
     canManage: async () => manage,

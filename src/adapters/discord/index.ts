@@ -18,6 +18,9 @@ import type { KolClient } from '../../api/index.ts';
 import { isAction } from '../../core/actions.ts';
 import type { AutoCards } from '../../core/autocard.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
+import { ignored } from '../../core/owner.ts';
+import type { OwnerStore } from '../../store/owner.ts';
+import { installOwnerMessages } from './owner.ts';
 import { createLookupBudget, type LookupBudget } from '../../core/budget.ts';
 import { pickLocale, translator } from '../../i18n/index.ts';
 import type { Claims } from '../../store/claims.ts';
@@ -95,6 +98,8 @@ export interface DiscordAdapterOptions {
   readonly lookups?: LookupBudget;
   /** Ask for the privileged Message Content intent (enable it in the developer portal first, or Discord refuses the login). */
   readonly messageContent?: boolean;
+  /** The owners' bans (the store's): a banned server, channel or user is ignored. */
+  readonly bans?: Pick<OwnerStore, 'banned'>;
 }
 
 export interface DiscordAdapter extends ChatAdapter {
@@ -107,16 +112,19 @@ export interface DiscordAdapter extends ChatAdapter {
 export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
   const log = o.log.child({ adapter: 'discord' });
   // Pastes arrive as messages: guild messages (content only with the privileged intent), DMs (a partial channel: DMs are not cached).
-  const messageIntents = o.autoCards
-    ? [
-        GatewayIntentBits.GuildMessages,
-        GatewayIntentBits.DirectMessages,
-        ...(o.messageContent ? [GatewayIntentBits.MessageContent] : []),
-      ]
-    : [];
+  // The owners' console is typed in the bot's DM: DMs are read when a Discord owner is named.
+  const owners = [...o.dispatcher.owners].some((id) => id.startsWith('discord:'));
+  const messageIntents =
+    o.autoCards || owners
+      ? [
+          GatewayIntentBits.GuildMessages,
+          GatewayIntentBits.DirectMessages,
+          ...(o.messageContent ? [GatewayIntentBits.MessageContent] : []),
+        ]
+      : [];
   const client = new Client({
     intents: [GatewayIntentBits.Guilds, ...messageIntents],
-    ...(o.autoCards ? { partials: [Partials.Channel] } : {}),
+    ...(o.autoCards || owners ? { partials: [Partials.Channel] } : {}),
     allowedMentions: NO_MENTIONS,
     ...o.clientOptions,
     rest: {
@@ -150,6 +158,13 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
 
   async function route(i: Interaction): Promise<void> {
     if (stopping) return refuseWhileStopping(i);
+    const origin = {
+      platform: 'discord' as const,
+      userId: i.user.id,
+      chatId: i.channelId ?? undefined,
+      serverId: i.guildId ?? undefined,
+    };
+    if (await ignored(o.bans, origin, i.isCommand() ? 'command' : 'interaction', log)) return;
     if (i.isChatInputCommand()) return handleCommand(i, deps);
     if (i.isAutocomplete()) return handleAutocomplete(i, deps);
     if (i.isMessageContextMenuCommand() && i.commandName === TOKEN_CARD_COMMAND && o.autoCards) {
@@ -210,7 +225,13 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
   client.on(Events.InteractionCreate, (i) => track(guarded(i)));
 
   if (o.autoCards)
-    installMessageCards(client, { autoCards: o.autoCards, log, contentIntent: o.messageContent === true });
+    installMessageCards(client, {
+      autoCards: o.autoCards,
+      log,
+      contentIntent: o.messageContent === true,
+      ...(o.bans ? { bans: o.bans } : {}),
+    });
+  if (owners) installOwnerMessages(client, { dispatcher: o.dispatcher, log });
 
   const channelsOf = trackGuildChannels(client);
   client.on(Events.GuildDelete, (guild) => {

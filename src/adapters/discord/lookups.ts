@@ -18,6 +18,8 @@ import { answerDeferred } from './interactions.ts';
 import { callerFor } from './caller.ts';
 import { senderKey } from '../../core/budget.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
+import { ignored } from '../../core/owner.ts';
+import type { OwnerStore } from '../../store/owner.ts';
 import type { View } from '../../domain/view.ts';
 import { NO_MENTIONS, replyOptions } from './payload.ts';
 
@@ -63,7 +65,7 @@ export async function handleTokenCard(
 
 export function installMessageCards(
   client: Client,
-  d: { autoCards: AutoCards; log: Logger; contentIntent: boolean },
+  d: { autoCards: AutoCards; log: Logger; contentIntent: boolean; bans?: Pick<OwnerStore, 'banned'> },
 ): void {
   client.on(Events.MessageCreate, (m) => {
     void onMessage(client, m, d).catch((err: unknown) => d.log.warn({ err }, 'automatic card failed'));
@@ -73,9 +75,16 @@ export function installMessageCards(
 async function onMessage(
   client: Client,
   m: Message,
-  d: { autoCards: AutoCards; log: Logger; contentIntent: boolean },
+  d: { autoCards: AutoCards; log: Logger; contentIntent: boolean; bans?: Pick<OwnerStore, 'banned'> },
 ): Promise<void> {
   if (m.author.bot || m.webhookId || m.system) return;
+  const origin = {
+    platform: 'discord' as const,
+    userId: m.author.id,
+    chatId: m.channelId,
+    serverId: m.guildId ?? undefined,
+  };
+  if (await ignored(d.bans, origin, 'paste', d.log)) return;
   const me = client.user?.id;
   // Without the intent a guild message's content is empty unless it mentions the bot: nothing to read.
   if (m.inGuild() && !d.contentIntent && !(me && m.mentions.users.has(me))) return;

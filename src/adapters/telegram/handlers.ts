@@ -71,6 +71,9 @@ export function callerOf(
     userId: String(userId ?? chat.id),
     chatId: String(chat.id),
     chatType: isPrivate ? 'private' : 'group',
+    // A Telegram group is its own server: the per-server quota and server bans count it.
+    ...(isPrivate ? {} : { serverId: String(chat.id) }),
+    ...('title' in chat && chat.title ? { chatName: chat.title } : {}),
     ...(from?.language_code ? { locale: from.language_code } : {}),
     ...(senderChat ? { senderChatId: String(senderChat.id) } : {}),
     canManage: async () =>

@@ -26,6 +26,7 @@ import { localLease, type Lease } from '../../store/lease.ts';
 import type { ChatAdapter } from '../types.ts';
 import { createAdminCheck } from './admin.ts';
 import { installAutoCards } from './autocard.ts';
+import { ignored } from '../../core/owner.ts';
 import { botCommands } from './commands.ts';
 import { installHandlers } from './handlers.ts';
 import { installInline } from './inline.ts';
@@ -139,6 +140,19 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
     await handled;
   });
   bot.use(sequentialize((ctx) => (ctx.chat ? String(ctx.chat.id) : undefined)));
+  // A banned chat or user is ignored everywhere: commands, pastes, buttons, inline queries.
+  bot.use(async (ctx, next) => {
+    const u = ctx.update;
+    const what = u.message ? 'message' : u.callback_query ? 'button' : u.inline_query ? 'inline' : undefined;
+    const origin = {
+      platform: 'telegram' as const,
+      userId: ctx.from ? String(ctx.from.id) : undefined,
+      chatId: ctx.chat ? String(ctx.chat.id) : undefined,
+      senderChatId: ctx.senderChat ? String(ctx.senderChat.id) : undefined,
+    };
+    if (what && (await ignored(o.store.owner, origin, what, log))) return;
+    await next();
+  });
   if (o.autoCards) installAutoCards(bot, { autoCards: o.autoCards, log });
   if (o.api) installInline(bot, { api: o.api, log, ...(o.lookups ? { lookups: o.lookups } : {}) });
   const allowed = o.api ? WITH_INLINE : ALLOWED_UPDATES;
@@ -235,6 +249,25 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
       log.warn({ err }, 'telegram: setMyCommands failed');
     }
     await registerLanguages();
+    await registerOwners(commands);
+  }
+
+  /**
+   * The owners' menu: in each owner's private chat (scope chat), the commands and
+   * /owner; nowhere else. An owner who never wrote to the bot has no chat yet:
+   * logged, and typed /owner works there anyway once they do.
+   */
+  async function registerOwners(commands: readonly { command: string; description: string }[]): Promise<void> {
+    const ownerCommand = o.dispatcher.ownerCommand;
+    if (!ownerCommand) return;
+    const ids = [...o.dispatcher.owners].filter((id) => id.startsWith('telegram:')).map((id) => id.slice(9));
+    const menu = [...commands, { command: ownerCommand.name, description: translator('en')('owner.description') }];
+    const results = await Promise.allSettled(
+      ids.map((chat_id) => bot.api.setMyCommands(menu, { scope: { type: 'chat', chat_id } })),
+    );
+    results.forEach((r, i) => {
+      if (r.status === 'rejected') log.warn({ owner: ids[i], err: r.reason }, "telegram: the owner's menu was not set");
+    });
   }
 
   /**

@@ -1,0 +1,77 @@
+/**
+ * An owner's notice to every destination, through the outbox like any alert:
+ * one entry per destination, its id `notice:<notice>:<subscription>`, so that
+ * sending it again (a retried confirm, a crash between writes) writes nothing
+ * new, and delivery sends each once, paced by each platform's sender within
+ * its limits, resumed from the outbox after a restart.
+ */
+import type { Notice, OwnerStore } from '../store/owner.ts';
+import type { Outbox, OutboxEntry } from '../store/outbox.ts';
+import type { Subscription } from '../store/subscriptions.ts';
+
+/** The destinations a notice reaches: every live subscription (of its platform), none banned or stopped. */
+export function noticeTargets(all: readonly Subscription[], notice: Pick<Notice, 'platform'>): Subscription[] {
+  return all.filter(
+    (s) => !s.disabled && s.platform !== 'console' && (!notice.platform || s.platform === notice.platform),
+  );
+}
+
+const entryId = (notice: string, subId: string) => `notice:${notice}:${subId}`;
+
+/**
+ * Queues the notice for `targets` (recorded on the notice first, so progress
+ * counts exactly them); returns how many entries were new.
+ */
+export async function queueNotice(
+  o: { outbox: Pick<Outbox, 'enqueue'>; owner: Pick<OwnerStore, 'putNotice'> },
+  notice: Notice,
+  targets: readonly Subscription[],
+  now: number,
+): Promise<number> {
+  const to = notice.to ?? targets.map((s) => s.id);
+  await o.owner.putNotice({ ...notice, to, sentAt: notice.sentAt ?? now });
+  const byId = new Map(targets.map((s) => [s.id, s]));
+  const entries = to.flatMap((id): OutboxEntry[] => {
+    const s = byId.get(id);
+    if (!s) return [];
+    return [
+      {
+        id: entryId(notice.id, s.id),
+        subId: s.id,
+        platform: s.platform,
+        chatId: s.chatId,
+        isGroup: s.isGroup,
+        content: { kind: 'notice', text: notice.text },
+        createdAt: now,
+        state: 'pending',
+        attempts: 0,
+        notBefore: 0,
+      },
+    ];
+  });
+  return o.outbox.enqueue(`notice:${notice.id}`, entries);
+}
+
+export interface NoticeProgress {
+  readonly total: number;
+  readonly sent: number;
+  readonly failed: number;
+  readonly waiting: number;
+}
+
+/** How far a confirmed notice got, read from its outbox entries (finished ones are kept six hours). */
+export async function noticeProgress(outbox: Pick<Outbox, 'get'>, notice: Notice): Promise<NoticeProgress> {
+  const ids = notice.to ?? [];
+  let sent = 0;
+  let failed = 0;
+  let waiting = 0;
+  for (let i = 0; i < ids.length; i += 200) {
+    const es = await Promise.all(ids.slice(i, i + 200).map((id) => outbox.get(entryId(notice.id, id))));
+    for (const e of es) {
+      if (e?.state === 'sent') sent++;
+      else if (e?.state === 'pending' || e?.state === 'inflight') waiting++;
+      else failed++;
+    }
+  }
+  return { total: ids.length, sent, failed, waiting };
+}
