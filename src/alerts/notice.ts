@@ -8,6 +8,7 @@
 import type { Notice, OwnerStore } from '../store/owner.ts';
 import type { Outbox, OutboxEntry } from '../store/outbox.ts';
 import type { Subscription } from '../store/subscriptions.ts';
+import { alertEntry } from './plan.ts';
 
 /** The destinations a notice reaches: every live subscription (of its platform), none banned or stopped. */
 export function noticeTargets(all: readonly Subscription[], notice: Pick<Notice, 'platform'>): Subscription[] {
@@ -33,21 +34,7 @@ export async function queueNotice(
   const byId = new Map(targets.map((s) => [s.id, s]));
   const entries = to.flatMap((id): OutboxEntry[] => {
     const s = byId.get(id);
-    if (!s) return [];
-    return [
-      {
-        id: entryId(notice.id, s.id),
-        subId: s.id,
-        platform: s.platform,
-        chatId: s.chatId,
-        isGroup: s.isGroup,
-        content: { kind: 'notice', text: notice.text },
-        createdAt: now,
-        state: 'pending',
-        attempts: 0,
-        notBefore: 0,
-      },
-    ];
+    return s ? [alertEntry(entryId(notice.id, s.id), s, { kind: 'notice', text: notice.text }, now)] : [];
   });
   return o.outbox.enqueue(`notice:${notice.id}`, entries);
 }

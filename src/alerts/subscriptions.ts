@@ -213,7 +213,7 @@ export async function overQuota(
   quotas: { readonly perServer?: number; readonly perPerson?: number },
 ): Promise<{ which: 'server' | 'person'; limit: number } | undefined> {
   if (quotas.perServer === undefined && quotas.perPerson === undefined) return undefined;
-  const existing = await subs.get(subscriptionId(to.platform, to.chatId));
+  const existing = await subs.get(subscriptionId(to.platform, to.chatId, to.threadId));
   if (existing && !existing.disabled) return undefined;
   const live = (await subs.all()).filter((s) => !s.disabled);
   const server = serverOf(to);

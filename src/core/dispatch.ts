@@ -239,11 +239,8 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       return labelled(view, t);
     } finally {
       answered.abort(new Error('the command has answered'));
-      o.onOutcome?.(
-        o.commands.has(name) || command === o.owner?.command ? name : UNKNOWN_COMMAND,
-        outcome,
-        now() - started,
-      );
+      const known = o.commands.has(name) || (command !== undefined && command === o.owner?.command);
+      o.onOutcome?.(known ? name : UNKNOWN_COMMAND, outcome, now() - started);
     }
   }
 

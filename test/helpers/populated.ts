@@ -58,6 +58,14 @@ export async function populate(storeUrl: string, t?: TestContext): Promise<void>
     await run(`/mute ${muted.chain_id} ${muted.address}`, 'open');
     await run('/kols', 'open'); // an answer with buttons: a page
     await h.app.store.claim('telegram:1:update:1', 86_400_000); // a platform update handled
+    // An owner's ban and a notice drafted (the owner space).
+    await h.app.store.owner.ban({ target: 'telegram:-100999', reason: 'spam', at: h.now(), by: 'telegram:1' });
+    await h.app.store.owner.putNotice({
+      id: '0badc0de',
+      text: 'Maintenance at 02:00 UTC',
+      by: 'telegram:1',
+      at: h.now(),
+    });
     h.shill(0, 0);
     h.shill(1, 1);
     await h.cycle();

@@ -903,7 +903,7 @@ export default {
       group: 'grupo de Telegram',
       channel: 'canal de Telegram',
       private: 'chat privado de Telegram',
-      console: 'terminal',
+      console: 'consola',
     },
     subscriptions: 'Suscripciones',
     subscriptionsValue: 'activas: {{active}} · en pausa: {{paused}} · detenidas: {{stopped}}',

@@ -907,7 +907,7 @@ export default {
       group: 'grupo do Telegram',
       channel: 'canal do Telegram',
       private: 'chat privado do Telegram',
-      console: 'terminal',
+      console: 'linha de comando',
     },
     subscriptions: 'Inscrições',
     subscriptionsValue: 'ativas: {{active}} · pausadas: {{paused}} · paradas: {{stopped}}',

@@ -881,7 +881,7 @@ export default {
       group: 'Telegram grubu',
       channel: 'Telegram kanalı',
       private: 'Telegram özel sohbeti',
-      console: 'terminal',
+      console: 'uçbirim',
     },
     subscriptions: 'Abonelikler',
     subscriptionsValue: 'etkin: {{active}} · duraklatılmış: {{paused}} · durdurulmuş: {{stopped}}',

@@ -857,7 +857,7 @@ export default {
       group: 'nhóm Telegram',
       channel: 'kênh Telegram',
       private: 'chat riêng Telegram',
-      console: 'terminal',
+      console: 'dòng lệnh',
     },
     subscriptions: 'Đăng ký',
     subscriptionsValue: 'đang bật: {{active}} · tạm dừng: {{paused}} · đã dừng: {{stopped}}',

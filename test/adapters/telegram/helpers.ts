@@ -45,6 +45,8 @@ export interface RigOptions {
   readonly autoCardsPerMinute?: number;
   /** The clock of the command limit and the lookup budget (cost tests move it); default the wall clock. */
   readonly clock?: () => number;
+  /** More configuration (OWNER_IDS, quotas). */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export interface Rig {
@@ -62,7 +64,7 @@ export interface Rig {
 export async function rig(t: TestContext, o: RigOptions = {}): Promise<Rig> {
   const fake = await startTelegramFake({ token: TOKEN, timeScale: 0.01, ...o.fake });
   const app = await createApp(
-    loadConfig({ TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot, STORE_URL: 'memory:' }),
+    loadConfig({ TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot, STORE_URL: 'memory:', ...o.env }),
     silentLogger(),
     {
       sandboxLiveRate: 0,
