@@ -21,6 +21,7 @@ import type { Dispatcher } from '../../core/dispatch.ts';
 import { ignored } from '../../core/owner.ts';
 import type { OwnerStore } from '../../store/owner.ts';
 import { installOwnerMessages } from './owner.ts';
+import { SlidingWindow } from '../window.ts';
 import { createLookupBudget, type LookupBudget } from '../../core/budget.ts';
 import { pickLocale, translator } from '../../i18n/index.ts';
 import type { Claims } from '../../store/claims.ts';
@@ -71,7 +72,8 @@ export interface DiscordAdapterOptions {
   /** For KOL autocomplete, which must answer faster than a command. */
   readonly api: KolClient;
   readonly log: Logger;
-  readonly rest?: { readonly globalRequestsPerSecond?: number };
+  /** Tests scale Discord's limits down with the fake's: the client's global limit, and the alerts' pace below it (default 48/s). */
+  readonly rest?: { readonly globalRequestsPerSecond?: number; readonly alertsPerSecond?: number };
   /** When given, subscriptions of a guild the bot is removed from are disabled at once. */
   readonly subscriptions?: SubscriptionStore;
   /** Called after a guild removed the bot, with the channels it had (for metrics or other stores). */
@@ -258,7 +260,11 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
   return {
     platform: 'discord',
     client,
-    sender: createDiscordSender(client.rest, log) satisfies Sender,
+    sender: createDiscordSender(
+      client.rest,
+      log,
+      ...(o.rest?.alertsPerSecond ? [new SlidingWindow(o.rest.alertsPerSecond, 1000)] : []),
+    ) satisfies Sender,
     async start() {
       if (o.httpInteractions) {
         // No gateway: interactions come over HTTP, alerts and edits go through REST.

@@ -46,6 +46,8 @@ export async function startHarness(
     userLimit?: { count: number; windowMs: number };
     /** The clock of the command limit and the lookup budget (cost tests move it); default the wall clock. */
     clock?: () => number;
+    /** More configuration (OWNER_IDS, quotas). */
+    env?: Readonly<Record<string, string>>;
   } = {},
 ): Promise<Harness> {
   const guildId = snowflake();
@@ -62,6 +64,7 @@ export async function startHarness(
     // Ticks only when a test asks: the cron would otherwise fire on every :00 and :30.
     WATCH_CRON: '0 0 1 1 *',
     LOG_LEVEL: 'silent',
+    ...o.env,
   });
   const app = await createApp(config, silentLogger(), {
     sandboxLiveRate: 0,
@@ -76,6 +79,7 @@ export async function startHarness(
     api: app.api,
     log: silentLogger(),
     subscriptions: app.store.subscriptions,
+    bans: app.store.owner,
     autoCards: app.autoCards,
     lookups: app.lookups,
     commandBudgetMs: 1500,
