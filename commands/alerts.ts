@@ -3,7 +3,7 @@ import { FOREVER, setPaused } from '../src/alerts/subscriptions.ts';
 import { heldLastDay } from '../src/alerts/held.ts';
 import type { Command, CommandContext } from '../src/core/command.ts';
 import { PermissionError, UserError } from '../src/core/errors.ts';
-import { opt } from '../src/core/options.ts';
+import { SETTING_OPTIONS } from '../src/alerts/settings.ts';
 import { formats } from '../src/i18n/format.ts';
 import { zonedText } from '../src/domain/zoned.ts';
 import type { View } from '../src/domain/view.ts';
@@ -15,19 +15,7 @@ import { quietHours, scheduleFields } from './_quiet.ts';
 import { followupsOf } from '../src/alerts/calls/record.ts';
 import { followupsSetting } from '../src/views/cards/callLine.ts';
 
-const options = {
-  action: opt.choice(['show', 'pause', 'resume', 'test', 'quiet'], {
-    description: 'show (default), pause, resume, test or quiet',
-    positional: true,
-    noun: 'action',
-  }),
-  duration: opt.string({
-    description: 'How long to pause: 30m, 2h, 1d; quiet hours: 23:00-07:00 or off',
-    positional: true,
-    example: '2h',
-  }),
-  tz: opt.string({ description: 'Time zone of quiet hours (IANA name)', example: 'Europe/Berlin', max: 64 }),
-};
+const options = SETTING_OPTIONS.alerts;
 
 async function mustManage(ctx: CommandContext): Promise<void> {
   if (!(await ctx.caller.canManage())) throw new PermissionError(ctx.t('subscribe.adminsOnly'));

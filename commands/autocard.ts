@@ -1,22 +1,11 @@
 import { autoCardSettings, cooldownText, parseCooldown } from '../src/core/autocard.ts';
 import type { Command, CommandContext } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
-import { opt } from '../src/core/options.ts';
+import { SETTING_OPTIONS } from '../src/alerts/settings.ts';
 
 const EXAMPLE = '/autocard on cooldown:10m';
 
-const options = {
-  mode: opt.choice(['on', 'off'] as const, {
-    description: 'Answer pasted addresses and links with a card: on or off',
-    noun: 'mode',
-    positional: true,
-  }),
-  cooldown: opt.string({
-    description: 'Quiet time per token after a card, like 10m or 2h (at most 24h)',
-    max: 10,
-    example: '10m',
-  }),
-};
+const options = SETTING_OPTIONS.autocard;
 
 /** Whether the bot sees pastes here at all, and what to change if not. */
 async function reach(ctx: CommandContext): Promise<string | undefined> {

@@ -2,7 +2,7 @@ import { setDigest } from '../src/alerts/subscriptions.ts';
 import { queueDigestNow } from '../src/alerts/digest/runner.ts';
 import type { Command } from '../src/core/command.ts';
 import { PermissionError, UserError } from '../src/core/errors.ts';
-import { opt } from '../src/core/options.ts';
+import { SETTING_OPTIONS } from '../src/alerts/settings.ts';
 import { clockText, parseClock } from '../src/domain/zoned.ts';
 import type { View } from '../src/domain/view.ts';
 import { requireSubscription } from './_subscription.ts';
@@ -11,17 +11,7 @@ import { zoneOrError } from './_zone.ts';
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 const EXAMPLE = '/digest daily at:09:00 tz:Europe/Berlin';
 
-const options = {
-  period: opt.choice(['daily', 'weekly', 'off', 'now'], {
-    description: 'daily, weekly, off, or now to post one at once',
-    positional: true,
-    noun: 'period',
-    required: true,
-  }),
-  at: opt.string({ description: 'Local time to post it, 24-hour (default 09:00)', example: '09:00', max: 5 }),
-  tz: opt.string({ description: 'Time zone, an IANA name (default UTC)', example: 'Europe/Berlin', max: 64 }),
-  day: opt.string({ description: 'Weekly digests: the day (mon-sun, default mon)', example: 'mon', max: 9 }),
-};
+const options = SETTING_OPTIONS.digest;
 
 export default {
   name: 'digest',

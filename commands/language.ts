@@ -1,18 +1,10 @@
 import type { Command } from '../src/core/command.ts';
 import { PermissionError, UserError } from '../src/core/errors.ts';
-import { opt } from '../src/core/options.ts';
+import { SETTING_OPTIONS } from '../src/alerts/settings.ts';
 import { CATALOGUES, LOCALES, negotiate, pickLocale, translator, type Locale } from '../src/i18n/index.ts';
 import type { Span } from '../src/domain/view.ts';
 
-const options = {
-  // Free text rather than choices: 'pt-br', 'zh-CN' or 'Ru' are all understood.
-  code: opt.string({
-    description: 'Language code (en, zh, ru, es, pt-BR, tr, vi, ko) or auto',
-    positional: true,
-    max: 35,
-    example: 'ru',
-  }),
-};
+const options = SETTING_OPTIONS.language;
 
 const nameOf = (l: Locale): string => CATALOGUES[l].language.name;
 

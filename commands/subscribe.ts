@@ -1,9 +1,8 @@
-import { CHAINS } from '../src/domain/chains.ts';
-import { DEFAULT_FILTERS, describeFilters, toSubscribeLine } from '../src/alerts/filters.ts';
+import { describeFilters, toSubscribeLine } from '../src/alerts/filters.ts';
+import { SETTING_OPTIONS } from '../src/alerts/settings.ts';
 import { overQuota, StoppedByOwner, subscribe } from '../src/alerts/subscriptions.ts';
 import type { Command, CommandContext } from '../src/core/command.ts';
 import { pickLocale } from '../src/i18n/index.ts';
-import { opt } from '../src/core/options.ts';
 import type { AlertFilters } from '../src/store/subscriptions.ts';
 import { destinationOf, feedHead } from './_subscription.ts';
 import { followupsOf, parseFollowups } from '../src/alerts/calls/record.ts';
@@ -11,53 +10,9 @@ import { parseDuration } from '../src/core/duration.ts';
 import { UserError } from '../src/core/errors.ts';
 import { formats } from '../src/i18n/format.ts';
 import { followupsSetting } from '../src/views/cards/callLine.ts';
-import { ageDays, KEYWORD, normalizeKeyword } from '../src/alerts/rules.ts';
+import { ageDays, normalizeKeyword } from '../src/alerts/rules.ts';
 
-const username = opt.string({ description: 'X username', pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'usernames' });
-const keyword = opt.string({ description: 'word', pattern: KEYWORD, hint: 'keywords' });
-
-const options = {
-  chains: opt.list(opt.chain({ description: 'chain' }), {
-    description: `Chains to watch (default all): ${CHAINS.join(', ')}`,
-  }),
-  token_score: opt.number({
-    description: `Minimum token score 0-100 (default ${DEFAULT_FILTERS.minTokenScore})`,
-    min: 0,
-    max: 100,
-  }),
-  kol_score: opt.number({
-    description: `Minimum KOL score 0-100 (default ${DEFAULT_FILTERS.minKolScore})`,
-    min: 0,
-    max: 100,
-  }),
-  followers: opt.integer({
-    description: `Minimum followers of the KOL (default ${DEFAULT_FILTERS.minFollowers})`,
-    min: 0,
-    max: 1_000_000_000,
-  }),
-  labels: opt.list(opt.string({ description: 'label', pattern: /^[\w -]{1,40}$/, hint: 'words' }), {
-    description: 'Only KOLs with one of these labels',
-    max: 20,
-  }),
-  types: opt.list(opt.string({ description: 'type', pattern: /^[a-z_]{1,20}$/i, hint: 'tweetTypes' }), {
-    description: 'Tweet types, e.g. tweet,quote (default all)',
-    max: 10,
-  }),
-  only: opt.list(username, { description: 'Only these KOLs (usernames)', max: 100, example: '@cobie,@ansem' }),
-  except: opt.list(username, { description: 'Never these KOLs (usernames)', max: 100, example: '@cobie,@ansem' }),
-  cooldown: opt.integer({
-    description: `Minutes between alerts for one token (default ${DEFAULT_FILTERS.cooldownMinutes})`,
-    min: 0,
-    max: 10_080,
-  }),
-  followups: opt.string({ description: 'Follow-up times after an alert, e.g. 1h,6h,24h, or off', example: '1h,24h' }),
-  min_mcap: opt.number({ description: 'Minimum market cap in USD at alert time (100k, 2.5m; 0: off)', min: 0 }),
-  max_mcap: opt.number({ description: 'Maximum market cap in USD at alert time (50m; 0: off)', min: 0 }),
-  min_liquidity: opt.number({ description: 'Minimum liquidity in USD at alert time (25k; 0: off)', min: 0 }),
-  max_age: opt.string({ description: 'Maximum token age: 30m, 6h, 3d (off: any age)', example: '3d' }),
-  keywords: opt.list(keyword, { description: 'Only tweets with one of these words or $TICKERs (off: any)', max: 50 }),
-  block: opt.list(keyword, { description: 'Hold tweets with any of these words or $TICKERs (off: none)', max: 50 }),
-};
+const options = SETTING_OPTIONS.subscribe;
 
 /** `off` alone clears a list; otherwise its words, lower-case, once each. */
 const words = (xs: readonly string[]) =>

@@ -72,6 +72,33 @@ export function toSubscribeLine(f: AlertFilters): string {
   return parts.join(' ');
 }
 
+/**
+ * Each `/subscribe` option's current value, as it would be typed (defaults
+ * included): what the settings panel fills in when it asks for a new one.
+ */
+export function filterValues(f: AlertFilters): Record<(typeof FILTER_OPTION)[keyof AlertFilters], string> {
+  const list = (xs: readonly string[] | undefined) => (xs?.length ? xs.join(',') : '');
+  const num = (n: number | undefined) => (n === undefined ? '0' : String(n));
+  return {
+    chains: f.chains.join(','),
+    token_score: String(f.minTokenScore),
+    kol_score: String(f.minKolScore),
+    followers: String(f.minFollowers),
+    labels: list(f.labels),
+    types: list(f.tweetTypes),
+    only: list(f.allowKols),
+    except: list(f.denyKols),
+    cooldown: String(f.cooldownMinutes),
+    followups: followupValue(f.followups ?? DEFAULT_FOLLOWUPS),
+    min_mcap: num(f.minMarketCap),
+    max_mcap: num(f.maxMarketCap),
+    min_liquidity: num(f.minLiquidity),
+    max_age: f.maxAgeDays === undefined ? 'off' : ageText(f.maxAgeDays),
+    keywords: list(f.keywords),
+    block: list(f.blockKeywords),
+  };
+}
+
 /** The filters in words, one line each, for `/alerts`. */
 export function describeFilters(f: AlertFilters, t: T = translator('en')): string[] {
   const { int } = formats(languageOf(t));

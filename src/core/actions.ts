@@ -26,10 +26,18 @@ export function opensNew(id: string): boolean {
   return id.startsWith(`${ACTION_PREFIX}+`);
 }
 
+/**
+ * Buttons that ask for a value before they run (settings): the adapter shows a
+ * modal or a forced reply first. Their ids carry a `?` before the command name.
+ */
+export function asks(id: string): boolean {
+  return id.startsWith(`${ACTION_PREFIX}?`);
+}
+
 /** The page-store key behind a button, and the command named in clear (absent in old ids). */
 export function parseActionId(id: string): { command: string | undefined; key: string } | undefined {
   if (!isAction(id)) return undefined;
-  const rest = id.slice(ACTION_PREFIX.length).replace(/^\+/, '');
+  const rest = id.slice(ACTION_PREFIX.length).replace(/^[+?]/, '');
   const colon = rest.lastIndexOf(':');
   return colon < 0 ? { command: undefined, key: rest } : { command: rest.slice(0, colon), key: rest.slice(colon + 1) };
 }
@@ -51,6 +59,9 @@ export async function bindAction(
   ttlMs: number,
   o: { opensNew?: boolean } = {},
 ): Promise<string> {
-  const key = await pages.put({ command: a.command, options: a.options, chats: a.chats }, ttlMs);
-  return `${ACTION_PREFIX}${o.opensNew ? '+' : ''}${a.command}:${key}`;
+  const key = await pages.put(
+    { command: a.command, options: a.options, chats: a.chats, ...(a.ask ? { ask: a.ask } : {}) },
+    ttlMs,
+  );
+  return `${ACTION_PREFIX}${o.opensNew ? '+' : a.ask ? '?' : ''}${a.command}:${key}`;
 }

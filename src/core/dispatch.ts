@@ -18,8 +18,9 @@ import {
 import { formats } from '../i18n/format.ts';
 import { translator, type Locale, type T } from '../i18n/index.ts';
 import type { Store } from '../store/index.ts';
+import type { StoredAction } from '../store/pages.ts';
 import type { ChartPool } from '../domain/charts.ts';
-import type { Action, View } from '../domain/view.ts';
+import type { Action, Ask, View } from '../domain/view.ts';
 import { bindAction, chatKey, parseActionId } from './actions.ts';
 import { chatLocale } from './language.ts';
 import { suggest } from '../domain/chains.ts';
@@ -97,7 +98,15 @@ export interface RunOptions {
    * the first time, from the store, instead of acting twice.
    */
   readonly requestId?: string;
+  /**
+   * The value a button asked for (a Discord modal's field, a Telegram forced
+   * reply): the command gets it as its `value` option. Only buttons that ask take one.
+   */
+  readonly answer?: string;
 }
+
+/** What to do with a button that asks first: ask this, or show this refusal instead. */
+export type Prompt = { readonly ask: Ask } | { readonly view: View };
 
 export interface Dispatcher {
   readonly commands: Registry;
@@ -113,6 +122,12 @@ export interface Dispatcher {
   run(name: string, raw: RawArgs, caller: Caller, opts?: RunOptions): Promise<View>;
   /** A pressed button, by the id the renderer put on it. */
   action(id: string, caller: Caller, opts?: RunOptions): Promise<View>;
+  /**
+   * A pressed button that asks for a value first (actions.ts `asks`): what to
+   * ask, after the same checks a press gets (its message, its chat, the
+   * caller's rights now). The answer then comes back through action().
+   */
+  prompt(id: string, caller: Caller, opts?: RunOptions): Promise<Prompt>;
   /**
    * True when run() would refuse this command before any upstream call (unknown,
    * invalid options, not allowed), so an adapter can answer at once instead of
@@ -288,7 +303,11 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       await Promise.all(
         actions.map(async (a) => {
           if (!a.id)
-            a.id = await bindAction(o.store.pages, { command: a.command, options: a.options, chats }, actionTtl);
+            a.id = await bindAction(
+              o.store.pages,
+              { command: a.command, options: a.options, chats, ...(a.ask ? { ask: a.ask } : {}) },
+              actionTtl,
+            );
         }),
       );
       return view;
@@ -296,6 +315,39 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       o.log.warn({ err }, 'buttons dropped: the store did not take their state');
       return { ...view, actions: actions.filter((a) => a.id) };
     }
+  }
+
+  /** The stored action behind a press, after the checks every press gets; or the answer to show instead. */
+  async function pressed(
+    id: string,
+    caller: Caller,
+    opts: RunOptions,
+  ): Promise<{ stored: StoredAction; locale: Locale } | { view: View }> {
+    const locale = await localeOf(caller);
+    const t = translate(locale);
+    const refuse = (v: View) => ({ view: labelled(v, t) });
+    // Forged callback data: the pressed message does not show this button.
+    if (opts.buttonsOnMessage && !opts.buttonsOnMessage.includes(id))
+      return refuse({ kind: 'error', message: t('errors.foreignButton') });
+    const parsed = parseActionId(id);
+    let stored: StoredAction | undefined;
+    try {
+      stored = parsed ? await o.store.pages.get(parsed.key) : undefined;
+    } catch (err) {
+      o.log.warn({ err }, 'button state unreadable');
+      return refuse({ kind: 'error', message: t('errors.buttonsUnavailable') });
+    }
+    if (!stored) {
+      const known = parsed?.command && o.commands.has(parsed.command) ? parsed.command : undefined;
+      return refuse(
+        known
+          ? { kind: 'error', message: t('errors.pageExpired', { command: known }), example: `/${known}` }
+          : { kind: 'error', message: t('errors.buttonsExpired'), example: '/help' },
+      );
+    }
+    // A key copied from another chat's message: it must not act (or edit a message) here.
+    if (!stored.chats.includes(chatKey(caller))) return refuse({ kind: 'error', message: t('errors.foreignButton') });
+    return { stored, locale };
   }
 
   return {
@@ -319,41 +371,37 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       return execute(commandFor(name, caller), name, () => raw, caller, opts);
     },
     async action(id, caller, opts = {}) {
-      const locale = await localeOf(caller);
-      const t = translate(locale);
-      // Forged callback data: the pressed message does not show this button.
-      if (opts.buttonsOnMessage && !opts.buttonsOnMessage.includes(id))
-        return labelled({ kind: 'error', message: t('errors.foreignButton') }, t);
-      const parsed = parseActionId(id);
-      let stored: Awaited<ReturnType<Store['pages']['get']>>;
-      try {
-        stored = parsed ? await o.store.pages.get(parsed.key) : undefined;
-      } catch (err) {
-        o.log.warn({ err }, 'button state unreadable');
-        return labelled({ kind: 'error', message: t('errors.buttonsUnavailable') }, t);
-      }
-      if (!stored) {
-        const known = parsed?.command && o.commands.has(parsed.command) ? parsed.command : undefined;
-        return labelled(
-          known
-            ? { kind: 'error', message: t('errors.pageExpired', { command: known }), example: `/${known}` }
-            : { kind: 'error', message: t('errors.buttonsExpired'), example: '/help' },
-          t,
-        );
-      }
-      // A key copied from another chat's message: it must not act (or edit a message) here.
-      if (!stored.chats.includes(chatKey(caller)))
-        return labelled({ kind: 'error', message: t('errors.foreignButton') }, t);
+      const found = await pressed(id, caller, opts);
+      if ('view' in found) return found.view;
+      const { stored, locale } = found;
+      // An answer only for a button that asked: a forged one must not reach a command's options.
+      const answer = stored.ask && opts.answer !== undefined ? { value: opts.answer } : {};
       // The language was read above: the command answers in it without a second store read.
       return execute(
         commandFor(stored.command, caller),
         stored.command,
-        () => ({ ...stored.options }),
+        () => ({ ...stored.options, ...answer }),
         caller,
         opts,
         false,
         locale,
       );
+    },
+    async prompt(id, caller, opts = {}) {
+      const found = await pressed(id, caller, opts);
+      if ('view' in found) return found;
+      const { stored, locale } = found;
+      const t = translate(locale);
+      const verdict = limiter.take(senderOf(caller), now());
+      if (verdict.waitMs > 0) return { view: limitedView(verdict.waitMs, locale) };
+      const command = o.commands.get(stored.command);
+      // Rights are asked at the press, not when the panel was posted.
+      if (command?.requires === 'manage' && !(await caller.canManage())) {
+        const key = caller.platform === 'discord' ? 'errors.manageAlertsDiscord' : 'errors.manageAlertsGroup';
+        return { view: labelled({ kind: 'error', message: t(key) }, t) };
+      }
+      if (!stored.ask) return { view: labelled({ kind: 'error', message: t('errors.buttonsExpired') }, t) };
+      return { ask: stored.ask };
     },
     refusesAtOnce(name, raw, canManage) {
       try {

@@ -45,8 +45,27 @@ export interface Action {
   readonly command: string;
   readonly options: Readonly<Record<string, unknown>>;
   readonly style?: 'primary' | 'secondary' | 'danger';
+  /**
+   * Asks for a value before it runs (a Discord modal, a Telegram forced reply):
+   * the answer goes to the command as its `value` option.
+   */
+  readonly ask?: Ask;
   /** Set by the core before rendering. */
   id?: string;
+}
+
+/** What a button asks for: the adapters show it as a modal or a forced reply, within their limits. */
+export interface Ask {
+  /** What is asked for, short (a modal's title). */
+  readonly title: string;
+  /** The field's label. */
+  readonly label: string;
+  /** The current value, filled in to edit. */
+  readonly value: string;
+  /** A value that would be accepted, shown as a hint. */
+  readonly example: string;
+  /** What the value means (the option's description), at most 100 characters. */
+  readonly hint: string;
 }
 
 /** A PNG made by the bot (never fetched from a remote URL). */

@@ -4,6 +4,7 @@
  * query. The query lives here under that key until it expires.
  */
 import { randomBytes } from 'node:crypto';
+import type { Ask } from '../domain/view.ts';
 import type { Kv } from './strict.ts';
 
 export interface StoredAction {
@@ -15,6 +16,8 @@ export interface StoredAction {
    * data can be forged, so a key pressed anywhere else is refused.
    */
   readonly chats: readonly string[];
+  /** A button that asks for a value first: what it asks (see domain/view.ts). */
+  readonly ask?: Ask;
 }
 
 export interface PageStore {
@@ -37,11 +40,18 @@ export function createPageStore(kv: Kv): PageStore {
       if (!ACTION_KEY_PATTERN.test(key)) return undefined;
       const value: unknown = await kv.get(key);
       if (!value || typeof value !== 'object') return undefined;
-      const { command, options, chats } = value as Record<string, unknown>;
+      const { command, options, chats, ask } = value as Record<string, unknown>;
       if (typeof command !== 'string' || !options || typeof options !== 'object') return undefined;
       // Stored before buttons were bound to their chats: treated as expired.
       if (!Array.isArray(chats) || !chats.every((c) => typeof c === 'string')) return undefined;
-      return { command, options: options as Record<string, unknown>, chats };
+      const asks = isAsk(ask) ? { ask } : {};
+      return { command, options: options as Record<string, unknown>, chats, ...asks };
     },
   };
+}
+
+function isAsk(v: unknown): v is Ask {
+  if (!v || typeof v !== 'object') return false;
+  const a = v as Record<string, unknown>;
+  return ['title', 'label', 'value', 'example', 'hint'].every((k) => typeof a[k] === 'string');
 }

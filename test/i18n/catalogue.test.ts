@@ -116,6 +116,11 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   'choices.auc_v2': LOCALES,
   'choices.winrate': ['es', 'pt-BR'],
   'choices.ranking': ['es', 'pt-BR'],
+  // The panel's KOL button, tweet kinds and "Auto": the words these communities use too.
+  'settings.button.kols': LOCALES,
+  'settings.type.tweet': ['pt-BR', 'vi'],
+  'settings.type.retweet': ['pt-BR', 'vi'],
+  'settings.button.languageAuto': ['es', 'pt-BR'],
   // "Error" is the Spanish word too.
   'errors.errorLabel': ['es'],
 };
