@@ -50,11 +50,11 @@ interface State {
 }
 
 async function readState(ctx: CommandContext): Promise<State> {
-  const { platform, chatId } = ctx.caller;
+  const { platform, chatId, threadId } = ctx.caller;
   const [sub, language, auto] = await Promise.all([
     ctx.store.subscriptions.get(destinationOf(ctx).id),
-    ctx.store.languages.get(platform, chatId),
-    autoCardSettings(ctx.store).get(platform, chatId),
+    ctx.store.languages.get(platform, chatId, threadId),
+    autoCardSettings(ctx.store).get(platform, chatId, threadId),
   ]);
   return { sub: sub ?? undefined, language: language ?? undefined, auto };
 }

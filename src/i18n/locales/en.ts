@@ -955,6 +955,7 @@ export default {
     quotaPerson:
       'You have reached the limit the bot’s operator set for alert subscriptions per person ({{limit}}). Turn one off with /unsubscribe first.',
     stoppedByOwner: 'The bot’s operator stopped alerts here; they cannot be turned on again from this chat.',
+  },
   /** /settings: the panel of buttons. */
   settings: {
     title: 'Settings',

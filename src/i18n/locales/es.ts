@@ -953,6 +953,7 @@ export default {
     quotaPerson:
       'Alcanzaste el límite de suscripciones de alertas por persona que fijó el operador del bot ({{limit}}). Primero apaga una con /unsubscribe.',
     stoppedByOwner: 'El operador del bot detuvo las alertas aquí; no se pueden volver a activar desde este chat.',
+  },
   /** /settings: the panel of buttons. */
   settings: {
     title: 'Ajustes',

@@ -897,6 +897,7 @@ export default {
       '이 서버는 봇 운영자가 정한 서버당 알림 구독 한도({{limit}})에 도달했습니다. 먼저 다른 채널에서 /unsubscribe로 알림을 끄세요.',
     quotaPerson: '봇 운영자가 정한 1인당 알림 구독 한도({{limit}})에 도달했습니다. 먼저 /unsubscribe로 하나를 끄세요.',
     stoppedByOwner: '봇 운영자가 이곳의 알림을 중단했습니다. 이 채팅에서는 다시 켤 수 없습니다.',
+  },
   /** /settings: the panel of buttons. */
   settings: {
     title: '설정',

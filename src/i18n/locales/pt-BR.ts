@@ -957,6 +957,7 @@ export default {
     quotaPerson:
       'Você atingiu o limite de inscrições de alertas por pessoa definido pelo operador do bot ({{limit}}). Desligue uma antes com /unsubscribe.',
     stoppedByOwner: 'O operador do bot parou os alertas aqui; eles não podem ser religados a partir deste chat.',
+  },
   /** /settings: the panel of buttons. */
   settings: {
     title: 'Configurações',

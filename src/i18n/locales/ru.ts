@@ -970,6 +970,7 @@ export default {
     quotaPerson:
       'Ты достиг лимита подписок на алерты на человека, заданного оператором бота ({{limit}}). Сначала выключи одну через /unsubscribe.',
     stoppedByOwner: 'Оператор бота остановил алерты здесь; включить их снова из этого чата нельзя.',
+  },
   /** /settings: the panel of buttons. */
   settings: {
     title: 'Настройки',

@@ -932,6 +932,7 @@ export default {
     quotaPerson:
       'Bot operatörünün kişi başına belirlediği uyarı aboneliği sınırına ulaştın ({{limit}}). Önce birini /unsubscribe ile kapat.',
     stoppedByOwner: 'Bot operatörü buradaki uyarıları durdurdu; bu sohbetten yeniden açılamazlar.',
+  },
   /** /settings: the panel of buttons. */
   settings: {
     title: 'Ayarlar',

@@ -908,6 +908,7 @@ export default {
     quotaPerson:
       'Bạn đã đạt giới hạn đăng ký cảnh báo mỗi người mà người vận hành bot đặt ({{limit}}). Hãy tắt một đăng ký bằng /unsubscribe trước.',
     stoppedByOwner: 'Người vận hành bot đã dừng cảnh báo ở đây; không thể bật lại từ chat này.',
+  },
   /** /settings: the panel of buttons. */
   settings: {
     title: 'Cài đặt',

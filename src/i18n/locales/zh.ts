@@ -886,6 +886,7 @@ export default {
       '此服务器已达到机器人运营者设定的每服务器提醒订阅上限（{{limit}}）。请先在另一个频道用 /unsubscribe 关闭提醒。',
     quotaPerson: '你已达到机器人运营者设定的每人提醒订阅上限（{{limit}}）。请先用 /unsubscribe 关闭一个。',
     stoppedByOwner: '机器人运营者已停止这里的提醒；无法在此聊天中重新开启。',
+  },
   /** /settings: the panel of buttons. */
   settings: {
     title: '设置',
