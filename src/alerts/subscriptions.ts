@@ -152,6 +152,35 @@ export async function disable(subs: SubscriptionStore, id: string, reason: strin
 }
 
 /**
+ * A destination's thread is gone but its chat is not (a Telegram group turned
+ * topics off): the settings move to the chat itself, unless the chat has its own
+ * (they win). The thread's subscription stays, disabled, pointing at the chat
+ * (`movedTo`), so that alerts already queued for it follow. Safe to run again.
+ */
+export async function leaveThread(
+  subs: SubscriptionStore,
+  fromId: string,
+  now: number,
+): Promise<{ from: string; to: string; merged: boolean } | undefined> {
+  const sub = await subs.get(fromId);
+  if (!sub?.threadId || sub.movedTo) return undefined;
+  const to = subscriptionId(sub.platform, sub.chatId);
+  const own = await subs.get(to);
+  const merged = own !== undefined && own.disabled === null;
+  if (!merged) {
+    const { threadId: _, ...chat } = sub;
+    await subs.put({ ...chat, id: to, disabled: null, updatedAt: now });
+  }
+  await subs.put({
+    ...sub,
+    disabled: { reason: 'the group turned topics off; alerts go to the chat', at: now },
+    movedTo: sub.chatId,
+    updatedAt: now,
+  });
+  return { from: fromId, to, merged };
+}
+
+/**
  * A chat got a new id (a Telegram group upgraded to a supergroup): its settings
  * follow it, unless the new chat already has its own (made there, they win).
  * The old id stays, disabled, pointing at the new chat, so that alerts already

@@ -143,7 +143,9 @@ export async function openStore(
   return {
     kind,
     pages: createPageStore(space('page')),
-    subscriptions: createSubscriptionStore(space('sub')),
+    subscriptions: createSubscriptionStore(space('sub'), async function* (prefix) {
+      for await (const r of raw.rows(`sub::${prefix}`)) yield (JSON.parse(r.value) as { value?: unknown }).value;
+    }),
     outbox: createOutbox(space('outbox')),
     languages: createChatLanguages(space('lang')),
     calls: createCallStore(space('calls'), { retentionMs: (o.callsRetentionDays ?? 30) * 86_400_000 }),

@@ -119,6 +119,8 @@ export interface SubscriptionStore {
   delete(id: string): Promise<boolean>;
   /** Every subscription (including disabled and paused ones). */
   all(): Promise<Subscription[]>;
+  /** The subscriptions of a chat's threads (forum topics), not the chat's own; by one prefix scan. */
+  threadsOf(platform: DestinationPlatform, chatId: string): Promise<Subscription[]>;
   /** Changes whenever any subscription changes. */
   version(): Promise<string>;
 }
@@ -161,7 +163,11 @@ function compactor() {
   };
 }
 
-export function createSubscriptionStore(kv: Kv): SubscriptionStore {
+/**
+ * `rows(prefix)`: the space's stored values whose keys start with `prefix`, read by the
+ * backend's own prefix scan (store/raw.ts); absent, a scan of every entry stands in.
+ */
+export function createSubscriptionStore(kv: Kv, rows?: (prefix: string) => AsyncIterable<unknown>): SubscriptionStore {
   const VERSION = '_version';
   // A fresh random token, not a counter: two instances bumping at once must both
   // change it, and a read-modify-write counter could land on the same number.
@@ -186,6 +192,14 @@ export function createSubscriptionStore(kv: Kv): SubscriptionStore {
       for await (const [key, value] of kv.entries<Subscription>())
         if (key !== VERSION && value) out.push(compact(value));
       return out;
+    },
+    async threadsOf(platform, chatId) {
+      const prefix = `${subscriptionId(platform, chatId)}:`;
+      const out: Subscription[] = [];
+      if (rows) {
+        for await (const v of rows(prefix)) if (v) out.push(v as Subscription);
+      } else for await (const [key, v] of kv.entries<Subscription>()) if (key.startsWith(prefix) && v) out.push(v);
+      return out.sort((a, b) => (a.id < b.id ? -1 : 1));
     },
     async version() {
       return (await kv.get<string>(VERSION)) ?? '';

@@ -13,15 +13,18 @@ import type { AutoCards } from '../../core/autocard.ts';
 import { toTelegramHtml } from '../../views/render/telegram.ts';
 import { sendRendered } from './send.ts';
 import { senderKey } from '../../core/budget.ts';
+import { topicOf } from './transport.ts';
 
 export function installAutoCards(bot: Bot, d: { autoCards: AutoCards; log: Logger }): void {
   bot.on(['message:text', 'message:caption'], async (ctx, next) => {
     if (isCommand(ctx) || !worthReading(ctx)) return next();
     const msg = ctx.message!;
+    const threadId = topicOf(msg);
     // The chat's /language, else the language of whoever pasted (their app's).
     const view = await d.autoCards.forText(msg.text ?? msg.caption ?? '', {
       platform: 'telegram',
       chatId: String(msg.chat.id),
+      ...(threadId ? { threadId } : {}),
       // Anonymous admins and posts as a channel share one account: each such chat pays for itself.
       sender: senderKey('telegram', String(msg.from?.id ?? msg.chat.id), msg.sender_chat && String(msg.sender_chat.id)),
       ...(msg.from?.language_code ? { locale: msg.from.language_code } : {}),
@@ -29,7 +32,7 @@ export function installAutoCards(bot: Bot, d: { autoCards: AutoCards; log: Logge
     if (!view) return;
     try {
       // allow_sending_without_reply: a paste deleted meanwhile still gets its card, unthreaded, not an error.
-      await sendRendered(ctx.api, msg.chat.id, toTelegramHtml(view), d.log, { replyTo: msg.message_id });
+      await sendRendered(ctx.api, msg.chat.id, toTelegramHtml(view), d.log, { replyTo: msg.message_id, threadId });
     } catch (err) {
       // Nobody asked: a failed automatic card is logged, never followed by an error message.
       d.log.warn({ chat: msg.chat.id, err }, 'telegram: automatic card not sent');

@@ -1,6 +1,7 @@
 /**
- * Updates -> dispatcher -> replies. Commands answer with a new message (errors
- * as a reply to the command), buttons replace the message they sit on, and
+ * Updates -> dispatcher -> replies. Commands answer with a new message, in the
+ * forum topic they were asked in; in groups it is a reply to the asker (in a
+ * private chat only errors are). Buttons replace the message they sit on, and
  * every button press is answered, whatever happens.
  */
 import { GrammyError, type Api, type Bot, type Context } from 'grammy';
@@ -20,7 +21,7 @@ import type { AdminCheck } from './admin.ts';
 import { fallbackHelp, greet, parseCommand, type ParsedCommand } from './commands.ts';
 import { migrateSubscription } from './migrate.ts';
 import { editRendered, sendRendered } from './send.ts';
-import { isChatGone, migrateToOf } from './transport.ts';
+import { isChatGone, migrateToOf, topicOf, topicRefusal } from './transport.ts';
 import { chatLocale } from '../../core/language.ts';
 
 export interface HandlerDeps {
@@ -63,6 +64,7 @@ export function callerOf(
   admins: AdminCheck,
   anonymousAdmin = false,
   senderChat?: Chat,
+  threadId?: string,
 ): Caller {
   const isPrivate = chat.type === 'private';
   const userId = from?.id;
@@ -70,6 +72,7 @@ export function callerOf(
     platform: 'telegram',
     userId: String(userId ?? chat.id),
     chatId: String(chat.id),
+    ...(threadId ? { threadId } : {}),
     chatType: isPrivate ? 'private' : 'group',
     // A Telegram group is its own server: the per-server quota and server bans count it.
     ...(isPrivate ? {} : { serverId: String(chat.id) }),
@@ -91,7 +94,8 @@ async function onCommand(ctx: Context, d: HandlerDeps): Promise<void> {
   // In a group an unknown bare /name is most likely another bot's command.
   if (!ours && msg.chat.type !== 'private' && !cmd.addressed) return;
   // Only admins can post as the group itself ("anonymous admin").
-  const caller = callerOf(msg.chat, msg.from, d.admins, msg.sender_chat?.id === msg.chat.id, msg.sender_chat);
+  const threadId = topicOf(msg);
+  const caller = callerOf(msg.chat, msg.from, d.admins, msg.sender_chat?.id === msg.chat.id, msg.sender_chat, threadId);
   // In a forum topic every message "replies" to the topic's creation: that is no message to read.
   const replied = msg.reply_to_message?.forum_topic_created ? undefined : msg.reply_to_message;
   const quoted = replied ? (replied.text ?? replied.caption ?? '') : undefined;
@@ -105,7 +109,10 @@ async function onCommand(ctx: Context, d: HandlerDeps): Promise<void> {
     requestId: `telegram:${me.id}:${ctx.update.update_id}`,
     ...(quoted === undefined ? {} : { quoted }),
   });
-  if (view) await reply(ctx.api, msg.chat.id, msg.message_id, view, d.log, await chatText(d, caller));
+  if (!view) return;
+  // In a group the answer replies to the asker (whose answer is whose, in a busy chat); a private chat has one asker.
+  const asked = { messageId: msg.message_id, threadId, asReply: msg.chat.type !== 'private' };
+  await reply(ctx.api, msg.chat.id, asked, view, d.log, await chatText(d, caller));
 }
 
 async function answerFor(
@@ -144,23 +151,34 @@ function render(view: View, log: Logger, t: T = translator('en')): TelegramMessa
   }
 }
 
-async function reply(
-  api: Api,
-  chatId: number,
-  messageId: number,
-  view: View,
-  log: Logger,
-  t: T = translator('en'),
-): Promise<void> {
+/** The message a command came in: the answer goes to its topic, as a reply when `asReply` (errors always are). */
+interface Asked {
+  readonly messageId: number;
+  readonly threadId: string | undefined;
+  readonly asReply: boolean;
+}
+
+async function reply(api: Api, chatId: number, asked: Asked, view: View, log: Logger, t: T = translator('en')) {
   const m = render(view, log, t);
+  const to = { replyTo: asked.messageId, threadId: asked.threadId };
   try {
-    await sendRendered(api, chatId, m, log, view.kind === 'error' ? { replyTo: messageId } : {});
+    await sendRendered(api, chatId, m, log, asked.asReply || view.kind === 'error' ? to : { threadId: asked.threadId });
   } catch (err) {
-    // A message Telegram refused (not the chat, not a flood wait) still deserves a word.
-    if (err instanceof GrammyError && err.error_code === 400 && !isChatGone(err) && migrateToOf(err) === undefined) {
-      await sendRendered(api, chatId, toTelegramHtml({ kind: 'error', message: t('telegram.notShown') }), log, {
-        replyTo: messageId,
-      }).catch(() => {});
+    // A message Telegram refused (not the chat, not its topic, not a flood wait) still deserves a word.
+    if (
+      err instanceof GrammyError &&
+      err.error_code === 400 &&
+      !isChatGone(err) &&
+      migrateToOf(err) === undefined &&
+      topicRefusal(err) === undefined
+    ) {
+      await sendRendered(
+        api,
+        chatId,
+        toTelegramHtml({ kind: 'error', message: t('telegram.notShown') }),
+        log,
+        to,
+      ).catch(() => {});
     }
     throw err;
   }
@@ -187,7 +205,9 @@ async function onButton(ctx: Context, d: HandlerDeps): Promise<void> {
     const msg = q.message;
     if (!q.data || !isAction(q.data) || !msg) return await answer(t('errors.oldButton'));
     // Telegram does not check callback data against the message: a modified client can send any.
-    const view = await d.dispatcher.action(q.data, callerOf(msg.chat, q.from, d.admins), {
+    // The pressed message's topic: the button was bound to it, and a new answer goes there.
+    const threadId = topicOf(msg);
+    const view = await d.dispatcher.action(q.data, callerOf(msg.chat, q.from, d.admins, false, undefined, threadId), {
       ...RUN,
       buttonsOnMessage: callbackDataOf(msg),
     });
@@ -196,11 +216,11 @@ async function onButton(ctx: Context, d: HandlerDeps): Promise<void> {
     await answer();
     if (opensNew(q.data)) {
       // A button on an alert answers with a new message; the alert stays as it was for the group.
-      await sendRendered(ctx.api, msg.chat.id, render(view, d.log), d.log, { replyTo: msg.message_id });
+      await sendRendered(ctx.api, msg.chat.id, render(view, d.log), d.log, { replyTo: msg.message_id, threadId });
       return;
     }
     const wasPhoto = 'photo' in msg && Array.isArray(msg.photo) && msg.photo.length > 0;
-    await editRendered(ctx.api, msg.chat.id, msg.message_id, wasPhoto, render(view, d.log), d.log);
+    await editRendered(ctx.api, msg.chat.id, msg.message_id, wasPhoto, render(view, d.log), d.log, { threadId });
   } catch (err) {
     await answer(t('errors.failed'));
     throw err;

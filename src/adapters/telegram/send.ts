@@ -9,8 +9,13 @@ import { CAPTION_MAX, type TelegramMessage } from '../../views/render/telegram.t
 import { isNotModified } from './transport.ts';
 
 export interface SendOptions {
-  /** Answer this message (errors quote the command that caused them). */
-  readonly replyTo?: number;
+  /** Answer this message; sent anyway, unthreaded, when it was deleted meanwhile. */
+  readonly replyTo?: number | undefined;
+  /**
+   * The forum topic it goes to (transport.ts topicOf); absent: the chat, or General.
+   * Named even on a reply: a reply whose message was deleted would otherwise land in General.
+   */
+  readonly threadId?: string | undefined;
 }
 
 /** Sends `m`; returns the id of the message that carries the buttons (the last one sent). */
@@ -23,6 +28,7 @@ export async function sendRendered(
 ): Promise<number> {
   const reply =
     o.replyTo === undefined ? {} : { reply_parameters: { message_id: o.replyTo, allow_sending_without_reply: true } };
+  const thread = o.threadId ? { message_thread_id: Number(o.threadId) } : {};
   const markup = m.reply_markup ? { reply_markup: m.reply_markup } : {};
   if (!m.photo) {
     const sent = await api.sendMessage(chatId, m.text, {
@@ -30,6 +36,7 @@ export async function sendRendered(
       link_preview_options: m.link_preview_options,
       ...markup,
       ...reply,
+      ...thread,
     });
     return sent.message_id;
   }
@@ -37,6 +44,7 @@ export async function sendRendered(
     ...(m.caption ? { caption: m.caption, parse_mode: 'HTML' as const } : {}),
     ...(m.textAfterPhoto ? {} : markup),
     ...reply,
+    ...thread,
   });
   if (!m.textAfterPhoto) return photo.message_id;
   try {
@@ -44,6 +52,7 @@ export async function sendRendered(
       parse_mode: 'HTML',
       link_preview_options: m.link_preview_options,
       ...markup,
+      ...thread,
     });
     rememberPhoto(chatId, text.message_id, photo.message_id);
     return text.message_id;
@@ -85,6 +94,8 @@ export async function editRendered(
   wasPhoto: boolean,
   m: TelegramMessage,
   log: Logger,
+  /** Where the answer goes when the message cannot be edited (its topic). */
+  o: SendOptions = {},
 ): Promise<void> {
   const markup = m.reply_markup ? { reply_markup: m.reply_markup } : {};
   try {
@@ -127,6 +138,7 @@ export async function editRendered(
           parse_mode: 'HTML',
           link_preview_options: m.link_preview_options,
           ...markup,
+          ...(o.threadId ? { message_thread_id: Number(o.threadId) } : {}),
         });
       return;
     }
@@ -148,5 +160,5 @@ export async function editRendered(
       throw err;
     log.debug({ err }, 'telegram: edit failed; sending a new message');
   }
-  await sendRendered(api, chatId, m, log);
+  await sendRendered(api, chatId, m, log, o);
 }

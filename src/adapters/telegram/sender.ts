@@ -12,7 +12,15 @@ import type { View } from '../../domain/view.ts';
 import { type TelegramMessage, toTelegramHtml } from '../../views/render/telegram.ts';
 import { PacedError, type Pacer } from './pacer.ts';
 import { sendRendered } from './send.ts';
-import { chatParam, isChatGone, isConnectionRefused, isNotModified, migrateToOf, retryAfterOf } from './transport.ts';
+import {
+  chatParam,
+  isChatGone,
+  isConnectionRefused,
+  isNotModified,
+  migrateToOf,
+  retryAfterOf,
+  topicRefusal,
+} from './transport.ts';
 
 export interface TelegramSenderOptions {
   /** A grammY Api whose transport paces sends without retrying 429s. */
@@ -38,7 +46,7 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
       const wait = o.pacer?.readyIn(chatId) ?? 0;
       return wait > o.secondMs ? wait : 0;
     },
-    async send(chatId: string, view: View): Promise<SendResult> {
+    async send(chatId: string, view: View, _nonce: string, threadId?: string): Promise<SendResult> {
       let message: TelegramMessage;
       try {
         message = toTelegramHtml(view);
@@ -51,9 +59,11 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
       const wait = o.pacer?.readyIn(chatId, message.photo && message.textAfterPhoto ? 2 : 1) ?? 0;
       if (wait > o.secondMs) return { kind: 'paced', afterMs: wait };
       try {
-        const id = await sendRendered(o.api, chatParam(chatId), message, o.log);
+        const id = await sendRendered(o.api, chatParam(chatId), message, o.log, { threadId });
         return { kind: 'sent', messageId: String(id) };
       } catch (err) {
+        const refused = threadId ? topicRefusal(err) : undefined;
+        if (refused) return topicGone(o, chatId, refused);
         const result = toSendResult(err, o.secondMs);
         if (result.kind !== 'sent') o.log.debug({ chatId, result: result.kind, err }, 'telegram: alert not sent');
         return result;
@@ -88,6 +98,26 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
       }
     },
   };
+}
+
+/**
+ * A topic that refused a send: closed, or "not found", which is a deleted topic in a chat
+ * that is still a forum, or the group having turned topics off (getChat says which). Then
+ * the chat itself takes the alerts.
+ */
+async function topicGone(
+  o: TelegramSenderOptions,
+  chatId: string,
+  refused: 'closed' | 'not found',
+): Promise<SendResult> {
+  if (refused === 'closed') return { kind: 'gone', reason: 'the topic was closed' };
+  try {
+    const chat = await o.api.getChat(chatParam(chatId));
+    if ('is_forum' in chat && chat.is_forum) return { kind: 'gone', reason: 'the topic was deleted' };
+    return { kind: 'gone', reason: 'the group turned topics off', toChat: true };
+  } catch (err) {
+    return toSendResult(err, o.secondMs);
+  }
 }
 
 /** What a failed send means for delivery. */

@@ -85,6 +85,26 @@ export function isChatGone(err: unknown): boolean {
   return err.error_code === 403 || (err.error_code === 400 && GONE_400.test(err.description));
 }
 
+/** A forum topic that takes no more messages: closed, or gone ("message thread not found"). */
+export function topicRefusal(err: unknown): 'closed' | 'not found' | undefined {
+  if (!(err instanceof GrammyError) || err.error_code !== 400) return undefined;
+  if (/TOPIC_CLOSED/i.test(err.description)) return 'closed';
+  if (/message thread not found|TOPIC_DELETED/i.test(err.description)) return 'not found';
+  return undefined;
+}
+
+/**
+ * The forum topic a message is in: only when Telegram marks it `is_topic_message`.
+ * A reply in a supergroup without topics also carries `message_thread_id` (its reply
+ * thread), which is no topic; the General topic carries none. Undefined: the chat itself.
+ */
+export function topicOf(m: {
+  readonly is_topic_message?: boolean;
+  readonly message_thread_id?: number;
+}): string | undefined {
+  return m.is_topic_message && m.message_thread_id !== undefined ? String(m.message_thread_id) : undefined;
+}
+
 /**
  * The connection was refused before anything was sent: the one network
  * failure after which a resend cannot post twice.

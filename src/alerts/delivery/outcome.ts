@@ -8,8 +8,8 @@
 import type { OutboxEntry } from '../../store/outbox.ts';
 import { subscriptionId, type Subscription } from '../../store/subscriptions.ts';
 import { tokenKeyOf } from '../../domain/chains.ts';
-import { chatKeyOf } from '../../domain/destination.ts';
-import { disable, migrate } from '../subscriptions.ts';
+import { chatKeyOf, destinationKey } from '../../domain/destination.ts';
+import { disable, leaveThread, migrate } from '../subscriptions.ts';
 import { addKols } from './amend.ts';
 import { viewOf } from './compose.ts';
 import { followUp, track } from './followup.ts';
@@ -86,7 +86,7 @@ export async function sendOne(
       s.o.log.warn({ entry: e.id, reason: r.reason }, 'alert send uncertain; not retried to avoid a duplicate');
       return 'next';
     case 'gone':
-      return destinationGone(s, e, r.reason, r.migrateTo);
+      return destinationGone(s, e, r.reason, r.migrateTo, r.toChat);
   }
 }
 
@@ -104,7 +104,16 @@ async function destinationGone(
   e: OutboxEntry,
   reason: string,
   migrateTo: string | undefined,
+  toChat?: true,
 ): Promise<Step> {
+  if (toChat) {
+    // The thread is gone, not the chat (a group turned topics off): its settings and queued
+    // alerts go to the chat itself, once; this entry among them.
+    const m = await leaveThread(s.o.subscriptions, e.subId, s.now());
+    if (m) s.o.log.warn({ ...m, reason }, 'thread gone; its alerts go to the chat itself');
+    s.moved.set(destinationKey(e), { chatId: e.chatId, subId: subscriptionId(e.platform, e.chatId) });
+    return 'stop';
+  }
   if (migrateTo) {
     // The group became a supergroup: the settings move to the new id (the adapter may
     // already have moved them on the service message), and this destination's alerts

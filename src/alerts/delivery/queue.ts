@@ -63,8 +63,9 @@ export async function runQueue(s: DeliveryState, q: OutboxEntry[]): Promise<void
   }
   const sub = await s.o.subscriptions.get(first.subId);
   if (sub?.movedTo) {
-    // The chat moved (group upgrade) after these were queued: they follow it.
-    const to = { chatId: sub.movedTo, subId: subscriptionId(first.platform, sub.movedTo) };
+    // The chat moved (group upgrade), or its thread is gone (topics turned off), after these were
+    // queued: they follow it, to the chat itself.
+    const to = { chatId: sub.movedTo, subId: subscriptionId(first.platform, sub.movedTo), threadId: undefined };
     for (const e of q) {
       Object.assign(e, { ...to, state: 'pending', notBefore: 0 });
       await s.o.outbox.update(e);
@@ -87,10 +88,10 @@ export async function runQueue(s: DeliveryState, q: OutboxEntry[]): Promise<void
     const step = await sendOne(s, e, sender, current);
     if (step === 'later') return;
     if (step === 'stop') {
-      const to = s.moved.get(chatKeyOf(e));
+      const to = s.moved.get(destinationKey(e)) ?? s.moved.get(chatKeyOf(e));
       for (const rest of q.slice(i)) {
         if (to) {
-          Object.assign(rest, { chatId: to.chatId, subId: to.subId, state: 'pending', notBefore: 0 });
+          Object.assign(rest, { ...to, threadId: undefined, state: 'pending', notBefore: 0 });
           await s.o.outbox.update(rest);
         } else if (rest.state !== 'dead') await finish(s, rest, 'dead', e.error ?? 'destination gone');
       }

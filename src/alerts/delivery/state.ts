@@ -63,7 +63,10 @@ export interface DeliveryState {
   readonly unrecorded: Map<string, string>;
   /** Sends per chat (every thread together: platforms limit chats) in the last minute, for merging a burst it cannot take. */
   readonly recent: RecentSends;
-  /** Chats that moved during this run (group migration), by chatKeyOf: their entries follow. */
+  /**
+   * Destinations that moved during this run, their entries following: chats (group migration)
+   * by chatKeyOf, threads gone to their chat (topics turned off) by destinationKey.
+   */
   readonly moved: Map<string, { chatId: string; subId: string }>;
   /** Another run is wanted after this one (a drain asked for meanwhile, a destination moved). */
   again: boolean;

@@ -12,7 +12,13 @@ export type SendResult =
   /** Not accepted, safe to send again later (429, 5xx, connection refused). */
   | { readonly kind: 'retry'; readonly afterMs: number; readonly reason: string }
   /** The destination is gone for good (kicked, blocked, deleted, no access). */
-  | { readonly kind: 'gone'; readonly reason: string; readonly migrateTo?: string }
+  | {
+      readonly kind: 'gone';
+      readonly reason: string;
+      readonly migrateTo?: string;
+      /** Only the destination's thread is gone (a group turned topics off): the chat itself takes its alerts. */
+      readonly toChat?: true;
+    }
   /** The request may have landed (a network error after sending): resending could post twice. */
   | { readonly kind: 'uncertain'; readonly reason: string }
   /** This message was refused (a 400, a view the platform cannot show); the destination is fine. */

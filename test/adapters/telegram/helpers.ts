@@ -47,6 +47,10 @@ export interface RigOptions {
   readonly clock?: () => number;
   /** More configuration (OWNER_IDS, quotas). */
   readonly env?: Readonly<Record<string, string>>;
+  /** The clock of the sandbox's market caps (follow-up tests move it with the watcher's). */
+  readonly marketClock?: () => number;
+  /** The app (watcher, delivery) logs into `logs` too; default: only the adapter does. */
+  readonly appLogs?: boolean;
 }
 
 export interface Rig {
@@ -63,11 +67,14 @@ export interface Rig {
 
 export async function rig(t: TestContext, o: RigOptions = {}): Promise<Rig> {
   const fake = await startTelegramFake({ token: TOKEN, timeScale: 0.01, ...o.fake });
+  const logs: string[] = [];
+  const log = createLogger({ level: 'debug', secrets: [], destination: { write: (line: string) => logs.push(line) } });
   const app = await createApp(
     loadConfig({ TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot, STORE_URL: 'memory:', ...o.env }),
-    silentLogger(),
+    o.appLogs ? log : silentLogger(),
     {
       sandboxLiveRate: 0,
+      ...(o.marketClock ? { sandboxMarket: { clock: o.marketClock } } : {}),
       dispatcher: {
         userLimit: o.userLimit ?? { count: 10_000, windowMs: 1_000 },
         ...(o.budgetMs ? { budgetMs: o.budgetMs } : {}),
@@ -79,8 +86,6 @@ export async function rig(t: TestContext, o: RigOptions = {}): Promise<Rig> {
       },
     },
   );
-  const logs: string[] = [];
-  const log = createLogger({ level: 'debug', secrets: [], destination: { write: (line: string) => logs.push(line) } });
   const adapter = createTelegramAdapter({
     token: fake.token,
     apiRoot: fake.apiRoot,

@@ -73,6 +73,8 @@ export function toMessage(state: FakeState, m: SentMessage): Message {
     ];
   }
   if (m.reply_markup?.inline_keyboard) message.reply_markup = { inline_keyboard: m.reply_markup.inline_keyboard };
+  if (m.message_thread_id !== undefined) message.message_thread_id = m.message_thread_id;
+  if (m.isTopic) message.is_topic_message = true;
   return message;
 }
 

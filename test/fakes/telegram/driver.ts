@@ -27,6 +27,8 @@ export interface FakeChat {
   type: 'private' | 'group' | 'supergroup';
   title?: string;
   username?: string;
+  /** A supergroup with topics on (topics.ts): see createTopic. */
+  is_forum?: boolean;
 }
 
 /** A channel a message can be posted as (channels never send commands themselves here). */
@@ -114,6 +116,8 @@ export class TelegramFake {
     from?: FakeUser;
     text: string;
     replyToMessageId?: number;
+    /** Posted in this forum topic (createTopic's id); absent: General, or the chat. */
+    threadId?: number;
     fromBot?: boolean;
     senderChat?: FakeChat | SenderChannel;
   }): Update | undefined {
@@ -162,9 +166,97 @@ export class TelegramFake {
       if (!replied) throw new Error(`no message ${input.replyToMessageId} in chat ${chat.id} to reply to`);
       message.reply_to_message = replied;
     }
+    this.placeIncoming(chat, message, input.threadId);
     state.recordIncoming(message);
     if (!this.deliverable(chat, message)) return undefined;
     return this.parts.updates.push({ message });
+  }
+
+  /**
+   * Where a user's message sits, as Telegram marks it: in a forum topic it carries the
+   * topic's id and `is_topic_message`, and "replies" to the topic's creation when it
+   * replies to nothing else; in General it carries neither. Outside forums a reply in a
+   * supergroup carries its reply thread (the chain's first message), never `is_topic_message`.
+   */
+  private placeIncoming(chat: Chat, message: Message, threadId: number | undefined): void {
+    const { state } = this.parts;
+    if (chat.is_forum && threadId !== undefined) {
+      const topic = state.topics.get(chat.id, threadId);
+      if (!topic || topic.deleted) throw new Error(`no topic ${threadId} in chat ${chat.id}`);
+      message.message_thread_id = threadId;
+      message.is_topic_message = true;
+      message.reply_to_message ??= state.incomingMessage(chat.id, threadId);
+      return;
+    }
+    if (threadId !== undefined) throw new Error(`chat ${chat.id} has no topics`);
+    const replied = message.reply_to_message;
+    if (chat.type === 'supergroup' && !chat.is_forum && replied)
+      message.message_thread_id = (replied.message_thread_id as number | undefined) ?? replied.message_id;
+    if (chat.is_forum && replied?.is_topic_message) {
+      // A reply to a topic's message is in that topic.
+      message.message_thread_id = replied.message_thread_id;
+      message.is_topic_message = true;
+    }
+  }
+
+  /** An admin creates a forum topic (the chat becomes a forum); returns its id, that of its creation message. */
+  createTopic(chatId: number, name: string): number {
+    const { state } = this.parts;
+    const chat = state.addChat({ ...this.addChat({ id: chatId, type: 'supergroup' }), is_forum: true });
+    let id = state.nextMessageId(chatId);
+    // Thread 1 is the General topic's, in clients; no created topic takes it.
+    if (id === 1) id = state.nextMessageId(chatId);
+    const from = state.addUser({ ...DEFAULT_GROUP_USER, is_bot: false });
+    state.topics.add(chatId, id, name);
+    const created: Message = {
+      message_id: id,
+      from,
+      chat,
+      date: unixNow(),
+      message_thread_id: id,
+      is_topic_message: true,
+      forum_topic_created: { name, icon_color: 7322096 },
+    };
+    state.recordIncoming(created);
+    this.parts.updates.push({ message: created });
+    return id;
+  }
+
+  /** An admin closes (or reopens) a topic: a service message in it; only admins may post there while closed. */
+  closeTopic(chatId: number, topicId: number, closed = true): void {
+    const { state } = this.parts;
+    const topic = state.topics.get(chatId, topicId);
+    if (!topic || topic.deleted) throw new Error(`no topic ${topicId} in chat ${chatId}`);
+    topic.closed = closed;
+    const from = state.addUser({ ...DEFAULT_GROUP_USER, is_bot: false });
+    this.parts.updates.push({
+      message: {
+        message_id: state.nextMessageId(chatId),
+        from,
+        chat: state.chats.get(chatId)!,
+        date: unixNow(),
+        message_thread_id: topicId,
+        is_topic_message: true,
+        ...(closed ? { forum_topic_closed: {} } : { forum_topic_reopened: {} }),
+      },
+    });
+  }
+
+  /** An admin deletes a topic with its messages (no update): sends to it are "message thread not found". */
+  deleteTopic(chatId: number, topicId: number): void {
+    const { state } = this.parts;
+    const topic = state.topics.get(chatId, topicId);
+    if (!topic) throw new Error(`no topic ${topicId} in chat ${chatId}`);
+    topic.deleted = true;
+    for (const m of state.sentIn(chatId)) if (m.isTopic && m.message_thread_id === topicId) m.deleted = true;
+  }
+
+  /** An admin turns topics off (or on again): the chat is no forum, and every topic id is "message thread not found". */
+  setTopics(chatId: number, on: boolean): void {
+    const { state } = this.parts;
+    const chat = state.chats.get(chatId);
+    if (!chat) throw new Error(`no chat ${chatId}`);
+    state.addChat({ ...chat, is_forum: on });
   }
 
   /** Privacy mode, as Telegram applies it to group messages. */

@@ -4,6 +4,7 @@ import { badRequest, forbidden, NOT_MODIFIED } from './errors.ts';
 import { intParam, requireChat, toMessage, unixNow, type Handler, type MethodContext } from './context.ts';
 import { formatText, validatePhoto, validateReplyMarkup, type Formatted } from './validate.ts';
 import type { Chat, MessageVersion, PhotoInfo, ReplyMarkup, SentMessage } from './types.ts';
+import { placeSend } from './topics.ts';
 
 let fileCounter = 0;
 
@@ -84,6 +85,12 @@ function send(
   photo: PhotoInfo | undefined,
   markup: ReplyMarkup | undefined,
 ): unknown {
+  const replyTo = replyTarget(ctx, chat);
+  const target =
+    replyTo === undefined
+      ? undefined
+      : (ctx.state.incomingMessage(chat.id, replyTo) ?? ctx.state.sentMessage(chat.id, replyTo));
+  const place = placeSend(ctx, chat, target);
   const message: SentMessage = {
     method,
     time: ctx.now(),
@@ -96,7 +103,9 @@ function send(
     message_id: ctx.state.nextMessageId(chat.id),
     chat_id: chat.id,
     isCaption: photo !== undefined,
-    reply_to_message_id: replyTarget(ctx, chat),
+    reply_to_message_id: replyTo,
+    message_thread_id: place.threadId,
+    isTopic: place.isTopic,
     payload: payloadOf(ctx, photo),
     date: unixNow(),
     deleted: false,

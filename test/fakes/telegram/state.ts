@@ -2,6 +2,7 @@
 // with their edit history, injected failures and callback queries.
 import { badRequest, chatNotFound, forbidden, ApiError } from './errors.ts';
 import { newInlineState, type InlineState } from './inline.ts';
+import { Topics } from './topics.ts';
 import type {
   BotCommand,
   CallbackAnswer,
@@ -42,6 +43,8 @@ export class FakeState {
   /** Photos by file_id, so a bot can resend a photo by id as it would on Telegram. */
   readonly photos = new Map<string, PhotoInfo>();
   readonly bot: User;
+  /** Forum topics by chat and id (topics.ts). */
+  readonly topics = new Topics();
   private readonly statuses = new Map<string, MemberStatus>();
   private readonly speakers = new Set<string>();
   private readonly sent = new Map<number, SentMessage[]>();

@@ -25,6 +25,8 @@ export interface Chat {
   title?: string;
   username?: string;
   first_name?: string;
+  /** A supergroup with topics turned on. */
+  is_forum?: boolean;
 }
 
 export interface PhotoSize {
@@ -116,6 +118,10 @@ export interface SentMessage extends MessageVersion {
   /** True when `text` is a photo caption. */
   isCaption: boolean;
   reply_to_message_id: number | undefined;
+  /** The forum topic (or, outside forums, the reply thread) it was posted in. */
+  message_thread_id: number | undefined;
+  /** Posted in a forum topic (Telegram's is_topic_message). */
+  isTopic: boolean;
   /** Parameters as received (files replaced by their PhotoInfo), for assertions on options. */
   payload: Record<string, unknown>;
   date: number;
