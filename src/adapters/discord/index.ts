@@ -33,6 +33,7 @@ import {
   CAPABILITIES,
   handleAutocomplete,
   handleButton,
+  handleModal,
   handleCommand,
   refuseWhileStopping,
   type InteractionDeps,
@@ -185,6 +186,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
         allowedMentions: NO_MENTIONS,
       });
     if (i.isButton() && isAction(i.customId)) return handleButton(i, deps);
+    if (i.isModalSubmit() && isAction(i.customId)) return handleModal(i, deps);
     // A button we do not know (an older build's): answer, or Discord shows "This interaction failed".
     if (i.isButton())
       await i.reply({

@@ -21,10 +21,12 @@ import {
   type CommandInteractionOption,
   type Interaction,
   type MessageContextMenuCommandInteraction,
+  type ModalSubmitInteraction,
 } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Capabilities, RawArgs } from '../../core/command.ts';
-import { opensNew } from '../../core/actions.ts';
+import { asks, opensNew } from '../../core/actions.ts';
+import { MODAL_FIELD_ID, toDiscordModal } from '../../views/render/discord-modal.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
 import type { View } from '../../domain/view.ts';
 import { toDiscordPayload } from '../../views/render/discord.ts';
@@ -126,7 +128,7 @@ export async function handleCommand(i: ChatInputCommandInteraction, d: Interacti
  * clicked message stays as it was and only the follow-up is sent.
  */
 export async function answerDeferred(
-  i: ChatInputCommandInteraction | ButtonInteraction | MessageContextMenuCommandInteraction,
+  i: ChatInputCommandInteraction | ButtonInteraction | MessageContextMenuCommandInteraction | ModalSubmitInteraction,
   view: View,
   log: Logger,
 ): Promise<void> {
@@ -135,7 +137,7 @@ export async function answerDeferred(
     await i.editReply(editOptions(payload));
     return;
   }
-  if (i.isButton()) {
+  if (i.isButton() || i.isModalSubmit()) {
     await i.followUp(ephemeralOptions(payload));
     return;
   }
@@ -162,6 +164,7 @@ function customIdsOf(components: readonly unknown[]): string[] {
 
 /** Paging, "more tweets" and the like: the clicked message is edited in place; errors go to the clicker only. */
 export async function handleButton(i: ButtonInteraction, d: InteractionDeps): Promise<void> {
+  if (asks(i.customId) && !i.deferred) return openModal(i, d);
   // A button on an alert answers the clicker privately; the alert stays for everyone.
   const fresh = opensNew(i.customId);
   const taken = i.deferred; // taken over from an instance that deferred it and died
@@ -177,6 +180,43 @@ export async function handleButton(i: ButtonInteraction, d: InteractionDeps): Pr
     await deferred;
     await d.acknowledged?.(i, fresh ? 'ephemeral' : 'update');
   }
+  await answerDeferred(i, await work, d.log);
+}
+
+/**
+ * A button that asks for a value: the modal must be the interaction's first
+ * answer (Discord refuses one after a deferral), so only the quick checks run
+ * first; a refusal is said privately instead.
+ */
+async function openModal(i: ButtonInteraction, d: InteractionDeps): Promise<void> {
+  const prompt = await d.dispatcher.prompt(i.customId, callerFor(i), {
+    buttonsOnMessage: customIdsOf(i.message.components.map((c) => c.toJSON())),
+  });
+  if ('view' in prompt) {
+    await i.reply(ephemeralOptions(toDiscordPayload(prompt.view)));
+    return;
+  }
+  // The modal carries the button's id: its submit names the same stored action.
+  await i.showModal(toDiscordModal(prompt.ask, i.customId));
+}
+
+/** A modal's submit: the value goes to the button's command, and the panel it came from is edited in place. */
+export async function handleModal(i: ModalSubmitInteraction, d: InteractionDeps): Promise<void> {
+  const answer = i.fields.getTextInputValue(MODAL_FIELD_ID);
+  const fromMessage = i.isFromMessage();
+  const deferred = i.deferred
+    ? undefined
+    : fromMessage
+      ? i.deferUpdate()
+      : i.deferReply({ flags: MessageFlags.Ephemeral });
+  const work = d.dispatcher.action(i.customId, callerFor(i), {
+    signal: runSignal(d),
+    budgetMs: d.commandBudgetMs,
+    capabilities: CAPABILITIES,
+    answer,
+    ...(fromMessage ? { buttonsOnMessage: customIdsOf(i.message.components.map((c) => c.toJSON())) } : {}),
+  });
+  if (deferred) await deferred;
   await answerDeferred(i, await work, d.log);
 }
 

@@ -14,7 +14,9 @@ import {
   commandId,
   InteractionHandle,
   MESSAGE_COMPONENT,
+  MODAL_SUBMIT,
 } from './interactions.ts';
+import { asArray, asRecord } from './validate.ts';
 import type { BuiltInteraction } from './interactions.ts';
 import { interactionCallback } from './interaction-routes.ts';
 import { snowflake } from './ids.ts';
@@ -201,6 +203,40 @@ export class DiscordFake {
       { ...options, channelId: options.channelId ?? message.channel_id },
       { custom_id: options.customId, component_type: 2 },
       { message },
+    );
+    return this.#dispatch(built);
+  }
+
+  /**
+   * The user who got a modal fills it in and submits it: a MODAL_SUBMIT
+   * interaction from the same user and channel, carrying each field's value
+   * (and the message, when a button opened the modal). Refuses what Discord's UI
+   * would not let through: no modal shown, a field it lacks, a required field
+   * left empty, a value over its max_length.
+   */
+  async submitModal(opened: InteractionHandle, values: Readonly<Record<string, string>>): Promise<InteractionHandle> {
+    const modal = opened.modal;
+    const record = opened.record;
+    if (!modal || !record.target) throw new Error('submitModal: the bot showed no modal for this interaction');
+    const inputs = asArray(modal['components']).flatMap((r) => asArray(asRecord(r)['components']).map(asRecord));
+    for (const id of Object.keys(values))
+      if (!inputs.some((x) => x['custom_id'] === id)) throw new Error(`submitModal: the modal has no field ${id}`);
+    const rows = inputs.map((input) => {
+      const id = String(input['custom_id']);
+      const value = values[id] ?? (typeof input['value'] === 'string' ? input['value'] : '');
+      if (input['required'] !== false && value === '') throw new Error(`submitModal: ${id} is required`);
+      const max = typeof input['max_length'] === 'number' ? input['max_length'] : 4000;
+      if (value.length > max) throw new Error(`submitModal: ${id} is longer than ${max}`);
+      return { type: 1, components: [{ type: 4, custom_id: id, value }] };
+    });
+    const message =
+      record.componentMessageId === undefined ? undefined : this.#state.messages.byId.get(record.componentMessageId);
+    const built = buildInteraction(
+      this.#state,
+      MODAL_SUBMIT,
+      record.target,
+      { custom_id: modal['custom_id'], components: rows },
+      message ? { message } : {},
     );
     return this.#dispatch(built);
   }

@@ -6,7 +6,7 @@ import { error, unknownMessage } from './route-types.ts';
 import type { Ctx, Handler, Reply } from './route-types.ts';
 import type { FakeState } from './state.ts';
 import type { FakeMessage } from './types.ts';
-import { asRecord, FormErrors, validateChoices, validateMessage } from './validate.ts';
+import { asRecord, FormErrors, validateChoices, validateMessage, validateModal } from './validate.ts';
 
 const LOADING = 128;
 const EPHEMERAL = 64;
@@ -69,7 +69,9 @@ export const interactionCallback: Handler = (ctx) => {
       ? validateMessage(data ?? {}, ctx.files.length, type === 4)
       : type === 8
         ? validateChoices(data)
-        : undefined;
+        : type === 9
+          ? validateModal(data)
+          : undefined;
   if (invalid) return { status: 400, json: invalid };
 
   let message: FakeMessage | undefined;
@@ -81,6 +83,9 @@ export const interactionCallback: Handler = (ctx) => {
     message = createReply(ctx, record, type === 4 ? (data ?? {}) : {}, 'interaction', flags);
     record.originalId = message.id;
     record.originalTouched = type === 4;
+  } else if (type === 9) {
+    // Shown to the user who pressed; what they submit comes back as a MODAL_SUBMIT interaction.
+    record.modal = data;
   } else if (type === 6 || type === 7) {
     record.originalId = record.componentMessageId;
     message = record.originalId === undefined ? undefined : state.messages.byId.get(record.originalId);

@@ -16,6 +16,7 @@ export const DEFAULT_USER: FakeUser = { id: '1000000000000000042', username: 'te
 export const APPLICATION_COMMAND = 2;
 export const MESSAGE_COMPONENT = 3;
 export const AUTOCOMPLETE = 4;
+export const MODAL_SUBMIT = 5;
 
 /** What the fake remembers about one interaction it dispatched. */
 export class InteractionRecord {
@@ -35,6 +36,10 @@ export class InteractionRecord {
   originalTouched = false;
   readonly followupIds: string[] = [];
   componentMessageId: string | undefined;
+  /** The modal the bot answered with (callback type 9), for submitModal. */
+  modal: Record<string, unknown> | undefined;
+  /** Who and where, as the test asked: a modal's submit comes from the same user and place. */
+  target: InteractionTarget | undefined;
   /** A user-installed app in a server that keeps external apps private: Discord makes every reply ephemeral. */
   forceEphemeral = false;
   /** authorizing_integration_owners as sent. */
@@ -96,6 +101,16 @@ export class InteractionHandle {
   /** Callback bodies in arrival order, each with its delay since dispatch. */
   get callbacks(): readonly CallbackRecord[] {
     return this.#record.callbacks;
+  }
+
+  /** The modal the bot showed, if it answered with one. */
+  get modal(): Record<string, unknown> | undefined {
+    return this.#record.modal;
+  }
+
+  /** The interaction as the fake keeps it (for the driver). */
+  get record(): InteractionRecord {
+    return this.#record;
   }
 
   /** The current @original message (for a button, the clicked message until replaced). */
@@ -176,6 +191,7 @@ export function buildInteraction(
     extra.commandName,
   );
   // Discord names who authorized the app: the guild (0) and/or the user (1).
+  record.target = target;
   record.owners = install === 'user' ? { '1': String(user['id']) } : { '0': guild?.id ?? '0' };
   record.forceEphemeral = install === 'user' && context === 0 && target.externalAppsPublic === false;
   const payload: Record<string, unknown> = {

@@ -133,6 +133,57 @@ export function validateMessage(
   return undefined;
 }
 
+/** A length in [min, max], or the field's absence when not required: Discord's BASE_TYPE_BAD_LENGTH. */
+function between(
+  errors: FormErrors,
+  path: (string | number)[],
+  value: unknown,
+  min: number,
+  max: number,
+  required = true,
+): void {
+  if (value === undefined && !required) return;
+  if (typeof value !== 'string' || value.length < min || value.length > max)
+    errors.add(path, 'BASE_TYPE_BAD_LENGTH', `Must be between ${min} and ${max} in length.`);
+}
+
+/**
+ * A modal (callback type 9): title 1-45, custom id 1-100, 1-5 action rows each
+ * holding one text input (type 4): custom id 1-100, style 1 or 2, label 1-45,
+ * placeholder up to 100, value and min/max lengths up to 4000.
+ */
+export function validateModal(data: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const errors = new FormErrors();
+  between(errors, ['data', 'title'], data?.['title'], 1, 45);
+  between(errors, ['data', 'custom_id'], data?.['custom_id'], 1, 100);
+  const rows = asArray(data?.['components']);
+  if (rows.length < 1 || rows.length > 5)
+    errors.add(['data', 'components'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 5 in length.');
+  rows.forEach((raw, i) => {
+    const row = asRecord(raw);
+    const inputs = asArray(row['components']);
+    if (row['type'] !== 1 || inputs.length !== 1)
+      errors.add(['data', 'components', i], 'BASE_TYPE_BAD_LENGTH', 'An action row of a modal holds one text input.');
+    inputs.forEach((rawInput, j) => {
+      const input = asRecord(rawInput);
+      const path = ['data', 'components', i, 'components', j];
+      if (input['type'] !== 4) errors.add([...path, 'type'], 'COMPONENT_TYPE_INVALID', 'Only text inputs here.');
+      between(errors, [...path, 'custom_id'], input['custom_id'], 1, 100);
+      between(errors, [...path, 'label'], input['label'], 1, 45);
+      if (input['style'] !== 1 && input['style'] !== 2)
+        errors.add([...path, 'style'], 'BASE_TYPE_CHOICES', 'Value must be one of {1, 2}.');
+      between(errors, [...path, 'placeholder'], input['placeholder'], 0, 100, false);
+      between(errors, [...path, 'value'], input['value'], 0, 4000, false);
+      for (const k of ['min_length', 'max_length']) {
+        const n = input[k];
+        if (n !== undefined && (typeof n !== 'number' || n < (k === 'min_length' ? 0 : 1) || n > 4000))
+          errors.add([...path, k], 'NUMBER_TYPE_MAX', 'int value should be between 0 and 4000.');
+      }
+    });
+  });
+  return errors.empty ? undefined : errors.body();
+}
+
 /** Autocomplete results: at most 25 choices, names 1-100, string values up to 100. */
 export function validateChoices(data: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   const errors = new FormErrors();
