@@ -88,5 +88,7 @@ export async function progress(ctx: OwnerContext, rest: string): Promise<TextVie
   if (!n.final && !p.waiting) await ctx.owner.store.owner.putNotice({ ...n, final: p });
   const { int } = formats(ctx.locale);
   const values = { id: n.id, sent: int(p.sent), waiting: int(p.waiting), failed: int(p.failed), total: int(p.total) };
-  return { kind: 'text', text: ctx.t(p.waiting ? 'owner.progress' : 'owner.progressDone', values) };
+  const line = ctx.t(p.waiting ? 'owner.progress' : 'owner.progressDone', values);
+  const unsure = p.unsure ?? 0;
+  return { kind: 'text', text: unsure ? `${line} ${ctx.t('owner.progressUnsure', { unsure: int(unsure) })}` : line };
 }

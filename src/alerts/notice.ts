@@ -10,12 +10,23 @@ import type { Outbox, OutboxEntry } from '../store/outbox.ts';
 import type { Subscription } from '../store/subscriptions.ts';
 import { alertEntry } from './plan.ts';
 
-/** The destinations a notice reaches: every live subscription (of its platform), none banned or stopped. */
-export function noticeTargets(all: readonly Subscription[], notice: Pick<Notice, 'platform'>): Subscription[] {
-  return all.filter(
+/**
+ * The destinations a notice reaches: every live subscription (of its platform), none banned
+ * or stopped, the platforms taking turns, so that each goes out at its own platform's pace
+ * from the start instead of one platform's queue waiting behind the other's.
+ */
+export function noticeTargets(all: readonly Subscription[], notice: Notice): Subscription[] {
+  const live = all.filter(
     (s) => !s.disabled && s.platform !== 'console' && (!notice.platform || s.platform === notice.platform),
   );
+  const byPlatform = [...Map.groupBy(live, (s) => s.platform).values()];
+  const out: Subscription[] = [];
+  for (let i = 0; out.length < live.length; i++) for (const list of byPlatform) if (i < list.length) out.push(list[i]!);
+  return out;
 }
+
+/** Why delivery gave up on a notice a crash cut off in mid-send. */
+export const CUT_OFF = 'cut off by a restart mid-send';
 
 const entryId = (notice: string, subId: string) => `notice:${notice}:${subId}`;
 
@@ -44,6 +55,8 @@ export interface NoticeProgress {
   readonly sent: number;
   readonly failed: number;
   readonly waiting: number;
+  /** Cut off by a restart while on the wire, not sent again (delivery/outcome.ts): they may have arrived. */
+  readonly unsure: number;
 }
 
 /** How far a confirmed notice got, read from its outbox entries (finished ones are kept six hours). */
@@ -52,13 +65,15 @@ export async function noticeProgress(outbox: Pick<Outbox, 'get'>, notice: Notice
   let sent = 0;
   let failed = 0;
   let waiting = 0;
+  let unsure = 0;
   for (let i = 0; i < ids.length; i += 200) {
     const es = await Promise.all(ids.slice(i, i + 200).map((id) => outbox.get(entryId(notice.id, id))));
     for (const e of es) {
       if (e?.state === 'sent') sent++;
       else if (e?.state === 'pending' || e?.state === 'inflight') waiting++;
+      else if (e?.error?.startsWith(CUT_OFF)) unsure++;
       else failed++;
     }
   }
-  return { total: ids.length, sent, failed, waiting };
+  return { total: ids.length, sent, failed, waiting, unsure };
 }

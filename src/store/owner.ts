@@ -30,7 +30,13 @@ export interface Notice {
   readonly sentAt?: number;
   readonly to?: readonly string[];
   /** Its final count, once nothing was left waiting. */
-  readonly final?: { readonly total: number; readonly sent: number; readonly failed: number; readonly waiting: number };
+  readonly final?: {
+    readonly total: number;
+    readonly sent: number;
+    readonly failed: number;
+    readonly waiting: number;
+    readonly unsure?: number;
+  };
 }
 
 export interface OwnerStore {

@@ -87,6 +87,7 @@ export function createDiscordSender(
   });
   return {
     platform: 'discord',
+    dedupes: true,
     // Before Discord said otherwise: 5 messages per 5 s per channel, as commonly seen.
     perMinute: (chatId) => buckets.get(chatId) ?? 60,
     async send(chatId: string, view: View, nonce: string): Promise<SendResult> {

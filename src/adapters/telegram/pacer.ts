@@ -28,6 +28,7 @@
  * new limit in readyAt() or a RunOptions field, decided before the request goes
  * out; nothing should sleep inside a sender's send() for one chat's limit.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { SlidingWindow } from '../window.ts';
@@ -58,6 +59,13 @@ interface ChatState {
   /** When this chat last got a 429 (for telling a chat's limit from the bot's). */
   limitedAt: number;
 }
+
+/**
+ * Called when a send has its turn, right before it goes on the wire (after every wait):
+ * delivery marks the entry in flight only then, so that after a crash it knows which
+ * sends may have reached Telegram and which only waited here. Set per call with `run`.
+ */
+export const onWire = new AsyncLocalStorage<() => Promise<void>>();
 
 /** Sends on the wire at once; enough for 30/s at 250 ms round trips. */
 const MAX_IN_FLIGHT = 8;
@@ -198,6 +206,7 @@ export class Pacer {
     await this.bot.acquire();
     let result: T;
     try {
+      await onWire.getStore()?.();
       result = await send();
       // Record a 429 before release(): releasing hands the slot to the next waiter at
       // once, which would otherwise start its send inside the window just announced.

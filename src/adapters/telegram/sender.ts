@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Sender, SendResult } from '../../alerts/delivery.ts';
 import type { View } from '../../domain/view.ts';
 import { type TelegramMessage, toTelegramHtml } from '../../views/render/telegram.ts';
-import { PacedError, type Pacer } from './pacer.ts';
+import { onWire, PacedError, type Pacer } from './pacer.ts';
 import { sendRendered } from './send.ts';
 import {
   chatParam,
@@ -46,7 +46,8 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
       const wait = o.pacer?.readyIn(chatId) ?? 0;
       return wait > o.secondMs ? wait : 0;
     },
-    async send(chatId: string, view: View, _nonce: string, threadId?: string): Promise<SendResult> {
+    marksOnWire: true,
+    async send(chatId, view, _nonce, threadId, wire): Promise<SendResult> {
       let message: TelegramMessage;
       try {
         message = toTelegramHtml(view);
@@ -59,7 +60,8 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
       const wait = o.pacer?.readyIn(chatId, message.photo && message.textAfterPhoto ? 2 : 1) ?? 0;
       if (wait > o.secondMs) return { kind: 'paced', afterMs: wait };
       try {
-        const id = await sendRendered(o.api, chatParam(chatId), message, o.log, { threadId });
+        const go = () => sendRendered(o.api, chatParam(chatId), message, o.log, { threadId });
+        const id = await (wire ? onWire.run(wire, go) : go());
         return { kind: 'sent', messageId: String(id) };
       } catch (err) {
         const refused = threadId ? topicRefusal(err) : undefined;

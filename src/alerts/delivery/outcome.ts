@@ -14,6 +14,7 @@ import { addKols } from './amend.ts';
 import { viewOf } from './compose.ts';
 import { followUp, track } from './followup.ts';
 import { isTestAlert } from '../testAlert.ts';
+import { CUT_OFF } from '../notice.ts';
 import { finish, wake, type DeliveryState } from './state.ts';
 import { nonceFor, type Sender, type SendResult, type Step } from './types.ts';
 
@@ -30,6 +31,13 @@ export async function sendOne(
     s.unrecorded.delete(e.id);
     return 'next';
   }
+  // An owner's notice found in flight was being sent when an instance died: the platform may
+  // have taken it. Where a repeat could post twice (no nonce), it is not sent again: a notice is
+  // never doubled; the progress counts it as not delivered.
+  if (e.state === 'inflight' && e.content.kind === 'notice' && !sender.dedupes) {
+    await finish(s, e, 'dead', `${CUT_OFF}: maybe delivered, not sent again`);
+    return 'next';
+  }
   if (e.notBefore > s.now()) {
     wake(s, e.notBefore);
     return 'later';
@@ -44,10 +52,15 @@ export async function sendOne(
     // At its own limit: a timer, not a worker, waits for this destination (the others go on).
     const wait = sender.readyIn?.(e.chatId) ?? 0;
     if (wait > 0) return paced(s, e, wait);
-    e.state = 'inflight';
     e.attempts++;
-    await s.o.outbox.update(e);
-    r = await sender.send(e.chatId, await viewOf(s, e), nonceFor(e.id), e.threadId);
+    // In flight from the moment the send may reach the platform: before it, a crash leaves it pending.
+    const onWire = async () => {
+      if (e.state === 'inflight') return;
+      e.state = 'inflight';
+      await s.o.outbox.update(e);
+    };
+    if (!sender.marksOnWire) await onWire();
+    r = await sender.send(e.chatId, await viewOf(s, e), nonceFor(e.id), e.threadId, onWire);
     if (r.kind === 'paced') {
       e.attempts--;
       return paced(s, e, r.afterMs);

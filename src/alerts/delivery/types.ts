@@ -36,7 +36,18 @@ export interface Sender {
    * Sends one alert; never throws. `nonce` is stable per entry (Discord dedupes with it).
    * `threadId`: the forum topic of the chat it goes to (domain/destination.ts); absent: the chat.
    */
-  send(chatId: string, view: View, nonce: string, threadId?: string): Promise<SendResult>;
+  send(chatId: string, view: View, nonce: string, threadId?: string, onWire?: () => Promise<void>): Promise<SendResult>;
+  /**
+   * The sender calls `onWire` right before its request leaves (after waiting for the
+   * platform's limits), so an entry is marked in flight only once it may reach the
+   * platform. Without it, delivery marks the entry before calling send.
+   */
+  readonly marksOnWire?: boolean;
+  /**
+   * The platform drops a second message with the same nonce (Discord): a send cut off by a
+   * crash may be repeated safely. Without it (Telegram), a repeat could post twice.
+   */
+  readonly dedupes?: boolean;
   /**
    * Messages this chat may take in a minute (Telegram groups 20, Discord the channel's
    * bucket), every thread of it together. Without it, bursts are not merged.

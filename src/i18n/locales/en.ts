@@ -952,6 +952,7 @@ export default {
     noticeQueued:
       'Notice {{id}} is on its way (destinations: {{n}}), paced within each platform’s limits. {{progress}} shows how far it got.',
     progress: 'Notice {{id}}: sent {{sent}}, waiting {{waiting}}, not delivered {{failed}}, of {{total}}.',
+    progressUnsure: 'Cut off by a restart in mid-send, so not sent again (they may have arrived): {{unsure}}.',
     progressDone: 'Notice {{id}} finished: delivered {{sent}} of {{total}}, not delivered {{failed}}.',
     quotaServer:
       'This server has reached the limit the bot’s operator set for alert subscriptions per server ({{limit}}). Turn alerts off in another channel with /unsubscribe first.',

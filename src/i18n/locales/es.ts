@@ -950,6 +950,8 @@ export default {
     noticeQueued:
       'El aviso {{id}} está en camino (destinos: {{n}}), al ritmo que permite cada plataforma. {{progress}} muestra cuánto lleva.',
     progress: 'Aviso {{id}}: enviados {{sent}}, en espera {{waiting}}, no entregados {{failed}}, de {{total}}.',
+    progressUnsure:
+      'Cortados por un reinicio en pleno envío, así que no se reenviaron (puede que hayan llegado): {{unsure}}.',
     progressDone: 'Aviso {{id}} terminado: entregados {{sent}} de {{total}}, no entregados {{failed}}.',
     quotaServer:
       'Este servidor alcanzó el límite de suscripciones de alertas por servidor que fijó el operador del bot ({{limit}}). Primero apaga las alertas en otro canal con /unsubscribe.',

@@ -895,6 +895,7 @@ export default {
     noticeQueued:
       '공지 {{id}}을(를) 보내는 중입니다 (수신처: {{n}}), 각 플랫폼의 한도 안에서. {{progress}}로 진행 상황을 봅니다.',
     progress: '공지 {{id}}: 보냄 {{sent}}, 대기 {{waiting}}, 전달 실패 {{failed}}, 전체 {{total}}.',
+    progressUnsure: '보내는 도중 재시작으로 끊겨 다시 보내지 않음 (도착했을 수 있음): {{unsure}}.',
     progressDone: '공지 {{id}} 완료: 전달 {{sent}}/{{total}}, 전달 실패 {{failed}}.',
     quotaServer:
       '이 서버는 봇 운영자가 정한 서버당 알림 구독 한도({{limit}})에 도달했습니다. 먼저 다른 채널에서 /unsubscribe로 알림을 끄세요.',

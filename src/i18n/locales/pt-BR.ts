@@ -954,6 +954,8 @@ export default {
     noticeQueued:
       'O aviso {{id}} está a caminho (destinos: {{n}}), no ritmo que cada plataforma permite. {{progress}} mostra o andamento.',
     progress: 'Aviso {{id}}: enviados {{sent}}, aguardando {{waiting}}, não entregues {{failed}}, de {{total}}.',
+    progressUnsure:
+      'Interrompidos por um reinício no meio do envio, por isso não reenviados (podem ter chegado): {{unsure}}.',
     progressDone: 'Aviso {{id}} concluído: entregues {{sent}} de {{total}}, não entregues {{failed}}.',
     quotaServer:
       'Este servidor atingiu o limite de inscrições de alertas por servidor definido pelo operador do bot ({{limit}}). Desligue antes os alertas em outro canal com /unsubscribe.',

@@ -929,6 +929,8 @@ export default {
       '{{id}} duyurusu yolda (hedefler: {{n}}), her platformun sınırları içinde. {{progress}} ne kadar ilerlediğini gösterir.',
     progress:
       '{{id}} duyurusu: gönderilen {{sent}}, bekleyen {{waiting}}, teslim edilemeyen {{failed}}, toplam {{total}}.',
+    progressUnsure:
+      'Gönderim sırasında yeniden başlatmayla kesildi, bu yüzden tekrar gönderilmedi (ulaşmış olabilir): {{unsure}}.',
     progressDone: '{{id}} duyurusu bitti: teslim edilen {{sent}} / {{total}}, teslim edilemeyen {{failed}}.',
     quotaServer:
       'Bu sunucu, bot operatörünün sunucu başına belirlediği uyarı aboneliği sınırına ulaştı ({{limit}}). Önce başka bir kanalda uyarıları /unsubscribe ile kapat.',

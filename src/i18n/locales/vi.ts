@@ -905,6 +905,7 @@ export default {
       'Thông báo {{id}} đang được gửi (nơi nhận: {{n}}), theo giới hạn của từng nền tảng. {{progress}} cho biết tiến độ.',
     progress:
       'Thông báo {{id}}: đã gửi {{sent}}, đang chờ {{waiting}}, không tới được {{failed}}, trên tổng {{total}}.',
+    progressUnsure: 'Bị ngắt do khởi động lại giữa lúc gửi nên không gửi lại (có thể đã tới): {{unsure}}.',
     progressDone: 'Thông báo {{id}} xong: đã tới {{sent}}/{{total}}, không tới được {{failed}}.',
     quotaServer:
       'Máy chủ này đã đạt giới hạn đăng ký cảnh báo mỗi máy chủ mà người vận hành bot đặt ({{limit}}). Hãy tắt cảnh báo ở một kênh khác bằng /unsubscribe trước.',

@@ -884,6 +884,7 @@ export default {
     noticeUnknown: '没有公告 {{id}}（草稿保留一周）。',
     noticeQueued: '公告 {{id}} 正在发送（目的地：{{n}}），按各平台的限制节奏发出。{{progress}} 可查看进度。',
     progress: '公告 {{id}}：已发送 {{sent}}，等待中 {{waiting}}，未送达 {{failed}}，共 {{total}}。',
+    progressUnsure: '发送途中因重启中断，因此未重发（可能已送达）：{{unsure}}。',
     progressDone: '公告 {{id}} 已完成：送达 {{sent}}/{{total}}，未送达 {{failed}}。',
     quotaServer:
       '此服务器已达到机器人运营者设定的每服务器提醒订阅上限（{{limit}}）。请先在另一个频道用 /unsubscribe 关闭提醒。',
