@@ -214,3 +214,20 @@ test('call tracking settings: defaults, values, and a clear word for a bad one',
   assert.throws(() => loadConfig({ CALLS_RETENTION_DAYS: 'a month' }), /CALLS_RETENTION_DAYS.*whole number of days/);
   assert.throws(() => loadConfig({ FOLLOWUP_REQUESTS_PER_MINUTE: '0' }), /FOLLOWUP_REQUESTS_PER_MINUTE.*at least 1/);
 });
+
+test('OWNER_IDS names owners by platform only; the quotas are whole numbers', () => {
+  assert.deepEqual(loadConfig({}).owners, new Set());
+  assert.deepEqual(loadConfig({}).quotas, {});
+  const c = loadConfig({
+    OWNER_IDS: ' telegram:123456789, discord:80351110224678912 ',
+    OWNER_MAX_SUBSCRIPTIONS_PER_SERVER: '5',
+    OWNER_MAX_SUBSCRIPTIONS_PER_PERSON: '3',
+  });
+  assert.deepEqual(c.owners, new Set(['telegram:123456789', 'discord:80351110224678912']));
+  assert.deepEqual(c.quotas, { perServer: 5, perPerson: 3 });
+  // A bare id could be either platform's; a Discord id is a snowflake.
+  for (const bad of ['123456789', 'telegram:abc', 'discord:123', 'slack:U123'])
+    assert.throws(() => loadConfig({ OWNER_IDS: bad }), /OWNER_IDS must be ids prefixed by their platform/);
+  for (const bad of ['0', 'many', '-2'])
+    assert.throws(() => loadConfig({ OWNER_MAX_SUBSCRIPTIONS_PER_SERVER: bad }), /OWNER_MAX_SUBSCRIPTIONS_PER_SERVER/);
+});
