@@ -42,10 +42,26 @@ function freshCopy(dest: string): void {
   }
 }
 
+/**
+ * What npm needs from this host to reach its registry and cache (a proxy, its CA),
+ * and prefer-offline: the checkout's own `npm ci` filled the cache with every
+ * tarball the lock names, so the fresh installs read it instead of waiting on
+ * the network (without the CA a TLS proxy makes each fetch time out first).
+ */
+const NPM_ENV: Record<string, string> = {
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(
+      (e): e is [string, string] =>
+        e[1] !== undefined && /^(NODE_EXTRA_CA_CERTS|SSL_CERT_(FILE|DIR)|(HTTPS?|NO)_PROXY)$/i.test(e[0]),
+    ),
+  ),
+  npm_config_prefer_offline: 'true',
+};
+
 function sh(line: string, cwd: string, env: Record<string, string> = {}) {
   const r = spawnSync('sh', ['-c', line], {
     cwd,
-    env: { PATH, HOME: process.env.HOME ?? '', ...env },
+    env: { PATH, HOME: process.env.HOME ?? '', ...NPM_ENV, ...env },
     encoding: 'utf8',
   });
   assert.equal(r.status, 0, `${line}\n${r.stderr}`);
