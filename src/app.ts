@@ -19,6 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { BLIND_AFTER_TICKS, createWatcher, type Watcher, type WatcherOptions } from './alerts/watcher.ts';
 import { createFollowups } from './alerts/calls/followups.ts';
+import { callNote } from './views/cards/memberCalls.ts';
 import { marketNow } from './alerts/market.ts';
 import { createDigests, type Digests } from './alerts/digest/runner.ts';
 import { compactCards } from './views/cards/tokenCompact.ts';
@@ -136,6 +137,11 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
       instance: instanceId,
       timeoutMs: config.storeConnectTimeoutMs,
       callsRetentionDays: config.callsRetentionDays,
+      memberCalls: {
+        windowMs: config.callWindowHours * 3_600_000,
+        perDay: config.memberCallsPerDay,
+        points: config.memberCallFollowups,
+      },
     });
   } catch (err) {
     await api.close();
@@ -201,6 +207,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     log,
     lookups,
     bind: (view, chat) => dispatcher.bind(view, chat),
+    memberCalls: { note: callNote },
     onOutcome: (command, outcome) => metrics.commands.inc({ command, outcome }),
     ...over.autoCards,
   });
@@ -234,6 +241,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         lease: watcherLease,
         log,
         perMinute: config.followupRequestsPerMinute,
+        members: store.members,
         ...(followupNow ? { now: followupNow } : {}),
       });
       const delivery = createDelivery({

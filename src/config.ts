@@ -231,6 +231,36 @@ const EnvSchema = z.object({
       .pipe(z.number().int().min(1, 'must be at least 1').max(3650, 'must be at most 3650'))
       .optional(),
   ),
+  CALL_WINDOW_HOURS: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number of hours')
+      .transform(Number)
+      .pipe(z.number().int().min(1, 'must be at least 1').max(720, 'must be at most 720'))
+      .optional(),
+  ),
+  MEMBER_CALLS_PER_DAY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(1, 'must be at least 1').max(1000, 'must be at most 1000'))
+      .optional(),
+  ),
+  MEMBER_CALL_FOLLOWUPS: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\s*\d+[mhd](\s*,\s*\d+[mhd])*\s*$/, 'must be a list like 5m,15m,1h,4h,24h')
+      .transform(minutesOf)
+      .pipe(
+        z
+          .array(
+            z.number().int().min(1, 'each point must be at least 1m').max(43_200, 'each point must be at most 30d'),
+          )
+          .max(10, 'must have at most 10 points'),
+      )
+      .optional(),
+  ),
   FOLLOWUP_REQUESTS_PER_MINUTE: optionalString.pipe(
     z
       .string()
@@ -311,6 +341,11 @@ export interface Config {
   readonly feedRequestsPerMinute: number | undefined;
   readonly callsRetentionDays: number;
   readonly followupRequestsPerMinute: number;
+  /** Members' calls: a later post of a token called within this is not a new call. */
+  readonly callWindowHours: number;
+  readonly memberCallsPerDay: number;
+  /** Follow-up points of members' calls, in minutes after the call, ascending. */
+  readonly memberCallFollowups: readonly number[];
   readonly logLevel: (typeof LEVELS)[number];
   readonly httpPort: number | undefined;
   /** Largest upstream response body read, in bytes; a bigger one is answered as unavailable. */
@@ -350,6 +385,20 @@ export const DEFAULT_CALLS_RETENTION_DAYS = 30;
  * the watcher's feed reads, so a large round is spread over minutes, not a burst.
  */
 export const DEFAULT_FOLLOWUP_REQUESTS_PER_MINUTE = 20;
+/** Members' calls: the first caller keeps the credit this long; calls a member may make a day; sampling points. */
+export const DEFAULT_CALL_WINDOW_HOURS = 24;
+export const DEFAULT_MEMBER_CALLS_PER_DAY = 10;
+export const DEFAULT_MEMBER_CALL_FOLLOWUPS: readonly number[] = Object.freeze([5, 15, 60, 240, 1440]);
+
+/** "5m,1h,1d" -> [5, 60, 1440], sorted, once each. */
+function minutesOf(text: string): number[] {
+  const unit = { m: 1, h: 60, d: 1440 } as const;
+  const out = text.split(',').map((p) => {
+    const m = /^(\d+)([mhd])$/.exec(p.trim())!;
+    return Number(m[1]) * unit[m[2] as keyof typeof unit];
+  });
+  return [...new Set(out)].sort((a, b) => a - b);
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -434,6 +483,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
     feedRequestsPerMinute: e.FEED_REQUESTS_PER_MINUTE ?? (e.WATCH_CRON ? undefined : DEFAULT_FEED_REQUESTS_PER_MINUTE),
     callsRetentionDays: e.CALLS_RETENTION_DAYS ?? DEFAULT_CALLS_RETENTION_DAYS,
     followupRequestsPerMinute: e.FOLLOWUP_REQUESTS_PER_MINUTE ?? DEFAULT_FOLLOWUP_REQUESTS_PER_MINUTE,
+    callWindowHours: e.CALL_WINDOW_HOURS ?? DEFAULT_CALL_WINDOW_HOURS,
+    memberCallsPerDay: e.MEMBER_CALLS_PER_DAY ?? DEFAULT_MEMBER_CALLS_PER_DAY,
+    memberCallFollowups: e.MEMBER_CALL_FOLLOWUPS ?? DEFAULT_MEMBER_CALL_FOLLOWUPS,
     logLevel: e.LOG_LEVEL ?? 'info',
     httpPort: e.HTTP_PORT,
     apiMaxBodyBytes: e.KOL_API_MAX_BODY_BYTES ?? DEFAULT_MAX_BODY_BYTES,

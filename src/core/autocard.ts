@@ -24,6 +24,8 @@ import { formats } from '../i18n/format.ts';
 import { chatLocale } from './language.ts';
 import { addressKey, sameAddress } from '../domain/chains.ts';
 import { destinationKey } from '../domain/destination.ts';
+import type { MemberRef } from '../store/calls.ts';
+import { boardOf, recordCalls, type Recorded } from './membercalls.ts';
 
 export interface AutoCardSettings {
   readonly enabled: boolean;
@@ -89,6 +91,10 @@ export interface Where {
   readonly locale?: string;
   /** Who pays the lookups (senderKey in budget.ts); unlimited when absent (the console). */
   readonly sender?: string;
+  /** The person who posted, where a call may be credited (not a bot, not an anonymous or channel post). */
+  readonly member?: MemberRef;
+  /** Their message, which a recorded call points to. */
+  readonly messageId?: string;
 }
 
 export interface AutoCardsOptions {
@@ -106,6 +112,10 @@ export interface AutoCardsOptions {
   readonly onOutcome?: (command: string, outcome: Outcome, ms: number) => void;
   /** Each sender's lookup budget, shared with inline mode and autocomplete. */
   readonly lookups?: LookupBudget;
+  /** Members' calls where a chat's /callboard is on: their follow-up points, and the line a card gains. */
+  readonly memberCalls?: {
+    note(recorded: readonly Recorded[], t: T, now: number): View | undefined;
+  };
 }
 
 /** What `explicit` decided before any upstream call: a private refusal, or the lookup to run. */
@@ -137,7 +147,10 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
     !o.lookups || !w.sender || o.lookups.spend(w.sender, cost, now()).waitMs === 0;
   const settings = autoCardSettings(o.store);
   const cooldowns: Kv = o.store.autocard;
-  const cdKey = (w: Where, address: string) => `cd:${destinationKey(w)}:${addressKey(address)}`;
+  // Where members' calls are on, each member has their own cooldown: a second member pasting a
+  // token learns who called it first, and one member repeating it stays quiet.
+  const cdKeyOf = (w: Where, address: string, board: boolean) =>
+    `cd:${destinationKey(w)}:${addressKey(address)}${board && w.member ? `:${w.member.id}` : ''}`;
 
   /** The chat's language, else the asker's; a store fault costs only the language. */
   async function textOf(w: Where): Promise<T> {
@@ -171,7 +184,10 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
     const refs = findTokenRefs(text, MAX_LOOKUPS);
     if (!refs.length) return { outcome: 'ok' };
     const s = await settings.get(w.platform, w.chatId, w.threadId);
-    if (!s.enabled) return { outcome: 'ok' };
+    const board =
+      o.memberCalls && w.member ? (await o.store.members.settings(boardOf(w.platform, w.chatId))).on : false;
+    if (!s.enabled && !board) return { outcome: 'ok' };
+    const cdKey = (w: Where, address: string) => cdKeyOf(w, address, board);
     const cooling = await cooldowns.getMany<number>(refs.map((r) => cdKey(w, r.address)));
     const fresh = refsWithin(refs.filter((r, i) => cooling[i] === undefined && !pending.has(cdKey(w, r.address))));
     if (!fresh.length) return { outcome: 'limited' };
@@ -191,11 +207,24 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
       const misses = fresh.filter((r) => !found.some((f) => sameRef(f, r.address)));
       if (misses.length) unknown.take(chatOf(w), now(), refsCost(misses));
       if (!found.length) return { outcome: fault ? 'unavailable' : 'not_found' };
+      // The call is recorded whatever is shown: the card below may be capped, the credit is not.
+      const recorded =
+        board && o.memberCalls && w.member
+          ? await recordCalls(
+              o.store,
+              found,
+              { platform: w.platform, chatId: w.chatId, messageId: w.messageId ?? '', member: w.member },
+              now(),
+            )
+          : [];
+      if (!s.enabled) return { outcome: 'ok' };
       // Only a card shown takes a slot; two answers racing for the last one: the later stays silent.
       if (shown.take(chatOf(w), now()).waitMs > 0) return { outcome: 'limited' };
       // Only what was shown cools down: an unknown paste stays cheap to retry (the client caches misses).
       await Promise.all(found.map((f) => cooldowns.set(cdKey(w, f.item.token.address), now(), s.cooldownMs)));
-      return { view: await o.bind(o.cards(found, await textOf(w)), w), outcome: 'ok' };
+      const t = await textOf(w);
+      const note = recorded.length ? o.memberCalls?.note(recorded, t, now()) : undefined;
+      return { view: await o.bind(withNote(o.cards(found, t), note), w), outcome: 'ok' };
     } finally {
       for (const k of keys) pending.delete(k);
     }
@@ -246,4 +275,11 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
       }
     },
   };
+}
+
+/** The card with the calls' line under it. */
+export function withNote(view: View, note: View | undefined): View {
+  if (note?.kind !== 'text' || view.kind !== 'text') return view;
+  const spans = (v: View & { kind: 'text' }) => (typeof v.text === 'string' ? [v.text] : [...v.text]);
+  return { ...view, text: [...spans(view), '\n\n', ...spans(note)] };
 }

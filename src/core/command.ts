@@ -12,6 +12,7 @@ import type { ChartPool } from '../domain/charts.ts';
 import type { View } from '../domain/view.ts';
 import type { Input, OptionsShape } from './options.ts';
 import type { LinkSet } from '../domain/links.ts';
+import type { MemberRef } from '../store/calls.ts';
 
 export type Platform = 'discord' | 'telegram' | 'console';
 
@@ -50,6 +51,10 @@ export interface Caller {
   readonly senderChatId?: string;
   /** May this caller change the chat's settings? Asked lazily: it can cost a platform call. */
   canManage(): Promise<boolean>;
+  /** The person asking, as a call credits them; absent for bots, anonymous admins and posts as a channel. */
+  readonly member?: MemberRef;
+  /** The author of the message this command answers (a Telegram reply), for /stats. */
+  readonly repliedTo?: MemberRef;
 }
 
 /** What the platform can show, so a command can skip work it cannot display. */
@@ -121,7 +126,7 @@ export interface RuntimeFigures {
  * The outbox only to queue through the alerts layer (a test alert, a digest
  * now); button pages, leases and claims belong to the core and the watcher.
  */
-export type CommandStore = Pick<Store, 'subscriptions' | 'languages' | 'calls' | 'watch' | 'autocard'> & {
+export type CommandStore = Pick<Store, 'subscriptions' | 'languages' | 'calls' | 'members' | 'watch' | 'autocard'> & {
   readonly outbox: Pick<Outbox, 'enqueue' | 'get'>;
 };
 

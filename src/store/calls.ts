@@ -8,6 +8,8 @@
  *   d:<subId>     the ids of a destination's calls, oldest first (pruned as they expire)
  *   t:<tokenKey>  the ids of the token's calls that still have follow-ups due
  *   due           tokenKey -> earliest due time of those calls: one small map, one key
+ * Members' own calls (membercalls.ts) are calls too, under the same c:, t: and due
+ * keys, so one follow-up round serves both; their other keys are listed there.
  */
 import { type ChainId, tokenKeyOf } from '../domain/chains.ts';
 import type { AlertContent } from './outbox.ts';
@@ -49,8 +51,18 @@ export interface Call {
   peak: number | null;
   /** Why follow-ups stopped early (the message was deleted). */
   ended?: string;
-  /** The alert as sent, so a follow-up edit shows it unchanged with its new line. */
-  content: Extract<AlertContent, { kind: 'alert' }>;
+  /** The alert as sent, so a follow-up edit shows it unchanged with its new line; absent on a member's call. */
+  content?: Extract<AlertContent, { kind: 'alert' }>;
+  /** A member's own call (/callboard): who made it; `subId` is then the board, `messageId` their message. */
+  readonly member?: MemberRef;
+}
+
+/** Who made a member's call: platform id, the name shown, and the @username where there is one. */
+export interface MemberRef {
+  readonly id: string;
+  readonly name: string;
+  /** Lower-case username without "@", to find the member by @name (Telegram cannot look one up). */
+  readonly handle?: string;
 }
 
 /** The call's token key (tokenKeyOf: EVM addresses are case-insensitive). */
@@ -128,7 +140,8 @@ export function createCallStore(kv: Kv, o: { retentionMs: number; now?: () => nu
       // The indexes first, the call last: a crash anywhere in between leaves an index entry ahead
       // of its call (skipped, and repaired by the next round), never a call no index finds.
       const fresh = (await kv.get(`c:${call.id}`)) === undefined;
-      await addTo(`d:${call.subId}`, call.id);
+      // A member's call is on its board's index instead (membercalls.ts), not in the KOL scorecard.
+      if (!call.member) await addTo(`d:${call.subId}`, call.id);
       const dueAt = nextDue(call);
       if (dueAt !== undefined) {
         await addTo(`t:${callTokenKey(call)}`, call.id);

@@ -14,6 +14,7 @@ import { createSubscriptionStore, type SubscriptionStore } from './subscriptions
 import { createChatLanguages, type ChatLanguages } from './languages.ts';
 import { createCallStore, type CallStore } from './calls.ts';
 import { createOwnerStore, type OwnerStore } from './owner.ts';
+import { createMemberCalls, type MemberCallStore } from './membercalls.ts';
 import { KEY_SPACES, type KeySpace } from './spaces.ts';
 import { rawStore, type RawStore } from './raw.ts';
 import { ensureSchema, type Migration, type SchemaMark } from './schema.ts';
@@ -34,6 +35,8 @@ export interface Store {
   readonly languages: ChatLanguages;
   /** Alerts as tracked calls, and their due follow-ups. */
   readonly calls: CallStore;
+  /** Members' own calls (/callboard): first-caller credit and the boards. */
+  readonly members: MemberCallStore;
   /** Watcher state and cooldowns. */
   readonly watch: Kv;
   /** Automatic-card settings per chat and their per-token cooldowns. */
@@ -90,6 +93,8 @@ export async function openStore(
   url: string,
   o: RedisConnectOptions & {
     callsRetentionDays?: number;
+    /** Members' calls: the first-caller window and the calls a member may make a day. */
+    memberCalls?: { windowMs?: number; perDay?: number; points?: readonly number[] };
     /** Names this process in the migration lock and mark. */
     instance?: string;
     /** Tests: another migration list, a shorter wait for another instance's migration. */
@@ -149,6 +154,12 @@ export async function openStore(
     outbox: createOutbox(space('outbox')),
     languages: createChatLanguages(space('lang')),
     calls: createCallStore(space('calls'), { retentionMs: (o.callsRetentionDays ?? 30) * 86_400_000 }),
+    members: createMemberCalls(space('calls'), raw, {
+      windowMs: o.memberCalls?.windowMs ?? 86_400_000,
+      perDay: o.memberCalls?.perDay ?? 10,
+      points: o.memberCalls?.points ?? [5, 15, 60, 240, 1440],
+      retentionMs: (o.callsRetentionDays ?? 30) * 86_400_000,
+    }),
     watch: space('watch'),
     autocard: space('autocard'),
     owner: createOwnerStore(space('owner')),

@@ -5,6 +5,7 @@
  */
 import { SqliteKvStore } from './sqlite.ts';
 import { RedisKvStore } from './redis.ts';
+import { editList } from './list.ts';
 
 export interface RawRow {
   /** `<space>::<key>`, as keyv namespaces it (no Redis prefix). */
@@ -22,6 +23,12 @@ export interface RawStore {
   /** Set-if-absent-or-expired, atomic across every process sharing the store. */
   take(key: string, value: string, ttlMs: number): Promise<boolean>;
   delete(key: string): Promise<void>;
+  /**
+   * Adds `add` to, and removes `drop` from, the list of strings at `key` (a keyv value,
+   * kept without expiry; removed when empty), atomic across every process sharing the
+   * store: indexes that any instance appends to lose no entry to a concurrent writer.
+   */
+  listEdit(key: string, add: readonly string[], drop?: readonly string[]): Promise<void>;
 }
 
 /** What keyv keeps in a Map (the memory: store). */
@@ -36,6 +43,7 @@ export function rawStore(backend: SqliteKvStore | RedisKvStore | Map<string, unk
       putRows: async (rows, replace) => backend.putRows(rows, replace),
       take: (key, value, ttlMs) => backend.take(key, value, ttlMs),
       delete: async (key) => void (await backend.delete(key)),
+      listEdit: async (key, add, drop) => backend.listEdit(key, add, drop),
     };
   if (backend instanceof RedisKvStore)
     return {
@@ -43,6 +51,7 @@ export function rawStore(backend: SqliteKvStore | RedisKvStore | Map<string, unk
       putRows: (rows, replace) => backend.putRows(rows, replace),
       take: (key, value, ttlMs) => backend.take(key, value, ttlMs),
       delete: async (key) => void (await backend.delete(key)),
+      listEdit: (key, add, drop) => backend.listEdit(key, add, drop),
     };
   const map = backend as Map<string, MapEntry>;
   const live = (e: MapEntry | undefined, now: number) => e !== undefined && (e.expires ?? Infinity) > now;
@@ -63,5 +72,11 @@ export function rawStore(backend: SqliteKvStore | RedisKvStore | Map<string, unk
       return true;
     },
     delete: async (key) => void map.delete(key),
+    async listEdit(key, add, drop) {
+      const e = map.get(key);
+      const next = editList(live(e, Date.now()) ? e!.value : undefined, add, drop);
+      if (next === null) map.delete(key);
+      else map.set(key, { value: next });
+    },
   };
 }

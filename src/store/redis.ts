@@ -14,6 +14,27 @@ import { silentLogger } from '../log.ts';
 export type RedisClient = ReturnType<typeof createClient<{}, {}, {}, 3, {}>>;
 
 const PREFIX = 'kolradar:';
+/** ARGV: the number of items to add, those items, then the items to remove. Same result as raw.ts editList. */
+const LIST_EDIT = `
+local v = redis.call('GET', KEYS[1])
+local list = {}
+if v then
+  local ok, d = pcall(cjson.decode, v)
+  if ok and type(d) == 'table' and type(d.value) == 'table' then list = d.value end
+end
+local n = tonumber(ARGV[1])
+local gone, seen, out = {}, {}, {}
+for i = n + 2, #ARGV do gone[ARGV[i]] = true end
+for _, x in ipairs(list) do if not gone[x] then table.insert(out, x); seen[x] = true end end
+for i = 2, n + 1 do
+  local x = ARGV[i]
+  if not seen[x] and not gone[x] then table.insert(out, x); seen[x] = true end
+end
+if #out == 0 then redis.call('DEL', KEYS[1]) return 0 end
+redis.call('SET', KEYS[1], cjson.encode({ value = out }))
+return #out
+`;
+
 /** While running, a lost connection is retried for as long as it takes (recovery when Redis returns), every 2 s at most. */
 const RECONNECT_MAX_MS = 2_000;
 /**
@@ -206,6 +227,13 @@ export class RedisKvStore {
       expiration: { type: 'PX', value: Math.ceil(ttlMs) },
     });
     return r === 'OK';
+  }
+
+  /** See RawStore.listEdit: one script, so atomic on the server. */
+  async listEdit(key: string, add: readonly string[], drop: readonly string[] = []): Promise<void> {
+    await this.#call('a list write', () =>
+      this.client.eval(LIST_EDIT, { keys: [PREFIX + key], arguments: [String(add.length), ...add, ...drop] }),
+    );
   }
 
   /** Raw rows (keyv's serialised values) with their expiry, for backup, restore and migrate-store. */

@@ -81,6 +81,14 @@ export const MIGRATIONS: readonly Migration[] = [
     kind: 'expand',
     async up() {},
   },
+  {
+    to: 6,
+    what: "members' own calls (/callboard): board settings, first-call credits, board indexes and calls with a member and no alert, in the calls space beside the alerts' calls; nothing older is rewritten",
+    // Version 5 code would follow a member's call like an alert's and try to edit an alert it does
+    // not have: it must not run beside this layout once a board records calls.
+    kind: 'contract',
+    async up() {},
+  },
 ];
 
 /** The version this code writes. */

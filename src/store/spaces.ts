@@ -12,7 +12,10 @@
 export const KEY_SPACES = {
   sub: { carry: true, what: 'subscriptions: filters, mutes, pauses, quiet hours, digest settings' },
   lang: { carry: true, what: 'per-chat languages chosen with /language' },
-  calls: { carry: true, what: 'alerts tracked as calls, their follow-ups and scorecards' },
+  calls: {
+    carry: true,
+    what: 'alerts tracked as calls, members’ own calls (/callboard) and their credits, follow-ups and scorecards',
+  },
   outbox: { carry: true, what: 'alerts queued, held for quiet hours or sent (kept a while to send once)' },
   watch: { carry: true, what: 'the feed position, tweets seen, cooldowns, held counts, digests posted' },
   autocard: { carry: true, what: 'automatic-card settings per chat and their cooldowns' },

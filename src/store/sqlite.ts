@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { editList } from './list.ts';
 
 const SWEEP_EVERY_MS = 60_000;
 
@@ -56,6 +57,23 @@ export class SqliteKvStore {
     this.#check();
     const now = Date.now();
     return Number(this.#take.run(key, value, now + ttlMs, now).changes) > 0;
+  }
+
+  /** See RawStore.listEdit: read and write in one immediate transaction, so one writer at a time across processes. */
+  listEdit(key: string, add: readonly string[], drop: readonly string[] = []): void {
+    this.#check();
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      const row = this.#get.get(key) as { value: string; expires: number | null } | undefined;
+      const live = row && (row.expires === null || row.expires > Date.now()) ? row.value : undefined;
+      const next = editList(live, add, drop);
+      if (next === null) this.#del.run(key);
+      else this.#put.run(key, next, null);
+      this.#db.exec('COMMIT');
+    } catch (err) {
+      this.#db.exec('ROLLBACK');
+      throw err;
+    }
   }
 
   /** Raw rows as stored (keyv's serialised values), for backup, restore and migrate-store. */

@@ -20,6 +20,7 @@ export const caller: Caller = {
   userId: 'u1',
   chatId: 'c1',
   chatType: 'private',
+  member: { id: 'u1', name: 'u1' },
   canManage: async () => true,
 };
 

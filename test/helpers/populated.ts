@@ -57,6 +57,13 @@ export async function populate(storeUrl: string, t?: TestContext): Promise<void>
     const muted = h.sb.data.tokens[5]!;
     await run(`/mute ${muted.chain_id} ${muted.address}`, 'open');
     await run('/kols', 'open'); // an answer with buttons: a page
+    // A members' call board with a call on it (schema version 4).
+    await run('/callboard on', 'open');
+    const called = h.sb.data.tokens.find((x) => x.chain_id === 'solana' && x.marketcap > 0)!;
+    await h.app.dispatcher.text(`/mycall ${called.address}`, {
+      ...caller('open'),
+      member: { id: 'u-alice', name: '@alice', handle: 'alice' },
+    });
     await h.app.store.claim('telegram:1:update:1', 86_400_000); // a platform update handled
     // An owner's ban and a notice drafted (the owner space).
     await h.app.store.owner.ban({ target: 'telegram:-100999', reason: 'spam', at: h.now(), by: 'telegram:1' });

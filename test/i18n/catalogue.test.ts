@@ -109,6 +109,8 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   'calls.colKol': LOCALES,
   'calls.colToken': LOCALES,
   'calls.colCalls': LOCALES,
+  'board.colCalls': ['es', 'pt-BR'],
+  'board.colToken': LOCALES,
   'calls.count': LOCALES,
   // Labels in Discord's choice picker: AUC is an abbreviation everywhere; "win rate" and "ranking" are what the
   // Spanish and Portuguese crypto communities write (as in kolCard and lists above).

@@ -108,6 +108,8 @@ export function startConsole(o: ConsoleOptions): ConsoleAdapter {
     chatId: 'console',
     chatType: 'private',
     ...(o.locale ? { locale: o.locale } : {}),
+    // The terminal's one user, so /mycall and /stats can be tried there.
+    member: { id: 'console', name: 'console' },
     canManage: async () => true,
   };
   const words = () => consoleWords(o.languages, o.locale);

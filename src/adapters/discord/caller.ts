@@ -30,6 +30,15 @@ export function callerFor(interaction: Interaction): Caller {
       : {}),
     locale: interaction.locale,
     ...(interaction.guildLocale ? { guildLocale: interaction.guildLocale } : {}),
+    // Bots cannot run slash commands: whoever asks is a person a call may credit.
+    member: {
+      id: interaction.user.id,
+      name:
+        (interaction.member && 'displayName' in interaction.member ? interaction.member.displayName : undefined) ??
+        interaction.user.globalName ??
+        interaction.user.username,
+      handle: interaction.user.username.toLowerCase(),
+    },
     canManage: async () => manage,
   };
 }

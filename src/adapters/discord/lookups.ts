@@ -17,6 +17,7 @@ import { toDiscordPayload } from '../../views/render/discord.ts';
 import { answerDeferred } from './interactions.ts';
 import { callerFor } from './caller.ts';
 import { senderKey } from '../../core/budget.ts';
+import type { MemberRef } from '../../store/calls.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
 import { ignored } from '../../core/owner.ts';
 import type { OwnerStore } from '../../store/owner.ts';
@@ -63,6 +64,15 @@ export async function handleTokenCard(
   await answerDeferred(i, view, d.log);
 }
 
+/** The author a call is credited to (bots, webhooks and system messages never reach here). */
+export function memberOf(m: Pick<Message, 'author' | 'member'>): MemberRef {
+  return {
+    id: m.author.id,
+    name: m.member?.displayName ?? m.author.globalName ?? m.author.username,
+    handle: m.author.username.toLowerCase(),
+  };
+}
+
 export function installMessageCards(
   client: Client,
   d: { autoCards: AutoCards; log: Logger; contentIntent: boolean; bans?: Pick<OwnerStore, 'banned'> },
@@ -96,6 +106,8 @@ async function onMessage(
     chatId: m.channelId,
     sender: senderKey('discord', m.author.id),
     ...(m.guild?.preferredLocale ? { locale: m.guild.preferredLocale } : {}),
+    messageId: m.id,
+    member: memberOf(m),
   });
   if (!view) return;
   const { flags: _flags, ...payload } = replyOptions(toDiscordPayload(view));

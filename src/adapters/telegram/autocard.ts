@@ -14,6 +14,7 @@ import { toTelegramHtml } from '../../views/render/telegram.ts';
 import { sendRendered } from './send.ts';
 import { senderKey } from '../../core/budget.ts';
 import { topicOf } from './transport.ts';
+import type { MemberRef } from '../../store/calls.ts';
 
 export function installAutoCards(bot: Bot, d: { autoCards: AutoCards; log: Logger }): void {
   bot.on(['message:text', 'message:caption'], async (ctx, next) => {
@@ -28,6 +29,8 @@ export function installAutoCards(bot: Bot, d: { autoCards: AutoCards; log: Logge
       // Anonymous admins and posts as a channel share one account: each such chat pays for itself.
       sender: senderKey('telegram', String(msg.from?.id ?? msg.chat.id), msg.sender_chat && String(msg.sender_chat.id)),
       ...(msg.from?.language_code ? { locale: msg.from.language_code } : {}),
+      messageId: String(msg.message_id),
+      ...(memberOf(msg) ? { member: memberOf(msg)! } : {}),
     });
     if (!view) return;
     try {
@@ -38,6 +41,21 @@ export function installAutoCards(bot: Bot, d: { autoCards: AutoCards; log: Logge
       d.log.warn({ chat: msg.chat.id, err }, 'telegram: automatic card not sent');
     }
   });
+}
+
+/** The person a call is credited to: never a bot, an anonymous admin or a post as a channel. */
+export function memberOf(m: {
+  from?: { id: number; is_bot: boolean; username?: string; first_name: string; last_name?: string };
+  sender_chat?: unknown;
+}): MemberRef | undefined {
+  const u = m.from;
+  if (!u || u.is_bot || m.sender_chat !== undefined) return undefined;
+  const full = [u.first_name, u.last_name].filter(Boolean).join(' ').trim();
+  return {
+    id: String(u.id),
+    name: u.username ? `@${u.username}` : full || String(u.id),
+    ...(u.username ? { handle: u.username.toLowerCase() } : {}),
+  };
 }
 
 function isCommand(ctx: Context): boolean {

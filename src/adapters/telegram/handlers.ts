@@ -23,6 +23,7 @@ import { migrateSubscription } from './migrate.ts';
 import { editRendered, sendRendered } from './send.ts';
 import { isChatGone, migrateToOf, topicOf, topicRefusal } from './transport.ts';
 import { chatLocale } from '../../core/language.ts';
+import { memberOf } from './autocard.ts';
 
 export interface HandlerDeps {
   readonly dispatcher: Dispatcher;
@@ -79,6 +80,7 @@ export function callerOf(
     ...('title' in chat && chat.title ? { chatName: chat.title } : {}),
     ...(from?.language_code ? { locale: from.language_code } : {}),
     ...(senderChat ? { senderChatId: String(senderChat.id) } : {}),
+    ...(from && !senderChat && memberOf({ from }) ? { member: memberOf({ from })! } : {}),
     canManage: async () =>
       isPrivate || anonymousAdmin || (userId !== undefined && (await admins.isAdmin(chat.id, userId))),
   };
@@ -95,9 +97,11 @@ async function onCommand(ctx: Context, d: HandlerDeps): Promise<void> {
   if (!ours && msg.chat.type !== 'private' && !cmd.addressed) return;
   // Only admins can post as the group itself ("anonymous admin").
   const threadId = topicOf(msg);
-  const caller = callerOf(msg.chat, msg.from, d.admins, msg.sender_chat?.id === msg.chat.id, msg.sender_chat, threadId);
+  const who = callerOf(msg.chat, msg.from, d.admins, msg.sender_chat?.id === msg.chat.id, msg.sender_chat, threadId);
   // In a forum topic every message "replies" to the topic's creation: that is no message to read.
   const replied = msg.reply_to_message?.forum_topic_created ? undefined : msg.reply_to_message;
+  const repliedTo = replied ? memberOf(replied) : undefined;
+  const caller = repliedTo ? { ...who, repliedTo } : who;
   const quoted = replied ? (replied.text ?? replied.caption ?? '') : undefined;
   // Ordinary group messages reach the bot with privacy mode off (getMe) or as an admin of the group: /autocard's advice.
   const me = ctx.me;

@@ -19,6 +19,7 @@ import type { Lease } from '../../store/lease.ts';
 import type { Outbox, OutboxEntry } from '../../store/outbox.ts';
 import { marketNow, type MarketAtTime } from '../market.ts';
 import { threadPart } from '../../domain/destination.ts';
+import type { MemberCallStore } from '../../store/membercalls.ts';
 
 export interface FollowupsOptions {
   readonly calls: CallStore;
@@ -26,6 +27,8 @@ export interface FollowupsOptions {
   readonly api: KolClient;
   readonly lease: Pick<Lease, 'fenced'>;
   readonly log: Logger;
+  /** Members' calls recorded by any instance, moved into the follow-up queue at each round. */
+  readonly members?: Pick<MemberCallStore, 'intake' | 'queued'>;
   /** Operation-2 requests per minute at most (FOLLOWUP_REQUESTS_PER_MINUTE). */
   readonly perMinute: number;
   readonly budgetMs?: number;
@@ -58,6 +61,9 @@ const GIVE_UP_MS = 6 * 3600_000;
 
 const MINUTE = 60_000;
 
+/** Due tokens read per round at most, to find those with an alert's call to serve first. */
+const LOOK_AHEAD = 4;
+
 export function createFollowups(o: FollowupsOptions): Followups {
   const now = o.now ?? Date.now;
   const budgetMs = o.budgetMs ?? 10_000;
@@ -84,25 +90,42 @@ export function createFollowups(o: FollowupsOptions): Followups {
     };
   }
 
+  /** Members' new calls into the queue (record is idempotent: a crash before `queued` repeats it harmlessly). */
+  async function intake(members: Pick<MemberCallStore, 'intake' | 'queued'>): Promise<void> {
+    const ids = await members.intake();
+    if (!ids.length) return;
+    const calls = await o.calls.getMany(ids);
+    await o.lease.fenced(async () => {
+      for (const c of calls) if (c) await o.calls.record(c);
+    });
+    await members.queued(ids);
+  }
+
   return {
     async round() {
       const t = now();
       while (sent.length && sent[0]! <= t - MINUTE) sent.shift();
+      if (o.members) await intake(o.members);
       const due = await o.calls.dueTokens(t);
       const room = Math.max(0, o.perMinute - sent.length);
       // Only a token with a point due now is asked about. The index can be ahead of the calls (a
       // crash between saving them and it): such an entry is repaired, and costs no request.
-      const open = new Map<string, Call[]>();
+      // Alerts' calls first: a token with one due is asked before a token only members called,
+      // among the due tokens read this round (a bounded look-ahead, earliest due first).
+      const kol = new Map<string, Call[]>();
+      const member = new Map<string, Call[]>();
       const stale: string[] = [];
       let looked = 0;
-      for (; looked < due.length && open.size < room; looked++) {
+      for (; looked < due.length && kol.size < room && looked < room * LOOK_AHEAD; looked++) {
         const key = due[looked]!.tokenKey;
         const calls = await o.calls.openCalls(key);
-        if (calls.some((c) => nextDue(c)! <= t)) open.set(key, calls);
-        else stale.push(key);
+        const ready = calls.filter((c) => nextDue(c)! <= t);
+        if (!ready.length) stale.push(key);
+        else (ready.some((c) => !c.member) ? kol : member).set(key, calls);
       }
       if (stale.length) await o.lease.fenced(() => o.calls.reindex(stale));
-      if (!open.size) return { requests: 0, queued: 0, deferred: due.length - looked };
+      const open = new Map([...kol, ...member].slice(0, room));
+      if (!open.size) return { requests: 0, queued: 0, deferred: due.length - stale.length };
       const refs = [...open.values()].flatMap((cs) => (cs[0] ? [cs[0].token] : []));
       for (let i = 0; i < refs.length; i++) sent.push(t);
       const markets = await marketNow(o.api, refs, { budgetMs, log: o.log });
@@ -118,7 +141,8 @@ export function createFollowups(o: FollowupsOptions): Followups {
           const step = advance(c, t, cap);
           if (!step) continue;
           changed.push(step.call);
-          if (step.point < 0) continue;
+          // A member's call has no alert message to edit: its samples feed the board.
+          if (step.point < 0 || c.member) continue;
           entries.push({
             id: `fu:${c.id}:${step.point}`,
             subId: c.subId,
@@ -138,7 +162,7 @@ export function createFollowups(o: FollowupsOptions): Followups {
         if (entries.length) queued += await o.outbox.enqueue(`fu-${key}-${t}`, entries);
         if (changed.length) await o.lease.fenced(() => o.calls.save(changed));
       }
-      return { requests: refs.length, queued, deferred: due.length - looked };
+      return { requests: refs.length, queued, deferred: due.length - stale.length - open.size };
     },
     async sighted(markets) {
       for (const [key, m] of markets) {

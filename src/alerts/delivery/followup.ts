@@ -48,8 +48,14 @@ export async function followUp(
   sub: Subscription | undefined,
 ): Promise<Step> {
   const call = await s.o.calls?.get(fu.call);
-  if (!call || call.ended) {
-    await finish(s, e, 'dead', call ? `follow-ups ended: ${call.ended}` : 'call forgotten');
+  if (!call || call.ended || !call.content) {
+    // A member's call has no alert to edit: its follow-ups feed the board, never a queued edit.
+    await finish(
+      s,
+      e,
+      'dead',
+      !call ? 'call forgotten' : call.content ? `follow-ups ended: ${call.ended}` : 'no alert',
+    );
     return 'next';
   }
   if (!followupsOf(sub).length) {

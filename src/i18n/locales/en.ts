@@ -516,6 +516,10 @@ export default {
   /** One line per command, at most 100 characters (Discord's limit). */
   commands: {
     settings: 'Every setting of this chat on one panel of buttons (admins)',
+    callboard: "Members' call board here: on, off, forget your calls; remove or reset (admins)",
+    mycall: 'Record your call of a token here: address, link or $SYMBOL (first caller gets the credit)',
+    lb: "Leaderboard of members' calls here: hit rate, median peak, best call",
+    stats: "A member's calls here: hit rate, best, worst and recent calls (yours by default)",
     calls: 'Calls here: how the alerted tokens did since, by call or by KOL',
     alerts: 'Show this chat’s alert settings; pause, resume or send a test alert',
     autocard: 'Cards for pasted token addresses and links here: on, off, cooldown (admins)',
@@ -539,6 +543,21 @@ export default {
   },
   /** Option descriptions by command and option, at most 100 characters (Discord's limit). */
   options: {
+    callboard: {
+      action: 'on, off, forget (your own calls), remove (a token’s calls) or reset (admins)',
+      token: 'remove: the token whose calls go (address, link or $SYMBOL)',
+    },
+    mycall: {
+      token: 'Token address, explorer or trading link, or $SYMBOL',
+    },
+    lb: {
+      period: 'Period: 1d, 7d, 30d or all (default 7d)',
+      sort: 'Rank by: hit (rate, default), median, best or calls',
+    },
+    stats: {
+      member: 'The member: @username of someone who called here (or reply to their message)',
+      period: 'Period: 1d, 7d, 30d or all (default all)',
+    },
     alerts: {
       action: 'show (default), pause, resume, test or quiet',
       duration: 'How long to pause: 30m, 2h, 1d; quiet hours: 23:00-07:00 or off',
@@ -817,6 +836,43 @@ export default {
     legendPeak: 'peak',
     legendNow: 'now',
   },
+  /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
+  board: {
+    on: 'Call board on here: whoever posts a token first gets the credit; /lb ranks the callers.',
+    off: 'Call board off here: posts are no longer recorded as calls.',
+    statusOn:
+      'The call board is on here: first caller gets the credit. /lb ranks, /stats shows a member, /callboard forget removes your calls.',
+    statusOff: 'The call board is off here. An admin turns it on with /callboard on.',
+    adminsOnly: 'Only admins may turn the call board on or off, remove calls or reset it.',
+    forgot: 'Your calls here are forgotten, and your name with them. Calls removed: {{count}}.',
+    reset: 'Call board reset. Calls removed: {{count}}.',
+    removed: 'Calls of {{symbol}} removed from the board: {{count}}.',
+    removeWhat: 'Say which token’s calls to remove: /callboard remove token:<address or $SYMBOL>.',
+    recorded: 'Call recorded: {{name}} at {{mc}} market cap.',
+    firstBy: 'First called by {{name}} {{ago}} at {{mc}}, now {{multiple}}.',
+    limit: 'You have made {{count}} calls here today, the most a member may make in a day.',
+    noCap: 'Only a token with a known market cap can be called: {{symbol}} has none.',
+    notMember: 'Anonymous admins and posts as a channel cannot make calls: post as yourself.',
+    unknown: 'I could not find that token: paste its address or link.',
+    lbTitle: 'Top callers here · {{period}}',
+    lbRule: 'Ranked with at least {{min}} calls. Hit: a peak of {{hit}} or more. Peaks are the highest sampled.',
+    lbNone: 'Nobody here has {{min}} calls in this period yet, the least to be ranked.',
+    colMember: 'Member',
+    colCalls: 'Calls',
+    colHit: 'Hit rate',
+    colMedian: 'Median peak',
+    colBest: 'Best',
+    colToken: 'Token',
+    colAt: 'Called at',
+    colPeak: 'Peak',
+    colNow: 'Now',
+    colWhen: 'When',
+    statsTitle: 'Calls by {{name}} here · {{period}}',
+    statsLine: 'Calls: {{count}} · hit rate {{rate}} · best {{best}} · worst {{worst}}',
+    statsNone: '{{name}} has no calls here in this period.',
+    statsWho:
+      'I don’t know {{name}} here: I can only find members who called a token in this chat by name. Reply to their message with /stats instead.',
+  },
   /** The terminal's own words around the answers (npm start). */
   console: {
     banner: 'kolradar console: type a command, or a button number. Ctrl-D quits.',
@@ -835,6 +891,12 @@ export default {
   },
   /** Labels of fixed option choices in Discord's picker (the value sent stays the English word). */
   choices: {
+    forget: 'forget my calls',
+    remove: 'remove a token',
+    reset: 'reset the board',
+    hit: 'hit rate',
+    median: 'median peak',
+    calls: 'number of calls',
     show: 'show',
     pause: 'pause',
     resume: 'resume',

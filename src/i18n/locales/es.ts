@@ -507,6 +507,10 @@ export default {
   },
   commands: {
     settings: 'Todos los ajustes de este chat en un panel de botones (admins)',
+    callboard: 'Tablero de calls de los miembros: on, off, forget (tus calls); remove o reset (admins)',
+    mycall: 'Registra tu call de un token aquí: dirección, enlace o $SYMBOL (el primero se lleva el crédito)',
+    lb: 'Clasificación de calls de los miembros: tasa de acierto, pico mediano, mejor call',
+    stats: 'Las calls de un miembro aquí: tasa de acierto, mejor, peor y recientes (las tuyas por defecto)',
     calls: 'Calls aquí: cómo les fue a los tokens alertados, por call o por KOL',
     alerts: 'Ver las alertas de este chat; pausarlas, reanudarlas o enviar una alerta de prueba',
     autocard: 'Fichas para CA y enlaces pegados aquí: on, off, cooldown (admins)',
@@ -529,6 +533,21 @@ export default {
     winrate: 'Win rate de los KOLs tras un shill, por ventana de tiempo, con puntuaciones',
   },
   options: {
+    callboard: {
+      action: 'on, off, forget (tus calls), remove (calls de un token) o reset (admins)',
+      token: 'remove: el token cuyas calls se quitan (dirección, enlace o $SYMBOL)',
+    },
+    mycall: {
+      token: 'Dirección del token, enlace de explorador o de trading, o $SYMBOL',
+    },
+    lb: {
+      period: 'Periodo: 1d, 7d, 30d o all (por defecto 7d)',
+      sort: 'Ordenar por: hit (tasa, por defecto), median, best o calls',
+    },
+    stats: {
+      member: 'El miembro: @usuario de alguien que hizo calls aquí (o responde a su mensaje)',
+      period: 'Periodo: 1d, 7d, 30d o all (por defecto all)',
+    },
     alerts: {
       action: 'show (por defecto), pause, resume, test o quiet',
       duration: 'Cuánto pausar: 30m, 2h, 1d; horas de silencio: 23:00-07:00 u off',
@@ -816,6 +835,44 @@ export default {
     legendPeak: 'máximo',
     legendNow: 'ahora',
   },
+  /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
+  board: {
+    on: 'Tablero de calls activado: quien publica un token primero se lleva el crédito; /lb clasifica.',
+    off: 'Tablero de calls desactivado: los mensajes ya no se registran como calls.',
+    statusOn:
+      'El tablero de calls está activo: el primero se lleva el crédito. /lb clasifica, /stats muestra a un miembro, /callboard forget borra tus calls.',
+    statusOff: 'El tablero de calls está desactivado. Un admin lo activa con /callboard on.',
+    adminsOnly: 'Solo los admins pueden activar o desactivar el tablero, quitar calls o reiniciarlo.',
+    forgot: 'Tus calls de aquí se olvidaron, y tu nombre con ellas. Calls quitadas: {{count}}.',
+    reset: 'Tablero de calls reiniciado. Calls quitadas: {{count}}.',
+    removed: 'Calls de {{symbol}} quitadas del tablero: {{count}}.',
+    removeWhat: 'Di de qué token quitar las calls: /callboard remove token:<dirección o $SYMBOL>.',
+    recorded: 'Call registrada: {{name}} con {{mc}} de cap. de mercado.',
+    firstBy: 'Primera call de {{name}} {{ago}} con {{mc}}, ahora {{multiple}}.',
+    limit: 'Hoy hiciste {{count}} calls aquí, el máximo diario por miembro.',
+    noCap: 'Solo se puede hacer call de un token con cap. de mercado conocida: {{symbol}} no la tiene.',
+    notMember: 'Los admins anónimos y los mensajes como canal no pueden hacer calls: publica como tú.',
+    unknown: 'No encontré ese token: pega su dirección o enlace.',
+    lbTitle: 'Mejores callers aquí · {{period}}',
+    lbRule:
+      'Se clasifica con al menos {{min}} calls. Acierto: un pico de {{hit}} o más. Los picos son los más altos muestreados.',
+    lbNone: 'Nadie aquí tiene aún {{min}} calls en este periodo, el mínimo para clasificar.',
+    colMember: 'Miembro',
+    colCalls: 'Calls',
+    colHit: 'Acierto',
+    colMedian: 'Pico mediano',
+    colBest: 'Mejor',
+    colToken: 'Token',
+    colAt: 'Call a',
+    colPeak: 'Pico',
+    colNow: 'Ahora',
+    colWhen: 'Cuándo',
+    statsTitle: 'Calls de {{name}} aquí · {{period}}',
+    statsLine: 'Calls: {{count}} · acierto {{rate}} · mejor {{best}} · peor {{worst}}',
+    statsNone: '{{name}} no tiene calls aquí en este periodo.',
+    statsWho:
+      'No conozco a {{name}} aquí: solo encuentro por nombre a miembros que hicieron calls en este chat. Responde a su mensaje con /stats.',
+  },
   console: {
     banner: 'Consola de kolradar: escribe un comando o el número de un botón. Ctrl-D para salir.',
     sandbox: 'Usando el sandbox integrado en {{url}} (datos de demo; define KOL_API_BASE_URL para el servicio real).',
@@ -832,6 +889,12 @@ export default {
     alertUpdated: 'ALERTA #{{n}} ACTUALIZADA',
   },
   choices: {
+    forget: 'olvidar mis calls',
+    remove: 'quitar un token',
+    reset: 'reiniciar el tablero',
+    hit: 'tasa de acierto',
+    median: 'pico mediano',
+    calls: 'número de calls',
     show: 'mostrar',
     pause: 'pausar',
     resume: 'reanudar',

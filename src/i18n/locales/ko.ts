@@ -470,6 +470,10 @@ export default {
   },
   commands: {
     settings: '이 채팅의 모든 설정을 버튼 패널 하나로 (관리자)',
+    callboard: '멤버 콜 보드: on, off, forget(내 콜 삭제); remove 또는 reset(관리자)',
+    mycall: '여기서 토큰 콜 기록: 주소, 링크 또는 $SYMBOL (처음 콜한 사람이 인정받음)',
+    lb: '멤버 콜 리더보드: 적중률, 최고점 중앙값, 최고의 콜',
+    stats: '멤버의 콜: 적중률, 최고, 최저, 최근 콜 (기본은 내 콜)',
     calls: '이곳의 콜: 알림이 간 토큰이 그 후 어땠는지, 콜별 또는 KOL별로',
     alerts: '이 채팅의 알림 설정 보기; 일시정지, 재개, 테스트 알림 보내기',
     autocard: '여기 붙여넣은 토큰 주소(CA)와 링크에 카드 자동 응답: on, off, 쿨다운 (관리자)',
@@ -492,6 +496,21 @@ export default {
     winrate: '쉴링 후 구간별 KOL 승률과 성과 점수',
   },
   options: {
+    callboard: {
+      action: 'on, off, forget(내 콜), remove(토큰의 콜) 또는 reset(관리자)',
+      token: 'remove: 콜을 지울 토큰 (주소, 링크 또는 $SYMBOL)',
+    },
+    mycall: {
+      token: '토큰 주소, 익스플로러나 거래 링크, 또는 $SYMBOL',
+    },
+    lb: {
+      period: '기간: 1d, 7d, 30d 또는 all (기본 7d)',
+      sort: '정렬: hit(적중률, 기본), median, best 또는 calls',
+    },
+    stats: {
+      member: '멤버: 여기서 콜한 사람의 @username (또는 그 메시지에 답장)',
+      period: '기간: 1d, 7d, 30d 또는 all (기본 all)',
+    },
     alerts: {
       action: 'show(기본), pause, resume, test 또는 quiet',
       duration: '일시 중지 기간: 30m, 2h, 1d; 방해 금지 시간: 23:00-07:00 또는 off',
@@ -760,6 +779,43 @@ export default {
     legendPeak: '최고',
     legendNow: '현재',
   },
+  /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
+  board: {
+    on: '콜 보드 켜짐: 토큰을 처음 올린 사람이 인정받고, /lb 가 순위를 보여줍니다.',
+    off: '콜 보드 꺼짐: 더 이상 게시물을 콜로 기록하지 않습니다.',
+    statusOn:
+      '콜 보드가 켜져 있습니다: 처음 콜한 사람이 인정받습니다. /lb 순위, /stats 멤버 기록, /callboard forget 내 콜 삭제.',
+    statusOff: '콜 보드가 꺼져 있습니다. 관리자가 /callboard on 으로 켤 수 있습니다.',
+    adminsOnly: '콜 보드를 켜고 끄거나, 콜을 지우거나, 초기화하는 것은 관리자만 할 수 있습니다.',
+    forgot: '여기서의 내 콜과 이름을 삭제했습니다. 삭제된 콜: {{count}}.',
+    reset: '콜 보드를 초기화했습니다. 삭제된 콜: {{count}}.',
+    removed: '보드에서 {{symbol}} 콜을 삭제했습니다: {{count}}.',
+    removeWhat: '어떤 토큰의 콜을 지울지 알려주세요: /callboard remove token:<주소 또는 $SYMBOL>.',
+    recorded: '콜 기록됨: {{name}}, 시가총액 {{mc}}.',
+    firstBy: '{{name}} 님이 {{ago}} {{mc}}에 처음 콜했습니다. 현재 {{multiple}}.',
+    limit: '오늘 여기서 {{count}}개의 콜을 했습니다. 하루 최대치입니다.',
+    noCap: '시가총액이 알려진 토큰만 콜할 수 있습니다: {{symbol}} 은(는) 시가총액이 없습니다.',
+    notMember: '익명 관리자나 채널 명의 게시물은 콜할 수 없습니다: 본인 계정으로 올려주세요.',
+    unknown: '그 토큰을 찾지 못했습니다: 주소나 링크를 붙여넣어 주세요.',
+    lbTitle: '이곳의 탑 콜러 · {{period}}',
+    lbRule: '콜 {{min}}개 이상이면 순위에 오릅니다. 적중: 최고점 {{hit}} 이상. 최고점은 측정된 값 중 최고입니다.',
+    lbNone: '이 기간에 순위에 필요한 콜 {{min}}개를 채운 사람이 아직 없습니다.',
+    colMember: '멤버',
+    colCalls: '콜',
+    colHit: '적중률',
+    colMedian: '최고점 중앙값',
+    colBest: '최고',
+    colToken: '토큰',
+    colAt: '콜 시점',
+    colPeak: '최고점',
+    colNow: '현재',
+    colWhen: '언제',
+    statsTitle: '{{name}} 님의 콜 · {{period}}',
+    statsLine: '콜: {{count}} · 적중률 {{rate}} · 최고 {{best}} · 최저 {{worst}}',
+    statsNone: '{{name}} 님은 이 기간에 콜이 없습니다.',
+    statsWho:
+      '여기서 {{name}} 님을 모릅니다: 이 채팅에서 콜한 멤버만 이름으로 찾을 수 있습니다. 대신 그 사람의 메시지에 /stats 로 답장하세요.',
+  },
   console: {
     banner: 'kolradar 콘솔: 명령어나 버튼 번호를 입력하세요. 종료는 Ctrl-D.',
     sandbox:
@@ -777,6 +833,12 @@ export default {
     alertUpdated: '알림 #{{n}} 업데이트됨',
   },
   choices: {
+    forget: '내 콜 삭제',
+    remove: '토큰 삭제',
+    reset: '보드 초기화',
+    hit: '적중률',
+    median: '최고점 중앙값',
+    calls: '콜 수',
     show: '보기',
     pause: '일시 중지',
     resume: '재개',

@@ -510,6 +510,10 @@ export default {
   },
   commands: {
     settings: 'Todas as configurações deste chat em um painel de botões (admins)',
+    callboard: 'Placar de calls dos membros: on, off, forget (suas calls); remove ou reset (admins)',
+    mycall: 'Registre sua call de um token aqui: endereço, link ou $SYMBOL (o primeiro leva o crédito)',
+    lb: 'Ranking de calls dos membros: taxa de acerto, pico mediano, melhor call',
+    stats: 'As calls de um membro aqui: taxa de acerto, melhor, pior e recentes (as suas por padrão)',
     calls: 'Calls aqui: como os tokens alertados se saíram, por call ou por KOL',
     alerts: 'Ver os alertas deste chat; pausar, retomar ou enviar um alerta de teste',
     autocard: 'Cards para CAs e links colados aqui: on, off, cooldown (admins)',
@@ -532,6 +536,21 @@ export default {
     winrate: 'Win rate dos KOLs depois de um shill, por janela de tempo, com scores',
   },
   options: {
+    callboard: {
+      action: 'on, off, forget (suas calls), remove (calls de um token) ou reset (admins)',
+      token: 'remove: o token cujas calls saem (endereço, link ou $SYMBOL)',
+    },
+    mycall: {
+      token: 'Endereço do token, link de explorador ou de trading, ou $SYMBOL',
+    },
+    lb: {
+      period: 'Período: 1d, 7d, 30d ou all (padrão 7d)',
+      sort: 'Ordenar por: hit (taxa, padrão), median, best ou calls',
+    },
+    stats: {
+      member: 'O membro: @usuário de alguém que fez calls aqui (ou responda à mensagem dele)',
+      period: 'Período: 1d, 7d, 30d ou all (padrão all)',
+    },
     alerts: {
       action: 'show (padrão), pause, resume, test ou quiet',
       duration: 'Quanto tempo pausar: 30m, 2h, 1d; horário silencioso: 23:00-07:00 ou off',
@@ -819,6 +838,44 @@ export default {
     legendPeak: 'pico',
     legendNow: 'agora',
   },
+  /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
+  board: {
+    on: 'Placar de calls ligado: quem posta um token primeiro leva o crédito; /lb mostra o ranking.',
+    off: 'Placar de calls desligado: as mensagens não são mais registradas como calls.',
+    statusOn:
+      'O placar de calls está ligado: o primeiro leva o crédito. /lb ranking, /stats mostra um membro, /callboard forget apaga suas calls.',
+    statusOff: 'O placar de calls está desligado. Um admin liga com /callboard on.',
+    adminsOnly: 'Só admins podem ligar ou desligar o placar, remover calls ou zerá-lo.',
+    forgot: 'Suas calls daqui foram esquecidas, e seu nome junto. Calls removidas: {{count}}.',
+    reset: 'Placar de calls zerado. Calls removidas: {{count}}.',
+    removed: 'Calls de {{symbol}} removidas do placar: {{count}}.',
+    removeWhat: 'Diga de qual token remover as calls: /callboard remove token:<endereço ou $SYMBOL>.',
+    recorded: 'Call registrada: {{name}} com {{mc}} de valor de mercado.',
+    firstBy: 'Primeira call de {{name}} {{ago}} com {{mc}}, agora {{multiple}}.',
+    limit: 'Você fez {{count}} calls aqui hoje, o máximo diário por membro.',
+    noCap: 'Só dá para fazer call de token com valor de mercado conhecido: {{symbol}} não tem.',
+    notMember: 'Admins anônimos e posts como canal não podem fazer calls: poste como você.',
+    unknown: 'Não encontrei esse token: cole o endereço ou link.',
+    lbTitle: 'Melhores callers aqui · {{period}}',
+    lbRule:
+      'Entra no ranking com ao menos {{min}} calls. Acerto: pico de {{hit}} ou mais. Picos são os maiores amostrados.',
+    lbNone: 'Ninguém aqui tem ainda {{min}} calls neste período, o mínimo para o ranking.',
+    colMember: 'Membro',
+    colCalls: 'Calls',
+    colHit: 'Acerto',
+    colMedian: 'Pico mediano',
+    colBest: 'Melhor',
+    colToken: 'Token',
+    colAt: 'Call em',
+    colPeak: 'Pico',
+    colNow: 'Agora',
+    colWhen: 'Quando',
+    statsTitle: 'Calls de {{name}} aqui · {{period}}',
+    statsLine: 'Calls: {{count}} · acerto {{rate}} · melhor {{best}} · pior {{worst}}',
+    statsNone: '{{name}} não tem calls aqui neste período.',
+    statsWho:
+      'Não conheço {{name}} aqui: só encontro pelo nome membros que fizeram calls neste chat. Responda à mensagem dele com /stats.',
+  },
   console: {
     banner: 'Console do kolradar: digite um comando ou o número de um botão. Ctrl-D sai.',
     sandbox:
@@ -836,6 +893,12 @@ export default {
     alertUpdated: 'ALERTA #{{n}} ATUALIZADO',
   },
   choices: {
+    forget: 'esquecer minhas calls',
+    remove: 'remover um token',
+    reset: 'zerar o placar',
+    hit: 'taxa de acerto',
+    median: 'pico mediano',
+    calls: 'número de calls',
     show: 'mostrar',
     pause: 'pausar',
     resume: 'retomar',

@@ -495,6 +495,10 @@ export default {
   },
   commands: {
     settings: 'Bu sohbetin tüm ayarları tek bir düğme panelinde (yöneticiler)',
+    callboard: 'Üye çağrı tablosu: on, off, forget (çağrılarını sil); remove veya reset (yöneticiler)',
+    mycall: 'Bir token çağrını kaydet: adres, bağlantı veya $SYMBOL (ilk çağıran kazanır)',
+    lb: 'Üye çağrıları sıralaması: isabet oranı, medyan zirve, en iyi çağrı',
+    stats: 'Bir üyenin çağrıları: isabet oranı, en iyi, en kötü ve son çağrılar (varsayılan: seninkiler)',
     calls: "Buradaki çağrılar: uyarı verilen tokenlar o zamandan beri nasıl gitti, çağrıya veya KOL'a göre",
     alerts: 'Bu sohbetin alarm ayarları; duraklat, sürdür ya da test alarmı gönder',
     autocard: 'Buraya yapıştırılan token adresleri (CA) ve linkler için kart: on, off, bekleme (yöneticiler)',
@@ -517,6 +521,21 @@ export default {
     winrate: 'Shill sonrası KOL kazanma oranları, zaman penceresine göre, performans skorlarıyla',
   },
   options: {
+    callboard: {
+      action: 'on, off, forget (kendi çağrıların), remove (bir tokenin çağrıları) veya reset (yöneticiler)',
+      token: 'remove: çağrıları silinecek token (adres, bağlantı veya $SYMBOL)',
+    },
+    mycall: {
+      token: 'Token adresi, gezgin veya alım-satım bağlantısı ya da $SYMBOL',
+    },
+    lb: {
+      period: 'Dönem: 1d, 7d, 30d veya all (varsayılan 7d)',
+      sort: 'Sıralama: hit (oran, varsayılan), median, best veya calls',
+    },
+    stats: {
+      member: 'Üye: burada çağrı yapmış birinin @kullanıcı adı (ya da mesajına yanıt ver)',
+      period: 'Dönem: 1d, 7d, 30d veya all (varsayılan all)',
+    },
     alerts: {
       action: 'show (varsayılan), pause, resume, test veya quiet',
       duration: 'Ne kadar duraklatılsın: 30m, 2h, 1d; sessiz saatler: 23:00-07:00 veya off',
@@ -794,6 +813,44 @@ export default {
     legendPeak: 'zirve',
     legendNow: 'şimdi',
   },
+  /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
+  board: {
+    on: 'Çağrı tablosu açık: bir tokeni ilk paylaşan puanı alır; /lb sıralamayı gösterir.',
+    off: 'Çağrı tablosu kapalı: paylaşımlar artık çağrı olarak kaydedilmiyor.',
+    statusOn:
+      'Çağrı tablosu açık: ilk çağıran puanı alır. /lb sıralama, /stats bir üye, /callboard forget çağrılarını siler.',
+    statusOff: 'Çağrı tablosu kapalı. Bir yönetici /callboard on ile açabilir.',
+    adminsOnly: 'Çağrı tablosunu yalnızca yöneticiler açıp kapatabilir, çağrı silebilir veya sıfırlayabilir.',
+    forgot: 'Buradaki çağrıların ve adın silindi. Silinen çağrı: {{count}}.',
+    reset: 'Çağrı tablosu sıfırlandı. Silinen çağrı: {{count}}.',
+    removed: '{{symbol}} çağrıları tablodan silindi: {{count}}.',
+    removeWhat: 'Hangi tokenin çağrılarının silineceğini yaz: /callboard remove token:<adres veya $SYMBOL>.',
+    recorded: 'Çağrı kaydedildi: {{name}}, piyasa değeri {{mc}}.',
+    firstBy: 'İlk çağıran {{name}}, {{ago}}, {{mc}} değerinde; şimdi {{multiple}}.',
+    limit: 'Bugün burada {{count}} çağrı yaptın, bir üyenin günlük sınırı bu.',
+    noCap: 'Yalnızca piyasa değeri bilinen bir token çağrılabilir: {{symbol}} için yok.',
+    notMember: 'Anonim yöneticiler ve kanal adına paylaşımlar çağrı yapamaz: kendi adınla paylaş.',
+    unknown: 'O tokeni bulamadım: adresini veya bağlantısını yapıştır.',
+    lbTitle: 'Buradaki en iyi çağrıcılar · {{period}}',
+    lbRule:
+      'En az {{min}} çağrıyla sıralamaya girilir. İsabet: {{hit}} veya üstü zirve. Zirveler ölçülen en yüksek değerlerdir.',
+    lbNone: 'Bu dönemde henüz kimsenin sıralama için gereken {{min}} çağrısı yok.',
+    colMember: 'Üye',
+    colCalls: 'Çağrı',
+    colHit: 'İsabet',
+    colMedian: 'Medyan zirve',
+    colBest: 'En iyi',
+    colToken: 'Token',
+    colAt: 'Çağrı anı',
+    colPeak: 'Zirve',
+    colNow: 'Şimdi',
+    colWhen: 'Ne zaman',
+    statsTitle: '{{name}} çağrıları · {{period}}',
+    statsLine: 'Çağrı: {{count}} · isabet {{rate}} · en iyi {{best}} · en kötü {{worst}}',
+    statsNone: '{{name}} bu dönemde burada çağrı yapmadı.',
+    statsWho:
+      'Burada {{name}} adlı birini tanımıyorum: adla yalnızca bu sohbette çağrı yapmış üyeleri bulabilirim. Onun mesajına /stats ile yanıt ver.',
+  },
   console: {
     banner: 'kolradar konsolu: bir komut ya da buton numarası yaz. Çıkmak için Ctrl-D.',
     sandbox: 'Gömülü sandbox kullanılıyor: {{url}} (demo veriler; gerçek servis için KOL_API_BASE_URL ayarla).',
@@ -810,6 +867,12 @@ export default {
     alertUpdated: 'UYARI #{{n}} GÜNCELLENDİ',
   },
   choices: {
+    forget: 'çağrılarımı sil',
+    remove: 'token kaldır',
+    reset: 'tabloyu sıfırla',
+    hit: 'isabet oranı',
+    median: 'medyan zirve',
+    calls: 'çağrı sayısı',
     show: 'göster',
     pause: 'duraklat',
     resume: 'devam ettir',
