@@ -152,6 +152,23 @@ export async function disable(subs: SubscriptionStore, id: string, reason: strin
 }
 
 /**
+ * Stops alerts to a chat and to every thread of it (the bot removed, or no longer allowed to
+ * post there); returns the ids that were on.
+ */
+export async function disableChat(
+  subs: SubscriptionStore,
+  platform: DestinationPlatform,
+  chatId: string,
+  reason: string,
+  now: number,
+): Promise<string[]> {
+  const ids = [subscriptionId(platform, chatId), ...(await subs.threadsOf(platform, chatId)).map((s) => s.id)];
+  const stopped: string[] = [];
+  for (const id of ids) if (await disable(subs, id, reason, now)) stopped.push(id);
+  return stopped;
+}
+
+/**
  * A destination's thread is gone but its chat is not (a Telegram group turned
  * topics off): the settings move to the chat itself, unless the chat has its own
  * (they win). The thread's subscription stays, disabled, pointing at the chat

@@ -70,10 +70,11 @@ function isCommand(ctx: Context): boolean {
  * anonymous admins, Channel_Bot for a member posting as their channel), yet a
  * person wrote it: official contract announcements are often posted that way.
  * Other bots, and our own inline results (sent "via" us), are ignored. Channel
- * posts never arrive (not in allowed_updates).
+ * posts are not read (only commands there), nor their automatic forwards.
  */
 function worthReading(ctx: Context): boolean {
   const m = ctx.message!;
-  if (m.via_bot) return false;
+  // A channel's post forwarded into its discussion group: the channel said it, nobody pasted it here.
+  if (m.via_bot || m.is_automatic_forward) return false;
   return m.sender_chat !== undefined || !m.from?.is_bot;
 }

@@ -5,13 +5,11 @@
  * every button press is answered, whatever happens.
  */
 import { GrammyError, type Api, type Bot, type Context } from 'grammy';
-import type { Chat, User } from 'grammy/types';
+import type { Chat, Message, User } from 'grammy/types';
 import type { Logger } from 'pino';
-import { disable } from '../../alerts/subscriptions.ts';
 import type { Caller } from '../../core/command.ts';
 import { isAction, opensNew } from '../../core/actions.ts';
 import type { Dispatcher, RunOptions } from '../../core/dispatch.ts';
-import { subscriptionId } from '../../store/subscriptions.ts';
 import type { Store } from '../../store/index.ts';
 import type { View } from '../../domain/view.ts';
 import { pickLocale, translator, type T } from '../../i18n/index.ts';
@@ -24,6 +22,7 @@ import { editRendered, sendRendered } from './send.ts';
 import { isChatGone, migrateToOf, topicOf, topicRefusal } from './transport.ts';
 import { chatLocale } from '../../core/language.ts';
 import { memberOf } from './autocard.ts';
+import { installMembership } from './membership.ts';
 
 export interface HandlerDeps {
   readonly dispatcher: Dispatcher;
@@ -44,18 +43,11 @@ export function installHandlers(bot: Bot, d: HandlerDeps): void {
       await migrateSubscription(d.store.subscriptions, String(m.migrate_from_chat_id), String(m.chat.id), d.log);
     else await next();
   });
-  bot.on('message:text', (ctx) => onCommand(ctx, d));
+  bot.on('message:text', (ctx) => onCommand(ctx, ctx.message, d));
+  // In a channel only its admins post: a command there is an admin's, answered there; nothing else is read.
+  bot.on('channel_post:text', (ctx) => onCommand(ctx, ctx.channelPost, d));
   bot.on('callback_query', (ctx) => onButton(ctx, d));
-  // Removed from a group or blocked in a private chat: stop its alerts now, not after a failed send
-  // (every refused request counts against the bot).
-  bot.on('my_chat_member', async (ctx) => {
-    const status = ctx.myChatMember.new_chat_member.status;
-    if (status !== 'kicked' && status !== 'left') return;
-    const id = subscriptionId('telegram', String(ctx.myChatMember.chat.id));
-    const reason = status === 'kicked' ? 'the bot was removed or blocked' : 'the bot left the chat';
-    if (await disable(d.store.subscriptions, id, reason, Date.now()))
-      d.log.info({ sub: id, status }, 'telegram: subscription disabled');
-  });
+  installMembership(bot, { subscriptions: d.store.subscriptions, log: d.log });
 }
 
 /** Who is asking, for the dispatcher; admin status is looked up only when a command needs it. */
@@ -68,13 +60,15 @@ export function callerOf(
   threadId?: string,
 ): Caller {
   const isPrivate = chat.type === 'private';
+  // Only a channel's admins post there.
+  const isChannel = chat.type === 'channel';
   const userId = from?.id;
   return {
     platform: 'telegram',
     userId: String(userId ?? chat.id),
     chatId: String(chat.id),
     ...(threadId ? { threadId } : {}),
-    chatType: isPrivate ? 'private' : 'group',
+    chatType: isPrivate ? 'private' : isChannel ? 'channel' : 'group',
     // A Telegram group is its own server: the per-server quota and server bans count it.
     ...(isPrivate ? {} : { serverId: String(chat.id) }),
     ...('title' in chat && chat.title ? { chatName: chat.title } : {}),
@@ -82,13 +76,13 @@ export function callerOf(
     ...(senderChat ? { senderChatId: String(senderChat.id) } : {}),
     ...(from && !senderChat && memberOf({ from }) ? { member: memberOf({ from })! } : {}),
     canManage: async () =>
-      isPrivate || anonymousAdmin || (userId !== undefined && (await admins.isAdmin(chat.id, userId))),
+      isPrivate || isChannel || anonymousAdmin || (userId !== undefined && (await admins.isAdmin(chat.id, userId))),
   };
 }
 
-async function onCommand(ctx: Context, d: HandlerDeps): Promise<void> {
-  // Channel posts arrive as channel_post, which we do not ask for: a message is from a private chat or a group.
-  const msg = ctx.message!;
+async function onCommand(ctx: Context, msg: Message, d: HandlerDeps): Promise<void> {
+  // A channel's post that Telegram forwards into its discussion group is the channel's, not a command here.
+  if (msg.is_automatic_forward) return;
   const cmd = parseCommand(msg.text ?? '', msg.entities, ctx.me.username);
   if (!cmd) return; // chat noise: never answered
   const registry = d.dispatcher.commands;

@@ -76,7 +76,7 @@ export interface TelegramAdapter extends ChatAdapter {
 }
 
 /** Updates we handle; Telegram then does not send (or queue) the others. */
-const ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const;
+const ALLOWED_UPDATES = ['message', 'channel_post', 'callback_query', 'my_chat_member'] as const;
 const WITH_INLINE = [...ALLOWED_UPDATES, 'inline_query'] as const;
 /** Longer than the 30 s long poll; a send that hangs this long is given up. */
 const REQUEST_TIMEOUT_S = 60;

@@ -148,3 +148,17 @@ test('a group that turns topics off gets its topic’s alerts in the chat, after
   const old = await r.app.store.subscriptions.get(`telegram:${FORUM.id}:${topic}`);
   assert.equal(old?.movedTo, String(FORUM.id));
 });
+
+test('in groups every answer replies to its asker; one whose message was deleted still arrives, in its topic; private chats get no reply quote', async (t) => {
+  const r = await rig(t);
+  const topic = r.fake.createTopic(FORUM.id, 'Alpha');
+  const replied = await askIn(r, topic, '/help', MEMBER);
+  assert.equal(replied.message_thread_id, topic);
+  const gone = r.fake.sendText({ chat: FORUM, from: MEMBER, text: '/help', threadId: topic })!.message!;
+  r.fake.deleteIncoming(FORUM.id, gone.message_id);
+  const orphan = await r.fake.waitForMessage(FORUM.id, (m) => m.message_id > replied.message_id, PATIENCE_MS);
+  assert.equal(orphan.reply_to_message_id, undefined, 'sent without the deleted message');
+  assert.equal(orphan.message_thread_id, topic, 'in the topic all the same');
+  const dm = await r.ask({ id: MEMBER.id, type: 'private' }, '/help', MEMBER);
+  assert.equal(dm.reply_to_message_id, undefined);
+});

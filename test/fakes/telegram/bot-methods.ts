@@ -50,12 +50,19 @@ const getWebhookInfo: Handler = ({ state, updates }) => ({
 
 const getChat: Handler = (ctx) => ({ ...requireChat(ctx), accent_color_id: 0, max_reaction_count: 11 });
 
-export function memberObject(status: MemberStatus, user: User): Record<string, unknown> {
+/** A ChatMember object; channel admins carry the channel rights (may post, may edit), `rights` overriding them. */
+export function memberObject(
+  status: MemberStatus,
+  user: User,
+  channel = false,
+  rights: Record<string, boolean> = {},
+): Record<string, unknown> {
   switch (status) {
     case 'creator':
       return { status, user, is_anonymous: false };
     case 'administrator':
       return {
+        ...(channel ? { can_post_messages: true, can_edit_messages: true } : {}),
         status,
         user,
         can_be_edited: false,
@@ -71,6 +78,7 @@ export function memberObject(status: MemberStatus, user: User): Record<string, u
         can_edit_stories: false,
         can_delete_stories: false,
         can_pin_messages: true,
+        ...rights,
       };
     case 'restricted':
       return {
@@ -106,7 +114,8 @@ const getChatMember: Handler = (ctx) => {
   const user = userOf(ctx.state, userId);
   if (!user) throw badRequest('user not found');
   if (chat.type === 'private' && userId !== chat.id && userId !== ctx.state.bot.id) throw badRequest('user not found');
-  return memberObject(ctx.state.statusOf(chat.id, userId), user);
+  const rights = ctx.state.rights.get(`${chat.id}:${userId}`);
+  return memberObject(ctx.state.statusOf(chat.id, userId), user, chat.type === 'channel', rights);
 };
 
 /** Telegram takes a two-letter ISO 639-1 code or none: 'pt-BR' or 'zh-hans' is refused. */

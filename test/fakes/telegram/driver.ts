@@ -426,8 +426,12 @@ export class TelegramFake {
     );
   }
 
-  /** Sets a member's status; for the bot itself this also delivers my_chat_member, as Telegram does on kick or promotion. */
-  setMember(chatId: number, userId: number, status: MemberStatus): void {
+  /**
+   * Sets a member's status (and, for an admin, rights that differ from the defaults: a channel
+   * admin without `can_post_messages`); for the bot itself this also delivers my_chat_member,
+   * as Telegram does on a kick, a promotion or a change of rights.
+   */
+  setMember(chatId: number, userId: number, status: MemberStatus, rights?: Record<string, boolean>): void {
     const { state } = this.parts;
     if (!state.chats.has(chatId)) this.addChat({ id: chatId, type: chatId < 0 ? 'group' : 'private' });
     const user =
@@ -435,19 +439,85 @@ export class TelegramFake {
         ? state.bot
         : (state.users.get(userId) ?? state.addUser({ id: userId, is_bot: false, first_name: `User ${userId}` }));
     const old = state.statusOf(chatId, userId);
+    const key = `${chatId}:${userId}`;
+    const oldRights = state.rights.get(key);
     state.setStatus(chatId, userId, status);
-    if (userId === this.botId && old !== status) {
+    if (rights) state.rights.set(key, rights);
+    else state.rights.delete(key);
+    if (userId === this.botId && (old !== status || JSON.stringify(oldRights) !== JSON.stringify(rights))) {
       const from = state.addUser({ ...DEFAULT_GROUP_USER, is_bot: false });
+      const chat = state.chats.get(chatId)!;
+      const channel = chat.type === 'channel';
       this.parts.updates.push({
         my_chat_member: {
-          chat: state.chats.get(chatId),
+          chat,
           from,
           date: unixNow(),
-          old_chat_member: memberObject(old, user),
-          new_chat_member: memberObject(status, user),
+          old_chat_member: memberObject(old, user, channel, oldRights),
+          new_chat_member: memberObject(status, user, channel, rights),
         },
       });
     }
+  }
+
+  /** Declares a broadcast channel (only admins post there: see postInChannel). */
+  addChannel(channel: SenderChannel): Chat {
+    return this.parts.state.addChat({
+      title: `Channel ${channel.id}`,
+      ...this.parts.state.chats.get(channel.id),
+      ...channel,
+    });
+  }
+
+  /** Links a discussion group to a channel: each post is then forwarded there by Telegram (is_automatic_forward). */
+  linkDiscussion(channelId: number, groupId: number): void {
+    this.parts.state.discussion.set(channelId, groupId);
+  }
+
+  /**
+   * An admin posts in a channel: a `channel_post` (sender_chat the channel, no `from`), which
+   * Telegram delivers only while the bot is an admin there and only when allowed_updates names
+   * it (or is empty). A linked discussion group gets the post too, as a message from the
+   * "Telegram" account (777000) with `is_automatic_forward`. Returns the channel_post update,
+   * undefined when the bot is no admin there.
+   */
+  postInChannel(input: { channel: SenderChannel; text: string }): Update | undefined {
+    const { state } = this.parts;
+    const chat = state.addChat({
+      title: `Channel ${input.channel.id}`,
+      ...state.chats.get(input.channel.id),
+      ...input.channel,
+    });
+    const entities = commandEntities(input.text);
+    const post: Message = {
+      message_id: state.nextMessageId(chat.id),
+      sender_chat: { ...chat },
+      chat,
+      date: unixNow(),
+      text: input.text,
+      ...(entities.length ? { entities } : {}),
+    };
+    state.recordIncoming(post);
+    const groupId = state.discussion.get(chat.id);
+    if (groupId !== undefined) {
+      const group = state.chats.get(groupId) ?? this.addChat({ id: groupId, type: 'supergroup' });
+      const forward: Message = {
+        message_id: state.nextMessageId(groupId),
+        from: state.addUser({ id: 777000, is_bot: false, first_name: 'Telegram' }),
+        sender_chat: { ...chat },
+        chat: group,
+        date: post.date,
+        text: input.text,
+        ...(entities.length ? { entities } : {}),
+        is_automatic_forward: true,
+        forward_origin: { type: 'channel', chat: { ...chat }, message_id: post.message_id, date: post.date },
+      };
+      state.recordIncoming(forward);
+      this.parts.updates.push({ message: forward });
+    }
+    const status = state.statusOf(chat.id, state.bot.id);
+    if (status !== 'administrator' && status !== 'creator') return undefined;
+    return this.parts.updates.push({ channel_post: post });
   }
 
   /** Makes requests about this chat fail like Telegram (or the network) would; `count` limits how many. */

@@ -12,7 +12,15 @@ let fileCounter = 0;
 function checkCanSend(ctx: MethodContext, chat: Chat, what: string): void {
   if (chat.type === 'private') return;
   const status = ctx.state.statusOf(chat.id, ctx.state.bot.id);
-  const kind = chat.type === 'supergroup' ? 'supergroup' : chat.type === 'channel' ? 'channel' : 'group';
+  if (chat.type === 'channel') {
+    // Only a channel's admins post there, and only with the right to.
+    if (status === 'kicked') throw forbidden('bot was kicked from the channel chat');
+    if (status === 'left') throw forbidden('bot is not a member of the channel chat');
+    const mayPost = ctx.state.rights.get(`${chat.id}:${ctx.state.bot.id}`)?.can_post_messages !== false;
+    if (status === 'creator' || (status === 'administrator' && mayPost)) return;
+    throw badRequest('need administrator rights in the channel chat');
+  }
+  const kind = chat.type === 'supergroup' ? 'supergroup' : 'group';
   if (status === 'kicked') throw forbidden(`bot was kicked from the ${kind} chat`);
   if (status === 'left') throw forbidden(`bot is not a member of the ${kind} chat`);
   if (status === 'restricted') throw badRequest(`not enough rights to send ${what} to the chat`);

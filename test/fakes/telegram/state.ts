@@ -45,6 +45,10 @@ export class FakeState {
   readonly bot: User;
   /** Forum topics by chat and id (topics.ts). */
   readonly topics = new Topics();
+  /** A channel's linked discussion group, where Telegram forwards its posts (is_automatic_forward). */
+  readonly discussion = new Map<number, number>();
+  /** Administrator rights that differ from the defaults (a channel admin who may not post), by "chat:user". */
+  readonly rights = new Map<string, Record<string, boolean>>();
   private readonly statuses = new Map<string, MemberStatus>();
   private readonly speakers = new Set<string>();
   private readonly sent = new Map<number, SentMessage[]>();
