@@ -1,30 +1,13 @@
 // Broadcast channels as the fake models them: channel_post (asked for, and only
 // while the bot is an admin), automatic forwards into a linked discussion group,
 // who may post in a channel, and my_chat_member on promotion and rights.
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTelegramFake, type TelegramFake } from './index.ts';
+import type { TelegramFake } from './index.ts';
+import { callRaw, openFake } from './raw.ts';
 
-async function open(t: TestContext): Promise<TelegramFake> {
-  const fake = await startTelegramFake({ limits: false });
-  t.after(() => fake.close());
-  return fake;
-}
-
-interface Answer {
-  ok: boolean;
-  description?: string;
-  result?: unknown;
-}
-
-async function call(fake: TelegramFake, method: string, params: Record<string, unknown> = {}): Promise<Answer> {
-  const res = await fetch(`${fake.apiRoot}/bot${fake.token}/${method}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(params),
-  });
-  return (await res.json()) as Answer;
-}
+const open = openFake;
+const call = callRaw;
 
 type Upd = Record<string, Record<string, unknown> & { chat?: { id: number } }>;
 const updates = async (fake: TelegramFake, allowed?: string[]): Promise<Upd[]> =>

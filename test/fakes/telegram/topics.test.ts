@@ -1,30 +1,13 @@
 // Forum topics and reply threads as the fake models them (topics.ts): which
 // messages carry message_thread_id and is_topic_message, the General topic's
 // rules, closed, deleted and turned-off topics, and replies to deleted messages.
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTelegramFake, type TelegramFake } from './index.ts';
+import type { TelegramFake } from './index.ts';
+import { callRaw, openFake } from './raw.ts';
 
-async function open(t: TestContext): Promise<TelegramFake> {
-  const fake = await startTelegramFake({ limits: false });
-  t.after(() => fake.close());
-  return fake;
-}
-
-interface Answer {
-  ok: boolean;
-  description?: string;
-  result?: any;
-}
-
-async function call(fake: TelegramFake, method: string, params: Record<string, unknown> = {}): Promise<Answer> {
-  const res = await fetch(`${fake.apiRoot}/bot${fake.token}/${method}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(params),
-  });
-  return (await res.json()) as Answer;
-}
+const open = openFake;
+const call = callRaw;
 
 const messagesOf = async (fake: TelegramFake): Promise<any[]> =>
   ((await call(fake, 'getUpdates', { timeout: 0 })).result as { message?: unknown }[]).flatMap((u) =>
