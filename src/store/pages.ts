@@ -20,11 +20,28 @@ export interface StoredAction {
   readonly ask?: Ask;
 }
 
+/**
+ * A value asked for with a Telegram forced reply, kept under the asking
+ * message: which button asked, who may answer, and the panel to edit after.
+ */
+export interface PendingPrompt {
+  /** The pressed button's id (`a:?<command>:<key>`). */
+  readonly action: string;
+  /** The admin who pressed: only their reply (or the group's own, for anonymous admins) counts. */
+  readonly userId: string;
+  /** The panel message to edit once the value is taken. */
+  readonly panel: number;
+}
+
 export interface PageStore {
   /** Saves an action and returns its key (12 URL-safe characters). */
   put(action: StoredAction, ttlMs: number): Promise<string>;
   /** The action, or undefined once it has expired. */
   get(key: string): Promise<StoredAction | undefined>;
+  /** Keeps a forced reply's question under `where` (`<platform>:<chat>:<message id>`). */
+  putPrompt(where: string, p: PendingPrompt, ttlMs: number): Promise<void>;
+  getPrompt(where: string): Promise<PendingPrompt | undefined>;
+  dropPrompt(where: string): Promise<void>;
 }
 
 const ACTION_KEY_PATTERN = /^[A-Za-z0-9_-]{12}$/;
@@ -47,6 +64,15 @@ export function createPageStore(kv: Kv): PageStore {
       const asks = isAsk(ask) ? { ask } : {};
       return { command, options: options as Record<string, unknown>, chats, ...asks };
     },
+    // Under a prefix no action key can have (those are 12 URL-safe characters).
+    putPrompt: (where, p, ttlMs) => kv.set(`prompt:${where}`, p, ttlMs),
+    async getPrompt(where) {
+      const p = await kv.get<Partial<PendingPrompt>>(`prompt:${where}`);
+      return p && typeof p.action === 'string' && typeof p.userId === 'string' && typeof p.panel === 'number'
+        ? { action: p.action, userId: p.userId, panel: p.panel }
+        : undefined;
+    },
+    dropPrompt: (where) => kv.delete(`prompt:${where}`),
   };
 }
 

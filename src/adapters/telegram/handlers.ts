@@ -8,7 +8,7 @@ import { GrammyError, type Api, type Bot, type Context } from 'grammy';
 import type { Chat, Message, User } from 'grammy/types';
 import type { Logger } from 'pino';
 import type { Caller } from '../../core/command.ts';
-import { isAction, opensNew } from '../../core/actions.ts';
+import { asks, isAction, opensNew } from '../../core/actions.ts';
 import type { Dispatcher, RunOptions } from '../../core/dispatch.ts';
 import type { Store } from '../../store/index.ts';
 import type { View } from '../../domain/view.ts';
@@ -18,6 +18,7 @@ import { cut } from '../../views/text.ts';
 import type { AdminCheck } from './admin.ts';
 import { fallbackHelp, greet, parseCommand, type ParsedCommand } from './commands.ts';
 import { migrateSubscription } from './migrate.ts';
+import { answerPrompt, askByReply } from './prompt.ts';
 import { editRendered, sendRendered } from './send.ts';
 import { isChatGone, migrateToOf, topicOf, topicRefusal } from './transport.ts';
 import { chatLocale } from '../../core/language.ts';
@@ -48,6 +49,18 @@ export function installHandlers(bot: Bot, d: HandlerDeps): void {
   bot.on('channel_post:text', (ctx) => onCommand(ctx, ctx.channelPost, d));
   bot.on('callback_query', (ctx) => onButton(ctx, d));
   installMembership(bot, { subscriptions: d.store.subscriptions, log: d.log });
+}
+
+/**
+ * Answers to our forced replies (prompt.ts), before automatic cards or commands
+ * read the message: a value typed for the panel is neither a paste nor chat noise.
+ */
+export function installPromptAnswers(bot: Bot, d: HandlerDeps): void {
+  bot.on('message:text', async (ctx, next) => {
+    const caller = (m: Message, asGroup: boolean) =>
+      callerOf(m.chat, m.from, d.admins, asGroup, m.sender_chat, topicOf(m));
+    if (!(await answerPrompt(ctx, d, RUN, caller))) await next();
+  });
 }
 
 /** Who is asking, for the dispatcher; admin status is looked up only when a command needs it. */
@@ -205,10 +218,15 @@ async function onButton(ctx: Context, d: HandlerDeps): Promise<void> {
     // Telegram does not check callback data against the message: a modified client can send any.
     // The pressed message's topic: the button was bound to it, and a new answer goes there.
     const threadId = topicOf(msg);
-    const view = await d.dispatcher.action(q.data, callerOf(msg.chat, q.from, d.admins, false, undefined, threadId), {
-      ...RUN,
-      buttonsOnMessage: callbackDataOf(msg),
-    });
+    const caller = callerOf(msg.chat, q.from, d.admins, false, undefined, threadId);
+    if (asks(q.data)) {
+      // A value is asked for first; the press itself changes nothing yet.
+      const prompt = await d.dispatcher.prompt(q.data, caller, { buttonsOnMessage: callbackDataOf(msg) });
+      if ('view' in prompt) return await answer(prompt.view.kind === 'error' ? prompt.view.message : undefined);
+      await answer();
+      return await askByReply(ctx.api, d, msg, q.from, q.data, prompt.ask, await chatText(d, caller));
+    }
+    const view = await d.dispatcher.action(q.data, caller, { ...RUN, buttonsOnMessage: callbackDataOf(msg) });
     // A refusal or an expired button is a notice on the button; the message keeps what it showed.
     if (view.kind === 'error') return await answer(view.message);
     await answer();

@@ -28,7 +28,7 @@ import { createAdminCheck } from './admin.ts';
 import { installAutoCards } from './autocard.ts';
 import { ignored } from '../../core/owner.ts';
 import { botCommands } from './commands.ts';
-import { installHandlers } from './handlers.ts';
+import { installHandlers, installPromptAnswers } from './handlers.ts';
 import { installInline } from './inline.ts';
 import type { LookupBudget } from '../../core/budget.ts';
 import { migrateSubscription } from './migrate.ts';
@@ -153,10 +153,12 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
     if (what && (await ignored(o.store.owner, origin, what, log))) return;
     await next();
   });
+  const handlers = { dispatcher: o.dispatcher, store: o.store, log, admins: createAdminCheck(bot.api, log) };
+  installPromptAnswers(bot, handlers);
   if (o.autoCards) installAutoCards(bot, { autoCards: o.autoCards, log });
   if (o.api) installInline(bot, { api: o.api, log, ...(o.lookups ? { lookups: o.lookups } : {}) });
   const allowed = o.api ? WITH_INLINE : ALLOWED_UPDATES;
-  installHandlers(bot, { dispatcher: o.dispatcher, store: o.store, log, admins: createAdminCheck(bot.api, log) });
+  installHandlers(bot, handlers);
   bot.catch(async (err) => {
     log.error({ update: err.ctx.update.update_id, err: err.error }, 'telegram: update failed');
     const to = migrateToOf(err.error);

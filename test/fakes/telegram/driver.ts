@@ -301,6 +301,41 @@ export class TelegramFake {
     this.parts.state.privacyMode = on;
   }
 
+  /**
+   * A user types into the reply field a forced reply opened for them: a reply to
+   * the latest bot message asking them. With `selective`, Telegram opens it only
+   * for users the message mentions (or whose message it replies to); anyone else
+   * has no such field, so this throws for them, as their app would not offer it.
+   * `senderChat` posts it as the group (an anonymous admin).
+   */
+  answerForceReply(input: { chat: FakeChat; from: FakeUser; text: string; senderChat?: FakeChat }): Update | undefined {
+    const { state } = this.parts;
+    const asking = state
+      .sentIn(input.chat.id)
+      .filter((m) => !m.deleted && m.reply_markup?.force_reply === true)
+      .findLast((m) => {
+        if (m.reply_markup?.selective !== true) return true;
+        const named = (m.entities ?? []).some(
+          (e) =>
+            (e.type === 'text_link' && e.url === `tg://user?id=${input.from.id}`) ||
+            (e.type === 'text_mention' && (e as { user?: { id?: number } }).user?.id === input.from.id),
+        );
+        const repliedTo =
+          m.reply_to_message_id !== undefined &&
+          state.incomingMessage(input.chat.id, m.reply_to_message_id)?.from?.id === input.from.id;
+        return named || repliedTo;
+      });
+    if (!asking) throw new Error(`no forced reply asks user ${input.from.id} in chat ${input.chat.id}`);
+    return this.sendText({
+      chat: input.chat,
+      from: input.from,
+      text: input.text,
+      replyToMessageId: asking.message_id,
+      ...(asking.message_thread_id !== undefined && asking.isTopic ? { threadId: asking.message_thread_id } : {}),
+      ...(input.senderChat ? { senderChat: input.senderChat } : {}),
+    });
+  }
+
   /** A user presses an inline button; throws unless the message currently shows a button with that data. */
   pressButton(input: {
     chatId: number;

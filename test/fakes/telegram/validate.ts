@@ -56,6 +56,7 @@ export function validateReplyMarkup(markup: unknown): ReplyMarkup | undefined {
   if (typeof markup !== 'object' || Array.isArray(markup))
     throw badRequest("can't parse reply keyboard markup JSON object");
   const m = markup as ReplyMarkup;
+  if (m.force_reply !== undefined) return validateForceReply(m);
   if (m.inline_keyboard === undefined) return m;
   if (!Array.isArray(m.inline_keyboard) || m.inline_keyboard.some((row) => !Array.isArray(row))) {
     throw badRequest('field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays');
@@ -77,6 +78,16 @@ export function validateReplyMarkup(markup: unknown): ReplyMarkup | undefined {
       if (button.url !== undefined && !validButtonUrl(button.url)) throw badRequest('BUTTON_URL_INVALID');
     }
   }
+  return m;
+}
+
+/** ForceReply: `force_reply` must be true; the field's placeholder 1-64 characters. */
+function validateForceReply(m: ReplyMarkup): ReplyMarkup {
+  if (m.force_reply !== true) throw badRequest("can't parse reply keyboard markup JSON object");
+  const p = m.input_field_placeholder;
+  if (p !== undefined && (typeof p !== 'string' || p.length < 1 || [...p].length > 64))
+    throw badRequest('INPUT_FIELD_PLACEHOLDER_INVALID');
+  if (m.inline_keyboard !== undefined) throw badRequest("can't parse reply keyboard markup JSON object");
   return m;
 }
 

@@ -1,0 +1,95 @@
+// /settings on Telegram through grammY and the Bot API fake: the panel edits itself, values come by forced reply.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { SentMessage } from '../../fakes/telegram/index.ts';
+import { PATIENCE_MS } from '../../helpers/wait.ts';
+import { barrier, button, eventually, group, rig, type Rig } from './helpers.ts';
+
+const g = group(-4901, 'Panel group');
+const admin = { id: 6001, first_name: 'Ada' };
+const member = { id: 6002, first_name: 'Bob' };
+
+/** Presses `label` on the panel as `who`; resolves once the panel was edited. */
+async function press(r: Rig, panel: SentMessage, label: string, who = admin): Promise<SentMessage> {
+  const before = r.fake.messages(g.id).find((m) => m.message_id === panel.message_id)!.edits.length;
+  r.fake.pressButton({ chatId: g.id, messageId: panel.message_id, data: button(current(r, panel), label), from: who });
+  return r.fake.waitForEdit(g.id, (m) => m.message_id === panel.message_id && m.edits.length > before, PATIENCE_MS);
+}
+
+const current = (r: Rig, panel: SentMessage) => r.fake.messages(g.id).find((m) => m.message_id === panel.message_id)!;
+const sub = (r: Rig) => r.app.store.subscriptions.get(`telegram:${g.id}`);
+
+test('an admin sets a preset, numbers by forced reply (also as the group itself); others change nothing', async (t) => {
+  const r = await rig(t);
+  r.fake.setMember(g.id, admin.id, 'administrator');
+  let panel = await r.ask(g, '/settings', admin);
+  assert.match(panel.text!, /Alerts: off/);
+  panel = await press(r, panel, 'Presets');
+  panel = await press(r, panel, 'Early gems');
+  panel = await press(r, panel, 'Apply');
+  assert.equal((await sub(r))?.filters.minKolScore, 80);
+  panel = await press(r, panel, 'Filters');
+
+  // The value button asks with a forced reply naming the admin; the panel is not touched yet.
+  const pressId = r.fake.pressButton({
+    chatId: g.id,
+    messageId: panel.message_id,
+    data: button(current(r, panel), 'Token score'),
+    from: admin,
+  });
+  const question = await r.fake.waitForMessage(g.id, (m) => m.reply_markup?.force_reply === true, PATIENCE_MS);
+  assert.equal(r.fake.answersFor(pressId).length, 1, 'the press is answered');
+  assert.match(question.text!, /^Ada, Token score: reply to this message with the new value\. Now: 50/);
+  assert.equal(question.reply_markup?.selective, true);
+
+  // Someone else cannot get the field, and a reply they write by hand is left alone.
+  assert.throws(() => r.fake.answerForceReply({ chat: g, from: member, text: '1' }), /no forced reply/);
+  r.fake.sendText({ chat: g, from: member, text: '1', replyToMessageId: question.message_id });
+  await barrier(r, g, member);
+  assert.equal((await sub(r))?.filters.minTokenScore, 50);
+
+  // A bad number: the same error as the typed option, with an example; nothing changes, the question stays.
+  r.fake.answerForceReply({ chat: g, from: admin, text: '150' });
+  const refused = await r.fake.waitForMessage(g.id, (m) => /150/.test(m.text ?? ''), PATIENCE_MS);
+  assert.match(refused.text!, /token_score:\d+/);
+  assert.equal((await sub(r))?.filters.minTokenScore, 50);
+
+  r.fake.answerForceReply({ chat: g, from: admin, text: '85' });
+  panel = await r.fake.waitForEdit(
+    g.id,
+    (m) => m.message_id === panel.message_id && /at least 85/.test(m.text ?? ''),
+    PATIENCE_MS,
+  );
+  assert.equal((await sub(r))?.filters.minTokenScore, 85);
+  await eventually(() => current(r, question).deleted, 'the answered question to be removed');
+
+  // An anonymous admin answers as the group itself.
+  r.fake.pressButton({
+    chatId: g.id,
+    messageId: panel.message_id,
+    data: button(current(r, panel), 'KOL score'),
+    from: admin,
+  });
+  await r.fake.waitForMessage(g.id, (m) => m.reply_markup?.force_reply === true, PATIENCE_MS);
+  r.fake.answerForceReply({ chat: g, from: admin, text: '91', senderChat: g });
+  await r.fake.waitForEdit(
+    g.id,
+    (m) => m.message_id === panel.message_id && /KOL score at least 91/.test(m.text ?? ''),
+    PATIENCE_MS,
+  );
+  assert.equal((await sub(r))?.filters.minKolScore, 91);
+
+  // A member's press: told why on the button, nothing edited or stored.
+  const edits = current(r, panel).edits.length;
+  const denied = r.fake.pressButton({
+    chatId: g.id,
+    messageId: panel.message_id,
+    data: button(current(r, panel), 'Followers'),
+    from: member,
+  });
+  await barrier(r, g, member);
+  assert.match(r.fake.answersFor(denied)[0]?.text ?? '', /admin/i);
+  assert.equal(current(r, panel).edits.length, edits);
+  assert.equal(r.fake.messages(g.id).filter((m) => m.reply_markup?.force_reply === true && !m.deleted).length, 0);
+  assert.equal((await sub(r))?.filters.minFollowers, 10_000);
+});
