@@ -13,6 +13,7 @@ import { benchStartup } from './startup.ts';
 import { benchI18n } from './i18n.ts';
 import { benchDetect } from './detect.ts';
 import { benchCalls } from './calls.ts';
+import { benchMemberCalls } from './membercalls.ts';
 import { benchCost } from './cost.ts';
 import { printTable, type Row } from './stats.ts';
 
@@ -29,6 +30,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ['discord', () => benchDiscordFanout()],
   ['telegram', () => benchTelegramFanout()],
   ['calls', () => benchCalls()],
+  ['membercalls', () => benchMemberCalls()],
   ['cost', () => benchCost()],
 ];
 

@@ -10,6 +10,8 @@
  *                        is the call itself, so a crash between the take and the
  *                        call's own write is repaired by the next sighting.
  *   b:<board>            ids of the board's calls (RawStore.listEdit: no lost append)
+ *   u:<board>:<member>   ids of the member's calls of the last day there (the daily cap reads
+ *                        these, not the whole board)
  *   in                   ids of calls not yet in the follow-up queue: the watcher's
  *                        lease holder moves them into calls.ts's t:/due (its only
  *                        writer) at each round, so one round serves KOL and member calls.
@@ -74,6 +76,16 @@ export function createMemberCalls(kv: Kv, raw: RawStore, o: MemberCallOptions): 
   const firstKey = (board: string, c: Pick<Call, 'token'>) =>
     `f:${board}:${tokenKeyOf(c.token.chain, c.token.address)}`;
   const ttl = (c: Call) => Math.max(1, c.at + o.retentionMs - now());
+  const dayKey = (board: string, member: string) => `u:${board}:${member}`;
+
+  /** The member's calls on the board in the last 24 h; older ids leave their list as it is read. */
+  async function today(board: string, member: string): Promise<number> {
+    const ids = (await kv.get<string[]>(dayKey(board, member))) ?? [];
+    const calls = await kv.getMany<Call>(ids.map((id) => `c:${id}`));
+    const old = ids.filter((_, i) => !calls[i] || calls[i]!.at < now() - DAY);
+    if (old.length) await raw.listEdit(`calls::${dayKey(board, member)}`, [], old);
+    return ids.length - old.length;
+  }
 
   async function list(board: string, from: number): Promise<Call[]> {
     const ids = (await kv.get<string[]>(`b:${board}`)) ?? [];
@@ -88,6 +100,7 @@ export function createMemberCalls(kv: Kv, raw: RawStore, o: MemberCallOptions): 
   async function store(c: Call): Promise<void> {
     await kv.set(`c:${c.id}`, c, ttl(c));
     await raw.listEdit(`calls::b:${c.subId}`, [c.id]);
+    if (c.member) await raw.listEdit(`calls::${dayKey(c.subId, c.member.id)}`, [c.id]);
     await raw.listEdit('calls::in', [c.id]);
   }
 
@@ -104,6 +117,12 @@ export function createMemberCalls(kv: Kv, raw: RawStore, o: MemberCallOptions): 
       [],
       calls.map((c) => c.id),
     );
+    for (const m of new Set(calls.flatMap((c) => (c.member ? [c.member.id] : []))))
+      await raw.listEdit(
+        `calls::${dayKey(board, m)}`,
+        [],
+        calls.map((c) => c.id),
+      );
     return calls.length;
   }
 
@@ -118,9 +137,7 @@ export function createMemberCalls(kv: Kv, raw: RawStore, o: MemberCallOptions): 
       const key = firstKey(c.subId, c);
       const held = await kv.get<Call>(key);
       if (held) return repeat(held);
-      const member = c.member?.id;
-      const today = (await list(c.subId, now() - DAY)).filter((x) => x.member?.id === member);
-      if (today.length >= o.perDay) return { kind: 'limit' };
+      if (c.member && (await today(c.subId, c.member.id)) >= o.perDay) return { kind: 'limit' };
       const value = JSON.stringify({ value: c, expires: now() + o.windowMs });
       if (!(await raw.take(`calls::${key}`, value, o.windowMs))) {
         const winner = await kv.get<Call>(key);
@@ -194,4 +211,22 @@ export function memberCall(o: {
     peak: o.marketCap,
     member: o.member,
   };
+}
+
+/**
+ * Schema version 7: lists each member's calls of the last day per board (u:), from the boards.
+ * Safe to run twice (a set of ids is rewritten whole). Runs under the migration lock, before any
+ * instance records, so a plain write is enough here.
+ */
+export async function indexMembersDay(kv: Kv, now = Date.now()): Promise<void> {
+  const boards: string[] = [];
+  for await (const [key] of kv.entries<unknown>()) if (key.startsWith('b:')) boards.push(key.slice(2));
+  for (const board of boards) {
+    const ids = (await kv.get<string[]>(`b:${board}`)) ?? [];
+    const lists = new Map<string, string[]>();
+    for (const c of await kv.getMany<Call>(ids.map((id) => `c:${id}`)))
+      if (c?.member && c.at >= now - DAY)
+        (lists.get(c.member.id) ?? lists.set(c.member.id, []).get(c.member.id)!).push(c.id);
+    for (const [member, mine] of lists) await kv.set(`u:${board}:${member}`, mine);
+  }
 }

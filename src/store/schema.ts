@@ -31,6 +31,7 @@ import { StartupError } from '../startup.ts';
 import type { Kv } from './strict.ts';
 import type { KeySpace } from './spaces.ts';
 import type { RawStore } from './raw.ts';
+import { indexMembersDay } from './membercalls.ts';
 
 export interface Migration {
   /** The version this brings the store to: its place in MIGRATIONS plus one. */
@@ -88,6 +89,15 @@ export const MIGRATIONS: readonly Migration[] = [
     // not have: it must not run beside this layout once a board records calls.
     kind: 'contract',
     async up() {},
+  },
+  {
+    to: 7,
+    what: "each member's calls of the last day on a board are listed apart (calls u:<board>:<member>), so the daily cap reads those instead of the whole board; built here from the boards",
+    // Version 6 code ignores the lists and counts from the board, as before.
+    kind: 'expand',
+    async up(space) {
+      await indexMembersDay(space('calls'));
+    },
   },
 ];
 
