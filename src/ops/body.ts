@@ -84,8 +84,12 @@ export function createBodyReader(l: BodyLimits): BodyReader {
           clearTimeout(timer);
           req.off('data', onData);
           chunks.length = 0;
-          // A refused body is not drained: its connection closes (the caller answers first if it can).
-          if ('refused' in r) req.pause();
+          // A refused body is not drained: nothing more is read off its connection, which closes
+          // once the caller has answered (if it can); under load the answer can take a while.
+          if ('refused' in r) {
+            req.pause();
+            req.socket?.pause();
+          }
           resolve(r);
         },
       };
