@@ -30,6 +30,7 @@ export default {
   description: "Leaderboard of members' calls here: hit rate, median peak, best call",
   options,
   chatSettings: true,
+  audience: 'members',
   examples: ['/lb', '/lb 30d', '/lb all sort:best'],
   async run(input, ctx): Promise<View> {
     const board = boardHere(ctx);

@@ -25,6 +25,7 @@ export default {
   description: 'Record your call of a token here: address, link or $SYMBOL (first caller gets the credit)',
   options,
   chatSettings: true,
+  audience: 'members',
   examples: [EXAMPLE, '/mycall $PEPE'],
   async run({ token }, ctx) {
     const board = boardHere(ctx);

@@ -48,6 +48,7 @@ export default {
   description: "A member's calls here: hit rate, best, worst and recent calls (yours by default)",
   options,
   chatSettings: true,
+  audience: 'members',
   examples: ['/stats', '/stats period:30d'],
   async run(input, ctx): Promise<View> {
     const board = boardHere(ctx);

@@ -150,11 +150,21 @@ export interface Command<O extends OptionsShape = OptionsShape> {
    */
   readonly chatSettings?: true;
   /**
+   * Who a group's command menu shows it to: 'members' everyone, 'admins' the group's admins
+   * (with the others). Absent: 'admins' for chat-settings commands, 'members' for lookups.
+   */
+  readonly audience?: 'members' | 'admins';
+  /**
    * Rewrites raw text arguments before validation, for conveniences that depend
    * on several options at once (`/token <address>` infers the chain).
    */
   readonly normalize?: (raw: RawArgs) => RawArgs;
   run(input: Input<O>, ctx: CommandContext): Promise<View>;
+}
+
+/** Who a group's menu shows the command to (see Command.audience). */
+export function audienceOf(c: Pick<Command, 'audience' | 'chatSettings'>): 'members' | 'admins' {
+  return c.audience ?? (c.chatSettings ? 'admins' : 'members');
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds commands of every option shape; `run`'s input is contravariant, so `unknown` would not accept them.

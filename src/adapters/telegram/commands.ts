@@ -4,6 +4,7 @@
  * has no command of that name.
  */
 import type { Registry } from '../../core/registry.ts';
+import { audienceOf } from '../../core/command.ts';
 import { commandDescription, translator, type T } from '../../i18n/index.ts';
 import type { View } from '../../domain/view.ts';
 import { spansOf } from '../../views/render/common.ts';
@@ -53,8 +54,23 @@ export interface BotCommandList {
   readonly skipped: string[];
 }
 
-/** The menu Telegram shows: every registry command that fits Telegram's rules (at most 100), described in `t`'s language. */
-export function botCommands(registry: Registry, t: T = translator('en')): BotCommandList {
+/**
+ * The menus by scope (setMyCommands `scope`): in private chats and for group admins every
+ * command; for the other members of a group what is theirs (core/command.ts audienceOf).
+ * The default scope, for any chat no other scope covers, is the whole list as before.
+ */
+export const MENU_SCOPES = [
+  { scope: { type: 'default' }, members: false },
+  { scope: { type: 'all_private_chats' }, members: false },
+  { scope: { type: 'all_group_chats' }, members: true },
+  { scope: { type: 'all_chat_administrators' }, members: false },
+] as const;
+
+/**
+ * The menu Telegram shows: every registry command that fits Telegram's rules (at most 100), described
+ * in `t`'s language; with `membersOnly`, only those a group's members see.
+ */
+export function botCommands(registry: Registry, t: T = translator('en'), membersOnly = false): BotCommandList {
   const commands: { command: string; description: string }[] = [];
   const skipped: string[] = [];
   const add = (name: string, description: string) => {
@@ -69,7 +85,8 @@ export function botCommands(registry: Registry, t: T = translator('en')): BotCom
       commands.push({ command: name, description: d });
     } else skipped.push(name);
   };
-  for (const c of registry.values()) add(c.name, commandDescription(t, c));
+  for (const c of registry.values())
+    if (!membersOnly || audienceOf(c) === 'members') add(c.name, commandDescription(t, c));
   if (!registry.has('help')) add('help', t('telegram.helpFallback'));
   return { commands, skipped };
 }

@@ -27,7 +27,7 @@ import type { ChatAdapter } from '../types.ts';
 import { createAdminCheck } from './admin.ts';
 import { installAutoCards } from './autocard.ts';
 import { ignored } from '../../core/owner.ts';
-import { botCommands } from './commands.ts';
+import { botCommands, MENU_SCOPES } from './commands.ts';
 import { installHandlers, installPromptAnswers } from './handlers.ts';
 import { installInline } from './inline.ts';
 import type { LookupBudget } from '../../core/budget.ts';
@@ -282,11 +282,13 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
     for (const locale of LOCALES) {
       const t = translator(locale);
       const lang = locale === 'en' ? {} : { language_code: TELEGRAM_CODES[locale] as LanguageCode };
-      if (locale !== 'en')
-        calls.push([
-          `commands ${locale}`,
-          () => bot.api.setMyCommands(botCommands(o.dispatcher.commands, t).commands, lang),
-        ]);
+      // Each scope's menu (commands.ts MENU_SCOPES); the default scope in English is set first, above.
+      for (const { scope, members } of MENU_SCOPES)
+        if (locale !== 'en' || scope.type !== 'default')
+          calls.push([
+            `commands ${scope.type} ${locale}`,
+            () => bot.api.setMyCommands(botCommands(o.dispatcher.commands, t, members).commands, { ...lang, scope }),
+          ]);
       calls.push([`description ${locale}`, () => bot.api.setMyDescription(t('bot.description'), lang)]);
       calls.push([`short description ${locale}`, () => bot.api.setMyShortDescription(t('bot.shortDescription'), lang)]);
     }

@@ -20,6 +20,8 @@ export default {
   },
   start: {
     hi: 'Hi, I am kolradar.',
+    group: 'Commands for everyone here:',
+    groupAdmins: 'Admins set up alerts here too: /help lists every command.',
     intro:
       'I look up crypto tokens and the KOLs (influential X accounts) who shill them: cards, tables, tweets and win rates.',
   },

@@ -15,6 +15,8 @@ export default {
   },
   start: {
     hi: 'Hola, soy kolradar.',
+    group: 'Comandos para todos aquí:',
+    groupAdmins: 'Los admins también configuran las alertas aquí: /help muestra todos los comandos.',
     intro:
       'Busco tokens cripto y los KOLs (cuentas influyentes de X) que los shillean: fichas, tablas, tweets y win rates.',
   },

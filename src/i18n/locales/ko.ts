@@ -15,6 +15,8 @@ export default {
   },
   start: {
     hi: '안녕하세요, kolradar예요.',
+    group: '여기서 누구나 쓸 수 있는 명령:',
+    groupAdmins: '관리자는 여기서 알림도 설정합니다: /help 에 모든 명령이 있습니다.',
     intro: '크립토 토큰과 그 토큰을 쉴링하는 KOL(X의 영향력 있는 계정)을 찾아 드려요: 카드, 표, 트윗, 승률.',
   },
   help: {

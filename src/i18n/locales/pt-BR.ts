@@ -16,6 +16,8 @@ export default {
   },
   start: {
     hi: 'Oi, eu sou o kolradar.',
+    group: 'Comandos para todos aqui:',
+    groupAdmins: 'Os admins também configuram alertas aqui: /help lista todos os comandos.',
     intro:
       'Eu busco tokens cripto e os KOLs (contas influentes do X) que dão shill neles: cards, tabelas, tweets e win rates.',
   },

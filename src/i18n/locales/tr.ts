@@ -16,6 +16,8 @@ export default {
   },
   start: {
     hi: 'Selam, ben kolradar.',
+    group: 'Buradaki herkes için komutlar:',
+    groupAdmins: 'Yöneticiler burada uyarıları da ayarlar: /help tüm komutları listeler.',
     intro:
       'Kripto tokenlarını ve onları shill’leyen KOL’leri (X’teki etkili hesaplar) bulurum: kartlar, tablolar, tweetler ve kazanma oranları.',
   },

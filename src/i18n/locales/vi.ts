@@ -16,6 +16,8 @@ export default {
   },
   start: {
     hi: 'Chào bạn, mình là kolradar.',
+    group: 'Lệnh cho mọi người ở đây:',
+    groupAdmins: 'Quản trị viên còn cài đặt cảnh báo ở đây: /help liệt kê mọi lệnh.',
     intro:
       'Mình tra cứu token crypto và các KOL (tài khoản X có ảnh hưởng) đang shill chúng: thẻ, bảng, tweet và win rate.',
   },

@@ -15,6 +15,8 @@ export default {
   },
   start: {
     hi: '你好，我是 kolradar。',
+    group: '本群所有人可用的命令：',
+    groupAdmins: '管理员还可以在这里设置提醒：/help 列出全部命令。',
     intro: '我可以查询加密代币，以及喊单这些代币的 KOL（X 上有影响力的账号）：卡片、榜单、推文和胜率。',
   },
   help: {

@@ -1,5 +1,5 @@
 /** /help and /start: built from the loaded commands, so help cannot drift from what runs. */
-import type { AnyCommand } from '../../core/command.ts';
+import { audienceOf, type AnyCommand } from '../../core/command.ts';
 import type { OptionSpec } from '../../core/options.ts';
 import { commandDescription, optionDescription, type T } from '../../i18n/index.ts';
 import type { CardView, Field, Span, TextView } from '../../domain/view.ts';
@@ -14,6 +14,18 @@ export function commandList(commands: Commands, t: T): Span[] {
     out.push({ b: `/${c.name}` }, ` — ${commandDescription(t, c)}\n   `, { code: c.examples[0] });
   }
   out.push(`\n\n${t('help.commands', { count: commands.size })} ${t('help.more')} `, { code: '/help token' });
+  return out;
+}
+
+/**
+ * /start in a group: a short list for its members, one line a command, without the
+ * admins' commands (their menu has them, and /help lists everything).
+ */
+export function memberList(commands: Commands, t: T): Span[] {
+  const out: Span[] = [t('start.group'), '\n'];
+  for (const c of [...commands.values()].sort((a, b) => a.name.localeCompare(b.name)))
+    if (audienceOf(c) === 'members') out.push({ b: `/${c.name}` }, ` — ${commandDescription(t, c)}\n`);
+  out.push(`\n${t('start.groupAdmins')}`);
   return out;
 }
 

@@ -125,10 +125,24 @@ function languageOf(params: Record<string, unknown>): string {
   return lang;
 }
 
+/** BotCommandScope types, and which ids each needs. */
+const SCOPES: Readonly<Record<string, readonly ('chat_id' | 'user_id')[]>> = {
+  default: [],
+  all_private_chats: [],
+  all_group_chats: [],
+  all_chat_administrators: [],
+  chat: ['chat_id'],
+  chat_administrators: ['chat_id'],
+  chat_member: ['chat_id', 'user_id'],
+};
+
 function commandsKey(params: Record<string, unknown>): string {
   const scope = (params.scope ?? { type: 'default' }) as { type?: unknown; chat_id?: unknown; user_id?: unknown };
+  const needs = typeof scope.type === 'string' ? SCOPES[scope.type] : undefined;
+  if (!needs) throw badRequest("can't parse BotCommandScope: unsupported type");
+  for (const id of needs) if (scope[id] === undefined) throw badRequest(`${id} is empty`);
   const lang = languageOf(params);
-  return [scope.type ?? 'default', scope.chat_id ?? '', scope.user_id ?? '', lang].join('|');
+  return [scope.type, scope.chat_id ?? '', scope.user_id ?? '', lang].join('|');
 }
 
 const setMyCommands: Handler = ({ state, params }) => {

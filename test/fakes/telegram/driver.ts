@@ -624,6 +624,36 @@ export class TelegramFake {
     return this.parts.state.commands.get('default|||');
   }
 
+  /**
+   * The menu a user sees in a chat, as Telegram picks it: the narrowest scope set for them,
+   * each scope in the user's language first, then without one. In a group: chat_member,
+   * chat_administrators (admins), chat, all_chat_administrators (admins), all_group_chats,
+   * default; in a private chat: chat, all_private_chats, default.
+   */
+  menuFor(input: { chatId: number; userId: number; languageCode?: string }): BotCommand[] {
+    const { state } = this.parts;
+    const { chatId, userId } = input;
+    const status = state.statusOf(chatId, userId);
+    const admin = status === 'administrator' || status === 'creator';
+    const scopes =
+      chatId === userId
+        ? [`chat|${chatId}|`, 'all_private_chats||', 'default||']
+        : [
+            `chat_member|${chatId}|${userId}`,
+            ...(admin ? [`chat_administrators|${chatId}|`] : []),
+            `chat|${chatId}|`,
+            ...(admin ? ['all_chat_administrators||'] : []),
+            'all_group_chats||',
+            'default||',
+          ];
+    for (const scope of scopes)
+      for (const lang of [input.languageCode ?? '', ''].filter((l, i) => i === 1 || l !== '')) {
+        const hit = state.commands.get(`${scope}|${lang}`);
+        if (hit) return hit;
+      }
+    return [];
+  }
+
   /** Command lists by "scopeType|chat_id|user_id|language_code", for scoped registrations. */
   get allCommands(): ReadonlyMap<string, BotCommand[]> {
     return this.parts.state.commands;
