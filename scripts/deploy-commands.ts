@@ -35,7 +35,7 @@ async function main(): Promise<number> {
   const slash = r.commands.filter((c) => c.type === 1).map((c) => `/${c.name}`);
   const menus = r.commands.filter((c) => c.type === 3).map((c) => `"${c.name}"`);
   process.stdout.write(
-    `Registered ${r.registered.length} commands ${where}: ${slash.join(' ')}${menus.length ? ` and the message command ${menus.join(', ')}` : ''}\n`,
+    `Registered ${r.registered.length} commands ${where}: ${slash.join(' ')}${menus.length ? ` and the message command${menus.length > 1 ? 's' : ''} ${menus.join(', ')}` : ''}\n`,
   );
   // Lookups are offered to servers and to users who install the app themselves (user install):
   // enable "User Install" under Installation in the developer portal for the second.

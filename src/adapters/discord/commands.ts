@@ -32,6 +32,8 @@ const CHAT_SETTINGS = { integration_types: [0], contexts: [0] } as const;
 
 /** Message context-menu commands (type 3): right-click a message → Apps. No options, no description. */
 export const TOKEN_CARD_COMMAND = 'Token card';
+/** "Record call": a message's token as its author's call on the channel's board (/mycall for them). */
+export const RECORD_CALL_COMMAND = 'Record call';
 
 const DESCRIPTION_MAX = 100;
 const CHOICES_MAX = 25;
@@ -162,7 +164,25 @@ function placement(command: AnyCommand): { contexts: number[]; integration_types
 /** "Token card" on any message: works without the Message Content intent (the message comes with the interaction). */
 export function messageCommands(registry: Registry): DiscordMessageCommand[] {
   if (!registry.has('token')) return [];
+  const record: DiscordMessageCommand[] = registry.has('mycall')
+    ? [
+        {
+          name: RECORD_CALL_COMMAND,
+          name_localizations: localised(
+            (t) => t('board.recordCallCommand'),
+            (name) => name,
+          ),
+          type: 3,
+          default_member_permissions: null,
+          // A board is a channel's: in servers only.
+          contexts: [...CHAT_SETTINGS.contexts],
+          integration_types: [...CHAT_SETTINGS.integration_types],
+          nsfw: false,
+        },
+      ]
+    : [];
   return [
+    ...record,
     {
       name: TOKEN_CARD_COMMAND,
       // Menu names are short catalogue texts (1-32 characters: the Discord fake checks them).

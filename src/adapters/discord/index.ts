@@ -38,9 +38,9 @@ import {
   refuseWhileStopping,
   type InteractionDeps,
 } from './interactions.ts';
-import { handleTokenCard, installMessageCards } from './lookups.ts';
+import { handleRecordCall, handleTokenCard, installMessageCards } from './lookups.ts';
 import { NO_MENTIONS } from './payload.ts';
-import { TOKEN_CARD_COMMAND } from './commands.ts';
+import { RECORD_CALL_COMMAND, TOKEN_CARD_COMMAND } from './commands.ts';
 import { createDiscordSender } from './sender.ts';
 import {
   startHttpInteractions,
@@ -178,6 +178,8 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
         signal: AbortSignal.any([shutdown.signal, AbortSignal.timeout(deps.commandBudgetMs + 2000)]),
       });
     }
+    if (i.isMessageContextMenuCommand() && i.commandName === RECORD_CALL_COMMAND)
+      return handleRecordCall(i, { dispatcher: o.dispatcher, log });
     // A context-menu command this build does not serve: answer, or Discord shows "This interaction failed".
     if (i.isContextMenuCommand())
       await i.reply({

@@ -64,6 +64,31 @@ export async function handleTokenCard(
   await answerDeferred(i, view, d.log);
 }
 
+/**
+ * "Record call": the message's first token as its author's call, through /mycall (the board, the
+ * cap, the credit). Works without the Message Content intent: the message comes with the
+ * interaction. The author records their own; crediting someone else's message takes an admin.
+ */
+export async function handleRecordCall(
+  i: MessageContextMenuCommandInteraction,
+  d: { dispatcher: Dispatcher; log: Logger },
+): Promise<void> {
+  const m = i.targetMessage;
+  const t = translator(pickLocale(i.locale));
+  const refuse = (message: string) => i.reply(replyOptions(toDiscordPayload({ kind: 'error', message })));
+  const [ref] = findTokenRefs(textOf(m), 1);
+  if (!ref) return void (await refuse(t('lookup.messageCommandNothing')));
+  if (m.author.bot || m.webhookId || m.system) return void (await refuse(t('board.notMember')));
+  const caller = callerFor(i);
+  if (m.author.id !== i.user.id && !(await caller.canManage())) return void (await refuse(t('board.recordOthers')));
+  const limited = await d.dispatcher.admit(caller);
+  if (limited) return void (await i.reply(replyOptions(toDiscordPayload(limited))));
+  const deferred = i.deferReply();
+  const view = await d.dispatcher.run('mycall', { token: ref.address }, { ...caller, member: memberOf(m) });
+  await deferred;
+  await answerDeferred(i, view, d.log);
+}
+
 /** The author a call is credited to (bots, webhooks and system messages never reach here). */
 export function memberOf(m: Pick<Message, 'author' | 'member'>): MemberRef {
   return {

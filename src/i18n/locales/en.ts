@@ -840,6 +840,8 @@ export default {
   },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
+    recordCallCommand: 'Record call',
+    recordOthers: 'Only the author of the message or an admin can record it as a call.',
     on: 'Call board on here: whoever posts a token first gets the credit; /lb ranks the callers.',
     off: 'Call board off here: posts are no longer recorded as calls.',
     statusOn:

@@ -839,6 +839,8 @@ export default {
   },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
+    recordCallCommand: 'Registrar call',
+    recordOthers: 'Solo el autor del mensaje o un admin pueden registrarlo como call.',
     on: 'Tablero de calls activado: quien publica un token primero se lleva el crédito; /lb clasifica.',
     off: 'Tablero de calls desactivado: los mensajes ya no se registran como calls.',
     statusOn:

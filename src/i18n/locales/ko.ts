@@ -783,6 +783,8 @@ export default {
   },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
+    recordCallCommand: '콜 기록',
+    recordOthers: '메시지 작성자나 관리자만 콜로 기록할 수 있습니다.',
     on: '콜 보드 켜짐: 토큰을 처음 올린 사람이 인정받고, /lb 가 순위를 보여줍니다.',
     off: '콜 보드 꺼짐: 더 이상 게시물을 콜로 기록하지 않습니다.',
     statusOn:

@@ -842,6 +842,8 @@ export default {
   },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
+    recordCallCommand: 'Registrar call',
+    recordOthers: 'Só o autor da mensagem ou um admin pode registrá-la como call.',
     on: 'Placar de calls ligado: quem posta um token primeiro leva o crédito; /lb mostra o ranking.',
     off: 'Placar de calls desligado: as mensagens não são mais registradas como calls.',
     statusOn:

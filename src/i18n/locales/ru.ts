@@ -855,6 +855,8 @@ export default {
   },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
+    recordCallCommand: 'Записать колл',
+    recordOthers: 'Записать сообщение как колл может только его автор или админ.',
     on: 'Доска коллов включена: засчитывается тому, кто первым прислал токен; /lb покажет рейтинг.',
     off: 'Доска коллов выключена: сообщения больше не записываются как коллы.',
     statusOn:

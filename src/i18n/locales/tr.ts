@@ -817,6 +817,8 @@ export default {
   },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
+    recordCallCommand: 'Çağrıyı kaydet',
+    recordOthers: 'Mesajı yalnızca yazarı veya bir yönetici çağrı olarak kaydedebilir.',
     on: 'Çağrı tablosu açık: bir tokeni ilk paylaşan puanı alır; /lb sıralamayı gösterir.',
     off: 'Çağrı tablosu kapalı: paylaşımlar artık çağrı olarak kaydedilmiyor.',
     statusOn:

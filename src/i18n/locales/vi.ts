@@ -792,6 +792,8 @@ export default {
   },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
+    recordCallCommand: 'Ghi kèo',
+    recordOthers: 'Chỉ người viết tin nhắn hoặc quản trị viên mới ghi được nó thành kèo.',
     on: 'Đã bật bảng kèo: ai đăng token trước sẽ được ghi công; /lb xếp hạng người gọi kèo.',
     off: 'Đã tắt bảng kèo: tin nhắn không còn được ghi thành kèo.',
     statusOn:

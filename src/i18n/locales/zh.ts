@@ -775,6 +775,8 @@ export default {
   },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
+    recordCallCommand: '记录喊单',
+    recordOthers: '只有消息作者或管理员可以将其记录为喊单。',
     on: '喊单榜已开启：最先发出代币的人得分；/lb 查看排行。',
     off: '喊单榜已关闭：消息不再记录为喊单。',
     statusOn: '喊单榜已开启：首个喊单者得分。/lb 排行，/stats 查看成员，/callboard forget 删除你的喊单。',

@@ -261,13 +261,13 @@ test('npm run deploy-commands registers to DISCORD_GUILD_ID when set, without pr
   assert.match(
     out,
     new RegExp(
-      `Registered ${registry.size + 1} commands guild ${guild}: .*/token.* and the message command "Token card"`,
+      `Registered ${registry.size + 2} commands guild ${guild}: .*/token.* and the message commands "Record call", "Token card"`,
     ),
   );
   assert.ok(!out.includes(fake.token), 'the token is not printed');
   assert.deepEqual(
     fake.registeredCommands(guild).map((c) => c.name),
-    [...registry.keys(), 'Token card'],
+    [...registry.keys(), 'Record call', 'Token card'],
   );
   assert.deepEqual(fake.registeredCommands(), [], 'nothing global');
 });
