@@ -84,6 +84,9 @@ export interface App {
   setRoles(roles: () => Record<string, unknown>): void;
 }
 
+/** How long an instance's beat counts: it beats three times within it. */
+const BEAT_TTL_MS = 30_000;
+
 export interface AppOverrides {
   readonly dispatcher?: Partial<
     Pick<DispatcherOptions, 'userLimit' | 'actionTtlMs' | 'budgetMs' | 'now' | 'onOutcome'>
@@ -170,6 +173,15 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
   let watcher: Watcher | undefined;
   let digests: Digests | undefined;
   const charts = sharedChartPool();
+  // Every instance tells the owners' /owner stats that it runs, and its roles.
+  const startedAt = Date.now();
+  const beat = () =>
+    store.instances
+      .beat({ id: instanceId, roles: { watcher: leaseState(), ...roles() }, startedAt, at: Date.now() }, BEAT_TTL_MS)
+      .catch((err: unknown) => log.debug({ err }, 'instance beat not written'));
+  void beat();
+  const beating = setInterval(beat, BEAT_TTL_MS / 3);
+  beating.unref();
   const dispatcher = createDispatcher({
     commands,
     charts,
@@ -190,6 +202,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
           instance: instanceId,
           roles: { watcher: leaseState(), ...roles() },
         }),
+        instances: () => store.instances.list(),
         kick: () => kick(),
       }),
     },
@@ -335,6 +348,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     },
     async close() {
       schemaWatch.stop();
+      clearInterval(beating);
       await digests?.stop();
       await watcher?.stop();
       await api.close();

@@ -23,6 +23,11 @@ export async function stats(ctx: OwnerContext): Promise<CardView> {
   const runtime = ctx.owner.runtime();
   const upstream = Object.entries(runtime.upstreamLastHour).sort((a, b) => b[1] - a[1]);
   const size = await storeSize(ctx);
+  const beats = await ctx.owner.instances();
+  // This instance even before its first beat landed (a store write that failed is only logged).
+  const instances = beats.some((i) => i.id === runtime.instance)
+    ? beats
+    : [{ id: runtime.instance, roles: runtime.roles }, ...beats];
   const fields: Field[] = [
     {
       name: t('owner.servers'),
@@ -57,10 +62,10 @@ export async function stats(ctx: OwnerContext): Promise<CardView> {
       }),
     },
     {
-      name: t('owner.instance'),
-      value: [runtime.instance, ...Object.entries(runtime.roles).map(([k, v]) => `${k}: ${JSON.stringify(v)}`)].join(
-        '\n',
-      ),
+      name: t('owner.instances'),
+      value: instances
+        .map((i) => `${i.id}${i.id === runtime.instance ? ` (${t('owner.instance')})` : ''}: ${rolesOf(i.roles)}`)
+        .join('\n'),
     },
   ];
   return { kind: 'card', title: t('owner.statsTitle'), fields, colour: 'brand' };
@@ -90,3 +95,9 @@ async function storeSize(ctx: OwnerContext): Promise<{ keys: number; bytes: numb
   }
   return { keys, bytes };
 }
+
+/** `watcher: leader · telegram: {"poller":"poller"}`: each role as the instance reported it. */
+const rolesOf = (roles: Readonly<Record<string, unknown>>): string =>
+  Object.entries(roles)
+    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' · ');

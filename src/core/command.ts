@@ -111,6 +111,8 @@ export interface OwnerTools {
   readonly self: string;
   /** Upstream requests per operation in the last hour, and this instance's roles. */
   runtime(): RuntimeFigures;
+  /** Every instance running on this store, and its roles (each beats into the store). */
+  instances(): Promise<readonly { readonly id: string; readonly roles: Readonly<Record<string, unknown>> }[]>;
   /** Starts alert delivery at once (a notice just queued); absent when no watcher runs. */
   readonly kick?: () => void;
 }

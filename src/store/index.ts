@@ -15,6 +15,7 @@ import { createChatLanguages, type ChatLanguages } from './languages.ts';
 import { createCallStore, type CallStore } from './calls.ts';
 import { createOwnerStore, type OwnerStore } from './owner.ts';
 import { createMemberCalls, type MemberCallStore } from './membercalls.ts';
+import { createInstanceBeats, type InstanceBeats } from './instances.ts';
 import { KEY_SPACES, type KeySpace } from './spaces.ts';
 import { rawStore, type RawStore } from './raw.ts';
 import { ensureSchema, type Migration, type SchemaMark } from './schema.ts';
@@ -43,6 +44,8 @@ export interface Store {
   readonly autocard: Kv;
   /** The owners' bans and notices. */
   readonly owner: OwnerStore;
+  /** The instances running on this store, and their roles. */
+  readonly instances: InstanceBeats;
   /** Answers of settings commands by request id, so a request replayed after a takeover acts once. */
   readonly replays: Kv;
   /** The Redis client behind a redis:// store, for the watcher lease. */
@@ -163,6 +166,7 @@ export async function openStore(
     watch: space('watch'),
     autocard: space('autocard'),
     owner: createOwnerStore(space('owner')),
+    instances: createInstanceBeats(space('health')),
     schema,
     raw,
     space,

@@ -34,7 +34,10 @@ export const KEY_SPACES = {
   },
   owner: { carry: true, what: 'the owners’ bans, and the notices they sent (progress kept a week)' },
   meta: { carry: true, what: 'the schema version' },
-  health: { carry: false, what: 'the readiness probe’s scratch key, rewritten every check' },
+  health: {
+    carry: false,
+    what: 'the readiness probe’s scratch key, rewritten every check, and each running instance’s roles (expire)',
+  },
 } as const satisfies Record<string, { carry: boolean; what: string }>;
 
 export type KeySpace = keyof typeof KEY_SPACES;

@@ -58,6 +58,11 @@ test('/owner stats counts servers, destinations, subscriptions and upstream requ
   assert.doesNotMatch((await r.ask(privateChat(7101), OPEN)).text!, /^⚠️/);
   await r.ask(privateChat(7101), `/token ${r.sb.data.tokens[0]!.chain_id} ${r.sb.data.tokens[0]!.address}`);
 
+  // Another instance on the same store, as its beat says.
+  await r.app.store.instances.beat(
+    { id: 'other-host:42:0c0ffee0', roles: { watcher: 'follower' }, startedAt: Date.now() + 1, at: Date.now() },
+    30_000,
+  );
   const stats = (await r.ask(me, '/owner stats')).text!;
   assert.match(stats, /Every community the bot serves/);
   assert.match(stats, /Telegram groups: 1/);
@@ -66,6 +71,8 @@ test('/owner stats counts servers, destinations, subscriptions and upstream requ
   assert.match(stats, /active: 2 · paused: 0 · stopped: 0/);
   assert.match(stats, /memory: keys: \d+/);
   assert.match(stats, /\w+: [1-9]/, 'upstream requests by operation');
+  assert.match(stats, new RegExp(`${r.app.instanceId} \\(This instance\\): watcher: `));
+  assert.match(stats, /other-host:42:0c0ffee0: watcher: follower/);
 
   const list = (await r.ask(me, '/owner destinations search:degen')).text!;
   assert.match(list, /Destinations: 1/);

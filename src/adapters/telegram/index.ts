@@ -143,7 +143,14 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
   // A banned chat or user is ignored everywhere: commands, pastes, buttons, inline queries.
   bot.use(async (ctx, next) => {
     const u = ctx.update;
-    const what = u.message ? 'message' : u.callback_query ? 'button' : u.inline_query ? 'inline' : undefined;
+    const what =
+      u.message || u.edited_message || u.channel_post
+        ? 'message'
+        : u.callback_query
+          ? 'button'
+          : u.inline_query
+            ? 'inline'
+            : undefined;
     const origin = {
       platform: 'telegram' as const,
       userId: ctx.from ? String(ctx.from.id) : undefined,

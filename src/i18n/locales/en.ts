@@ -987,6 +987,7 @@ export default {
     store: 'Store',
     storeValue: '{{kind}}: keys: {{keys}} · {{size}}',
     instance: 'This instance',
+    instances: 'Instances and their roles',
     listTitle: 'Destinations: {{n}}',
     listEmpty: 'No destination matches.',
     colId: 'Destination',

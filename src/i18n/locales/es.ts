@@ -985,6 +985,7 @@ export default {
     store: 'Almacén',
     storeValue: '{{kind}}: claves: {{keys}} · {{size}}',
     instance: 'Esta instancia',
+    instances: 'Instancias y sus roles',
     listTitle: 'Destinos: {{n}}',
     listEmpty: 'Ningún destino coincide.',
     colId: 'Destino',

@@ -929,6 +929,7 @@ export default {
     store: '저장소',
     storeValue: '{{kind}}: 키: {{keys}} · {{size}}',
     instance: '이 인스턴스',
+    instances: '인스턴스와 역할',
     listTitle: '수신처: {{n}}',
     listEmpty: '일치하는 수신처가 없습니다.',
     colId: '수신처',

@@ -989,6 +989,7 @@ export default {
     store: 'Armazenamento',
     storeValue: '{{kind}}: chaves: {{keys}} · {{size}}',
     instance: 'Esta instância',
+    instances: 'Instâncias e seus papéis',
     listTitle: 'Destinos: {{n}}',
     listEmpty: 'Nenhum destino corresponde.',
     colId: 'Destino',

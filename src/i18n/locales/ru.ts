@@ -1001,6 +1001,7 @@ export default {
     store: 'Хранилище',
     storeValue: '{{kind}}: ключи: {{keys}} · {{size}}',
     instance: 'Этот экземпляр',
+    instances: 'Экземпляры и их роли',
     listTitle: 'Адресаты: {{n}}',
     listEmpty: 'Ни один адресат не подходит.',
     colId: 'Адресат',

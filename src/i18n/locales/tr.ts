@@ -963,6 +963,7 @@ export default {
     store: 'Depo',
     storeValue: '{{kind}}: anahtarlar: {{keys}} · {{size}}',
     instance: 'Bu örnek',
+    instances: 'Örnekler ve rolleri',
     listTitle: 'Hedefler: {{n}}',
     listEmpty: 'Eşleşen hedef yok.',
     colId: 'Hedef',

@@ -938,6 +938,7 @@ export default {
     store: 'Kho dữ liệu',
     storeValue: '{{kind}}: khóa: {{keys}} · {{size}}',
     instance: 'Phiên bản này',
+    instances: 'Các phiên bản và vai trò',
     listTitle: 'Nơi nhận: {{n}}',
     listEmpty: 'Không có nơi nhận nào khớp.',
     colId: 'Nơi nhận',

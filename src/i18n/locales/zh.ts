@@ -918,6 +918,7 @@ export default {
     store: '存储',
     storeValue: '{{kind}}：键：{{keys}} · {{size}}',
     instance: '本实例',
+    instances: '实例及其角色',
     listTitle: '目的地：{{n}}',
     listEmpty: '没有匹配的目的地。',
     colId: '目的地',
