@@ -262,10 +262,16 @@ function controlButtons(ctx: CommandContext, t: T, s: State, page: Page): Action
         label: `${!on.length || on.includes(v as never) ? '✅' : '▫️'} ${isChainId(v) ? CHAIN_LABEL[v] : t(`settings.type.${v}` as never)}`,
         command: 'settings',
         options: { page, set: c.id, value: v },
+        pick: t(`settings.button.${c.id === 'chains' ? 'chains' : 'types'}`),
       }));
     }
     const label = c.id.startsWith('lang:') ? langLabel(t, c.id.slice(5)) : t(`settings.button.${c.id}` as never);
-    if (c.kind === 'set') return [{ label, command: 'settings', options: { page, set: c.id } }];
+    if (c.kind === 'set') {
+      const code = c.id.startsWith('lang:') ? c.id.slice(5) : undefined;
+      // The languages are one choice: a select menu where the platform has one.
+      const pick = code ? { pick: t('settings.button.language'), chosen: code === (s.language ?? 'auto') } : {};
+      return [{ label, command: 'settings', options: { page, set: c.id }, ...pick }];
+    }
     return [{ label: `${label}…`, command: 'settings', options: { page, set: c.id }, ask: askOf(t, c, s) }];
   });
 }

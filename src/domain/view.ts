@@ -50,6 +50,14 @@ export interface Action {
    * the answer goes to the command as its `value` option.
    */
   readonly ask?: Ask;
+  /**
+   * Actions that share `pick` are one choice among several (chains, languages):
+   * Discord shows them as one select menu with `pick` as its placeholder, each
+   * option running its action; other platforms show buttons.
+   */
+  readonly pick?: string;
+  /** Marks the option currently in force, for a select menu's default. */
+  readonly chosen?: boolean;
   /** Set by the core before rendering. */
   id?: string;
 }

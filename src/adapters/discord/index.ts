@@ -15,6 +15,7 @@ import { Client, Events, GatewayIntentBits, Partials, Status, type ClientOptions
 import type { Logger } from 'pino';
 import type { Sender } from '../../alerts/delivery.ts';
 import type { KolClient } from '../../api/index.ts';
+import { SELECT_PREFIX } from '../../views/render/discord.ts';
 import { isAction } from '../../core/actions.ts';
 import type { AutoCards } from '../../core/autocard.ts';
 import type { Dispatcher } from '../../core/dispatch.ts';
@@ -189,6 +190,9 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
       });
     if (i.isButton() && isAction(i.customId)) return handleButton(i, deps);
     if (i.isModalSubmit() && isAction(i.customId)) return handleModal(i, deps);
+    // A select menu of ours: each option is an action, run as if its button were pressed.
+    if (i.isStringSelectMenu() && i.customId.startsWith(SELECT_PREFIX) && isAction(i.values[0] ?? ''))
+      return handleButton(i, deps, i.values[0]);
     // A button we do not know (an older build's): answer, or Discord shows "This interaction failed".
     if (i.isButton())
       await i.reply({

@@ -22,6 +22,7 @@ import {
   type Interaction,
   type MessageContextMenuCommandInteraction,
   type ModalSubmitInteraction,
+  type StringSelectMenuInteraction,
 } from 'discord.js';
 import type { Logger } from 'pino';
 import type { Capabilities, RawArgs } from '../../core/command.ts';
@@ -53,7 +54,7 @@ export interface InteractionDeps {
    * Told once an interaction is acknowledged: from then on its token can finish
    * it from any instance for 15 min (see takeover.ts). Never rejects.
    */
-  readonly acknowledged?: (i: ChatInputCommandInteraction | ButtonInteraction, how: Acknowledgement) => Promise<void>;
+  readonly acknowledged?: (i: Interaction, how: Acknowledgement) => Promise<void>;
 }
 
 /** How an interaction was acknowledged: a public or private "thinking…" reply, or a deferred update of the clicked message. */
@@ -128,7 +129,12 @@ export async function handleCommand(i: ChatInputCommandInteraction, d: Interacti
  * clicked message stays as it was and only the follow-up is sent.
  */
 export async function answerDeferred(
-  i: ChatInputCommandInteraction | ButtonInteraction | MessageContextMenuCommandInteraction | ModalSubmitInteraction,
+  i:
+    | ChatInputCommandInteraction
+    | ButtonInteraction
+    | StringSelectMenuInteraction
+    | MessageContextMenuCommandInteraction
+    | ModalSubmitInteraction,
   view: View,
   log: Logger,
 ): Promise<void> {
@@ -137,7 +143,7 @@ export async function answerDeferred(
     await i.editReply(editOptions(payload));
     return;
   }
-  if (i.isButton() || i.isModalSubmit()) {
+  if (i.isMessageComponent() || i.isModalSubmit()) {
     await i.followUp(ephemeralOptions(payload));
     return;
   }
@@ -151,25 +157,35 @@ export async function answerDeferred(
   await i.followUp(ephemeralOptions(payload));
 }
 
-/** Custom ids of every button on a message, at any depth of its component tree (as Discord sent it). */
+/**
+ * Custom ids of every button on a message, and the values of its select menus'
+ * options (each an action's id), at any depth of its component tree (as Discord sent it).
+ */
 function customIdsOf(components: readonly unknown[]): string[] {
   return components.flatMap((c) => {
-    const o = c as { custom_id?: unknown; components?: unknown };
+    const o = c as { custom_id?: unknown; components?: unknown; options?: unknown };
+    const values = Array.isArray(o.options) ? o.options.map((x: { value?: unknown }) => x.value) : [];
     return [
       ...(typeof o.custom_id === 'string' ? [o.custom_id] : []),
+      ...values.filter((v): v is string => typeof v === 'string'),
       ...(Array.isArray(o.components) ? customIdsOf(o.components) : []),
     ];
   });
 }
 
 /** Paging, "more tweets" and the like: the clicked message is edited in place; errors go to the clicker only. */
-export async function handleButton(i: ButtonInteraction, d: InteractionDeps): Promise<void> {
-  if (asks(i.customId) && !i.deferred) return openModal(i, d);
+export async function handleButton(
+  i: ButtonInteraction | StringSelectMenuInteraction,
+  d: InteractionDeps,
+  /** The action: a button's custom id, or the option chosen in a select menu. */
+  id = i.customId,
+): Promise<void> {
+  if (asks(id) && !i.deferred) return openModal(i, d, id);
   // A button on an alert answers the clicker privately; the alert stays for everyone.
-  const fresh = opensNew(i.customId);
+  const fresh = opensNew(id);
   const taken = i.deferred; // taken over from an instance that deferred it and died
   const deferred = taken ? undefined : fresh ? i.deferReply({ flags: MessageFlags.Ephemeral }) : i.deferUpdate();
-  const work = d.dispatcher.action(i.customId, callerFor(i), {
+  const work = d.dispatcher.action(id, callerFor(i), {
     signal: runSignal(d),
     budgetMs: d.commandBudgetMs,
     capabilities: CAPABILITIES,
@@ -188,8 +204,12 @@ export async function handleButton(i: ButtonInteraction, d: InteractionDeps): Pr
  * answer (Discord refuses one after a deferral), so only the quick checks run
  * first; a refusal is said privately instead.
  */
-async function openModal(i: ButtonInteraction, d: InteractionDeps): Promise<void> {
-  const prompt = await d.dispatcher.prompt(i.customId, callerFor(i), {
+async function openModal(
+  i: ButtonInteraction | StringSelectMenuInteraction,
+  d: InteractionDeps,
+  id: string,
+): Promise<void> {
+  const prompt = await d.dispatcher.prompt(id, callerFor(i), {
     buttonsOnMessage: customIdsOf(i.message.components.map((c) => c.toJSON())),
   });
   if ('view' in prompt) {
@@ -197,7 +217,7 @@ async function openModal(i: ButtonInteraction, d: InteractionDeps): Promise<void
     return;
   }
   // The modal carries the button's id: its submit names the same stored action.
-  await i.showModal(toDiscordModal(prompt.ask, i.customId));
+  await i.showModal(toDiscordModal(prompt.ask, id));
 }
 
 /** A modal's submit: the value goes to the button's command, and the panel it came from is edited in place. */
@@ -216,7 +236,10 @@ export async function handleModal(i: ModalSubmitInteraction, d: InteractionDeps)
     answer,
     ...(fromMessage ? { buttonsOnMessage: customIdsOf(i.message.components.map((c) => c.toJSON())) } : {}),
   });
-  if (deferred) await deferred;
+  if (deferred) {
+    await deferred;
+    await d.acknowledged?.(i, fromMessage ? 'update' : 'ephemeral');
+  }
   await answerDeferred(i, await work, d.log);
 }
 

@@ -4,7 +4,7 @@
  * mention can ping (escaped text, and `allowed_mentions.parse` empty).
  * `toDiscordJsOptions` maps the payload to discord.js option names.
  */
-import type { CardView, Colour, ErrorView, TableView, TextView, View } from '../../domain/view.ts';
+import type { Action, CardView, Colour, ErrorView, TableView, TextView, View } from '../../domain/view.ts';
 import { clean, cut, neuterMentions, singleLine } from '../text.ts';
 import { chunk, moreRows, safeFileName, safeUrl, usableActions, usableLinks } from './common.ts';
 import { escapeMarkdown, inlineCode, richMarkdown } from './discord-md.ts';
@@ -24,6 +24,12 @@ export const CUSTOM_ID_MAX = 100;
 export const BUTTON_LABEL_MAX = 80;
 export const BUTTON_URL_MAX = 512;
 export const EPHEMERAL_FLAG = 64;
+export const SELECT_OPTIONS_MAX = 25;
+export const SELECT_PLACEHOLDER_MAX = 150;
+export const SELECT_OPTION_LABEL_MAX = 100;
+export const SELECT_VALUE_MAX = 100;
+/** A select menu's custom id: this prefix and its first option's action id. */
+export const SELECT_PREFIX = 's:';
 /** Columns a table may take before lines wrap in an embed on desktop. */
 export const TABLE_WIDTH = 60;
 
@@ -57,9 +63,18 @@ export type DiscordButton =
   | { type: 2; style: 5; label: string; url: string }
   | { type: 2; style: 1 | 2 | 4; label: string; custom_id: string };
 
+export interface DiscordSelect {
+  type: 3;
+  custom_id: string;
+  placeholder: string;
+  min_values: 1;
+  max_values: 1;
+  options: { label: string; value: string; default?: true }[];
+}
+
 export interface DiscordActionRow {
   type: 1;
-  components: DiscordButton[];
+  components: (DiscordButton | DiscordSelect)[];
 }
 
 export interface DiscordPayload {
@@ -173,14 +188,41 @@ function components(view: View): DiscordActionRow[] {
   const links: DiscordButton[] = usableLinks(view)
     .filter((l) => l.url.length <= BUTTON_URL_MAX)
     .map((l) => ({ type: 2, style: 5, label: buttonLabel(l.label), url: l.url }));
-  const actions: DiscordButton[] = usableActions(view).map((a) => {
-    if (a.id.length > CUSTOM_ID_MAX) {
+  const usable = usableActions(view);
+  for (const a of usable)
+    if (a.id.length > (a.pick === undefined ? CUSTOM_ID_MAX : SELECT_VALUE_MAX)) {
       throw new RangeError(`Action "${a.label}" has a ${a.id.length}-character id; Discord allows ${CUSTOM_ID_MAX}`);
     }
-    return { type: 2, style: STYLES[a.style ?? 'secondary'], label: buttonLabel(a.label), custom_id: a.id };
-  });
-  const rows = [...chunk(actions, BUTTONS_PER_ROW), ...chunk(links, BUTTONS_PER_ROW)];
+  const actions: DiscordButton[] = usable
+    .filter((a) => a.pick === undefined)
+    .map((a) => ({ type: 2, style: STYLES[a.style ?? 'secondary'], label: buttonLabel(a.label), custom_id: a.id }));
+  const rows: (DiscordButton | DiscordSelect)[][] = [
+    ...selects(usable).map((s) => [s]),
+    ...chunk(actions, BUTTONS_PER_ROW),
+    ...chunk(links, BUTTONS_PER_ROW),
+  ];
   return rows.slice(0, ROWS_MAX).map((r) => ({ type: 1, components: r }));
+}
+
+/** Each group of `pick` actions as one select menu, each option's value its action's id. */
+function selects(actions: readonly (Action & { id: string })[]): DiscordSelect[] {
+  const groups = new Map<string, (Action & { id: string })[]>();
+  for (const a of actions) if (a.pick !== undefined) groups.set(a.pick, [...(groups.get(a.pick) ?? []), a]);
+  return [...groups].map(([pick, group]) => {
+    const options = group.slice(0, SELECT_OPTIONS_MAX).map((a) => ({
+      label: cut(neuterMentions(singleLine(clean(a.label))), SELECT_OPTION_LABEL_MAX) || '•',
+      value: a.id,
+      ...(a.chosen ? { default: true as const } : {}),
+    }));
+    return {
+      type: 3,
+      custom_id: `${SELECT_PREFIX}${group[0]!.id}`.slice(0, CUSTOM_ID_MAX),
+      placeholder: cut(singleLine(clean(pick)), SELECT_PLACEHOLDER_MAX) || '•',
+      min_values: 1,
+      max_values: 1,
+      options,
+    };
+  });
 }
 
 function buttonLabel(label: string): string {

@@ -20,10 +20,44 @@ before(async () => {
 after(() => h.close());
 
 const admin = { user: MANAGER, memberPermissions: MANAGER_PERMISSIONS };
+const str = (name: string, value: string) => ({ name, type: 3, value });
+
+/** The select menu on the panel, and the value (an action id) of its option labelled `label`. */
+function option(m: FakeMessage, label: string): { customId: string; value: string } {
+  const menus = m.components.flatMap(
+    (r) =>
+      (r as { components: { type: number; custom_id: string; options?: { label: string; value: string }[] }[] })
+        .components,
+  );
+  for (const menu of menus.filter((c) => c.type === 3)) {
+    const o = menu.options!.find((x) => x.label.endsWith(label));
+    if (o) return { customId: menu.custom_id, value: o.value };
+  }
+  assert.fail(`no '${label}' option in a select menu`);
+}
+
+/** Picks in the panel's select menu and waits until the panel was edited. */
+async function choose(m: FakeMessage, label: string): Promise<FakeMessage> {
+  const edits = h.fake.message(m.id)!.edits;
+  const { customId, value } = option(m, label);
+  const c = await h.fake.chooseOption({ customId, values: [value], message: m, ...admin });
+  await c.waitFor((x) => (x.original?.edits ?? 0) > edits, 4000);
+  return h.fake.message(m.id)!;
+}
+
+/** Presses a value button and fills in its modal; waits until the panel was edited. */
+async function fill(m: FakeMessage, label: string, value: string): Promise<FakeMessage> {
+  const press = await h.fake.clickButton({ customId: button(m, label), message: m, ...admin });
+  await press.waitFor('callback');
+  const edits = h.fake.message(m.id)!.edits;
+  const submit = await h.fake.submitModal(press, { value });
+  await submit.waitFor((x) => (x.original?.edits ?? 0) > edits, 4000);
+  return h.fake.message(m.id)!;
+}
 
 function button(m: FakeMessage, label: string): string {
-  const all = m.components.flatMap((r) => (r as { components: { label: string; custom_id?: string }[] }).components);
-  const b = all.find((x) => x.label.startsWith(label) && x.custom_id);
+  const all = m.components.flatMap((r) => (r as { components: { label?: string; custom_id?: string }[] }).components);
+  const b = all.find((x) => x.label?.startsWith(label) && x.custom_id);
   assert.ok(b, `no '${label}' button among ${all.map((x) => x.label).join(', ')}`);
   return b.custom_id!;
 }
@@ -43,7 +77,7 @@ async function openPanel(channelId: string): Promise<FakeMessage> {
 
 const subOf = (channelId: string) => h.app.store.subscriptions.get(`discord:${channelId}`);
 
-test('an admin sets a preset, a number by modal and a chain toggle; the panel edits itself in place', async () => {
+test('an admin sets a preset, numbers, a chain, a KOL list, quiet hours, a digest and the language by panel alone: as typed', async () => {
   const channel = h.channels[0]!;
   let panel = await openPanel(channel);
   assert.match(embedOf(panel).description!, /Alerts: off/);
@@ -78,10 +112,41 @@ test('an admin sets a preset, a number by modal and a chain toggle; the panel ed
 
   panel = await click(panel, '« Back');
   panel = await click(panel, 'Chains');
-  panel = await click(panel, '✅ Base');
+  // Chains are a select menu: picking one toggles it.
+  panel = await choose(panel, 'Base');
   assert.deepEqual((await subOf(channel))?.filters.chains, ['solana', 'aptos', 'bsc', 'sui']);
-  assert.match(button(panel, '▫️ Base'), /^a:settings:/);
+  assert.ok(option(panel, '▫️ Base'), 'the menu shows Base off');
+  panel = await click(panel, '« Back');
+  panel = await click(panel, 'KOLs');
+  panel = await fill(panel, 'Never these KOLs', '@cobie, @Ansem');
+  panel = await click(panel, '« Back');
+  panel = await click(panel, 'Quiet hours');
+  panel = await fill(panel, 'Quiet hours', '23:00-07:00');
+  panel = await click(panel, '« Back');
+  panel = await click(panel, 'Digest');
+  panel = await click(panel, 'Daily');
+  panel = await fill(panel, 'Time', '08:15');
+  panel = await click(panel, '« Back');
+  panel = await click(panel, 'Language');
+  panel = await choose(panel, 'Español');
+  assert.match(embedOf(panel).title!, /^Ajustes/, 'the panel speaks the new language at once');
   assert.equal(h.fake.channelMessages(channel).length, 0, 'no message besides the panel');
+
+  // The same settings typed in another channel store the same subscription.
+  const typed = h.channels[2]!;
+  for (const [name, options] of [
+    ['subscribe', [str('token_score', '60'), str('kol_score', '90'), str('followers', '50k')]],
+    ['subscribe', [str('token_score', '85'), str('chains', 'solana,aptos,bsc,sui'), str('except', '@cobie,@ansem')]],
+    ['alerts', [str('action', 'quiet'), str('duration', '23:00-07:00')]],
+    ['digest', [str('period', 'daily'), str('at', '08:15')]],
+  ] as const) {
+    const i = await h.fake.sendCommand({ name, channelId: typed, options: [...options], ...admin });
+    await publicAnswer(i);
+  }
+  const [byPanel, byTyping] = [await subOf(channel), await subOf(typed)];
+  assert.deepEqual(byPanel?.filters, byTyping?.filters);
+  assert.deepEqual(byPanel?.quiet, byTyping?.quiet);
+  assert.deepEqual({ ...byPanel?.digest, since: 0 }, { ...byTyping?.digest, since: 0 });
 });
 
 test("a member's press opens no modal and changes nothing; a bad number is refused privately with an example", async () => {

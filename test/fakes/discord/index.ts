@@ -208,6 +208,37 @@ export class DiscordFake {
   }
 
   /**
+   * A user picks in a select menu on a bot message: a MESSAGE_COMPONENT
+   * interaction (component_type 3) with the values chosen. Refuses what the UI
+   * would not send: a menu the message lacks, a value not among its options, fewer
+   * than min_values or more than max_values.
+   */
+  async chooseOption(
+    options: Omit<ClickButtonOptions, 'forged'> & { values: readonly string[] },
+  ): Promise<InteractionHandle> {
+    const message = this.#state.messages.byId.get(options.message.id);
+    if (!message || message.deleted) throw new Error(`chooseOption: message ${options.message.id} is not the bot's`);
+    const select = message.components
+      .flatMap((r) => asArray(r['components']).map(asRecord))
+      .find((c) => c['type'] === 3 && c['custom_id'] === options.customId);
+    if (!select) throw new Error(`chooseOption: message ${message.id} has no select menu ${options.customId}`);
+    const offered = asArray(select['options']).map((o) => asRecord(o)['value']);
+    for (const v of options.values) if (!offered.includes(v)) throw new Error(`chooseOption: no option ${v}`);
+    const min = typeof select['min_values'] === 'number' ? select['min_values'] : 1;
+    const max = typeof select['max_values'] === 'number' ? select['max_values'] : 1;
+    if (options.values.length < min || options.values.length > max)
+      throw new Error(`chooseOption: ${options.values.length} values, the menu takes ${min}-${max}`);
+    const built = buildInteraction(
+      this.#state,
+      MESSAGE_COMPONENT,
+      { ...options, channelId: options.channelId ?? message.channel_id },
+      { custom_id: options.customId, component_type: 3, values: [...options.values] },
+      { message },
+    );
+    return this.#dispatch(built);
+  }
+
+  /**
    * The user who got a modal fills it in and submits it: a MODAL_SUBMIT
    * interaction from the same user and channel, carrying each field's value
    * (and the message, when a button opened the modal). Refuses what Discord's UI

@@ -86,6 +86,7 @@ function validateComponents(errors: FormErrors, rows: unknown[]): void {
     children.forEach((rawChild, j) => {
       const child = asRecord(rawChild);
       const path = ['components', i, 'components', j];
+      if (child['type'] === 3) validateSelect(errors, path, child, children.length);
       if (child['type'] !== 2) return;
       maxLength(errors, [...path, 'label'], child['label'], 80);
       if (child['style'] === 5) {
@@ -99,6 +100,45 @@ function validateComponents(errors: FormErrors, rows: unknown[]): void {
       }
     });
   });
+}
+
+/**
+ * A string select menu (type 3): alone in its row; custom id 1-100; 1-25
+ * options, each label and value 1-100 (values distinct), description up to
+ * 100; placeholder up to 150; min_values 0-25, max_values 1-25 and at most the options.
+ */
+function validateSelect(
+  errors: FormErrors,
+  path: (string | number)[],
+  select: Record<string, unknown>,
+  rowSize: number,
+): void {
+  if (rowSize !== 1) errors.add(path, 'COMPONENT_LAYOUT_WIDTH_EXCEEDED', 'A select menu takes a whole row.');
+  between(errors, [...path, 'custom_id'], select['custom_id'], 1, 100);
+  between(errors, [...path, 'placeholder'], select['placeholder'], 0, 150, false);
+  const options = asArray(select['options']);
+  if (options.length < 1 || options.length > 25)
+    errors.add([...path, 'options'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 25 in length.');
+  const seen = new Set<unknown>();
+  options.forEach((raw, k) => {
+    const o = asRecord(raw);
+    between(errors, [...path, 'options', k, 'label'], o['label'], 1, 100);
+    between(errors, [...path, 'options', k, 'value'], o['value'], 1, 100);
+    between(errors, [...path, 'options', k, 'description'], o['description'], 0, 100, false);
+    if (seen.has(o['value']))
+      errors.add(
+        [...path, 'options', k, 'value'],
+        'SELECT_COMPONENT_OPTION_VALUE_DUPLICATED',
+        'Values must be unique.',
+      );
+    seen.add(o['value']);
+  });
+  const min = select['min_values'] ?? 1;
+  const max = select['max_values'] ?? 1;
+  if (typeof min !== 'number' || min < 0 || min > 25)
+    errors.add([...path, 'min_values'], 'NUMBER_TYPE_MAX', 'int value should be between 0 and 25.');
+  if (typeof max !== 'number' || max < 1 || max > 25 || max > options.length || (typeof min === 'number' && min > max))
+    errors.add([...path, 'max_values'], 'NUMBER_TYPE_MAX', 'int value should be between 1 and 25.');
 }
 
 /** Checks a create or edit body; `create` adds Discord's empty-message rule. */

@@ -170,7 +170,7 @@ test('buttons: links and actions with ids, rows of 5, at most 5 rows', () => {
   const buttons = p.components.flatMap((r) => r.components);
   assert.equal(buttons.length, 25);
   assert.deepEqual(buttons[0], { type: 2, style: 4, label: `${'x'.repeat(79)}…`, custom_id: 'long' });
-  assert.ok(!buttons.some((b) => b.label === 'no id yet'));
+  assert.ok(!buttons.some((b) => 'label' in b && b.label === 'no id yet'));
   assert.throws(
     () => toDiscordPayload(card({ actions: [{ label: 'x', command: 'c', options: {}, id: 'i'.repeat(101) }] })),
     /101-character id/,

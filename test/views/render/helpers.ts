@@ -299,6 +299,12 @@ export function assertDiscordLimits(p: DiscordPayload): void {
     assert.equal(row.type, 1);
     assert.ok(row.components.length >= 1 && row.components.length <= BUTTONS_PER_ROW);
     for (const b of row.components) {
+      if (b.type === 3) {
+        assert.equal(row.components.length, 1, 'a select menu has its row to itself');
+        assert.ok(b.options.length >= 1 && b.options.length <= 25 && b.placeholder.length <= 150);
+        for (const o of b.options) assert.ok(o.label.length <= 100 && o.value.length <= 100);
+        continue;
+      }
       assert.ok(b.label.length >= 1 && b.label.length <= BUTTON_LABEL_MAX, 'label length');
       if (b.style === 5) assert.match(b.url, /^https?:\/\//);
       else {

@@ -1,4 +1,4 @@
-// The Discord fake's modals: a modal only as the first answer to a press, its limits, and its submit interaction.
+// The Discord fake's modals and select menus: a modal only as the first answer to a press, limits, and the interactions they send back.
 import { once } from 'node:events';
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
@@ -122,4 +122,41 @@ test('a modal whose label is over 45 characters is refused with 50035', async (t
   await press.waitFor('callback');
   await Promise.all(runs);
   assert.deepEqual(codes, [50035]);
+});
+
+test('a select menu takes its row alone with 1-25 options; a pick arrives as component_type 3 with its values', async (t) => {
+  const { fake, client } = await boot(t);
+  const channel = client.channels.cache.get(CHANNEL) as TextChannel;
+  const select = (n: number, extra: Record<string, unknown> = {}) => ({
+    type: 3,
+    custom_id: 'pick',
+    placeholder: 'Language',
+    options: Array.from({ length: n }, (_, k) => ({ label: `L${k}`, value: `v${k}` })),
+    ...extra,
+  });
+  const refused = async (components: unknown[]) =>
+    channel.send({ content: 'x', components: components as never }).then(
+      () => undefined,
+      (err: { code?: unknown }) => err.code,
+    );
+  assert.equal(await refused([{ type: 1, components: [select(26)] }]), 50035);
+  assert.equal(
+    await refused([{ type: 1, components: [select(2), { type: 2, style: 1, label: 'b', custom_id: 'b' }] }]),
+    50035,
+  );
+  assert.equal(await refused([{ type: 1, components: [select(2, { placeholder: 'p'.repeat(151) })] }]), 50035);
+  await channel.send({ content: 'menu', components: [{ type: 1, components: [select(3)] }] as never });
+  const menu = fake.channelMessages(CHANNEL).at(-1)!;
+  const seen: string[] = [];
+  const runs = handled(client, async (i) => {
+    if (!i.isStringSelectMenu()) throw new Error('expected a select menu');
+    seen.push(`${i.customId} ${i.values.join(',')}`);
+    await i.deferUpdate();
+  });
+  await assert.rejects(fake.chooseOption({ customId: 'pick', message: menu, values: ['v9'] }), /no option v9/);
+  await assert.rejects(fake.chooseOption({ customId: 'pick', message: menu, values: ['v0', 'v1'] }), /takes 1-1/);
+  const pick = await fake.chooseOption({ customId: 'pick', message: menu, values: ['v2'] });
+  await pick.waitFor('callback');
+  await Promise.all(runs);
+  assert.deepEqual(seen, ['pick v2']);
 });
