@@ -96,3 +96,21 @@ test('version 3 -> 4: subscriptions, languages and queued alerts written before 
   assert.deepEqual(got, ['digest', 'korean', 'open'], 'every subscription but the one in its quiet hours');
   assert.ok(h.sent.every((s) => s.threadId === undefined));
 });
+
+test('quiet hours in one topic hold its alerts only; the other topic of the chat gets them at once', async (t) => {
+  const h = await callsHarness(t, { subscribe: false });
+  const d = h.app.dispatcher;
+  for (const where of [at('11'), at('22')]) await d.run('subscribe', OPEN, where);
+  const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+  const quiet = await d.text(`/alerts quiet ${hhmm(h.now() - 3_600_000)}-${hhmm(h.now() + 3 * 3_600_000)}`, at('22'));
+  assert.notEqual(quiet?.kind, 'error');
+  h.shill(1, 1);
+  await h.cycle();
+  assert.deepEqual(
+    h.sent.map((s) => s.threadId),
+    ['11'],
+    'topic 22 is in its quiet hours',
+  );
+  const held = (await h.app.store.outbox.pending()).filter((e) => e.threadId === '22');
+  assert.equal(held.length, 1, 'held for topic 22, to be summarised there');
+});

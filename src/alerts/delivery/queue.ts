@@ -31,6 +31,8 @@ export async function runOnce(s: DeliveryState): Promise<void> {
     }
     q.push(e);
   }
+  s.sharing.clear();
+  for (const q of byDest.values()) s.sharing.set(chatKeyOf(q[0]!), (s.sharing.get(chatKeyOf(q[0]!)) ?? 0) + 1);
   const run = async (queues: OutboxEntry[][], width: number, yields: boolean) => {
     let next = 0;
     // A store failure stops every worker before the run ends: no second run may start

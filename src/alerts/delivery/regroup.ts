@@ -50,7 +50,11 @@ export async function regroup(
   out.unshift(...summaries);
   const ready = out.filter((e) => isAlert(e) && e.state === 'pending' && e.notBefore <= t);
   if (ready.length < 2 || !sender.perMinute) return out;
-  const budget = sender.perMinute(sub.chatId, sub.isGroup) - s.recent.inLastMinute(chatKeyOf(sub));
+  // The chat's minute, shared by its destinations with alerts now (a group's topics count together).
+  const share = s.sharing.get(chatKeyOf(sub)) ?? 1;
+  const budget = Math.floor(
+    (sender.perMinute(sub.chatId, sub.isGroup) - s.recent.inLastMinute(chatKeyOf(sub))) / share,
+  );
   if (ready.length <= budget) return out;
   const replaced = new Map<string, OutboxEntry | null>();
   for (const chunk of burstChunks(ready, budget)) {

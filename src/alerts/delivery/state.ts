@@ -64,6 +64,11 @@ export interface DeliveryState {
   /** Sends per chat (every thread together: platforms limit chats) in the last minute, for merging a burst it cannot take. */
   readonly recent: RecentSends;
   /**
+   * Per chat (chatKeyOf), how many of its destinations (the chat, its topics) have alerts in
+   * this run: they share the chat's minute, so each merges a burst against its share.
+   */
+  readonly sharing: Map<string, number>;
+  /**
    * Destinations that moved during this run, their entries following: chats (group migration)
    * by chatKeyOf, threads gone to their chat (topics turned off) by destinationKey.
    */
@@ -91,6 +96,7 @@ export function createState(o: DeliveryOptions, drain: () => Promise<void>): Del
     retryForMs: o.retryForMs ?? 3_600_000,
     unrecorded: new Map(),
     recent: new RecentSends(now),
+    sharing: new Map(),
     moved: new Map(),
     again: false,
     yieldFollowups: false,

@@ -162,3 +162,46 @@ test('in groups every answer replies to its asker; one whose message was deleted
   const dm = await r.ask({ id: MEMBER.id, type: 'private' }, '/help', MEMBER);
   assert.equal(dm.reply_to_message_id, undefined);
 });
+
+test('the topics of a group share its 20 messages a minute: a burst for two topics is merged against each one’s share, none lost', async (t) => {
+  const r = await rig(t);
+  const alpha = r.fake.createTopic(FORUM.id, 'Alpha');
+  const calls = r.fake.createTopic(FORUM.id, 'Calls');
+  r.fake.setMember(FORUM.id, ADMIN.id, 'administrator');
+  for (const topic of [alpha, calls]) assert.doesNotMatch((await askIn(r, topic, OPEN)).text!, /^⚠️/);
+  const watcher = r.app.startAlerts([r.adapter.sender], { cron: NEVER });
+  await watcher.tick();
+  const before = r.fake.messages(FORUM.id).length;
+  // 12 alerts for each topic at once: fewer than the group's 20 each, 24 for the group.
+  const tokens = r.sb.data.tokens.filter((x) => /^[A-Z0-9]+$/.test(x.symbol)).slice(0, 12);
+  for (const tok of tokens)
+    r.sb.addTweets(1, { token: tok.id, kol: r.sb.data.kols[6]!.id, tokenScore: 90, kolScore: 90 });
+  await watcher.tick();
+  await delivered(r);
+  const sent = r.fake.messages(FORUM.id).slice(before);
+  const listed = (topic: number) =>
+    sent
+      .filter((m) => m.message_thread_id === topic)
+      .reduce((n, m) => n + (m.text!.match(/^• /gm)?.length ?? (/ shilled by /.test(m.text!) ? 1 : 0)), 0);
+  assert.equal(listed(alpha), 12, 'every alert listed in Alpha');
+  assert.equal(listed(calls), 12, 'every alert listed in Calls');
+  // Each topic's share is half the group's 20; a burst merges into at most half its share, leaving room.
+  assert.ok(sent.length <= 10, `both topics together well within the group's minute: ${sent.length} messages`);
+});
+
+test('a digest asked for in a topic goes to that topic; a pasted address in a topic gets its card there', async (t) => {
+  const r = await rig(t);
+  r.fake.setPrivacy(false);
+  const alpha = r.fake.createTopic(FORUM.id, 'Alpha');
+  r.fake.setMember(FORUM.id, ADMIN.id, 'administrator');
+  assert.doesNotMatch((await askIn(r, alpha, OPEN)).text!, /^⚠️/);
+  r.app.startAlerts([r.adapter.sender], { cron: NEVER });
+  const confirmed = await askIn(r, alpha, '/digest now');
+  assert.doesNotMatch(confirmed.text!, /^⚠️/, confirmed.text);
+  const digest = await r.fake.waitForMessage(FORUM.id, (m) => m.message_id > confirmed.message_id, PATIENCE_MS);
+  assert.equal(digest.message_thread_id, alpha, 'the digest, in Alpha');
+  const tok = r.sb.data.tokens.find((x) => x.chain_id === 'solana' && /^[A-Z0-9]+$/.test(x.symbol))!;
+  const card = await askIn(r, alpha, `look at ${tok.address}`, MEMBER);
+  assert.equal(card.message_thread_id, alpha, 'the card, in Alpha');
+  assert.match(card.text!, new RegExp(tok.symbol));
+});
