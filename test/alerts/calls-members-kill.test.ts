@@ -1,0 +1,135 @@
+/**
+ * Members' calls across a SIGKILL of the real bot process (SQLite): calls just
+ * recorded, still waiting for the follow-up queue, when the process dies a few
+ * milliseconds after the round's market answer. After the restart every call
+ * has its 5-minute sample once (nothing lost, nothing doubled), the board still
+ * holds each call once, and no token is asked about with no point due.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startSandbox } from '../../src/sandbox/server.ts';
+import { openStore } from '../../src/store/index.ts';
+import { memberCall } from '../../src/store/membercalls.ts';
+import { startDiscordFake } from '../fakes/discord/index.ts';
+import { startTelegramFake } from '../fakes/telegram/index.ts';
+
+const CHILD = fileURLToPath(new URL('./calls-child.ts', import.meta.url));
+const BOARD = 'telegram:-7500001';
+
+test('SQLite: SIGKILL right after a round’s market answer, with members’ calls still queued: each gets its 5 min sample once', {
+  timeout: 120_000,
+}, async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'kolradar-mcalls-kill-'));
+  let clock = Date.now();
+  const sb = await startSandbox({ market: { clock: () => clock } });
+  const discord = await startDiscordFake({ guilds: [{ id: '933000000000000002', channels: [] }] });
+  const telegram = await startTelegramFake({
+    token: '7000000016:AAFakeTokenForTheMCallsKill_0123456',
+    knownChatsOnly: false,
+  });
+  const storeUrl = `sqlite:${join(dir, 'state.sqlite')}`;
+  let child: ChildProcess | undefined;
+  t.after(async () => {
+    child?.kill('SIGKILL');
+    await discord.close();
+    await telegram.close();
+    await sb.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  // Calls as a paste records them: credited, on the board, waiting for the follow-up queue.
+  const toks = sb.data.tokens.filter((x) => x.marketcap > 0).slice(0, 6);
+  const seed = await openStore(storeUrl);
+  await seed.members.setOn(BOARD, true);
+  for (const [i, tok] of toks.entries()) {
+    const made = await seed.members.call(
+      memberCall({
+        board: BOARD,
+        platform: 'telegram',
+        chatId: '-7500001',
+        messageId: String(i),
+        member: { id: String(100 + (i % 2)), name: `@m${i % 2}` },
+        token: { chain: tok.chain_id, address: tok.address, symbol: tok.symbol, name: tok.name },
+        marketCap: tok.marketcap,
+        liquidity: tok.liquidity,
+        at: clock,
+        points: seed.members.points,
+        nonce: String(i),
+      }),
+    );
+    assert.equal(made.kind, 'recorded');
+  }
+  assert.equal((await seed.members.intake()).length, 6);
+  await seed.close();
+  const env = {
+    KOL_API_BASE_URL: sb.url,
+    KOL_API_KEY: sb.apiKey,
+    STORE_URL: storeUrl,
+    DISCORD_TOKEN: discord.token,
+    DISCORD_APPLICATION_ID: discord.applicationId,
+    DISCORD_API_BASE: discord.apiBase,
+    TELEGRAM_BOT_TOKEN: telegram.token,
+    TELEGRAM_API_ROOT: telegram.apiRoot,
+  };
+  const start = async (at: number) => {
+    const c = spawn(process.execPath, [CHILD, String(at), JSON.stringify(env)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve, reject) => {
+      c.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+      c.once('exit', (code) => reject(new Error(`child exited ${code}`)));
+    });
+    return c;
+  };
+  const exited = (c: ChildProcess) =>
+    new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
+  const until = async (what: string, ok: () => boolean | Promise<boolean>) => {
+    for (let i = 0; i < 600 && !(await ok()); i++) await sleep(50);
+    assert.ok(await ok(), what);
+  };
+  const board = async () => {
+    const s = await openStore(storeUrl);
+    try {
+      return { calls: await s.members.list(BOARD, 0), queued: await s.members.intake() };
+    } finally {
+      await s.close();
+    }
+  };
+
+  // Life 1, six minutes on: killed a few milliseconds after the round's market answer.
+  clock += 6 * 60_000;
+  const before = sb.count('2');
+  child = await start(clock);
+  await until('the round asked the market', () => sb.count('2') > before);
+  await sleep(3);
+  child.kill('SIGKILL');
+  await exited(child);
+
+  // Life 2: every call sampled at its 5 min point, once.
+  clock += 60_000;
+  child = await start(clock);
+  await until('every call sampled', async () => (await board()).calls.every((c) => c.samples.length >= 1));
+  const settled = sb.count('2');
+  const reads = sb.count('tweets');
+  await until('three more ticks', () => sb.count('tweets') >= reads + 3);
+  assert.equal(sb.count('2'), settled, 'no token asked about with no point due');
+  const { calls, queued } = await board();
+  assert.equal(calls.length, 6, 'each call once on the board');
+  assert.deepEqual(queued, [], 'all moved to the follow-up queue');
+  for (const c of calls) {
+    assert.deepEqual(
+      c.samples.map((s) => s.point),
+      [5],
+      `${c.token.symbol}: one sample, the 5 min point`,
+    );
+    assert.equal(c.next, 1);
+    assert.equal(c.peak, Math.max(c.marketCap!, c.samples[0]!.marketCap));
+  }
+  child.kill('SIGTERM');
+  await exited(child);
+});
