@@ -315,6 +315,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
       digests = createDigests({
         api,
         calls: store.calls,
+        members: store.members,
         charts,
         log,
         subscriptions: store.subscriptions,

@@ -12,6 +12,9 @@ import { clockText, localTime } from '../../domain/zoned.ts';
 import type { T } from '../../i18n/index.ts';
 import type { Formats } from '../../i18n/format.ts';
 import type { CallStore } from '../../store/calls.ts';
+import type { MemberCallStore } from '../../store/membercalls.ts';
+import { MIN_CALLS_RANKED, rankCallers } from '../../domain/board.ts';
+import { chatKeyOf } from '../../domain/destination.ts';
 import type { Subscription } from '../../store/subscriptions.ts';
 import type { ChartPool } from '../../domain/charts.ts';
 import { CALLS_CHART_MAX_ROWS } from '../../views/charts/index.ts';
@@ -29,6 +32,8 @@ const WIN_RATE_ROWS = 30;
 export interface DigestDeps {
   readonly api: KolClient;
   readonly calls?: CallStore;
+  /** Members' calls: the chat's top callers of the period, where its board is on. */
+  readonly members?: Pick<MemberCallStore, 'settings' | 'list'>;
   readonly charts?: ChartPool;
   readonly log: Logger;
   readonly budgetMs?: number;
@@ -100,6 +105,8 @@ export async function buildDigest(
   });
   const scorecard = await callsSection(d, sub, period, t, f);
   fields.push(scorecard.field);
+  const callers = await callersField(d, sub, period, t, f);
+  if (callers) fields.push(callers);
   const l = localTime(period.at, tz);
   const from = localTime(period.from, tz);
   const date = (p: typeof l) =>
@@ -120,6 +127,40 @@ export async function buildDigest(
     colour: late ? 'warn' : 'brand',
     ...(scorecard.picture ? { picture: scorecard.picture } : {}),
   };
+}
+
+/** The chat's top callers of the period (members' calls, ranked as /lb ranks them); none where its board is off. */
+async function callersField(
+  d: DigestDeps,
+  sub: Subscription,
+  period: DigestPeriod,
+  t: T,
+  f: Pick<Formats, 'pct' | 'int'>,
+): Promise<Field | undefined> {
+  if (!d.members) return undefined;
+  const board = chatKeyOf(sub);
+  try {
+    if (!(await d.members.settings(board)).on) return undefined;
+    const calls = (await d.members.list(board, period.from)).filter((c) => c.at < period.at);
+    const top = rankCallers(calls).slice(0, TOP);
+    return {
+      name: t('digest.topCallers', { min: f.int(MIN_CALLS_RANKED) }),
+      value:
+        top
+          .map((r) =>
+            t('digest.callerLine', {
+              name: r.name,
+              rate: f.pct(r.hitRate, 'fraction'),
+              n: f.int(r.calls),
+              best: `${r.best.call.token.symbol} ${x(r.best.peak)}`,
+            }),
+          )
+          .join('\n') || t('digest.none'),
+    };
+  } catch {
+    // The store did not answer: the digest goes out without its callers rather than not at all.
+    return { name: t('digest.topCallers', { min: f.int(MIN_CALLS_RANKED) }), value: t('digest.unavailable') };
+  }
 }
 
 type Ranking = PromiseSettledResult<Awaited<ReturnType<KolClient['getTokenAnalytics']>>>;

@@ -775,6 +775,8 @@ export default {
     bad: '“{{tz}}” is not a time zone I know. Use an IANA name, e.g. {{example}}.',
   },
   digest: {
+    topCallers: 'Top callers here ({{min}}+ calls)',
+    callerLine: '{{name}} · hit rate {{rate}} of {{n}} · best {{best}}',
     field: 'Digest',
     titleDaily: 'Daily digest',
     titleWeekly: 'Weekly digest',

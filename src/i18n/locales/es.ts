@@ -767,6 +767,8 @@ export default {
     bad: '“{{tz}}” no es una zona horaria que conozca. Usa un nombre IANA, p. ej. {{example}}.',
   },
   digest: {
+    topCallers: 'Mejores callers aquí ({{min}}+ calls)',
+    callerLine: '{{name}} · acierto {{rate}} de {{n}} · mejor {{best}}',
     field: 'Resumen',
     titleDaily: 'Resumen diario',
     titleWeekly: 'Resumen semanal',

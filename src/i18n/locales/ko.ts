@@ -724,6 +724,8 @@ export default {
     bad: '“{{tz}}”은(는) 제가 아는 시간대가 아닙니다. IANA 이름을 쓰세요. 예: {{example}}',
   },
   digest: {
+    topCallers: '이곳의 탑 콜러 (콜 {{min}}개 이상)',
+    callerLine: '{{name}} · {{n}}개 중 적중률 {{rate}} · 최고 {{best}}',
     field: '요약',
     titleDaily: '일간 요약',
     titleWeekly: '주간 요약',

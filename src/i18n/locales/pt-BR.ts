@@ -770,6 +770,8 @@ export default {
     bad: '“{{tz}}” não é um fuso horário que eu conheça. Use um nome IANA, ex.: {{example}}.',
   },
   digest: {
+    topCallers: 'Melhores callers aqui ({{min}}+ calls)',
+    callerLine: '{{name}} · acerto {{rate}} de {{n}} · melhor {{best}}',
     field: 'Resumo',
     titleDaily: 'Resumo diário',
     titleWeekly: 'Resumo semanal',

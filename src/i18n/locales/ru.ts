@@ -780,6 +780,8 @@ export default {
     bad: '«{{tz}}» — незнакомый мне часовой пояс. Используй имя IANA, например {{example}}.',
   },
   digest: {
+    topCallers: 'Лучшие коллеры здесь (от {{min}} коллов)',
+    callerLine: '{{name}} · попадания {{rate}} из {{n}} · лучший {{best}}',
     field: 'Сводка',
     titleDaily: 'Ежедневная сводка',
     titleWeekly: 'Еженедельная сводка',

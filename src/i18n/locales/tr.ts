@@ -752,6 +752,8 @@ export default {
     bad: '“{{tz}}” tanıdığım bir saat dilimi değil. Bir IANA adı kullan, ör. {{example}}.',
   },
   digest: {
+    topCallers: 'Buradaki en iyi çağrıcılar ({{min}}+ çağrı)',
+    callerLine: '{{name}} · {{n}} çağrıda isabet {{rate}} · en iyi {{best}}',
     field: 'Özet',
     titleDaily: 'Günlük özet',
     titleWeekly: 'Haftalık özet',

@@ -732,6 +732,8 @@ export default {
     bad: '“{{tz}}” không phải múi giờ mình biết. Hãy dùng tên IANA, ví dụ {{example}}.',
   },
   digest: {
+    topCallers: 'Người gọi kèo hàng đầu ({{min}}+ kèo)',
+    callerLine: '{{name}} · tỉ lệ trúng {{rate}} trên {{n}} · tốt nhất {{best}}',
     field: 'Tóm tắt',
     titleDaily: 'Tóm tắt hằng ngày',
     titleWeekly: 'Tóm tắt hằng tuần',

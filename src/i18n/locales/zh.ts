@@ -716,6 +716,8 @@ export default {
     bad: '“{{tz}}”不是我认识的时区。请使用 IANA 名称，例如 {{example}}。',
   },
   digest: {
+    topCallers: '本群最佳喊单者（{{min}} 次以上）',
+    callerLine: '{{name}} · {{n}} 次中命中率 {{rate}} · 最佳 {{best}}',
     field: '摘要',
     titleDaily: '每日摘要',
     titleWeekly: '每周摘要',
