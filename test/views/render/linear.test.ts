@@ -140,7 +140,10 @@ for (const [name, f] of Object.entries(TRANSFORMS)) {
   test(`${name} stays linear on 64 KB pathological inputs`, () => {
     const slow: string[] = [];
     for (const [kind, make] of Object.entries(PATHOLOGICAL)) {
-      const g = growth(f, make);
+      // Quadratic code is over the factor every time; a loaded machine (a few ms descheduled inside
+      // each of the runs) only sometimes: the lowest of up to three measurements is what counts.
+      let g = growth(f, make);
+      for (let again = 0; again < 2 && g > FACTOR; again++) g = Math.min(g, growth(f, make));
       if (g > FACTOR) slow.push(`${kind}: ${g.toFixed(1)}x`);
     }
     assert.deepEqual(slow, [], `64 KB in one piece costs more than ${FACTOR}x the same in ${PIECES} pieces`);
