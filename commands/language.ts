@@ -33,6 +33,9 @@ export default {
     }
     if (code.trim().toLowerCase() === 'auto') {
       await ctx.store.languages.clear(platform, chatId, threadId);
+      // A topic without its own language speaks its chat's, when the chat chose one.
+      const chat = threadId ? await ctx.store.languages.get(platform, chatId) : undefined;
+      if (chat) return { kind: 'text', text: translator(chat)('language.followsChat', { language: nameOf(chat) }) };
       const own = pickLocale(ctx.caller.locale);
       return { kind: 'text', text: translator(own)('language.cleared', { language: nameOf(own) }) };
     }

@@ -12,6 +12,7 @@ import { openStore } from '../../src/store/index.ts';
 import { SCHEMA_VERSION } from '../../src/store/schema.ts';
 import { seedVersion } from '../helpers/schema.ts';
 import { callsHarness, textOf } from './calls-harness.ts';
+import { autoCardSettings } from '../../src/core/autocard.ts';
 
 const OPEN = { token_score: '0', kol_score: '0', followers: '0', cooldown: '0' };
 const CHAT = 'forum-chat';
@@ -113,4 +114,23 @@ test('quiet hours in one topic hold its alerts only; the other topic of the chat
   );
   const held = (await h.app.store.outbox.pending()).filter((e) => e.threadId === '22');
   assert.equal(held.length, 1, 'held for topic 22, to be summarised there');
+});
+
+test("a topic speaks its chat's language and shows its automatic-card setting until it sets its own; cleared, it follows the chat again", async (t) => {
+  const h = await callsHarness(t, { subscribe: false });
+  const d = h.app.dispatcher;
+  const text = (v: View | undefined) => (v ? textOf(v) : '');
+  await d.text('/language ru', at());
+  await d.text('/autocard off', at());
+  assert.match(text(await d.text('/language', at('11'))), /[А-Яа-я]/, "the chat's language, in the topic");
+  assert.equal((await autoCardSettings(h.app.store).get('console', CHAT, '11')).enabled, false, "the chat's setting");
+  await d.text('/language es', at('11'));
+  await d.text('/autocard on', at('11'));
+  assert.equal(await h.app.store.languages.get('console', CHAT, '11'), 'es');
+  assert.equal(await h.app.store.languages.get('console', CHAT), 'ru', 'the chat keeps its own');
+  assert.equal((await autoCardSettings(h.app.store).get('console', CHAT, '11')).enabled, true);
+  assert.equal((await autoCardSettings(h.app.store).get('console', CHAT)).enabled, false);
+  const cleared = text(await d.text('/language auto', at('11')));
+  assert.match(cleared, /[А-Яа-я]/, 'said in the chat’s language, which the topic follows again');
+  assert.equal(await h.app.store.languages.get('console', CHAT, '11'), 'ru');
 });

@@ -14,6 +14,7 @@ export default {
     choose: 'Set one with /language <code>, or /language auto to follow each person’s app:',
     set: 'Done: I speak English in this chat from now on.',
     cleared: 'Language cleared: I answer in each person’s app language again ({{language}} for you).',
+    followsChat: 'Language cleared for this topic: it speaks the chat’s language again ({{language}}).',
     unknown: 'I don’t speak “{{code}}”. Choose one of: {{codes}}, or auto.',
     adminsOnlyGroup: 'Only group admins can change this chat’s language.',
     adminsOnlyChannel: 'Only members who can manage this channel can change its language.',

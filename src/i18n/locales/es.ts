@@ -9,6 +9,7 @@ export default {
     choose: 'Elige uno con /language <código>, o /language auto para seguir la app de cada uno:',
     set: 'Listo: desde ahora hablo español en este chat.',
     cleared: 'Idioma borrado: vuelvo a responder a cada uno en el idioma de su app (a ti, en {{language}}).',
+    followsChat: 'Idioma de este tema borrado: vuelve a usar el idioma del chat ({{language}}).',
     unknown: 'No hablo «{{code}}». Elige uno de: {{codes}}, o auto.',
     adminsOnlyGroup: 'Solo los admins del grupo pueden cambiar el idioma de este chat.',
     adminsOnlyChannel: 'Solo quienes pueden gestionar este canal pueden cambiar su idioma.',

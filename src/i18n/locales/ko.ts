@@ -9,6 +9,7 @@ export default {
     choose: '/language <코드>로 설정하거나, 각자의 앱 언어를 따르려면 /language auto:',
     set: '완료: 이제 이 채팅에서는 한국어로 답할게요.',
     cleared: '언어 설정을 지웠어요. 다시 각자의 앱 언어로 답할게요 (회원님은 {{language}}).',
+    followsChat: '이 토픽의 언어 설정을 지웠어요. 다시 채팅의 언어({{language}})를 따릅니다.',
     unknown: '“{{code}}”는 지원하지 않는 언어예요. 다음 중에서 고르세요: {{codes}}, 또는 auto.',
     adminsOnlyGroup: '이 채팅의 언어는 그룹 관리자만 바꿀 수 있어요.',
     adminsOnlyChannel: '이 채널의 언어는 채널 관리 권한이 있는 멤버만 바꿀 수 있어요.',

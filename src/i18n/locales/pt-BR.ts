@@ -10,6 +10,7 @@ export default {
     choose: 'Escolha um com /language <código>, ou /language auto para seguir o app de cada um:',
     set: 'Pronto: a partir de agora falo português neste chat.',
     cleared: 'Idioma removido: volto a responder no idioma do app de cada um (para você, {{language}}).',
+    followsChat: 'Idioma deste tópico removido: ele volta a usar o idioma do chat ({{language}}).',
     unknown: 'Não falo “{{code}}”. Escolha um destes: {{codes}}, ou auto.',
     adminsOnlyGroup: 'Só os admins do grupo podem mudar o idioma deste chat.',
     adminsOnlyChannel: 'Só quem pode gerenciar este canal pode mudar o idioma dele.',

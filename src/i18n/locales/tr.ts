@@ -10,6 +10,7 @@ export default {
     choose: '/language <kod> ile seç ya da herkesin uygulama diline uymak için /language auto yaz:',
     set: 'Tamam: bundan sonra bu sohbette Türkçe konuşuyorum.',
     cleared: 'Dil ayarı kaldırıldı: yine herkese kendi uygulamasının dilinde cevap veriyorum (sana {{language}}).',
+    followsChat: 'Bu konunun dili temizlendi: yeniden sohbetin dilini kullanıyor ({{language}}).',
     unknown: '“{{code}}” dilini bilmiyorum. Şunlardan birini seç: {{codes}} ya da auto.',
     adminsOnlyGroup: 'Bu sohbetin dilini sadece grup adminleri değiştirebilir.',
     adminsOnlyChannel: 'Bu kanalın dilini sadece kanalı yönetebilen üyeler değiştirebilir.',

@@ -10,6 +10,7 @@ export default {
     choose: 'Chọn bằng /language <mã>, hoặc /language auto để theo app của từng người:',
     set: 'Xong: từ giờ mình nói tiếng Việt trong chat này.',
     cleared: 'Đã xóa ngôn ngữ: mình lại trả lời theo ngôn ngữ app của từng người (với bạn là {{language}}).',
+    followsChat: 'Đã xóa ngôn ngữ của chủ đề này: chủ đề lại dùng ngôn ngữ của nhóm ({{language}}).',
     unknown: 'Mình không biết “{{code}}”. Hãy chọn một trong: {{codes}}, hoặc auto.',
     adminsOnlyGroup: 'Chỉ admin của nhóm mới đổi được ngôn ngữ của chat này.',
     adminsOnlyChannel: 'Chỉ thành viên có quyền quản lý kênh này mới đổi được ngôn ngữ của kênh.',

@@ -9,6 +9,7 @@ export default {
     choose: '用 /language <代码> 设置，或用 /language auto 跟随每个人的 App 语言：',
     set: '好的，以后我在这里说简体中文。',
     cleared: '已清除语言设置：我会重新按每个人的 App 语言回复（你的是{{language}}）。',
+    followsChat: '已清除此话题的语言：它重新使用本群的语言（{{language}}）。',
     unknown: '我不会说“{{code}}”。请从这些里选：{{codes}}，或 auto。',
     adminsOnlyGroup: '只有群管理员才能修改这里的语言。',
     adminsOnlyChannel: '只有能管理此频道的成员才能修改它的语言。',
