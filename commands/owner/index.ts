@@ -16,7 +16,6 @@ import { stats } from './stats.ts';
 const options = {
   action: opt.string({
     description: 'stats, destinations, disable, enable, ban, unban, bans, notice, send, progress',
-    required: true,
     positional: true,
   }),
   rest: opt.string({
@@ -47,7 +46,7 @@ export default {
   examples: ['/owner stats', '/owner destinations failing', '/owner notice Maintenance at 02:00 UTC'],
   async run({ action, rest }, ctx) {
     if (!ctx.owner) throw new UserError({ key: 'errors.unknownCommand', values: { name: 'owner' } }, '/help');
-    const run = ACTIONS[action.toLowerCase()];
+    const run = action ? ACTIONS[action.toLowerCase()] : undefined;
     if (!run) return { kind: 'text', text: ctx.t('owner.usage') };
     return run(ctx as OwnerContext, (rest ?? '').trim());
   },

@@ -74,6 +74,9 @@ test('/owner stats counts servers, destinations, subscriptions and upstream requ
   assert.match(stats, new RegExp(`${r.app.instanceId} \\(This instance\\): watcher: `));
   assert.match(stats, /other-host:42:0c0ffee0: watcher: follower/);
 
+  // No action, or one it does not know: what the console can do.
+  assert.match((await r.ask(me, '/owner')).text!, /^Owner’s console: \/owner stats · destinations/);
+  assert.match((await r.ask(me, '/owner help')).text!, /^Owner’s console:/);
   const list = (await r.ask(me, '/owner destinations search:degen')).text!;
   assert.match(list, /Destinations: 1/);
   assert.match(list, /telegram:-5101 · Degen Den · Telegram group · on/);
