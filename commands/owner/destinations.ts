@@ -3,6 +3,7 @@ import { BY_OWNER, disable, enable } from '../../src/alerts/subscriptions.ts';
 import { UserError } from '../../src/core/errors.ts';
 import type { Span, TextView } from '../../src/domain/view.ts';
 import { formats } from '../../src/i18n/format.ts';
+import type { OutboxEntry } from '../../src/store/outbox.ts';
 import type { Subscription } from '../../src/store/subscriptions.ts';
 import type { OwnerContext } from './index.ts';
 
@@ -25,8 +26,12 @@ export async function destinations(ctx: OwnerContext, rest: string): Promise<Tex
   const now = ctx.now();
   let subs = (await ctx.owner.store.subscriptions.all()).filter((s) => !s.movedTo);
   const counts = new Map<string, number>();
+  const errors = new Map<string, { error: string; at: number }>();
   if (/^failing$/i.test(filter)) {
-    subs = subs.filter((s) => s.disabled).sort((a, b) => b.disabled!.at - a.disabled!.at);
+    // Stopped destinations, and those with a send that failed lately (the outbox keeps finished entries six hours).
+    for (const [id, e] of await lastErrors(ctx)) errors.set(id, e);
+    for (const s of subs) if (s.disabled) errors.set(s.id, { error: s.disabled.reason, at: s.disabled.at });
+    subs = subs.filter((s) => errors.has(s.id)).sort((a, b) => errors.get(b.id)!.at - errors.get(a.id)!.at);
   } else if (/^busiest$/i.test(filter)) {
     for (let i = 0; i < subs.length; i += 100)
       await Promise.all(
@@ -53,13 +58,28 @@ export async function destinations(ctx: OwnerContext, rest: string): Promise<Tex
     const parts = [s.name, t(`owner.kind.${kindOf(s)}` as never), state];
     if (counts.has(s.id)) parts.push(int(counts.get(s.id)!));
     lines.push('\n', { code: s.id }, ` · ${parts.filter(Boolean).join(' · ')}`);
-    if (s.disabled) lines.push(`\n  ${t('owner.colError')}: ${s.disabled.reason}`);
+    const error = errors.get(s.id)?.error ?? s.disabled?.reason;
+    if (error) lines.push(`\n  ${t('owner.colError')}: ${error}`);
   }
   if (at < pages) {
     const next = `/owner destinations ${[filter, `page:${at + 1}`].filter(Boolean).join(' ')}`;
     lines.push('\n\n', t('owner.page', { page: int(at), pages: int(pages), next }));
   }
   return { kind: 'text', text: lines };
+}
+
+/** Entries given up for a reason that is not the destination's own choice (paused, muted, unsubscribed). */
+const CHOSEN = /^(unsubscribed|destination disabled|alerts paused|token muted)/;
+
+/** Each destination's newest failed send still in the outbox. */
+async function lastErrors(ctx: OwnerContext): Promise<Map<string, { error: string; at: number }>> {
+  const out = new Map<string, { error: string; at: number }>();
+  for await (const [key, e] of ctx.owner.store.space('outbox').entries<OutboxEntry>()) {
+    if (!key.startsWith('e:') || e?.state !== 'dead' || !e.error || CHOSEN.test(e.error)) continue;
+    const seen = out.get(e.subId);
+    if (!seen || seen.at < e.createdAt) out.set(e.subId, { error: e.error, at: e.createdAt });
+  }
+  return out;
 }
 
 async function known(ctx: OwnerContext, id: string): Promise<Subscription> {
