@@ -84,6 +84,9 @@ export async function subscribe(
     filters: filtersFrom(existing?.filters ?? DEFAULT_FILTERS),
     mutedTokens: existing?.mutedTokens ?? [],
     pausedUntil: existing?.pausedUntil ?? null,
+    // A filter change keeps the chat's quiet hours and digest: they are not filters.
+    ...(existing?.quiet ? { quiet: existing.quiet } : {}),
+    ...(existing?.digest ? { digest: existing.digest } : {}),
     startAfter: fresh ? await head() : existing.startAfter,
     disabled: null,
     createdBy: existing?.createdBy ?? by,

@@ -187,3 +187,25 @@ test('every panel label, modal title and field fits its platform in all eight la
     }
   }
 });
+
+test('a filter changed after quiet hours and a digest keeps both (typed or pressed)', async () => {
+  const chat = admin('panel-q');
+  for (const line of ['/subscribe', '/alerts quiet 23:00-07:00', '/digest daily at:08:00', '/subscribe token_score:75'])
+    assert.notEqual((await h.dispatcher.text(line, chat))?.kind, 'error', line);
+  let v = (await h.dispatcher.text('/settings', chat))!;
+  v = await press(v, 'Filters', chat);
+  await press(v, 'KOL score', chat, '70');
+  const sub = (await h.store.subscriptions.get('console:panel-q'))!;
+  assert.deepEqual([sub.filters.minTokenScore, sub.filters.minKolScore], [75, 70]);
+  assert.deepEqual(sub.quiet, { from: 23 * 60, to: 7 * 60, tz: 'UTC' });
+  assert.equal(sub.digest?.at, 8 * 60);
+});
+
+test('an expired panel says so and names /settings', async () => {
+  const chat = admin('panel-x');
+  const old = asError(await h.dispatcher.action('a:settings:AAAAAAAAAAAA', chat));
+  assert.match(old.message, /\/settings/);
+  assert.equal(old.example, '/settings');
+  const prompt = await h.dispatcher.prompt('a:?settings:AAAAAAAAAAAA', chat);
+  assert.ok('view' in prompt && prompt.view.kind === 'error' && prompt.view.example === '/settings');
+});

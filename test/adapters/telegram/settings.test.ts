@@ -1,7 +1,7 @@
 // /settings on Telegram through grammY and the Bot API fake: the panel edits itself, values come by forced reply.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { SentMessage } from '../../fakes/telegram/index.ts';
+import type { FakeChat, SentMessage } from '../../fakes/telegram/index.ts';
 import { PATIENCE_MS } from '../../helpers/wait.ts';
 import { barrier, button, eventually, group, rig, type Rig } from './helpers.ts';
 
@@ -10,14 +10,34 @@ const admin = { id: 6001, first_name: 'Ada' };
 const member = { id: 6002, first_name: 'Bob' };
 
 /** Presses `label` on the panel as `who`; resolves once the panel was edited. */
-async function press(r: Rig, panel: SentMessage, label: string, who = admin): Promise<SentMessage> {
-  const before = r.fake.messages(g.id).find((m) => m.message_id === panel.message_id)!.edits.length;
-  r.fake.pressButton({ chatId: g.id, messageId: panel.message_id, data: button(current(r, panel), label), from: who });
-  return r.fake.waitForEdit(g.id, (m) => m.message_id === panel.message_id && m.edits.length > before, PATIENCE_MS);
+async function press(r: Rig, panel: SentMessage, label: string, who = admin, chat = g): Promise<SentMessage> {
+  const before = current(r, panel, chat).edits.length;
+  r.fake.pressButton({
+    chatId: chat.id,
+    messageId: panel.message_id,
+    data: button(current(r, panel, chat), label),
+    from: who,
+  });
+  return r.fake.waitForEdit(chat.id, (m) => m.message_id === panel.message_id && m.edits.length > before, PATIENCE_MS);
 }
 
-const current = (r: Rig, panel: SentMessage) => r.fake.messages(g.id).find((m) => m.message_id === panel.message_id)!;
-const sub = (r: Rig) => r.app.store.subscriptions.get(`telegram:${g.id}`);
+/** Presses a value button, answers its forced reply, and resolves once the panel shows the change. */
+async function fill(r: Rig, panel: SentMessage, label: string, value: string, chat: FakeChat): Promise<SentMessage> {
+  r.fake.pressButton({
+    chatId: chat.id,
+    messageId: panel.message_id,
+    data: button(current(r, panel, chat), label),
+    from: admin,
+  });
+  await r.fake.waitForMessage(chat.id, (m) => m.reply_markup?.force_reply === true, PATIENCE_MS);
+  const before = current(r, panel, chat).edits.length;
+  r.fake.answerForceReply({ chat, from: admin, text: value });
+  return r.fake.waitForEdit(chat.id, (m) => m.message_id === panel.message_id && m.edits.length > before, PATIENCE_MS);
+}
+
+const current = (r: Rig, panel: SentMessage, chat = g) =>
+  r.fake.messages(chat.id).find((m) => m.message_id === panel.message_id)!;
+const sub = (r: Rig, chat = g) => r.app.store.subscriptions.get(`telegram:${chat.id}`);
 
 test('an admin sets a preset, numbers by forced reply (also as the group itself); others change nothing', async (t) => {
   const r = await rig(t);
@@ -92,4 +112,62 @@ test('an admin sets a preset, numbers by forced reply (also as the group itself)
   assert.equal(current(r, panel).edits.length, edits);
   assert.equal(r.fake.messages(g.id).filter((m) => m.reply_markup?.force_reply === true && !m.deleted).length, 0);
   assert.equal((await sub(r))?.filters.minFollowers, 10_000);
+});
+
+test('by buttons and replies alone a group stores what typed options store; two admins at once both keep theirs', async (t) => {
+  const r = await rig(t);
+  const p = group(-4902, 'Panel');
+  const typed = group(-4903, 'Typed');
+  const other = { id: 6003, first_name: 'Cy' };
+  for (const c of [p, typed]) r.fake.setMember(c.id, admin.id, 'administrator');
+  r.fake.setMember(p.id, other.id, 'administrator');
+  let panel = await r.ask(p, '/settings', admin);
+  panel = await press(r, panel, 'Alerts', admin, p);
+  panel = await press(r, panel, 'Turn alerts on', admin, p);
+  panel = await press(r, panel, '« Back', admin, p);
+  panel = await press(r, panel, 'Chains', admin, p);
+  panel = await press(r, panel, '✅ Solana', admin, p);
+  panel = await press(r, panel, '« Back', admin, p);
+  panel = await press(r, panel, 'KOLs', admin, p);
+  panel = await fill(r, panel, 'Only these KOLs', '@Cobie,@ansem', p);
+  panel = await press(r, panel, '« Back', admin, p);
+  panel = await press(r, panel, 'Quiet hours', admin, p);
+  panel = await fill(r, panel, 'Quiet hours', '22:30-06:00', p);
+  panel = await press(r, panel, '« Back', admin, p);
+  panel = await press(r, panel, 'Digest', admin, p);
+  panel = await press(r, panel, 'Weekly', admin, p);
+  panel = await fill(r, panel, 'Day', 'fri', p);
+  panel = await press(r, panel, '« Back', admin, p);
+  panel = await press(r, panel, 'Filters', admin, p);
+
+  // Two admins each press a value button and answer at the same moment.
+  for (const [who, label] of [
+    [admin, 'Token score'],
+    [other, 'KOL score'],
+  ] as const) {
+    r.fake.pressButton({
+      chatId: p.id,
+      messageId: panel.message_id,
+      data: button(current(r, panel, p), label),
+      from: who,
+    });
+    await r.fake.waitForMessage(p.id, (m) => m.reply_markup?.force_reply === true, PATIENCE_MS);
+  }
+  r.fake.answerForceReply({ chat: p, from: admin, text: '77' });
+  r.fake.answerForceReply({ chat: p, from: other, text: '66' });
+  await eventually(async () => (await sub(r, p))?.filters.minKolScore === 66, 'both answers stored');
+
+  for (const line of [
+    '/subscribe',
+    '/subscribe chains:aptos,bsc,base,sui only:@Cobie,@ansem token_score:77 kol_score:66',
+    '/alerts quiet 22:30-06:00',
+    '/digest weekly day:fri',
+  ]) {
+    const answer = await r.ask(typed, line, admin);
+    assert.doesNotMatch(answer.text!, /^⚠️/, line);
+  }
+  const [byPanel, byTyping] = [await sub(r, p), await sub(r, typed)];
+  assert.deepEqual(byPanel?.filters, byTyping?.filters);
+  assert.deepEqual(byPanel?.quiet, byTyping?.quiet);
+  assert.deepEqual({ ...byPanel?.digest, since: 0 }, { ...byTyping?.digest, since: 0 });
 });

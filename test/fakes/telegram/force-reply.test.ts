@@ -1,22 +1,7 @@
 // Forced replies as the fake models them: the markup's limits, and who gets the reply field (selective).
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTelegramFake, type TelegramFake } from './index.ts';
-
-async function open(t: TestContext): Promise<TelegramFake> {
-  const fake = await startTelegramFake({ limits: false });
-  t.after(() => fake.close());
-  return fake;
-}
-
-async function call(fake: TelegramFake, method: string, params: Record<string, unknown> = {}): Promise<any> {
-  const res = await fetch(`${fake.apiRoot}/bot${fake.token}/${method}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(params),
-  });
-  return res.json();
-}
+import { callRaw as call, openFake as open } from './raw.ts';
 
 const g = { id: -700, type: 'group' as const, title: 'G' };
 const ada = { id: 41, first_name: 'Ada' };
