@@ -1,4 +1,5 @@
 /** `/owner stats`: how many communities, destinations and subscriptions, what they got lately, what it costs. */
+import { MAX_FOLLOWUP_MINUTES } from '../../src/alerts/calls/record.ts';
 import type { CardView, Field } from '../../src/domain/view.ts';
 import { formats } from '../../src/i18n/format.ts';
 import type { Subscription } from '../../src/store/subscriptions.ts';
@@ -6,6 +7,8 @@ import type { OwnerContext } from './index.ts';
 import { kindOf } from './destinations.ts';
 
 const DAY_MS = 86_400_000;
+/** The latest follow-up point an alert may have. */
+const FOLLOWUPS_REACH_MS = MAX_FOLLOWUP_MINUTES * 60_000;
 
 export async function stats(ctx: OwnerContext): Promise<CardView> {
   const { store } = ctx.owner;
@@ -71,15 +74,20 @@ export async function stats(ctx: OwnerContext): Promise<CardView> {
   return { kind: 'card', title: t('owner.statsTitle'), fields, colour: 'brand' };
 }
 
-/** Alerts sent and follow-ups made since `from`, read from the calls every destination keeps. */
+/**
+ * Alerts sent and follow-ups made since `from`, read from the calls every destination keeps; a
+ * follow-up today may belong to an alert of the days before (points reach 30 days).
+ */
 async function lastDay(ctx: OwnerContext, subs: readonly Subscription[], from: number) {
   let alerts = 0;
   let followups = 0;
   for (let i = 0; i < subs.length; i += 100) {
-    const lists = await Promise.all(subs.slice(i, i + 100).map((s) => ctx.owner.store.calls.list(s.id, from)));
+    const lists = await Promise.all(
+      subs.slice(i, i + 100).map((s) => ctx.owner.store.calls.list(s.id, from - FOLLOWUPS_REACH_MS)),
+    );
     for (const calls of lists)
       for (const c of calls) {
-        alerts++;
+        if (c.at >= from) alerts++;
         followups += c.samples.filter((x) => x.point !== undefined && x.at >= from).length;
       }
   }

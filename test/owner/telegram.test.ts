@@ -138,6 +138,11 @@ test('a ban stops commands, pastes, buttons, inline answers and alerts for that 
   await eventually(async () => (await r.app.store.outbox.pending()).length === 0, 'the outbox to empty');
   assert.equal(r.fake.messages(other.id).filter((m) => / shilled by /.test(m.text ?? '')).length, 1);
   assert.equal(r.fake.messages(g.id).filter((m) => / shilled by /.test(m.text ?? '')).length, 0);
+  assert.match(
+    (await r.ask(me, '/owner stats')).text!,
+    /alerts: 1 · follow-ups: 0/,
+    'the alert counted for the last day',
+  );
 
   // Unbanned: the group answers and its alerts resume.
   assert.match((await r.ask(me, '/owner unban telegram:-5201')).text!, /Unbanned telegram:-5201.*back on: 1/);
