@@ -173,9 +173,12 @@ export async function disableChat(
 
 /**
  * A destination's thread is gone but its chat is not (a Telegram group turned
- * topics off): the settings move to the chat itself, unless the chat has its own
- * (they win). The thread's subscription stays, disabled, pointing at the chat
- * (`movedTo`), so that alerts already queued for it follow. Safe to run again.
+ * topics off): the settings move to the chat itself, and the thread's
+ * subscription stays, disabled, pointing at the chat (`movedTo`), so that alerts
+ * already queued for it follow. When the chat has alerts of its own (its own
+ * subscription, or another topic's moved there first) those win: the thread's
+ * subscription is only disabled, and its queued alerts are not posted twice.
+ * Safe to run again; callers serialise it per chat.
  */
 export async function leaveThread(
   subs: SubscriptionStore,
@@ -183,7 +186,7 @@ export async function leaveThread(
   now: number,
 ): Promise<{ from: string; to: string; merged: boolean } | undefined> {
   const sub = await subs.get(fromId);
-  if (!sub?.threadId || sub.movedTo) return undefined;
+  if (!sub?.threadId || sub.disabled) return undefined;
   const to = subscriptionId(sub.platform, sub.chatId);
   const own = await subs.get(to);
   const merged = own !== undefined && own.disabled === null;
@@ -191,12 +194,10 @@ export async function leaveThread(
     const { threadId: _, ...chat } = sub;
     await subs.put({ ...chat, id: to, disabled: null, updatedAt: now });
   }
-  await subs.put({
-    ...sub,
-    disabled: { reason: 'the group turned topics off; alerts go to the chat', at: now },
-    movedTo: sub.chatId,
-    updatedAt: now,
-  });
+  const reason = merged
+    ? 'the group turned topics off; the chat has alerts of its own'
+    : 'the group turned topics off; alerts go to the chat';
+  await subs.put({ ...sub, disabled: { reason, at: now }, ...(merged ? {} : { movedTo: sub.chatId }), updatedAt: now });
   return { from: fromId, to, merged };
 }
 

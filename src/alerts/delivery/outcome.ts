@@ -15,7 +15,7 @@ import { viewOf } from './compose.ts';
 import { followUp, track } from './followup.ts';
 import { isTestAlert } from '../testAlert.ts';
 import { CUT_OFF } from '../notice.ts';
-import { finish, wake, type DeliveryState } from './state.ts';
+import { finish, serial, wake, type DeliveryState } from './state.ts';
 import { nonceFor, type Sender, type SendResult, type Step } from './types.ts';
 
 export async function sendOne(
@@ -121,10 +121,13 @@ async function destinationGone(
 ): Promise<Step> {
   if (toChat) {
     // The thread is gone, not the chat (a group turned topics off): its settings and queued
-    // alerts go to the chat itself, once; this entry among them.
-    const m = await leaveThread(s.o.subscriptions, e.subId, s.now());
+    // alerts go to the chat itself, once, this entry among them; unless the chat has alerts of
+    // its own. One chat's topics find out one at a time, so only one of them moves there.
+    const m = await serial(s, chatKeyOf(e), () => leaveThread(s.o.subscriptions, e.subId, s.now()));
     if (m) s.o.log.warn({ ...m, reason }, 'thread gone; its alerts go to the chat itself');
-    s.moved.set(destinationKey(e), { chatId: e.chatId, subId: subscriptionId(e.platform, e.chatId) });
+    const sub = await s.o.subscriptions.get(e.subId);
+    if (sub?.movedTo) s.moved.set(destinationKey(e), { chatId: e.chatId, subId: subscriptionId(e.platform, e.chatId) });
+    else await finish(s, e, 'dead', sub?.disabled?.reason ?? reason);
     return 'stop';
   }
   if (migrateTo) {

@@ -68,6 +68,8 @@ export interface DeliveryState {
    * this run: they share the chat's minute, so each merges a burst against its share.
    */
   readonly sharing: Map<string, number>;
+  /** Work that must not interleave for one key (a chat's topics moving to it), as a chain of promises. */
+  readonly serials: Map<string, Promise<unknown>>;
   /**
    * Destinations that moved during this run, their entries following: chats (group migration)
    * by chatKeyOf, threads gone to their chat (topics turned off) by destinationKey.
@@ -97,6 +99,7 @@ export function createState(o: DeliveryOptions, drain: () => Promise<void>): Del
     unrecorded: new Map(),
     recent: new RecentSends(now),
     sharing: new Map(),
+    serials: new Map(),
     moved: new Map(),
     again: false,
     yieldFollowups: false,
@@ -151,6 +154,17 @@ export async function languageOf(
   e: Pick<OutboxEntry, 'platform' | 'chatId' | 'threadId'>,
 ): Promise<T> {
   return translator(await localeOf(s, e));
+}
+
+/** Runs `fn` after every earlier call for `key` has settled (in this process: only the lease holder delivers). */
+export function serial<T>(s: DeliveryState, key: string, fn: () => Promise<T>): Promise<T> {
+  const run = (s.serials.get(key) ?? Promise.resolve()).then(fn, fn);
+  const tail = run.catch(() => undefined);
+  s.serials.set(key, tail);
+  void tail.then(() => {
+    if (s.serials.get(key) === tail) s.serials.delete(key);
+  });
+  return run;
 }
 
 /** Follow-up edits wait behind every new alert. */

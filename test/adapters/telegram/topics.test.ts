@@ -205,3 +205,20 @@ test('a digest asked for in a topic goes to that topic; a pasted address in a to
   assert.equal(card.message_thread_id, alpha, 'the card, in Alpha');
   assert.match(card.text!, new RegExp(tok.symbol));
 });
+
+test('topics turned off with two topics subscribed: the first one’s settings move to the chat, and each alert arrives there once', async (t) => {
+  const { r, topic, shill, lines } = await topicRig(t);
+  const calls = r.fake.createTopic(FORUM.id, 'Calls');
+  assert.doesNotMatch((await askIn(r, calls, OPEN)).text!, /^⚠️/);
+  r.fake.setTopics(FORUM.id, false);
+  await shill();
+  await shill();
+  assert.equal(alertsIn(r, undefined).length, 2, 'two alerts, each once, in the chat');
+  assert.equal(lines('thread gone; its alerts go to the chat itself'), 2, 'a line for each topic');
+  const subs = await Promise.all(
+    [topic, calls].map((id) => r.app.store.subscriptions.get(`telegram:${FORUM.id}:${id}`)),
+  );
+  assert.deepEqual(subs.map((s) => s?.disabled !== null).sort(), [true, true], 'both topics stopped');
+  assert.equal(subs.filter((s) => s?.movedTo).length, 1, 'one moved to the chat, the other gave way');
+  assert.equal((await r.app.store.subscriptions.get(`telegram:${FORUM.id}`))?.disabled, null);
+});
