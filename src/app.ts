@@ -51,7 +51,7 @@ export interface App {
   /** For /readyz: undefined while the feed is read (or alerts do not run), else why the watcher is blind. */
   feedProblem(): string | undefined;
   /** A lease on a named role (the same mechanism as the watcher's): in the store on Redis, always held otherwise. */
-  lease(name: string): Lease;
+  lease(name: string, ttlMs?: number): Lease;
   /** Starts the alert watcher and delivery through the given platform senders. */
   startAlerts(
     senders: readonly Sender[],
@@ -167,7 +167,8 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     },
   });
   const commands = await loadCommands();
-  const lease = (name: string): Lease => (store.redis ? redisLease(store.redis, { name, instanceId }) : localLease());
+  const lease = (name: string, ttlMs?: number): Lease =>
+    store.redis ? redisLease(store.redis, { name, instanceId, ttlMs }) : localLease();
   let kick = () => {};
   let leaseState = () => 'not running';
   let watcher: Watcher | undefined;

@@ -26,7 +26,7 @@ const ADAPTER_STOP_BOUND_MS = 12_000;
 async function chatAdapters(config: Config, app: App, log: Logger, signal: AbortSignal): Promise<ChatAdapter[]> {
   const adapters: ChatAdapter[] = [];
   if (config.discord) {
-    const { createDiscordAdapter } = await import('./adapters/discord/index.ts');
+    const { createDiscordAdapter, shardLeases, SHARD_LEASE_TTL_MS } = await import('./adapters/discord/index.ts');
     adapters.push(
       createDiscordAdapter({
         token: config.discord.token,
@@ -45,7 +45,14 @@ async function chatAdapters(config: Config, app: App, log: Logger, signal: Abort
               },
             }
           : {}),
-        ...(config.discord.shards ? { shards: config.discord.shards } : {}),
+        ...(config.discord.shards
+          ? {
+              shards: config.discord.shards,
+              shardLeases: shardLeases({
+                leaseOf: (id) => app.lease(`discord-shard:${config.discord!.applicationId}:${id}`, SHARD_LEASE_TTL_MS),
+              }),
+            }
+          : {}),
         claim: (key, ttlMs) => app.store.claim(key, ttlMs),
         claims: app.store.claims(`discord:${config.discord.applicationId}`, app.instanceId),
         autoCards: app.autoCards,
@@ -275,10 +282,20 @@ export async function run(signal: Promise<string>): Promise<number> {
     early,
     done.then(() => 'end of input'),
     app.outdated.then(() => 'outdated' as const),
+    ...adapters.flatMap((a) =>
+      a.lost
+        ? [
+            a.lost.then((line) => {
+              log.fatal({ platform: a.platform }, line);
+              return 'lost' as const;
+            }),
+          ]
+        : [],
+    ),
   ]);
   await shutdown(why);
   // Not 0: a supervisor that restarts on failure restarts it, and this release refuses the store with the same line.
-  return why === 'outdated' ? 3 : 0;
+  return why === 'outdated' ? 3 : why === 'lost' ? 1 : 0;
 
   function banner(sb: NonNullable<App['sandbox']>, t: T, language: string) {
     // The most talked-about Solana token and the most followed KOL make lively first examples.

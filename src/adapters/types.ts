@@ -15,6 +15,11 @@ export interface ChatAdapter {
   stop(): Promise<void>;
   /** Connected and taking commands (for /readyz). */
   isReady(): boolean;
+  /**
+   * Resolves with one line when this instance may no longer run the adapter (a Discord shard's
+   * lease lost): the bot stops with that line and status 1, and its supervisor restarts it.
+   */
+  readonly lost?: Promise<string>;
   /** Which of the platform's single-holder roles this instance has (for /readyz and metrics). */
   roles?(): Record<string, unknown>;
 }

@@ -50,6 +50,11 @@ export interface LeaseRedis {
 
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+/**
+ * Still ours (a renewal failed, the key did not expire): renew it and return the fence, so a
+ * store that stalled for less than the TTL does not make the holder refuse its own lease.
+ */
+const ADOPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return redis.call('GET', KEYS[2]) else return false end`;
 /** Still the holder, and no newer holder has written: the fence counter is ours. */
 const CHECK = `if redis.call('GET', KEYS[1]) == ARGV[1] and redis.call('GET', KEYS[2]) == ARGV[2] then return 1 else return 0 end`;
 
@@ -61,7 +66,10 @@ const CHECK = `if redis.call('GET', KEYS[1]) == ARGV[1] and redis.call('GET', KE
  * longer than the whole TTL between them could still write once: the TTL
  * (15 s by default) is kept far above a write's milliseconds.
  */
-export function redisLease(redis: LeaseRedis, opts: { name?: string; ttlMs?: number; instanceId: string }): Lease {
+export function redisLease(
+  redis: LeaseRedis,
+  opts: { name?: string; ttlMs?: number | undefined; instanceId: string },
+): Lease {
   const key = `kolradar:lease:${opts.name ?? 'watcher'}`;
   const fenceKey = `${key}:fence`;
   const ttl = opts.ttlMs ?? 15_000;
@@ -97,6 +105,13 @@ export function redisLease(redis: LeaseRedis, opts: { name?: string; ttlMs?: num
         Number(await redis.eval(RENEW, { keys: [key], arguments: [opts.instanceId, String(ttl)] })) === 1
       ) {
         state = 'leader';
+        return true;
+      }
+      const adopted = await redis.eval(ADOPT, { keys: [key, fenceKey], arguments: [opts.instanceId, String(ttl)] });
+      if (typeof adopted === 'string' || typeof adopted === 'number') {
+        fence = Number(adopted);
+        state = 'leader';
+        beat();
         return true;
       }
       fence = undefined;

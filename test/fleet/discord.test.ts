@@ -94,18 +94,25 @@ test('Discord sharded gateway, three instances on Redis: each interaction acknow
   );
   assert.equal(refusedAcks(fake), 0);
 
-  // The misconfiguration the test would catch: a second instance on shard 0 races the first.
+  // A second instance started on shard 0 (two instances naming the same DISCORD_SHARD_IDS): it refuses
+  // the shard with one line and exits 1, and shard 0 goes on answering once per interaction.
   const twin = await startBot(t, 'twin0', { ...base, DISCORD_SHARD_IDS: '0' });
-  await twin.ready();
-  const onZero = guilds.filter((g) => fake.shardOf(g.id, SHARDS) === 0);
-  const raced = await Promise.all(onZero.map(ask));
-  await Promise.all(raced.map((h) => h.waitFor('callback', 10_000)));
-  await sleep(500);
-  assert.ok(
-    refusedAcks(fake) >= onZero.length,
-    `two sessions on shard 0 show up as double acknowledgements (${refusedAcks(fake)})`,
+  assert.equal(await twin.ended(), 1, 'the second holder refuses to start');
+  assert.match(
+    twin.logs(),
+    /Discord shard 0 is run by another instance: two instances name the same DISCORD_SHARD_IDS/,
   );
-  for (const b of [bots[0]!, bots[2]!, twin]) assert.equal(await b.kill('SIGTERM'), 0);
+  assert.equal(fake.sessionShards.filter(([id]) => id === 0).length, 1, 'one session on shard 0, ever');
+  const onZero = guilds.filter((g) => fake.shardOf(g.id, SHARDS) === 0);
+  const asked = await Promise.all(onZero.map(ask));
+  await Promise.all(asked.map((h) => h.waitFor('callback', 10_000)));
+  await ask(guilds.find((g) => fake.shardOf(g.id, SHARDS) === 2)!).then((h) => h.waitFor('callback', 10_000)); // a barrier
+  assert.ok(
+    asked.every((h) => h.callbacks.length === 1),
+    'shard 0 still answers, once each',
+  );
+  assert.equal(refusedAcks(fake), 0, 'no second acknowledgement');
+  for (const b of [bots[0]!, bots[2]!]) assert.equal(await b.kill('SIGTERM'), 0);
 });
 
 test('Discord HTTP interactions, three instances behind a round-robin proxy: each answered once; a bad signature gets 401 and runs nothing', {

@@ -36,6 +36,8 @@ export interface BotProcess {
   /** /readyz's JSON (roles included). */
   readyz(): Promise<{ ready: boolean; roles?: Record<string, unknown>; watcher?: string }>;
   kill(signal?: NodeJS.Signals): Promise<number | null>;
+  /** The exit status, once the process ends by itself. */
+  ended(): Promise<number | null>;
   readonly exited: boolean;
 }
 
@@ -69,6 +71,7 @@ export async function startBot(t: TestContext, name: string, env: Record<string,
       const res = await fetch(`http://127.0.0.1:${opsPort}/readyz`);
       return (await res.json()) as { ready: boolean; roles?: Record<string, unknown> };
     },
+    ended: () => exit,
     async kill(signal: NodeJS.Signals = 'SIGKILL') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill(signal);

@@ -50,6 +50,8 @@ import {
 } from './http-interactions.ts';
 import { createTakeover } from './takeover.ts';
 import { fleetIdentifyThrottler, planShards, type ShardConfig, type ShardPlan } from './shards.ts';
+import type { ShardLeases } from './shard-leases.ts';
+import { StartupError } from '../../startup.ts';
 
 export {
   toDiscordCommands,
@@ -64,6 +66,7 @@ export { deployCommands, type DeployOptions, type DeployResult } from './deploy.
 export { mapSendError } from './sender.ts';
 export type { HttpInteractionsOptions } from './http-interactions.ts';
 export type { ShardConfig } from './shards.ts';
+export { SHARD_LEASE_TTL_MS, shardLeases } from './shard-leases.ts';
 
 export interface DiscordAdapterOptions {
   readonly token: string;
@@ -92,6 +95,8 @@ export interface DiscordAdapterOptions {
   readonly httpInteractions?: HttpInteractionsOptions;
   /** Run these gateway shards (of a fleet that splits them); one shard when omitted. */
   readonly shards?: ShardConfig;
+  /** Each shard held under a lease in the store, so two instances never run one shard (see shard-leases.ts). */
+  readonly shardLeases?: ShardLeases;
   /** The store's claim, to space IDENTIFY across the fleet (see shards.ts). */
   readonly claim?: (key: string, ttlMs: number) => Promise<boolean>;
   /** Leased claims on interactions (the store's): an interaction deferred here is finished by another instance if this one dies. */
@@ -143,6 +148,9 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
   let started = false;
   let http: HttpInteractionsServer | undefined;
   let plan: ShardPlan | undefined;
+  let leaseLost = false;
+  let resolveLost: (line: string) => void = () => {};
+  const lost = new Promise<string>((resolve) => (resolveLost = resolve));
 
   const lookups = o.lookups ?? createLookupBudget();
   const suggest = { api: o.api, budgetMs: o.autocompleteBudgetMs ?? 1500, lookups };
@@ -232,7 +240,8 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     inflight.add(run);
     void run.finally(() => inflight.delete(run));
   };
-  client.on(Events.InteractionCreate, (i) => track(guarded(i)));
+  // After a shard's lease is lost, nothing more is answered here: another instance may run it now.
+  client.on(Events.InteractionCreate, (i) => void (leaseLost || track(guarded(i))));
 
   if (o.autoCards)
     installMessageCards(client, {
@@ -295,6 +304,19 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
         } catch (err) {
           throw new Error(`Discord shards cannot start: ${(err as Error).message}`);
         }
+        if (o.shardLeases) {
+          const { held, refused } = await o.shardLeases.take(plan.ids);
+          for (const id of refused)
+            log.error(
+              { shard: id },
+              `discord shard ${id} is run by another instance: not starting it here (do two instances name it in DISCORD_SHARD_IDS?)`,
+            );
+          if (held.length === 0)
+            throw new StartupError(
+              `Discord shard ${refused.join(', ')} ${refused.length > 1 ? 'are' : 'is'} run by another instance: two instances name the same DISCORD_SHARD_IDS`,
+            );
+          plan = { ...plan, ids: held };
+        }
         client.options.shards = plan.ids;
         client.options.shardCount = plan.count;
         if (o.claim && !o.clientOptions?.ws?.buildIdentifyThrottler) {
@@ -313,6 +335,14 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
       await ready;
       started = true;
       takeover?.start();
+      o.shardLeases?.keep((shard, why) => {
+        // Another instance may take the shard from here on: this one stops answering on it at once.
+        leaseLost = true;
+        // The gateway alone closes (REST stays up for the shutdown's last sends). discord.js marks
+        // WebSocketManager#destroy private, and has no public call that closes only the gateway.
+        void (client.ws as unknown as { destroy(): Promise<void> }).destroy().catch(() => {});
+        resolveLost(`lost discord shard ${shard} (${why}): stopping so that one instance runs it`);
+      });
       if (client.application?.id && client.application.id !== o.applicationId) {
         log.warn(
           { expected: o.applicationId, actual: client.application.id },
@@ -338,6 +368,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
       }
       await http?.close();
       await client.destroy();
+      await o.shardLeases?.release(); // after the gateway closed: the next holder's session never overlaps ours
       o.claims?.close(); // after the last handler: its claim was renewed until it finished
     },
     isReady() {
@@ -345,12 +376,14 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
       return (
         started &&
         !stopping &&
+        !leaseLost &&
         client.isReady() &&
         client.ws.shards.size > 0 &&
         client.ws.shards.every((s) => s.status === Status.Ready)
       );
     },
     httpAddress: () => http?.address,
+    lost,
     roles() {
       if (http) return { http: true };
       const shards = [...client.ws.shards.values()].filter((s) => s.status === Status.Ready).map((s) => s.id);
