@@ -274,7 +274,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
           // Paced: a destination at its own limit, scheduled; nothing failed.
           else if (r.kind === 'paced') metrics.rateLimitWaits.inc({ platform: e.platform });
           else metrics.alertsFailed.inc({ platform: e.platform, kind: r.kind });
-          if (r.kind === 'retry' && r.reason.startsWith('429')) metrics.rateLimitWaits.inc({ platform: e.platform });
+          if (r.kind === 'retry' && r.rateLimited) metrics.rateLimitWaits.inc({ platform: e.platform });
         },
         onDrained: (n) => metrics.outboxDepth.set(n),
         calls: store.calls,

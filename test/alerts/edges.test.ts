@@ -109,7 +109,7 @@ test('a destination waiting out a 429 does not hold up the others', async (t) =>
     send: async (c) => {
       if (c !== 'slow' || !slowOnce) return undefined;
       slowOnce = false;
-      return { kind: 'retry', afterMs: 3000, reason: '429: retry after 3' };
+      return { kind: 'retry', afterMs: 3000, reason: '429: retry after 3', rateLimited: true };
     },
   });
   await h.store.subscriptions.put(sub('slow'));

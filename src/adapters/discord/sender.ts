@@ -31,13 +31,18 @@ const RETRY_MS = 30_000;
 export function mapSendError(err: unknown): SendResult {
   if (err instanceof RateLimitError) {
     // Only surfaces if the client was set to reject on rate limits; delivery waits and does not count it as a failure.
-    return { kind: 'retry', afterMs: Math.max(err.retryAfter, 1000), reason: `429 rate limited on ${err.route}` };
+    return {
+      kind: 'retry',
+      afterMs: Math.max(err.retryAfter, 1000),
+      reason: `429 rate limited on ${err.route}`,
+      rateLimited: true,
+    };
   }
   if (err instanceof DiscordAPIError) {
     const code = typeof err.code === 'number' ? err.code : Number(err.code);
     const known = GONE_CODES[code];
     if (known) return { kind: 'gone', reason: known };
-    if (err.status === 429) return { kind: 'retry', afterMs: RETRY_MS, reason: '429 rate limited' };
+    if (err.status === 429) return { kind: 'retry', afterMs: RETRY_MS, reason: '429 rate limited', rateLimited: true };
     if (err.status === 403)
       return { kind: 'gone', reason: `Discord refused access to this channel (403, code ${code})` };
     if (err.status === 404) return { kind: 'gone', reason: `Discord does not know this channel (404, code ${code})` };

@@ -128,8 +128,8 @@ function toSendResult(err: unknown, secondMs: number): SendResult {
   if (err instanceof GrammyError) {
     const reason = `${err.error_code}: ${err.description}`;
     const after = retryAfterOf({ ok: false, error_code: err.error_code, parameters: err.parameters });
-    // Delivery does not count attempts for reasons starting with "429": flood waits are not failures.
-    if (after !== undefined) return { kind: 'retry', afterMs: after * secondMs, reason };
+    // A flood wait is not a failure: delivery does not count it against the entry.
+    if (after !== undefined) return { kind: 'retry', afterMs: after * secondMs, reason, rateLimited: true };
     const migrateTo = migrateToOf(err);
     if (migrateTo !== undefined)
       return { kind: 'gone', reason: 'group upgraded to a supergroup', migrateTo: String(migrateTo) };

@@ -96,11 +96,7 @@ export async function followUp(
     case 'retry':
     case 'uncertain':
     case 'paced':
-      if (
-        s.now() - e.createdAt > s.retryForMs &&
-        r.kind !== 'paced' &&
-        !(r.kind === 'retry' && r.reason.startsWith('429'))
-      ) {
+      if (s.now() - e.createdAt > s.retryForMs && r.kind !== 'paced' && !(r.kind === 'retry' && r.rateLimited)) {
         await finish(s, e, 'dead', `gave up after ${e.attempts} attempts: ${r.reason}`);
         return 'next';
       }

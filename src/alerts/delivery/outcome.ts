@@ -80,7 +80,7 @@ export async function sendOne(
       }
       return 'next';
     case 'retry':
-      if (s.now() - e.createdAt > s.retryForMs && !r.reason.startsWith('429')) {
+      if (s.now() - e.createdAt > s.retryForMs && !r.rateLimited) {
         await finish(s, e, 'dead', `gave up after ${e.attempts} attempts: ${r.reason}`);
         s.o.log.warn({ entry: e.id, reason: r.reason }, 'alert given up');
         return 'next';

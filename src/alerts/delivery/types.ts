@@ -10,7 +10,13 @@ import { fnv1a } from '../hash.ts';
 export type SendResult =
   | { readonly kind: 'sent'; readonly messageId: string }
   /** Not accepted, safe to send again later (429, 5xx, connection refused). */
-  | { readonly kind: 'retry'; readonly afterMs: number; readonly reason: string }
+  | {
+      readonly kind: 'retry';
+      readonly afterMs: number;
+      readonly reason: string;
+      /** The platform's rate limit (a 429): a wait, not a failure, so it is never counted against the entry. */
+      readonly rateLimited?: true;
+    }
   /** The destination is gone for good (kicked, blocked, deleted, no access). */
   | {
       readonly kind: 'gone';

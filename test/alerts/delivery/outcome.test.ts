@@ -19,7 +19,7 @@ test('a 429 waits as long as it says, however old the alert; other transient fai
   const k = await deliveryKit(t, { retryForMs: 60_000 });
   const sub = await k.subscribe('c');
   const e = await k.alert('c');
-  k.answers.set('c', () => ({ kind: 'retry', afterMs: 30_000, reason: '429: Too Many Requests' }));
+  k.answers.set('c', () => ({ kind: 'retry', afterMs: 30_000, reason: '429: Too Many Requests', rateLimited: true }));
   k.advance(120_000);
   assert.equal(await sendOne(k.s, e, k.sender, sub), 'later');
   const waiting = await k.store.outbox.get(e.id);

@@ -11,7 +11,12 @@ test('a run sends every destination’s queue in order; one waiting out a 429 do
   await k.alert('busy');
   await k.alert('quiet');
   await k.alert('quiet');
-  k.answers.set('busy', () => ({ kind: 'retry', afterMs: 10_000, reason: '429: Too Many Requests' }));
+  k.answers.set('busy', () => ({
+    kind: 'retry',
+    afterMs: 10_000,
+    reason: '429: Too Many Requests',
+    rateLimited: true,
+  }));
   await runOnce(k.s);
   assert.deepEqual(
     k.out.map((x) => x.chatId),
