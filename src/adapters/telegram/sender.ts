@@ -64,8 +64,10 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
         const id = await (wire ? onWire.run(wire, go) : go());
         return { kind: 'sent', messageId: String(id) };
       } catch (err) {
-        const refused = threadId ? topicRefusal(err) : undefined;
-        if (refused) return topicGone(o, chatId, refused);
+        const refused = topicRefusal(err);
+        if (refused && threadId) return topicGone(o, chatId, refused);
+        // A forum whose General topic admins closed: the chat itself takes no alerts from the bot.
+        if (refused === 'closed') return { kind: 'gone', reason: 'the General topic was closed' };
         const result = toSendResult(err, o.secondMs);
         if (result.kind !== 'sent') o.log.debug({ chatId, result: result.kind, err }, 'telegram: alert not sent');
         return result;

@@ -222,3 +222,16 @@ test('topics turned off with two topics subscribed: the first one’s settings m
   assert.equal(subs.filter((s) => s?.movedTo).length, 1, 'one moved to the chat, the other gave way');
   assert.equal((await r.app.store.subscriptions.get(`telegram:${FORUM.id}`))?.disabled, null);
 });
+
+test('a closed General topic ends the chat’s own alerts once; its topics keep theirs', async (t) => {
+  const { r, topic, shill, tries, lines } = await topicRig(t);
+  assert.doesNotMatch((await askIn(r, undefined, OPEN)).text!, /^⚠️/);
+  r.fake.closeGeneral(FORUM.id);
+  await shill();
+  await shill();
+  assert.equal(tries('Bad Request: TOPIC_CLOSED'), 1, 'one attempt in General, then none');
+  assert.equal(lines('destination gone; subscription disabled'), 1);
+  const chat = await r.app.store.subscriptions.get(`telegram:${FORUM.id}`);
+  assert.equal(chat?.disabled?.reason, 'the General topic was closed');
+  assert.equal(alertsIn(r, topic).length, 2, 'the topic got both');
+});

@@ -242,6 +242,19 @@ export class TelegramFake {
     });
   }
 
+  /** An admin closes (or reopens) the General topic: only admins may post in it (sends naming no topic). */
+  closeGeneral(chatId: number, closed = true): void {
+    const { state } = this.parts;
+    const chat = state.chats.get(chatId);
+    if (!chat?.is_forum) throw new Error(`chat ${chatId} is no forum`);
+    if (closed) state.topics.generalClosed.add(chatId);
+    else state.topics.generalClosed.delete(chatId);
+    const from = state.addUser({ ...DEFAULT_GROUP_USER, is_bot: false });
+    const message_id = state.nextMessageId(chatId);
+    const service = closed ? { forum_topic_closed: {} } : { forum_topic_reopened: {} };
+    this.parts.updates.push({ message: { message_id, from, chat, date: unixNow(), ...service } });
+  }
+
   /** An admin deletes a topic with its messages (no update): sends to it are "message thread not found". */
   deleteTopic(chatId: number, topicId: number): void {
     const { state } = this.parts;

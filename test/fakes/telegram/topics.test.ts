@@ -144,3 +144,17 @@ test('a reply to a deleted message in a topic: refused without allow_sending_wit
   });
   assert.equal(lost.result.message_thread_id, undefined);
 });
+
+test('a closed General topic refuses sends naming no topic (TOPIC_CLOSED), except from an admin; topics still take them', async (t) => {
+  const fake = await open(t);
+  const alpha = fake.createTopic(FORUM.id, 'Alpha');
+  fake.closeGeneral(FORUM.id);
+  const general = await call(fake, 'sendMessage', { chat_id: FORUM.id, text: 'x' });
+  assert.deepEqual([general.ok, general.description], [false, 'Bad Request: TOPIC_CLOSED']);
+  assert.ok((await call(fake, 'sendMessage', { chat_id: FORUM.id, text: 'a', message_thread_id: alpha })).ok);
+  fake.setMember(FORUM.id, fake.botId, 'administrator');
+  assert.ok((await call(fake, 'sendMessage', { chat_id: FORUM.id, text: 'admin' })).ok);
+  fake.setMember(FORUM.id, fake.botId, 'member');
+  fake.closeGeneral(FORUM.id, false);
+  assert.ok((await call(fake, 'sendMessage', { chat_id: FORUM.id, text: 'open again' })).ok);
+});

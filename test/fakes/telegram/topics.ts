@@ -23,6 +23,8 @@ export interface Topic {
 
 export class Topics {
   private readonly byKey = new Map<string, Topic>();
+  /** Forums whose General topic an admin closed: only admins post there. */
+  readonly generalClosed = new Set<number>();
 
   add(chatId: number, id: number, name: string): Topic {
     const topic: Topic = { chatId, id, name, closed: false, deleted: false };
@@ -65,15 +67,18 @@ export function placeSend(ctx: MethodContext, chat: Chat, replyTo: Message | Sen
     return { threadId: undefined, isTopic: false };
   }
   if (chat.is_forum) {
+    const status = ctx.state.statusOf(chat.id, ctx.state.bot.id);
+    const admin = status === 'administrator' || status === 'creator';
     if (asked === undefined) {
       // A reply without a topic id goes to the replied message's topic; otherwise General.
       const t = threadOf(replyTo);
-      return t?.isTopic ? t : { threadId: undefined, isTopic: false };
+      if (t?.isTopic) return t;
+      if (ctx.state.topics.generalClosed.has(chat.id) && !admin) throw badRequest('TOPIC_CLOSED');
+      return { threadId: undefined, isTopic: false };
     }
     const topic = ctx.state.topics.get(chat.id, asked);
     if (!topic || topic.deleted) throw badRequest(NOT_FOUND);
-    const status = ctx.state.statusOf(chat.id, ctx.state.bot.id);
-    if (topic.closed && status !== 'administrator' && status !== 'creator') throw badRequest('TOPIC_CLOSED');
+    if (topic.closed && !admin) throw badRequest('TOPIC_CLOSED');
     return { threadId: asked, isTopic: true };
   }
   if (asked !== undefined) {
