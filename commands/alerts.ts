@@ -27,6 +27,7 @@ export default {
   description: 'Show this chat’s alert settings; pause, resume or send a test alert',
   options,
   chatSettings: true,
+  personal: true,
   examples: [
     '/alerts',
     '/alerts pause 2h',

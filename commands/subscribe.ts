@@ -1,9 +1,10 @@
 import { describeFilters, toSubscribeLine } from '../src/alerts/filters.ts';
-import { SETTING_OPTIONS } from '../src/alerts/settings.ts';
+import { POSTING_OPTIONS, SETTING_OPTIONS } from '../src/alerts/settings.ts';
 import { overQuota, StoppedByOwner, subscribe } from '../src/alerts/subscriptions.ts';
 import type { Command, CommandContext } from '../src/core/command.ts';
 import { pickLocale } from '../src/i18n/index.ts';
-import type { AlertFilters } from '../src/store/subscriptions.ts';
+import type { AlertFilters, DestinationPosting } from '../src/store/subscriptions.ts';
+import type { T } from '../src/i18n/index.ts';
 import { destinationOf, feedHead } from './_subscription.ts';
 import { followupsOf, parseFollowups } from '../src/alerts/calls/record.ts';
 import { parseDuration } from '../src/core/duration.ts';
@@ -12,7 +13,27 @@ import { formats } from '../src/i18n/format.ts';
 import { followupsSetting } from '../src/views/cards/callLine.ts';
 import { ageDays, normalizeKeyword } from '../src/alerts/rules.ts';
 
-const options = SETTING_OPTIONS.subscribe;
+const options = { ...SETTING_OPTIONS.subscribe, ...POSTING_OPTIONS };
+
+/** The role to ping and whether to publish, as typed, checked against what the bot may do here. */
+function postingFrom(o: { ping?: string | undefined; publish?: boolean | undefined }, ctx: CommandContext) {
+  const { roles, serverId, channelKind } = ctx.caller;
+  if (o.ping !== undefined) {
+    if (!roles) throw new UserError(ctx.t('destinations.pingNoRoles'));
+    // @everyone (the server's own id) is never pinged: picking it turns the ping off.
+    const role = roles.role(o.ping);
+    if (o.ping !== serverId && role?.mentionable === false && !roles.botMentionsEveryone)
+      throw new UserError(ctx.t('destinations.pingNotMentionable', { role: role.name }));
+  }
+  if (o.publish === true && channelKind !== 'announcement')
+    throw new UserError(ctx.t('destinations.publishOnlyAnnouncement'), '/subscribe publish:true');
+  return (was: DestinationPosting | undefined): DestinationPosting | undefined => {
+    const { pingRole, publish, ...rest } = was ?? {};
+    const ping = o.ping === undefined ? pingRole : o.ping === serverId ? undefined : o.ping;
+    const pub = o.publish === undefined ? publish : o.publish || undefined;
+    return { ...rest, ...(ping ? { pingRole: ping } : {}), ...(pub ? { publish: true as const } : {}) };
+  };
+}
 
 /** `off` alone clears a list; otherwise its words, lower-case, once each. */
 const words = (xs: readonly string[]) =>
@@ -54,6 +75,7 @@ export default {
   description: 'Turn on alerts here when high-score KOLs shill a token (admins)',
   options,
   chatSettings: true,
+  personal: true,
   examples: [
     '/subscribe',
     '/subscribe chains:solana,base token_score:80 kol_score:65 followers:20000 cooldown:30',
@@ -95,7 +117,11 @@ export default {
       ...list('keywords', o.keywords, base.keywords),
       ...list('blockKeywords', o.block, base.blockKeywords),
     });
+    const posting = postingFrom(o, ctx);
     const to = destinationOf(ctx);
+    // A personal subscription starts with a real DM: one that could never be delivered is refused now.
+    if (!to.isGroup && ctx.caller.confirmPrivately && !(await ctx.caller.confirmPrivately(ctx.t('destinations.dmOn'))))
+      throw new UserError(ctx.t('destinations.dmClosed'));
     const over = ctx.quotas && (await overQuota(ctx.store.subscriptions, to, ctx.caller.userId, ctx.quotas));
     if (over)
       throw new UserError(
@@ -110,6 +136,7 @@ export default {
       filtersFrom,
       () => feedHead(ctx),
       ctx.now(),
+      posting,
     ).catch((err: unknown) => {
       throw err instanceof StoppedByOwner ? new UserError(ctx.t('owner.stoppedByOwner')) : err;
     });
@@ -123,6 +150,7 @@ export default {
         describeFilters(filters, t).join('\n'),
         '\n',
         followupsSetting(followupsOf(sub), ctx.t, formats(ctx.locale)),
+        ...postingLines(sub.posting, t, (id) => ctx.caller.roles?.role(id)?.name ?? id),
         `\n\n${t('subscribe.recreate')}\n`,
         { code: toSubscribeLine(filters) },
       ],
@@ -131,3 +159,11 @@ export default {
     };
   },
 } satisfies Command<typeof options>;
+
+/** What the card says of the ping and publishing, when set. */
+function postingLines(p: DestinationPosting | undefined, t: T, roleName: (id: string) => string): string[] {
+  return [
+    ...(p?.pingRole ? [`\n${t('destinations.pinging', { role: roleName(p.pingRole) })}`] : []),
+    ...(p?.publish ? [`\n${t('destinations.publishing')}`] : []),
+  ];
+}

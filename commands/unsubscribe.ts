@@ -9,6 +9,7 @@ export default {
   description: 'Turn off alerts here (admins)',
   options,
   chatSettings: true,
+  personal: true,
   examples: ['/unsubscribe'],
   requires: 'manage',
   async run(_o, ctx) {

@@ -140,6 +140,15 @@ const language = {
 /** The typed options of the settings commands, by command. */
 export const SETTING_OPTIONS = { subscribe, alerts, digest, autocard, language } as const;
 
+/**
+ * Where and how `/subscribe` posts, beside its filters: not panel settings (a role or a
+ * channel's kind is picked where the platform has them: Discord roles, announcement channels).
+ */
+export const POSTING_OPTIONS = {
+  ping: opt.role({ description: 'A role to ping on each new alert (@everyone: no ping)', example: '@traders' }),
+  publish: opt.boolean({ description: 'Announcement channels: publish alerts to following servers', example: 'true' }),
+};
+
 export type SettingCommand = keyof typeof SETTING_OPTIONS;
 
 /** The panel's pages; `main` lists the others. */

@@ -10,6 +10,7 @@ import {
   subscriptionId,
   type AlertFilters,
   type DestinationPlatform,
+  type DestinationPosting,
   type DigestSettings,
   type QuietHours,
   type FeedPosition,
@@ -67,6 +68,7 @@ export async function subscribe(
   filtersFrom: (current: AlertFilters) => AlertFilters,
   head: () => Promise<FeedPosition | null>,
   now: number,
+  postingFrom: (current: DestinationPosting | undefined) => DestinationPosting | undefined = (p) => p,
 ): Promise<{ sub: Subscription; updated: boolean }> {
   const id = subscriptionId(to.platform, to.chatId, to.threadId);
   const existing = await subs.get(id);
@@ -82,6 +84,7 @@ export async function subscribe(
     ...(to.serverId ? { serverId: to.serverId } : existing?.serverId ? { serverId: existing.serverId } : {}),
     ...(to.name ? { name: to.name } : existing?.name ? { name: existing.name } : {}),
     filters: filtersFrom(existing?.filters ?? DEFAULT_FILTERS),
+    ...postingPart(postingFrom(existing?.posting)),
     mutedTokens: existing?.mutedTokens ?? [],
     pausedUntil: existing?.pausedUntil ?? null,
     // A filter change keeps the chat's quiet hours and digest: they are not filters.
@@ -95,6 +98,11 @@ export async function subscribe(
   };
   await subs.put(sub);
   return { sub, updated: !fresh };
+}
+
+/** `{ posting }` when it asks for anything, else nothing: a plain destination's record stays as it was. */
+function postingPart(p: DestinationPosting | undefined): { posting?: DestinationPosting } {
+  return p && Object.keys(p).length > 0 ? { posting: p } : {};
 }
 
 /** Turns alerts off for good; false when they were not on. */

@@ -49,6 +49,23 @@ export interface Caller {
    * instead of that user.
    */
   readonly senderChatId?: string;
+  /**
+   * The server's roles as the bot may mention them (Discord): whether a role picked in an option
+   * lets anyone mention it, and whether the bot may mention any role (Mention Everyone). Absent
+   * where the platform has no roles.
+   */
+  readonly roles?: {
+    readonly role: (id: string) => { readonly name: string; readonly mentionable: boolean } | undefined;
+    readonly botMentionsEveryone: boolean;
+  };
+  /** The kind of channel asked in, where the platform has kinds (a Discord announcement channel may publish). */
+  readonly channelKind?: 'text' | 'announcement' | 'thread';
+  /**
+   * Sends `text` to the caller as a real direct message, where the answer to a command in a
+   * DM is not one (a Discord interaction reply): false when the platform refuses to deliver
+   * DMs to them, so personal alerts that could never arrive are refused at once.
+   */
+  readonly confirmPrivately?: (text: string) => Promise<boolean>;
   /** May this caller change the chat's settings? Asked lazily: it can cost a platform call. */
   canManage(): Promise<boolean>;
   /** The person asking, as a call credits them; absent for bots, anonymous admins and posts as a channel. */
@@ -151,6 +168,8 @@ export interface Command<O extends OptionsShape = OptionsShape> {
    * it is not: Discord user installs and DMs.
    */
   readonly chatSettings?: true;
+  /** A chat setting a person may also set for themselves in a DM with the bot (personal alerts). */
+  readonly personal?: true;
   /**
    * Who a group's command menu shows it to: 'members' everyone, 'admins' the group's admins
    * (with the others). Absent: 'admins' for chat-settings commands, 'members' for lookups.

@@ -39,6 +39,8 @@ export interface OptionSpec {
   readonly default?: string | number | boolean;
   /** Set by buttons only (page cursors): left out of help and of Discord's option list. */
   readonly internal?: boolean;
+  /** The value names a role of the server (Discord's role picker); typed, a role mention or id. */
+  readonly role?: boolean;
 }
 
 export interface Option<T = unknown, R extends boolean = boolean> {
@@ -209,6 +211,19 @@ function kol<R extends boolean = false>(o: Base<R>) {
   );
 }
 
+/** A server role: Discord's picker sends its id; typed text may be a mention `<@&id>` or the id. */
+function role<R extends boolean = false>(o: Base<R>) {
+  const id = (v: unknown) => {
+    const s = trimmed(v);
+    return typeof s === 'string' ? (/^<@&(\d+)>$/.exec(s)?.[1] ?? s) : s;
+  };
+  return finish<string, R>(
+    { type: 'string', ...pick(o), role: true },
+    z.preprocess(id, z.string().regex(/^\d{17,20}$/, 'errors.option.format')),
+    o.required,
+  );
+}
+
 function pick(o: Base<boolean>) {
   return {
     description: o.description,
@@ -229,6 +244,7 @@ export const opt = {
   chain,
   list,
   kol,
+  role,
 };
 
 export type { ChainId };

@@ -99,6 +99,14 @@ export const MIGRATIONS: readonly Migration[] = [
       await indexMembersDay(space('calls'));
     },
   },
+  {
+    to: 8,
+    what: 'a subscription may carry posting (a Discord role to ping on new alerts, publishing in an announcement channel, a forum’s tags), and a Discord thread is a destination (channel, thread) as a Telegram topic is; older rows carry none and post a plain message as before, so nothing is rewritten',
+    // Version 7 code ignores posting: it alerts without the ping and without publishing, and
+    // posts a thread's alerts in its parent channel; nothing stored is lost or misread.
+    kind: 'expand',
+    async up() {},
+  },
 ];
 
 /** The version this code writes. */

@@ -77,9 +77,21 @@ export interface Subscription {
   readonly quiet?: QuietHours | null;
   /** A scheduled summary of the period posted here. Absent: none. */
   readonly digest?: DigestSettings | null;
+  /** How alerts are posted beyond a plain message (Discord roles, announcement channels, forums). Absent: a plain message, as before schema version 7. */
+  readonly posting?: DestinationPosting;
   readonly createdBy: string;
   readonly createdAt: number;
   readonly updatedAt: number;
+}
+
+/** What a destination asked of its alerts besides the message (Discord). */
+export interface DestinationPosting {
+  /** A role mentioned on each new alert (never on edits, follow-ups or summaries). */
+  readonly pingRole?: string;
+  /** An announcement channel whose alerts are published to the servers following it. */
+  readonly publish?: true;
+  /** A forum channel: each token's alert opens a post, with these tags (where the forum requires one). */
+  readonly forum?: { readonly tags: readonly string[] };
 }
 
 export interface QuietHours {

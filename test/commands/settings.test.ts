@@ -3,7 +3,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Caller } from '../../src/core/command.ts';
 import type { View } from '../../src/domain/view.ts';
-import { CONTROLS, SETTING_OPTIONS, type SettingCommand } from '../../src/alerts/settings.ts';
+import { CONTROLS, POSTING_OPTIONS, SETTING_OPTIONS, type SettingCommand } from '../../src/alerts/settings.ts';
 import { LOCALES } from '../../src/i18n/index.ts';
 import subscribe from '../../commands/subscribe.ts';
 import alerts from '../../commands/alerts.ts';
@@ -37,9 +37,14 @@ async function press(view: View, label: string, who: Caller, answer?: string): P
 test('every typed option of /subscribe, /alerts, /digest, /autocard and /language is one the panel sets', () => {
   const commands = { subscribe, alerts, digest, autocard, language };
   for (const [name, command] of Object.entries(commands)) {
-    // The same objects: the commands take their options from the one definition.
-    assert.equal(command.options, SETTING_OPTIONS[name as SettingCommand], `/${name} options`);
-    const typed = Object.keys(command.options).sort();
+    // The same objects: the commands take their options from the one definition (and /subscribe
+    // its posting options, which are not panel settings).
+    const settings = SETTING_OPTIONS[name as SettingCommand] as Record<string, unknown>;
+    const own = command.options as Record<string, unknown>;
+    const posting = name === 'subscribe' ? (POSTING_OPTIONS as Record<string, unknown>) : {};
+    for (const key of Object.keys(own)) assert.equal(own[key], settings[key] ?? posting[key], `/${name} ${key}`);
+    assert.deepEqual(Object.keys(own).sort(), [...Object.keys(settings), ...Object.keys(posting)].sort());
+    const typed = Object.keys(settings).sort();
     const byPanel = new Set(
       CONTROLS.filter((c) => c.command === name).flatMap((c) =>
         c.kind === 'set' ? Object.keys(c.raw) : [c.option, ...Object.keys(c.kind === 'ask' ? (c.raw ?? {}) : {})],

@@ -5,7 +5,7 @@
  * default_member_permissions, because a server admin can loosen those per
  * role or channel, and a stale registration could lack them.
  */
-import { PermissionFlagsBits, type Interaction } from 'discord.js';
+import { ChannelType, DiscordAPIError, PermissionFlagsBits, Routes, type Interaction } from 'discord.js';
 import type { Caller } from '../../core/command.ts';
 
 export function canManageNow(interaction: Interaction): boolean {
@@ -17,12 +17,59 @@ export function canManageNow(interaction: Interaction): boolean {
   );
 }
 
+/**
+ * Where the interaction was made: a thread is a channel of its own on Discord, but as a
+ * destination it is (parent channel, thread), as a Telegram topic is (chat, topic).
+ */
+function placeOf(interaction: Interaction): Pick<Caller, 'chatId' | 'threadId' | 'channelKind'> {
+  const channel = interaction.channel;
+  const id = interaction.channelId ?? interaction.user.id;
+  if (channel?.isThread() && channel.parentId) return { chatId: channel.parentId, threadId: id, channelKind: 'thread' };
+  if (channel?.type === ChannelType.GuildAnnouncement) return { chatId: id, channelKind: 'announcement' };
+  return { chatId: id, ...(interaction.inGuild() ? { channelKind: 'text' as const } : {}) };
+}
+
+/** The roles picked in this command's options, as the bot may mention them. */
+function rolesOf(interaction: Interaction): Caller['roles'] {
+  if (!interaction.inGuild()) return undefined;
+  const picked = interaction.isChatInputCommand() ? interaction.options.resolved?.roles : undefined;
+  return {
+    role: (id) => {
+      const r = picked?.get(id);
+      return r ? { name: r.name, mentionable: r.mentionable } : undefined;
+    },
+    botMentionsEveryone: interaction.appPermissions?.has(PermissionFlagsBits.MentionEveryone) ?? false,
+  };
+}
+
+/** Cannot send messages to this user: their DMs are closed to the bot. */
+const DMS_CLOSED = 50007;
+
+/** A real DM to the user (an interaction's reply is not one): false when Discord says they take none from the bot. */
+function confirmPrivately(interaction: Interaction): (text: string) => Promise<boolean> {
+  return async (text) => {
+    const rest = interaction.client.rest;
+    try {
+      const dm = (await rest.post(Routes.userChannels(), { body: { recipient_id: interaction.user.id } })) as {
+        id: string;
+      };
+      await rest.post(Routes.channelMessages(dm.id), { body: { content: text, allowed_mentions: { parse: [] } } });
+      return true;
+    } catch (err) {
+      if (err instanceof DiscordAPIError && err.code === DMS_CLOSED) return false;
+      throw err;
+    }
+  };
+}
+
 export function callerFor(interaction: Interaction): Caller {
   const manage = canManageNow(interaction);
+  const roles = rolesOf(interaction);
   return {
     platform: 'discord',
     userId: interaction.user.id,
-    chatId: interaction.channelId ?? interaction.user.id,
+    ...placeOf(interaction),
+    ...(roles ? { roles } : { confirmPrivately: confirmPrivately(interaction) }),
     chatType: interaction.inGuild() ? 'group' : 'private',
     ...(interaction.guildId ? { serverId: interaction.guildId } : {}),
     ...(interaction.channel && 'name' in interaction.channel && interaction.channel.name

@@ -19,6 +19,8 @@ import {
 
 /** Option types as Discord numbers them. */
 const OPTION_TYPES = { string: 3, integer: 4, boolean: 5, number: 10 } as const;
+/** A role picker: Discord sends the role's id, and the role itself in `resolved`. */
+const ROLE = 8;
 
 /**
  * Where a command is offered. Installation kinds: 0 a server installed the
@@ -29,6 +31,8 @@ const OPTION_TYPES = { string: 3, integer: 4, boolean: 5, number: 10 } as const;
  */
 const LOOKUP = { integration_types: [0, 1], contexts: [0, 1, 2] } as const;
 const CHAT_SETTINGS = { integration_types: [0], contexts: [0] } as const;
+/** Personal alerts: also in the bot's DM (a user who shares a server with the bot, or installed it). */
+const PERSONAL = { integration_types: [0, 1], contexts: [0, 1] } as const;
 
 /** Message context-menu commands (type 3): right-click a message → Apps. No options, no description. */
 export const TOKEN_CARD_COMMAND = 'Token card';
@@ -48,7 +52,7 @@ export interface DiscordChoice {
 }
 
 export interface DiscordCommandOption {
-  type: 3 | 4 | 5 | 10;
+  type: 3 | 4 | 5 | 8 | 10;
   name: string;
   description: string;
   required: boolean;
@@ -96,7 +100,7 @@ function cutDescription(text: string): string {
 
 function toOption(command: string, name: string, spec: OptionSpec): DiscordCommandOption {
   const option: DiscordCommandOption = {
-    type: OPTION_TYPES[spec.type],
+    type: spec.role ? ROLE : OPTION_TYPES[spec.type],
     name,
     description: cutDescription(spec.description),
     required: spec.required,
@@ -157,7 +161,7 @@ export function toDiscordCommand(command: AnyCommand): DiscordCommand {
 }
 
 function placement(command: AnyCommand): { contexts: number[]; integration_types: number[] } {
-  const p = command.chatSettings ? CHAT_SETTINGS : LOOKUP;
+  const p = command.personal ? PERSONAL : command.chatSettings ? CHAT_SETTINGS : LOOKUP;
   return { contexts: [...p.contexts], integration_types: [...p.integration_types] };
 }
 

@@ -43,6 +43,7 @@ import { handleRecordCall, handleTokenCard, installMessageCards } from './lookup
 import { NO_MENTIONS } from './payload.ts';
 import { RECORD_CALL_COMMAND, TOKEN_CARD_COMMAND } from './commands.ts';
 import { createDiscordSender } from './sender.ts';
+import { Publisher, type PublisherOptions } from './publish.ts';
 import {
   startHttpInteractions,
   type HttpInteractionsOptions,
@@ -79,6 +80,8 @@ export interface DiscordAdapterOptions {
   readonly log: Logger;
   /** Tests scale Discord's limits down with the fake's: the client's global limit, and the alerts' pace below it (default 48/s). */
   readonly rest?: { readonly globalRequestsPerSecond?: number; readonly alertsPerSecond?: number };
+  /** The clock and timer of the hourly publish limit in announcement channels (tests let an hour pass). */
+  readonly publisher?: PublisherOptions;
   /** When given, subscriptions of a guild the bot is removed from are disabled at once. */
   readonly subscriptions?: SubscriptionStore;
   /** Called after a guild removed the bot, with the channels it had (for metrics or other stores). */
@@ -280,7 +283,8 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     sender: createDiscordSender(
       client.rest,
       log,
-      ...(o.rest?.alertsPerSecond ? [new SlidingWindow(o.rest.alertsPerSecond, 1000)] : []),
+      o.rest?.alertsPerSecond ? new SlidingWindow(o.rest.alertsPerSecond, 1000) : undefined,
+      new Publisher(client.rest, log, o.publisher),
     ) satisfies Sender,
     async start() {
       if (o.httpInteractions) {

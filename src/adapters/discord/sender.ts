@@ -13,6 +13,7 @@ import { toDiscordPayload } from '../../views/render/discord.ts';
 import { SlidingWindow } from '../window.ts';
 import type { View } from '../../domain/view.ts';
 import { channelMessage } from './payload.ts';
+import { Publisher } from './publish.ts';
 
 /** JSON error codes that mean the bot will never post in this channel again without someone acting. */
 const GONE_CODES: Readonly<Record<number, string>> = {
@@ -21,14 +22,20 @@ const GONE_CODES: Readonly<Record<number, string>> = {
   50013:
     'the bot lacks a permission here: it needs View Channel, Send Messages, Embed Links and Attach Files (Missing Permissions)',
   50007: 'the user does not accept direct messages from the bot',
+  50083: 'the thread is archived and locked: the bot may not reopen it (Manage Threads)',
+  40067: 'the forum requires a tag on each post: subscribe again there with tag: set',
 };
+
+/** A DM answering Missing Access: user-installed apps see spurious ones, so the DM is retried this long before it ends. */
+export const DM_MISSING_ACCESS_GRACE_MS = 24 * 3_600_000;
+const DM_RETRY_MS = 30 * 60_000;
 
 /** Unknown Message: with enforce_nonce, the first message of this nonce was deleted, so it was delivered. */
 const NONCE_MESSAGE_DELETED = 10008;
 
 const RETRY_MS = 30_000;
 
-export function mapSendError(err: unknown): SendResult {
+export function mapSendError(err: unknown, dm = false): SendResult {
   if (err instanceof RateLimitError) {
     // Only surfaces if the client was set to reject on rate limits; delivery waits and does not count it as a failure.
     return {
@@ -40,6 +47,13 @@ export function mapSendError(err: unknown): SendResult {
   }
   if (err instanceof DiscordAPIError) {
     const code = typeof err.code === 'number' ? err.code : Number(err.code);
+    if (dm && code === 50001)
+      return {
+        kind: 'gone',
+        reason: 'Discord refused the DM (Missing Access) for a day',
+        graceMs: DM_MISSING_ACCESS_GRACE_MS,
+        retryMs: DM_RETRY_MS,
+      };
     const known = GONE_CODES[code];
     if (known) return { kind: 'gone', reason: known };
     if (err.status === 429) return { kind: 'retry', afterMs: RETRY_MS, reason: '429 rate limited', rateLimited: true };
@@ -77,6 +91,7 @@ export function createDiscordSender(
   rest: REST,
   log: Logger,
   window: SlidingWindow = new SlidingWindow(ALERTS_PER_SECOND, 1000),
+  publisher: Publisher = new Publisher(rest, log),
 ): Sender {
   // Each channel's message bucket as Discord last announced it (limit per reset period),
   // so delivery can merge a burst the channel would only take over minutes.
@@ -95,25 +110,44 @@ export function createDiscordSender(
     dedupes: true,
     // Before Discord said otherwise: 5 messages per 5 s per channel, as commonly seen.
     perMinute: (chatId) => buckets.get(chatId) ?? 60,
-    async send(chatId: string, view: View, nonce: string): Promise<SendResult> {
+    async send(chatId, view, nonce, threadId, _onWire, how): Promise<SendResult> {
       let message: ReturnType<typeof channelMessage>;
       try {
-        message = channelMessage(toDiscordPayload(view), nonce);
+        message = withPing(channelMessage(toDiscordPayload(view), nonce), how?.ping);
       } catch (err) {
         // A view Discord cannot show (a renderer bug) fails the same way on every attempt.
         return { kind: 'rejected', reason: `could not render the alert: ${(err as Error).message}` };
       }
       try {
         const { body, files } = message;
-        const sent = (await window.run(() =>
-          rest.post(Routes.channelMessages(chatId), files ? { body, files } : { body }),
-        )) as { id: string };
-        return { kind: 'sent', messageId: sent.id };
+        let sentId: string;
+        let postedIn = threadId ?? chatId;
+        if (how?.forum) {
+          // A forum takes posts: a thread named for the token whose first message is the alert
+          // (the thread's id is that message's, so edits find it by the message id alone).
+          const { nonce: _n, enforce_nonce: _e, ...first } = body;
+          const post = (await window.run(() =>
+            rest.post(Routes.threads(chatId), {
+              body: { name: postTitle(how.title ?? view), applied_tags: how.forum!.tags, message: first },
+              ...(files ? { files } : {}),
+            }),
+          )) as { id: string };
+          sentId = post.id;
+          postedIn = post.id;
+        } else {
+          sentId = (
+            (await window.run(() =>
+              rest.post(Routes.channelMessages(postedIn), files ? { body, files } : { body }),
+            )) as { id: string }
+          ).id;
+        }
+        if (how?.publish) await publisher.published(chatId, sentId, how.title, how.locale);
+        return { kind: 'sent', messageId: sentId };
       } catch (err) {
         if (err instanceof DiscordAPIError && err.code === NONCE_MESSAGE_DELETED) {
           return { kind: 'sent', messageId: '' };
         }
-        const result = mapSendError(err);
+        const result = mapSendError(err, how?.dm === true);
         log.debug(
           { chatId, result: result.kind, reason: 'reason' in result ? result.reason : undefined },
           'discord send failed',
@@ -121,11 +155,13 @@ export function createDiscordSender(
         return result;
       }
     },
-    async edit(chatId: string, messageId: string, view: View): Promise<SendResult> {
+    async edit(chatId, messageId, view, threadId, how): Promise<SendResult> {
       try {
         const { embeds, components } = toDiscordPayload(view);
+        // A forum post's first message lives in the thread named by its id.
+        const where = how?.forum ? messageId : (threadId ?? chatId);
         await window.run(() =>
-          rest.patch(Routes.channelMessage(chatId, messageId), {
+          rest.patch(Routes.channelMessage(where, messageId), {
             body: { embeds, components, allowed_mentions: { parse: [] } },
           }),
         );
@@ -133,10 +169,30 @@ export function createDiscordSender(
       } catch (err) {
         if (err instanceof DiscordAPIError && err.code === UNKNOWN_MESSAGE)
           return { kind: 'rejected', reason: 'the alert was deleted' };
-        return mapSendError(err);
+        return mapSendError(err, how?.dm === true);
       }
     },
   };
+}
+
+/** Discord's limit on a thread's (a forum post's) name. */
+export const POST_TITLE_MAX = 100;
+
+function postTitle(from: string | View): string {
+  const text = typeof from === 'string' ? from : 'title' in from && typeof from.title === 'string' ? from.title : '';
+  const one = text.replace(/\s+/g, ' ').trim() || 'kolradar';
+  return one.length <= POST_TITLE_MAX ? one : `${one.slice(0, POST_TITLE_MAX - 1)}…`;
+}
+
+/**
+ * The role goes in `content` (a mention inside an embed notifies nobody) and
+ * allowed_mentions lets through that role alone: never @everyone, @here or a user.
+ */
+function withPing(message: ReturnType<typeof channelMessage>, role: string | undefined) {
+  if (!role || !/^\d{17,20}$/.test(role)) return message;
+  const content =
+    typeof message.body['content'] === 'string' ? `<@&${role}> ${message.body['content']}` : `<@&${role}>`;
+  return { ...message, body: { ...message.body, content, allowed_mentions: { parse: [], roles: [role] } } };
 }
 
 /** Discord: the message to edit no longer exists. */

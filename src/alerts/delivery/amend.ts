@@ -7,6 +7,8 @@ import type { AlertKol, OutboxEntry } from '../../store/outbox.ts';
 import { alertView } from '../../views/cards/alert.ts';
 import { finish, languageOf, wake, type DeliveryState } from './state.ts';
 import { nonceFor, type Sender, type Step } from './types.ts';
+import { postingOf } from './compose.ts';
+import type { Subscription } from '../../store/subscriptions.ts';
 
 /** The earlier alert's KOLs and the new ones, each named once, oldest first. */
 export function mergeKols(a: readonly AlertKol[], b: readonly AlertKol[]): AlertKol[] {
@@ -20,6 +22,7 @@ export async function addKols(
   e: OutboxEntry,
   more: Extract<OutboxEntry['content'], { kind: 'more' }>,
   sender: Sender,
+  sub?: Subscription,
 ): Promise<Step | undefined> {
   const { outbox, calls } = s.o;
   const orig = await outbox.get(more.of);
@@ -32,7 +35,7 @@ export async function addKols(
   if (orig.state === 'sent' && orig.messageId) {
     const view = alertView(merged, await languageOf(s, orig));
     const r = sender.edit
-      ? await sender.edit(orig.chatId, orig.messageId, view)
+      ? await sender.edit(orig.chatId, orig.messageId, view, orig.threadId, postingOf(orig, sub))
       : await sender.send(e.chatId, view, nonceFor(e.id), e.threadId);
     s.o.onResult?.(e, r);
     if (r.kind === 'retry' || r.kind === 'paced') {

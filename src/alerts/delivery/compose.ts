@@ -11,6 +11,8 @@ import { tokenKeyOf } from '../../domain/chains.ts';
 import { translator } from '../../i18n/index.ts';
 import { formats } from '../../i18n/format.ts';
 import { languageOf, localeOf, type DeliveryState } from './state.ts';
+import type { Subscription } from '../../store/subscriptions.ts';
+import type { Posting } from './types.ts';
 
 export async function viewOf(s: DeliveryState, e: OutboxEntry): Promise<View> {
   if (e.content.kind !== 'merged') return alertView(e.content, await languageOf(s, e));
@@ -39,4 +41,19 @@ export async function multiples(s: DeliveryState, items: readonly MergedItem[]):
     s.o.log.debug({ err }, 'market caps for a quiet-hours summary not read');
   }
   return out;
+}
+
+/** How this entry goes out at its destination: a ping and a forum title only for a new alert. */
+export function postingOf(e: OutboxEntry, sub: Subscription | undefined, locale?: string): Posting | undefined {
+  if (!sub) return undefined;
+  const p = sub.posting ?? {};
+  const alert = e.content.kind === 'alert' ? e.content : undefined;
+  return {
+    ...(p.pingRole && alert && !alert.test ? { ping: p.pingRole } : {}),
+    ...(p.publish ? { publish: true } : {}),
+    ...(p.forum ? { forum: p.forum } : {}),
+    ...(alert ? { title: `${alert.token.symbol ? `$${alert.token.symbol} ` : ''}${alert.token.name}`.trim() } : {}),
+    ...(sub.isGroup ? {} : { dm: true }),
+    ...(locale ? { locale } : {}),
+  };
 }

@@ -81,7 +81,13 @@ export async function followUp(
   const locale = await localeOf(s, call);
   const line = followupLine(call, translator(locale), formats(locale));
   e.attempts++;
-  const r = await sender.edit(call.chatId, call.messageId, alertView(call.content, translator(locale), line));
+  const r = await sender.edit(
+    call.chatId,
+    call.messageId,
+    alertView(call.content, translator(locale), line),
+    call.threadId,
+    sub?.posting?.forum ? { forum: sub.posting.forum } : undefined,
+  );
   s.o.onResult?.(e, r);
   switch (r.kind) {
     case 'sent':

@@ -11,11 +11,11 @@ import { tokenKeyOf } from '../../domain/chains.ts';
 import { chatKeyOf, destinationKey } from '../../domain/destination.ts';
 import { disable, leaveThread, migrate } from '../subscriptions.ts';
 import { addKols } from './amend.ts';
-import { viewOf } from './compose.ts';
+import { postingOf, viewOf } from './compose.ts';
 import { followUp, track } from './followup.ts';
 import { isTestAlert } from '../testAlert.ts';
 import { CUT_OFF } from '../notice.ts';
-import { finish, serial, wake, type DeliveryState } from './state.ts';
+import { finish, localeOf, serial, wake, type DeliveryState } from './state.ts';
 import { nonceFor, type Sender, type SendResult, type Step } from './types.ts';
 
 export async function sendOne(
@@ -45,7 +45,7 @@ export async function sendOne(
   if (e.content.kind === 'followup') return followUp(s, e, e.content, sender, sub);
   let r: SendResult;
   if (e.content.kind === 'more') {
-    const step = await addKols(s, e, e.content, sender);
+    const step = await addKols(s, e, e.content, sender, sub);
     if (step !== undefined) return step;
     r = { kind: 'sent', messageId: '' };
   } else {
@@ -60,7 +60,14 @@ export async function sendOne(
       await s.o.outbox.update(e);
     };
     if (!sender.marksOnWire) await onWire();
-    r = await sender.send(e.chatId, await viewOf(s, e), nonceFor(e.id), e.threadId, onWire);
+    r = await sender.send(
+      e.chatId,
+      await viewOf(s, e),
+      nonceFor(e.id),
+      e.threadId,
+      onWire,
+      postingOf(e, sub, await localeOf(s, e)),
+    );
     if (r.kind === 'paced') {
       e.attempts--;
       return paced(s, e, r.afterMs);
@@ -99,6 +106,15 @@ export async function sendOne(
       s.o.log.warn({ entry: e.id, reason: r.reason }, 'alert send uncertain; not retried to avoid a duplicate');
       return 'next';
     case 'gone':
+      if (r.graceMs !== undefined && s.now() - e.createdAt < r.graceMs) {
+        // Not gone yet: retried until the entry is graceMs old (not cut at retryForMs).
+        e.state = 'pending';
+        e.notBefore = s.now() + (r.retryMs ?? 60_000);
+        await s.o.outbox.update(e);
+        s.o.log.info({ entry: e.id, reason: r.reason }, 'destination refused; retried before it ends');
+        wake(s, e.notBefore);
+        return 'later';
+      }
       return destinationGone(s, e, r.reason, r.migrateTo, r.toChat);
   }
 }

@@ -24,6 +24,12 @@ export type SendResult =
       readonly migrateTo?: string;
       /** Only the destination's thread is gone (a group turned topics off): the chat itself takes its alerts. */
       readonly toChat?: true;
+      /**
+       * Not yet: the same answer is retried every `retryMs` until the entry is this old, and only
+       * then ends the destination (a Discord DM's Missing Access, spurious for user-installed apps).
+       */
+      readonly graceMs?: number;
+      readonly retryMs?: number;
     }
   /** The request may have landed (a network error after sending): resending could post twice. */
   | { readonly kind: 'uncertain'; readonly reason: string }
@@ -42,7 +48,14 @@ export interface Sender {
    * Sends one alert; never throws. `nonce` is stable per entry (Discord dedupes with it).
    * `threadId`: the forum topic of the chat it goes to (domain/destination.ts); absent: the chat.
    */
-  send(chatId: string, view: View, nonce: string, threadId?: string, onWire?: () => Promise<void>): Promise<SendResult>;
+  send(
+    chatId: string,
+    view: View,
+    nonce: string,
+    threadId?: string,
+    onWire?: () => Promise<void>,
+    how?: Posting,
+  ): Promise<SendResult>;
   /**
    * The sender calls `onWire` right before its request leaves (after waiting for the
    * platform's limits), so an entry is marked in flight only once it may reach the
@@ -68,10 +81,31 @@ export interface Sender {
    */
   readyIn?(chatId: string): number;
   /**
-   * Replaces an alert already sent (more KOLs within the cooldown, a follow-up); never throws. A message
-   * id names it within its chat, whatever its thread. Without it, a new message goes out.
+   * Replaces an alert already sent (more KOLs within the cooldown, a follow-up); never throws. On
+   * Telegram a message id names it within its chat, whatever its thread; on Discord a thread is a
+   * channel of its own, so the thread (and a forum's posting) says where it is. Without it, a new message goes out.
    */
-  edit?(chatId: string, messageId: string, view: View): Promise<SendResult>;
+  edit?(chatId: string, messageId: string, view: View, threadId?: string, how?: Posting): Promise<SendResult>;
+}
+
+/**
+ * How this one message is posted where the platform offers more than a message
+ * (the destination's Posting, store/subscriptions.ts): `ping` only on a new
+ * alert, `title` names a forum post. A sender ignores what its platform lacks.
+ */
+export interface Posting {
+  /** A role to mention (Discord), and only it. */
+  readonly ping?: string;
+  /** Publish to following servers (a Discord announcement channel). */
+  readonly publish?: boolean;
+  /** The destination is a forum: each message opens a post with these tags, titled `title`. */
+  readonly forum?: { readonly tags: readonly string[] };
+  /** The post's title: the token. */
+  readonly title?: string;
+  /** A person's own subscription (a DM): some platform answers mean less there. */
+  readonly dm?: boolean;
+  /** The destination's language, for what the sender adds itself (the hourly summary of unpublished alerts). */
+  readonly locale?: string;
 }
 
 /** What a destination's queue does after one entry: go on, wait for a timer, or give up on the destination. */

@@ -374,6 +374,22 @@ export default {
     sampleFail: 'Sample tweet; it would NOT alert here',
   },
   /** Words in and about the pictures (titles, axes, legends, alt text). */
+  /** Where alerts go beyond a chat: Discord roles, announcement channels, threads, DMs. */
+  destinations: {
+    unpublished:
+      '{{count}} more alerts this hour were posted here but not published (Discord publishes 10 an hour): {{tokens}}',
+    pingNoRoles: 'ping: names a Discord role; there are no roles here.',
+    pingNotMentionable:
+      'The bot cannot ping @{{role}}: in Server Settings > Roles, turn on “Allow anyone to @mention this role” for it, or give the bot’s role Mention Everyone. Then /subscribe again.',
+    pinging: 'Pings @{{role}} on each new alert.',
+    publishOnlyAnnouncement:
+      'publish:true works only in an announcement channel (Edit Channel > Overview > Announcement Channel).',
+    publishing: 'Alerts are published to following servers: 10 an hour, then one summary of the rest.',
+    dmOn: 'Your personal alerts are on: they arrive in this DM.',
+    dmClosed:
+      'I can’t send you direct messages, so personal alerts could never arrive. Allow DMs from the bot (Privacy Settings), then /subscribe again.',
+    personalQuota: 'You already have {{limit}} personal subscriptions, the most allowed.',
+  },
   chart: {
     busy: 'No picture this time: many are being drawn right now. Ask again in a minute for it.',
     token: 'Token',
@@ -680,6 +696,8 @@ export default {
       except: 'Never these KOLs (usernames)',
       cooldown: 'Minutes between alerts for one token (default 60)',
       followups: 'Follow-up times after an alert, e.g. 1h,6h,24h, or off',
+      ping: 'A role to ping on each new alert (@everyone: no ping)',
+      publish: 'Announcement channels: publish alerts to following servers',
     },
     token: {
       chain: 'Chain: solana, bsc, base, sui or aptos (found from the address when left out)',

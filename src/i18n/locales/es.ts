@@ -364,6 +364,23 @@ export default {
     samplePass: 'Tweet de ejemplo; pasa los filtros de este chat',
     sampleFail: 'Tweet de ejemplo; aquí NO generaría alerta',
   },
+  /** Where alerts go beyond a chat: Discord roles, announcement channels, threads, DMs. */
+  destinations: {
+    unpublished:
+      '{{count}} alertas más en esta hora se publicaron aquí pero no se difundieron (Discord difunde 10 por hora): {{tokens}}',
+    pingNoRoles: 'ping: indica un rol de Discord; aquí no hay roles.',
+    pingNotMentionable:
+      'El bot no puede mencionar a @{{role}}: en Ajustes del servidor > Roles, activa «Permitir que cualquiera @mencione este rol», o da al rol del bot Mencionar @everyone. Luego /subscribe de nuevo.',
+    pinging: 'Menciona a @{{role}} en cada alerta nueva.',
+    publishOnlyAnnouncement:
+      'publish:true solo funciona en un canal de anuncios (Editar canal > Vista general > Canal de anuncios).',
+    publishing:
+      'Las alertas se difunden a los servidores que siguen el canal: 10 por hora, luego un resumen del resto.',
+    dmOn: 'Tus alertas personales están activadas: llegan a este MD.',
+    dmClosed:
+      'No puedo enviarte mensajes directos, así que tus alertas personales nunca llegarían. Permite MD del bot (Privacidad) y vuelve a usar /subscribe.',
+    personalQuota: 'Ya tienes {{limit}} suscripciones personales, el máximo permitido.',
+  },
   chart: {
     busy: 'Esta vez sin imagen: se están dibujando muchas ahora mismo. Pídela de nuevo en un minuto.',
     token: 'Token',
@@ -670,6 +687,8 @@ export default {
       except: 'Nunca estos KOLs (usuarios)',
       cooldown: 'Minutos entre alertas de un mismo token (por defecto 60)',
       followups: 'Seguimientos tras una alerta, p. ej. 1h,6h,24h, u off',
+      ping: 'Un rol a mencionar en cada alerta nueva (@everyone: sin mención)',
+      publish: 'Canales de anuncios: difundir alertas a los servidores seguidores',
     },
     token: {
       chain: 'Cadena: solana, bsc, base, sui o aptos (se deduce de la dirección si se omite)',

@@ -340,6 +340,21 @@ export default {
     samplePass: '예시 트윗; 이 채팅의 필터를 통과해요',
     sampleFail: '예시 트윗; 여기서는 알림이 가지 않아요',
   },
+  /** Where alerts go beyond a chat: Discord roles, announcement channels, threads, DMs. */
+  destinations: {
+    unpublished:
+      '이번 시간에 {{count}}개의 알림이 더 여기에 올라갔지만 발행되지 않았습니다 (Discord는 시간당 10개만 발행): {{tokens}}',
+    pingNoRoles: 'ping: 은 Discord 역할을 지정합니다. 여기에는 역할이 없습니다.',
+    pingNotMentionable:
+      '봇이 @{{role}}을(를) 멘션할 수 없습니다: 서버 설정 > 역할에서 “누구나 이 역할을 @멘션하도록 허용”을 켜거나, 봇 역할에 @everyone 멘션 권한을 주세요. 그런 다음 다시 /subscribe.',
+    pinging: '새 알림마다 @{{role}}을(를) 멘션합니다.',
+    publishOnlyAnnouncement: 'publish:true 는 공지 채널에서만 작동합니다 (채널 편집 > 일반 > 공지 채널).',
+    publishing: '알림이 팔로우하는 서버에 발행됩니다: 시간당 10개, 나머지는 요약 하나로.',
+    dmOn: '개인 알림이 켜졌습니다: 이 DM으로 옵니다.',
+    dmClosed:
+      'DM을 보낼 수 없어 개인 알림이 도착할 수 없습니다. 봇의 DM을 허용한 뒤(개인정보 보호 설정) 다시 /subscribe 하세요.',
+    personalQuota: '이미 개인 구독이 {{limit}}개 있습니다. 허용된 최대치입니다.',
+  },
   chart: {
     busy: '이번엔 이미지가 없어요: 지금 그리는 그림이 너무 많아요. 1분 후에 다시 요청하세요.',
     token: '토큰',
@@ -633,6 +648,8 @@ export default {
       except: '이 KOL 제외(username)',
       cooldown: '한 토큰 알림 사이의 간격(분, 기본 60)',
       followups: '알림 후 후속 확인 시점, 예: 1h,6h,24h 또는 off',
+      ping: '새 알림마다 멘션할 역할 (@everyone: 멘션 없음)',
+      publish: '공지 채널: 팔로우하는 서버에 알림 발행',
     },
     token: {
       chain: '체인: solana, bsc, base, sui 또는 aptos(생략하면 주소로 판별)',

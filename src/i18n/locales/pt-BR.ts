@@ -367,6 +367,22 @@ export default {
     samplePass: 'Tweet de exemplo; passa nos filtros deste chat',
     sampleFail: 'Tweet de exemplo; NÃO geraria alerta aqui',
   },
+  /** Where alerts go beyond a chat: Discord roles, announcement channels, threads, DMs. */
+  destinations: {
+    unpublished:
+      'Mais {{count}} alertas nesta hora foram postados aqui, mas não publicados (o Discord publica 10 por hora): {{tokens}}',
+    pingNoRoles: 'ping: indica um cargo do Discord; aqui não há cargos.',
+    pingNotMentionable:
+      'O bot não pode mencionar @{{role}}: em Configurações do servidor > Cargos, ative “Permitir que qualquer pessoa @mencione este cargo”, ou dê ao cargo do bot Mencionar @everyone. Depois use /subscribe de novo.',
+    pinging: 'Menciona @{{role}} em cada alerta novo.',
+    publishOnlyAnnouncement:
+      'publish:true só funciona em um canal de anúncios (Editar canal > Visão geral > Canal de anúncios).',
+    publishing: 'Os alertas são publicados nos servidores que seguem o canal: 10 por hora, depois um resumo do resto.',
+    dmOn: 'Seus alertas pessoais estão ativados: chegam nesta DM.',
+    dmClosed:
+      'Não consigo te enviar mensagens diretas, então alertas pessoais nunca chegariam. Permita DMs do bot (Privacidade) e use /subscribe de novo.',
+    personalQuota: 'Você já tem {{limit}} assinaturas pessoais, o máximo permitido.',
+  },
   chart: {
     busy: 'Sem imagem desta vez: muitas estão sendo desenhadas agora. Peça de novo daqui a um minuto.',
     token: 'Token',
@@ -673,6 +689,8 @@ export default {
       except: 'Nunca estes KOLs (usuários)',
       cooldown: 'Minutos entre alertas do mesmo token (padrão 60)',
       followups: 'Acompanhamentos após um alerta, ex. 1h,6h,24h, ou off',
+      ping: 'Um cargo a mencionar em cada alerta novo (@everyone: sem menção)',
+      publish: 'Canais de anúncios: publicar alertas nos servidores que seguem',
     },
     token: {
       chain: 'Rede: solana, bsc, base, sui ou aptos (detectada pelo endereço se omitida)',

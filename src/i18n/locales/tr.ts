@@ -359,6 +359,22 @@ export default {
     samplePass: 'Örnek tweet; bu sohbetin filtrelerinden geçiyor',
     sampleFail: 'Örnek tweet; burada uyarı OLUŞTURMAZDI',
   },
+  /** Where alerts go beyond a chat: Discord roles, announcement channels, threads, DMs. */
+  destinations: {
+    unpublished:
+      'Bu saat {{count}} uyarı daha burada paylaşıldı ama yayınlanmadı (Discord saatte 10 yayına izin verir): {{tokens}}',
+    pingNoRoles: 'ping: bir Discord rolü belirtir; burada rol yok.',
+    pingNotMentionable:
+      'Bot @{{role}} rolünü etiketleyemiyor: Sunucu Ayarları > Roller bölümünde “Herkesin bu rolden @bahsetmesine izin ver” seçeneğini açın ya da botun rolüne @everyone Etiketleme izni verin. Sonra tekrar /subscribe.',
+    pinging: 'Her yeni uyarıda @{{role}} etiketlenir.',
+    publishOnlyAnnouncement:
+      'publish:true yalnızca duyuru kanalında çalışır (Kanalı Düzenle > Genel Görünüm > Duyuru Kanalı).',
+    publishing: 'Uyarılar takip eden sunuculara yayınlanır: saatte 10, ardından kalanların bir özeti.',
+    dmOn: 'Kişisel uyarıların açık: bu DM’e gelecek.',
+    dmClosed:
+      'Sana doğrudan mesaj gönderemiyorum, bu yüzden kişisel uyarılar hiç ulaşamaz. Bottan DM’lere izin ver (Gizlilik Ayarları), sonra tekrar /subscribe.',
+    personalQuota: 'Zaten {{limit}} kişisel aboneliğin var, izin verilen en fazla sayı bu.',
+  },
   chart: {
     busy: 'Bu sefer görsel yok: şu an çok fazla çizim var. Bir dakika sonra yeniden iste.',
     token: 'Token',
@@ -658,6 +674,8 @@ export default {
       except: "Bu KOL'lar hariç (kullanıcı adları)",
       cooldown: 'Aynı token için uyarılar arası dakika (varsayılan 60)',
       followups: 'Uyarıdan sonra takip zamanları, ör. 1h,6h,24h veya off',
+      ping: 'Her yeni uyarıda etiketlenecek rol (@everyone: etiket yok)',
+      publish: 'Duyuru kanalları: uyarıları takip eden sunuculara yayınla',
     },
     token: {
       chain: 'Ağ: solana, bsc, base, sui veya aptos (boş bırakılırsa adresten bulunur)',

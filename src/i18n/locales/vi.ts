@@ -348,6 +348,22 @@ export default {
     samplePass: 'Tweet mẫu; vượt qua bộ lọc của nhóm này',
     sampleFail: 'Tweet mẫu; KHÔNG tạo cảnh báo ở đây',
   },
+  /** Where alerts go beyond a chat: Discord roles, announcement channels, threads, DMs. */
+  destinations: {
+    unpublished:
+      'Thêm {{count}} cảnh báo trong giờ này đã đăng ở đây nhưng chưa được xuất bản (Discord cho phép 10 lần mỗi giờ): {{tokens}}',
+    pingNoRoles: 'ping: chỉ một vai trò Discord; ở đây không có vai trò.',
+    pingNotMentionable:
+      'Bot không thể nhắc @{{role}}: trong Cài đặt máy chủ > Vai trò, bật “Cho phép mọi người @nhắc đến vai trò này”, hoặc cấp cho vai trò của bot quyền Nhắc @everyone. Sau đó /subscribe lại.',
+    pinging: 'Nhắc @{{role}} ở mỗi cảnh báo mới.',
+    publishOnlyAnnouncement:
+      'publish:true chỉ dùng được trong kênh thông báo (Chỉnh sửa kênh > Tổng quan > Kênh thông báo).',
+    publishing: 'Cảnh báo được xuất bản tới các máy chủ theo dõi: 10 mỗi giờ, sau đó một bản tóm tắt phần còn lại.',
+    dmOn: 'Cảnh báo cá nhân của bạn đã bật: chúng sẽ đến tin nhắn riêng này.',
+    dmClosed:
+      'Tôi không thể nhắn tin riêng cho bạn, nên cảnh báo cá nhân sẽ không bao giờ đến. Hãy cho phép bot nhắn tin riêng (Quyền riêng tư) rồi /subscribe lại.',
+    personalQuota: 'Bạn đã có {{limit}} đăng ký cá nhân, mức tối đa cho phép.',
+  },
   chart: {
     busy: 'Lần này không có ảnh: đang phải vẽ quá nhiều. Một phút nữa hỏi lại nhé.',
     token: 'Token',
@@ -641,6 +657,8 @@ export default {
       except: 'Loại trừ các KOL này (username)',
       cooldown: 'Số phút giữa các cảnh báo cho một token (mặc định 60)',
       followups: 'Thời điểm cập nhật sau cảnh báo, vd. 1h,6h,24h, hoặc off',
+      ping: 'Vai trò được nhắc ở mỗi cảnh báo mới (@everyone: không nhắc)',
+      publish: 'Kênh thông báo: xuất bản cảnh báo tới máy chủ theo dõi',
     },
     token: {
       chain: 'Chain: solana, bsc, base, sui hoặc aptos (tự nhận từ địa chỉ nếu bỏ trống)',

@@ -333,6 +333,19 @@ export default {
     samplePass: '示例推文；符合本群的筛选条件',
     sampleFail: '示例推文；在这里不会触发提醒',
   },
+  /** Where alerts go beyond a chat: Discord roles, announcement channels, threads, DMs. */
+  destinations: {
+    unpublished: '本小时另有 {{count}} 条提醒已发在这里但未发布（Discord 每小时只允许发布 10 条）：{{tokens}}',
+    pingNoRoles: 'ping: 需要一个 Discord 身份组；这里没有身份组。',
+    pingNotMentionable:
+      '机器人无法提及 @{{role}}：请在 服务器设置 > 身份组 中为其开启“允许任何人@提及此身份组”，或给机器人的身份组“提及 @everyone”权限，然后再次 /subscribe。',
+    pinging: '每条新提醒都会提及 @{{role}}。',
+    publishOnlyAnnouncement: 'publish:true 只能在公告频道使用（编辑频道 > 概况 > 公告频道）。',
+    publishing: '提醒会发布到关注的服务器：每小时 10 条，其余汇总为一条。',
+    dmOn: '你的个人提醒已开启：将发送到这个私信。',
+    dmClosed: '我无法给你发私信，个人提醒永远无法送达。请允许机器人私信你（隐私设置），然后再次 /subscribe。',
+    personalQuota: '你已有 {{limit}} 个个人订阅，已达上限。',
+  },
   chart: {
     busy: '这次没有图片：现在要画的图太多了。过一分钟再试。',
     token: '代币',
@@ -625,6 +638,8 @@ export default {
       except: '排除这些 KOL（用户名）',
       cooldown: '同一代币两次提醒的间隔分钟数（默认 60）',
       followups: '提醒后的跟进时间，如 1h,6h,24h，或 off',
+      ping: '每条新提醒要提及的身份组（@everyone：不提及）',
+      publish: '公告频道：将提醒发布到关注的服务器',
     },
     token: {
       chain: '链：solana、bsc、base、sui 或 aptos（不填时按地址识别）',

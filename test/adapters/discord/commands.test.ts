@@ -61,7 +61,8 @@ test('every registry command becomes a Discord definition that follows the neutr
     );
     for (const o of def.options) {
       const spec = specs[o.name]!.spec;
-      assert.equal(o.type, TYPES[spec.type], `${def.name}.${o.name} type`);
+      // A role option is Discord's role picker (8): the member picks, Discord sends the id.
+      assert.equal(o.type, spec.role ? 8 : TYPES[spec.type], `${def.name}.${o.name} type`);
       assert.equal(o.required, spec.required);
       assert.ok(o.description.length >= 1 && o.description.length <= 100);
       if (spec.autocomplete === 'kol') {
@@ -88,7 +89,16 @@ test('every registry command becomes a Discord definition that follows the neutr
       command.requires === 'manage' ? manage : null,
       `${def.name} permissions`,
     );
-    if (command.chatSettings) {
+    if (command.personal) {
+      assert.deepEqual(
+        [def.integration_types, def.contexts],
+        [
+          [0, 1],
+          [0, 1],
+        ],
+        `${def.name}: in servers, and in the bot's DM for personal alerts`,
+      );
+    } else if (command.chatSettings) {
       assert.deepEqual(
         [def.integration_types, def.contexts],
         [[0], [0]],
@@ -110,8 +120,9 @@ test('every registry command becomes a Discord definition that follows the neutr
 test('user install: lookups everywhere, alert and admin commands server-only, plus the "Token card" message command', () => {
   const defs = toDiscordCommands(registry);
   const byName = new Map(defs.map((d) => [d.name, d]));
-  for (const name of ['subscribe', 'unsubscribe', 'alerts', 'mute', 'autocard'])
-    assert.deepEqual(byName.get(name)!.contexts, [0], name);
+  for (const name of ['mute', 'autocard']) assert.deepEqual(byName.get(name)!.contexts, [0], name);
+  // Personal alerts: a person subscribes, checks and unsubscribes in the bot's DM.
+  for (const name of ['subscribe', 'unsubscribe', 'alerts']) assert.deepEqual(byName.get(name)!.contexts, [0, 1], name);
   for (const name of ['token', 'kol', 'tokens', 'help'])
     assert.deepEqual(byName.get(name)!.integration_types, [0, 1], name);
   const card = byName.get(TOKEN_CARD_COMMAND)!;

@@ -20,10 +20,10 @@ import { asArray, asRecord } from './validate.ts';
 import type { BuiltInteraction } from './interactions.ts';
 import { interactionCallback } from './interaction-routes.ts';
 import { snowflake } from './ids.ts';
-import { guildPayload, shardOf } from './payloads.ts';
+import { guildPayload, rolePayload, shardOf } from './payloads.ts';
 import { createHandler } from './server.ts';
 import { FakeState } from './state.ts';
-import type { StoredCommand } from './state.ts';
+import type { FakeChannel, StoredCommand } from './state.ts';
 import type {
   ChannelFailure,
   ClickButtonOptions,
@@ -277,6 +277,48 @@ export class DiscordFake {
     return [...(this.#state.messages.byChannel.get(channelId) ?? [])];
   }
 
+  /** A channel or thread as the fake holds it now (a thread's `archived`, a forum's tags). */
+  channel(id: string): FakeChannel | undefined {
+    const found = this.#state.lookupChannel(id);
+    return found.ok ? found.channel : undefined;
+  }
+
+  /** A thread is archived (after its inactivity period, or by a moderator) and maybe locked. */
+  archiveThread(id: string, o: { locked?: boolean } = {}): void {
+    const thread = this.channel(id);
+    if (thread?.type !== 11) throw new Error(`archiveThread: ${id} is not a thread`);
+    thread.archived = true;
+    thread.locked = o.locked ?? false;
+  }
+
+  /** The threads of a forum (its posts), in creation order, with the tags each was given. */
+  forumPosts(forumId: string): { thread: FakeChannel; tags: string[]; messages: FakeMessage[] }[] {
+    const guild = this.#state.guilds.get(this.#state.channelGuild.get(forumId) ?? '');
+    return (guild?.channels ?? [])
+      .filter((c) => c.parentId === forumId && c.type === 11)
+      .map((thread) => ({
+        thread,
+        tags: this.#state.threadTags.get(thread.id) ?? [],
+        messages: this.channelMessages(thread.id),
+      }));
+  }
+
+  /** A user changes whether the bot may DM them (Privacy Settings, or leaving every shared server). */
+  setDmsClosed(userId: string, closed: boolean): void {
+    if (closed) this.#state.closedDms.add(userId);
+    else this.#state.closedDms.delete(userId);
+  }
+
+  /** The DM channel between the bot and a user, once either opened it. */
+  dmChannelOf(userId: string): string | undefined {
+    return [...this.#state.dmUsers].find(([, u]) => u === userId)?.[0];
+  }
+
+  /** Crossposts refused with 429 because the channel's 10 an hour were used. */
+  get crosspost429s(): number {
+    return this.#state.crosspost429s;
+  }
+
   /** A member with Manage Messages deletes one of the bot's messages: a later edit answers Unknown Message (10008). */
   deleteMessage(id: string): void {
     const m = this.#state.messages.byId.get(id);
@@ -411,7 +453,30 @@ export class DiscordFake {
     const data: Record<string, unknown> = { id: command.id, name: options.name, type: 1 };
     if (options.options !== undefined) data['options'] = options.options;
     if (command.guildCommand && guildId !== undefined) data['guild_id'] = guildId;
+    const roles = this.#resolvedRoles(options.options ?? [], guildId);
+    // A command in the bot's DM: that channel is the one DM between the bot and this user.
+    if (guildId === undefined && options.foreignGuildId === undefined && (options.context ?? 1) === 1) {
+      this.#state.dmChannels.add(options.channelId);
+      this.#state.dmUsers.set(options.channelId, (options.user ?? DEFAULT_USER).id);
+    }
+    if (roles) data['resolved'] = { roles };
     return buildInteraction(this.#state, type, options, data, { commandName: options.name });
+  }
+
+  /** Role options (type 8) come with the role itself in `resolved.roles`, as Discord sends them. */
+  #resolvedRoles(options: readonly unknown[], guildId: string | undefined): Record<string, unknown> | undefined {
+    const guild = guildId === undefined ? undefined : this.#state.guilds.get(guildId);
+    const ids = (options as { type?: number; value?: unknown; options?: unknown[] }[]).flatMap((o) =>
+      o.type === 8 ? [String(o.value)] : [],
+    );
+    if (!guild || ids.length === 0) return undefined;
+    const out: Record<string, unknown> = {};
+    for (const id of ids) {
+      const role = guild.roles.find((r) => r.id === id);
+      if (!role) throw new Error(`role ${id} is not a role of guild ${guild.id}`);
+      out[id] = { ...rolePayload(role, 1), permissions: '0' };
+    }
+    return out;
   }
 
   #dispatch(built: BuiltInteraction): InteractionHandle {

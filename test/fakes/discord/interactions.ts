@@ -1,12 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { interactionToken, snowflake } from './ids.ts';
-import {
-  channelPayload,
-  DEFAULT_APP_PERMISSIONS,
-  DEFAULT_MEMBER_PERMISSIONS,
-  memberPayload,
-  userPayload,
-} from './payloads.ts';
+import { channelPayload, appPermissions, DEFAULT_MEMBER_PERMISSIONS, memberPayload, userPayload } from './payloads.ts';
 import type { FakeState, StoredCommand } from './state.ts';
 import type { CallbackRecord, FakeMessage, FakeUser, InteractionTarget } from './types.ts';
 
@@ -202,7 +196,7 @@ export function buildInteraction(
     version: 1,
     data,
     channel_id: target.channelId,
-    app_permissions: target.appPermissions ?? DEFAULT_APP_PERMISSIONS,
+    app_permissions: target.appPermissions ?? appPermissions(guild),
     locale: target.locale ?? 'en-US',
     entitlements: [],
     authorizing_integration_owners: record.owners,

@@ -1,6 +1,7 @@
 import { snowflake } from './ids.ts';
 import { asArray, asRecord } from './validate.ts';
 import type { FakeAttachment, FakeMessage } from './types.ts';
+import { NOBODY, type Notified } from './mentions.ts';
 
 export interface UploadedFile {
   /** Form field name, e.g. files[0]. */
@@ -22,6 +23,10 @@ export interface NewMessage {
   applicationId?: string;
   interactionMetadata?: Record<string, unknown>;
   origin: string;
+  /** Who it notifies (mentions.ts); nobody when not given. */
+  notified?: Notified;
+  /** A forum post's first message: its channel is the new thread, whose id is the message's. */
+  threadOf?: string;
 }
 
 function fileIndex(key: string): string {
@@ -83,14 +88,15 @@ export class MessageStore {
   create(input: NewMessage): FakeMessage {
     const { body } = input;
     const id = snowflake();
+    const channelId = input.threadOf === undefined ? input.channelId : id;
     const message: FakeMessage = {
       id,
       type: input.type ?? 0,
-      channel_id: input.channelId,
+      channel_id: channelId,
       content: typeof body['content'] === 'string' ? body['content'] : '',
       embeds: asArray(body['embeds']).map((e) => ({ type: 'rich', ...asRecord(e) })),
       components: asArray(body['components']).map(asRecord),
-      attachments: attachmentsFrom(input.files, body, input.channelId, input.origin),
+      attachments: attachmentsFrom(input.files, body, channelId, input.origin),
       flags: input.flags ?? (typeof body['flags'] === 'number' ? body['flags'] : 0),
       tts: body['tts'] === true,
       timestamp: new Date().toISOString(),
@@ -99,6 +105,8 @@ export class MessageStore {
       edits: 0,
       shown: [],
       deleted: false,
+      notified: input.notified ?? NOBODY,
+      crossposted: false,
     };
     message.shown.push(visibleText(message));
     if (input.guildId !== undefined) message.guild_id = input.guildId;
@@ -111,10 +119,10 @@ export class MessageStore {
     if (input.interactionMetadata !== undefined) message.interaction_metadata = input.interactionMetadata;
     this.byId.set(id, message);
     if (input.source === 'channel') {
-      let list = this.byChannel.get(input.channelId);
+      let list = this.byChannel.get(channelId);
       if (!list) {
         list = [];
-        this.byChannel.set(input.channelId, list);
+        this.byChannel.set(channelId, list);
       }
       list.push(message);
       if (message.enforce_nonce && message.nonce !== undefined) {
@@ -155,9 +163,9 @@ export class MessageStore {
       timestamp: message.timestamp,
       edited_timestamp: message.edited_timestamp,
       tts: message.tts,
-      mention_everyone: false,
+      mention_everyone: message.notified.everyone,
       mentions: [],
-      mention_roles: [],
+      mention_roles: message.notified.roles,
       attachments: message.attachments.map(({ data: _data, ...rest }) => rest),
       embeds: message.embeds,
       pinned: false,

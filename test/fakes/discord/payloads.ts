@@ -2,6 +2,8 @@
 // structures (Guild, TextChannel, GuildMember, the interaction classes) without gaps.
 import type { FakeState, GuildState } from './state.ts';
 import type { FakeUser } from './types.ts';
+import type { FakeRole } from './mentions.ts';
+import type { FakeChannel } from './state.ts';
 
 const bit = (n: number): bigint => 1n << BigInt(n);
 
@@ -41,20 +43,57 @@ export function memberPayload(user: Record<string, unknown>, joinedAt: string, p
   return member;
 }
 
-export function channelPayload(guildId: string, channel: { id: string; name: string }, position: number) {
-  return {
+/** REQUIRE_TAG: a forum post must carry one of the forum's tags. */
+export const FORUM_REQUIRE_TAG = 1 << 4;
+
+export const isThread = (c: FakeChannel) => c.type === 11;
+
+export function channelPayload(guildId: string, channel: FakeChannel, position: number) {
+  const type = channel.type ?? 0;
+  const base = {
     id: channel.id,
-    type: 0,
+    type,
     guild_id: guildId,
     name: channel.name,
+    last_message_id: null,
+    rate_limit_per_user: 0,
+    parent_id: channel.parentId ?? null,
+    flags: type === 15 && channel.requireTag ? FORUM_REQUIRE_TAG : 0,
+  };
+  if (type === 11)
+    return {
+      ...base,
+      owner_id: '1000000000000000001',
+      thread_metadata: {
+        archived: !!channel.archived,
+        locked: !!channel.locked,
+        auto_archive_duration: 1440,
+        archive_timestamp: new Date(0).toISOString(),
+      },
+      message_count: 0,
+      member_count: 1,
+      applied_tags: [],
+    };
+  return {
+    ...base,
     position,
     permission_overwrites: [],
     topic: null,
     nsfw: false,
-    last_message_id: null,
-    rate_limit_per_user: 0,
-    parent_id: null,
-    flags: 0,
+    ...(type === 15
+      ? {
+          available_tags: (channel.tags ?? []).map((t) => ({
+            id: t.id,
+            name: t.name,
+            moderated: false,
+            emoji_id: null,
+            emoji_name: null,
+          })),
+          default_reaction_emoji: null,
+          default_sort_order: null,
+          default_forum_layout: 0,
+        }
+      : {}),
   };
 }
 
@@ -104,6 +143,7 @@ export function guildPayload(state: FakeState, guild: GuildState): Record<string
         mentionable: false,
         flags: 0,
       },
+      ...guild.roles.map((r, i) => rolePayload(r, i + 1)),
     ],
     emojis: [],
     stickers: [],
@@ -113,8 +153,9 @@ export function guildPayload(state: FakeState, guild: GuildState): Record<string
     member_count: 2,
     voice_states: [],
     members: [memberPayload(state.botUser(), guild.joinedAt)],
-    channels: guild.channels.map((c, i) => channelPayload(guild.id, c, i)),
-    threads: [],
+    channels: guild.channels.filter((c) => !isThread(c)).map((c, i) => channelPayload(guild.id, c, i)),
+    // Only active threads come with GUILD_CREATE, as on Discord.
+    threads: guild.channels.filter((c) => isThread(c) && !c.archived).map((c, i) => channelPayload(guild.id, c, i)),
     presences: [],
     stage_instances: [],
     guild_scheduled_events: [],
@@ -183,4 +224,31 @@ export function applicationPayload(state: FakeState): Record<string, unknown> {
 /** The shard a guild's events go to, as Discord computes it: (guild_id >> 22) % shard_count. */
 export function shardOf(guildId: string, shardCount: number): number {
   return Number((BigInt(guildId) >> 22n) % BigInt(shardCount));
+}
+
+export function rolePayload(r: FakeRole, position: number): Record<string, unknown> {
+  return {
+    id: r.id,
+    name: r.name,
+    color: 0,
+    colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+    hoist: false,
+    icon: null,
+    unicode_emoji: null,
+    position,
+    permissions: '0',
+    managed: false,
+    mentionable: r.mentionable,
+    flags: 0,
+  };
+}
+
+/** Mention Everyone: also lets the holder ping roles that are not mentionable. */
+export const MENTION_EVERYONE = bit(17);
+
+/** The bot's permissions in a guild's channel, as `app_permissions` says. */
+export function appPermissions(guild: GuildState | undefined): string {
+  return guild?.botMentionsEveryone
+    ? (BigInt(DEFAULT_APP_PERMISSIONS) | MENTION_EVERYONE).toString()
+    : DEFAULT_APP_PERMISSIONS;
 }

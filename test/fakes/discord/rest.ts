@@ -1,6 +1,8 @@
 // Bot-authenticated REST routes: gateway discovery, identity, commands, channel messages.
 import { snowflake } from './ids.ts';
 import { applicationPayload, channelPayload } from './payloads.ts';
+import { allowedMentionsError, NOBODY, notified } from './mentions.ts';
+import type { FakeChannel, FakeState } from './state.ts';
 import { error, unknownMessage } from './route-types.ts';
 import type { Handler, Reply } from './route-types.ts';
 import type { StoredCommand } from './state.ts';
@@ -224,18 +226,23 @@ export const typing: Handler = (ctx) => {
 
 export const createMessage: Handler = (ctx) => {
   const { state, body } = ctx;
-  const dm = state.dmChannels.has(ctx.params['channelId'] ?? '');
-  const found = dm
-    ? { ok: true as const, guild: undefined, channel: { id: ctx.params['channelId']! } }
-    : channelOrError(ctx);
+  const channelId = ctx.params['channelId'] ?? '';
+  const dm = state.dmChannels.has(channelId);
+  const found = dm ? { ok: true as const, guild: undefined, channel: { id: channelId } } : channelOrError(ctx);
   if (!found.ok) return error(found.status, found.code, found.message);
-  const invalid = validateMessage(body, ctx.files.length, true);
+  const closed = dm && closedDm(state, channelId);
+  if (closed) return closed;
+  const refused = found.guild ? cannotPost(found.channel as FakeChannel) : undefined;
+  if (refused) return refused;
+  const invalid = validateMessage(body, ctx.files.length, true) ?? allowedMentionsError(body);
   if (invalid) return { status: 400, json: invalid };
   if (body['enforce_nonce'] === true) {
     const previous = state.messages.findByNonce(body['nonce'], ctx.now);
     if (previous === 'deleted') return unknownMessage();
     if (previous) return { status: 200, json: state.messages.toApi(previous, state.botUser()) };
   }
+  // Posting in an archived thread the bot may post in unarchives it, as Discord does.
+  if (found.guild) (found.channel as FakeChannel).archived = false;
   const message = state.messages.create({
     channelId: found.channel.id,
     ...(found.guild ? { guildId: found.guild.id } : {}),
@@ -244,8 +251,127 @@ export const createMessage: Handler = (ctx) => {
     source: 'channel',
     type: body['message_reference'] === undefined ? 0 : 19,
     origin: state.origin,
+    notified: found.guild ? notified(body, found.guild.roles, found.guild.botMentionsEveryone) : NOBODY,
   });
   return { status: 200, json: state.messages.toApi(message, state.botUser()) };
+};
+
+/** Why Discord refuses a message in this channel: a forum takes posts, not messages; a locked archived thread nothing. */
+function cannotPost(channel: FakeChannel): Reply | undefined {
+  if (channel.type === 15) return error(400, 50008, 'Cannot send messages in a non-text channel');
+  if (channel.type === 11 && channel.archived && channel.locked) return error(400, 50083, 'Thread is archived');
+  return undefined;
+}
+
+/** A DM to a user who closed their DMs to the bot (or shares no server with it). */
+function closedDm(state: FakeState, channelId: string): Reply | undefined {
+  const user = state.dmUsers.get(channelId);
+  return user !== undefined && state.closedDms.has(user)
+    ? error(403, 50007, 'Cannot send messages to this user')
+    : undefined;
+}
+
+/** POST /users/@me/channels: opens (or finds) the DM channel with a user; it always succeeds, sending may not. */
+export const createDm: Handler = ({ state, body }) => {
+  const user = String(body['recipient_id'] ?? '');
+  if (!/^\d{17,20}$/.test(user))
+    return { status: 400, json: { code: 50035, message: 'Invalid Form Body', errors: {} } };
+  let id = [...state.dmUsers].find(([, u]) => u === user)?.[0];
+  if (id === undefined) {
+    id = snowflake();
+    state.dmUsers.set(id, user);
+    state.dmChannels.add(id);
+  }
+  return {
+    status: 200,
+    json: {
+      id,
+      type: 1,
+      flags: 0,
+      last_message_id: null,
+      recipients: [
+        { id: user, username: `user${user.slice(-4)}`, discriminator: '0', global_name: null, avatar: null },
+      ],
+    },
+  };
+};
+
+const HOUR_MS = 3_600_000;
+/** Crossposts Discord allows per announcement channel per hour. */
+export const CROSSPOSTS_PER_HOUR = 10;
+
+/** POST /channels/:id/messages/:mid/crosspost: publishes to following servers, 10 an hour per channel. */
+export const crosspost: Handler = (ctx) => {
+  const { state } = ctx;
+  const found = channelOrError(ctx);
+  if (!found.ok) return error(found.status, found.code, found.message);
+  const message = state.messages.byId.get(ctx.params['messageId'] ?? '');
+  if (!message || message.deleted || message.channel_id !== found.channel.id) return unknownMessage();
+  if (found.channel.type !== 5) return error(400, 50024, 'Cannot execute action on this channel type');
+  if (message.crossposted) return error(400, 40033, 'This message has already been crossposted.');
+  const now = state.clock();
+  let hour = state.crossposts.get(found.channel.id);
+  if (!hour || now - hour.since >= HOUR_MS) {
+    hour = { since: now, count: 0 };
+    state.crossposts.set(found.channel.id, hour);
+  }
+  if (hour.count >= CROSSPOSTS_PER_HOUR) {
+    state.crosspost429s++;
+    const retryAfter = (hour.since + HOUR_MS - now) / 1000;
+    return { status: 429, json: { message: 'You are being rate limited.', retry_after: retryAfter, global: false } };
+  }
+  hour.count++;
+  message.crossposted = true;
+  message.flags |= 1;
+  return { status: 200, json: state.messages.toApi(message, state.botUser()) };
+};
+
+/**
+ * POST /channels/:forum/threads: a forum post, a thread whose first message is `message`
+ * (the thread's id is that message's id). Name 1-100 characters; at most 5 tags, each the
+ * forum's; a forum with REQUIRE_TAG refuses a post without one (40067).
+ */
+export const forumPost: Handler = (ctx) => {
+  const { state, body } = ctx;
+  const found = channelOrError(ctx);
+  if (!found.ok) return error(found.status, found.code, found.message);
+  const forum = found.channel;
+  if (forum.type !== 15) return error(400, 50024, 'Cannot execute action on this channel type');
+  const name = body['name'];
+  const tags = asArray(body['applied_tags']).map(String);
+  const form = new FormErrors();
+  if (typeof name !== 'string' || name.length < 1 || name.length > 100)
+    form.add(['name'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 1 and 100 in length.');
+  if (tags.length > 5) form.add(['applied_tags'], 'BASE_TYPE_MAX_LENGTH', 'Must be 5 or fewer in length.');
+  if (tags.some((t) => !(forum.tags ?? []).some((f) => f.id === t)))
+    form.add(['applied_tags'], 'INVALID_FORUM_TAG', "A tag is not one of the forum's tags.");
+  if (!form.empty) return { status: 400, json: form.body() };
+  if (forum.requireTag && tags.length === 0)
+    return error(400, 40067, 'A tag is required to create a forum post in this channel');
+  const starter = asRecord(body['message']);
+  const invalid = validateMessage(starter, ctx.files.length, true) ?? allowedMentionsError(starter);
+  if (invalid) return { status: 400, json: invalid };
+  const message = state.messages.create({
+    channelId: 'pending',
+    guildId: found.guild.id,
+    body: starter,
+    files: ctx.files,
+    source: 'channel',
+    origin: state.origin,
+    notified: notified(starter, found.guild.roles, found.guild.botMentionsEveryone),
+    threadOf: forum.id,
+  });
+  const thread: FakeChannel = { id: message.id, name: String(name), type: 11, parentId: forum.id };
+  state.addThread(found.guild, thread);
+  state.threadTags.set(thread.id, tags);
+  return {
+    status: 201,
+    json: {
+      ...channelPayload(found.guild.id, thread, 0),
+      applied_tags: tags,
+      message: state.messages.toApi(message, state.botUser()),
+    },
+  };
 };
 
 /** GET/PATCH/DELETE of a message the bot posted in a channel. */

@@ -1,13 +1,26 @@
 import { botToken, snowflake } from './ids.ts';
 import { MessageStore } from './messages.ts';
 import { RateLimiter } from './ratelimit.ts';
-import type { BucketSpec, ChannelFailure, DiscordFakeOptions, FakeGuildConfig, RequestLogEntry } from './types.ts';
+import type {
+  BucketSpec,
+  ChannelFailure,
+  DiscordFakeOptions,
+  FakeChannelConfig,
+  FakeGuildConfig,
+  RequestLogEntry,
+} from './types.ts';
+import type { FakeRole } from './mentions.ts';
+
+/** A channel as the fake holds it: its config with a name always set. */
+export type FakeChannel = FakeChannelConfig & { name: string };
 import type { InteractionRecord } from './interactions.ts';
 
 export interface GuildState {
   id: string;
   name: string;
-  channels: { id: string; name: string }[];
+  channels: FakeChannel[];
+  roles: FakeRole[];
+  botMentionsEveryone: boolean;
   /** Set once GUILD_DELETE went out: the bot is no longer a member. */
   removed: boolean;
   joinedAt: string;
@@ -37,7 +50,7 @@ export class FakeState {
   readonly guilds = new Map<string, GuildState>();
   /** Channel id -> guild id, kept for every channel ever configured (removed guilds too). */
   readonly channelGuild = new Map<string, string>();
-  readonly #channels = new Map<string, { id: string; name: string }>();
+  readonly #channels = new Map<string, FakeChannel>();
   /** Key 'global' or a guild id. */
   readonly commands = new Map<string, StoredCommand[]>();
   readonly interactions = new Map<string, InteractionRecord>();
@@ -53,6 +66,16 @@ export class FakeState {
   readonly messageContentIntent: boolean;
   /** DM channels a user wrote in, so the bot may answer there. */
   readonly dmChannels = new Set<string>();
+  /** DM channel id -> its user, for channels opened with POST /users/@me/channels. */
+  readonly dmUsers = new Map<string, string>();
+  readonly closedDms: Set<string>;
+  readonly clock: () => number;
+  /** Crossposts per announcement channel in its current hour: when the hour began and how many. */
+  readonly crossposts = new Map<string, { since: number; count: number }>();
+  /** A forum post's tags, by thread id. */
+  readonly threadTags = new Map<string, string[]>();
+  /** Crossposts refused with a 429 (a well-behaved bot keeps this at 0). */
+  crosspost429s = 0;
 
   constructor(options: DiscordFakeOptions) {
     this.applicationId = options.applicationId ?? snowflake();
@@ -71,6 +94,8 @@ export class FakeState {
     this.sessionStartRemaining = options.sessionStartRemaining ?? 1000;
     this.limiter = new RateLimiter(options.globalPerSecond ?? 50);
     this.messages = new MessageStore(options.nonceWindowMs ?? 5 * 60 * 1000);
+    this.clock = options.clock ?? Date.now;
+    this.closedDms = new Set(options.closedDms ?? []);
     for (const guild of options.guilds ?? []) this.addGuild(guild);
   }
 
@@ -78,17 +103,31 @@ export class FakeState {
     const guild: GuildState = {
       id: config.id,
       name: config.name ?? `guild-${config.id}`,
-      channels: config.channels.map((c) => ({ id: c.id, name: c.name ?? `channel-${c.id}` })),
+      channels: config.channels.map((c) => ({ ...c, name: c.name ?? `channel-${c.id}` })),
+      roles: (config.roles ?? []).map((r) => ({
+        id: r.id,
+        name: r.name ?? `role-${r.id}`,
+        mentionable: !!r.mentionable,
+      })),
+      botMentionsEveryone: config.botMentionsEveryone ?? false,
       removed: false,
       joinedAt: new Date().toISOString(),
       locale: config.locale ?? 'en-US',
     };
     this.guilds.set(guild.id, guild);
-    for (const channel of guild.channels) {
-      this.channelGuild.set(channel.id, guild.id);
-      this.#channels.set(channel.id, channel);
-    }
+    for (const channel of guild.channels) this.#index(guild, channel);
     return guild;
+  }
+
+  #index(guild: GuildState, channel: FakeChannel): void {
+    this.channelGuild.set(channel.id, guild.id);
+    this.#channels.set(channel.id, channel);
+  }
+
+  /** A thread made while running (a forum post): a channel of the guild from now on. */
+  addThread(guild: GuildState, thread: FakeChannel): void {
+    guild.channels.push(thread);
+    this.#index(guild, thread);
   }
 
   activeGuilds(): GuildState[] {
@@ -99,7 +138,7 @@ export class FakeState {
   lookupChannel(
     channelId: string,
   ):
-    | { ok: true; guild: GuildState; channel: { id: string; name: string } }
+    | { ok: true; guild: GuildState; channel: FakeChannel }
     | { ok: false; status: number; code: number; message: string } {
     const guildId = this.channelGuild.get(channelId);
     const guild = guildId === undefined ? undefined : this.guilds.get(guildId);

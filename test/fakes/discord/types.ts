@@ -5,10 +5,32 @@ export interface BucketSpec {
   windowMs: number;
 }
 
+/**
+ * A channel of a guild. Types as Discord numbers them: 0 text, 5 announcement,
+ * 11 public thread (with `parentId`), 15 forum.
+ */
+export interface FakeChannelConfig {
+  id: string;
+  name?: string;
+  type?: 0 | 5 | 11 | 15;
+  /** A thread's channel, or a forum post's forum. */
+  parentId?: string;
+  /** A thread: archived (a message from a sender allowed to post unarchives it) and locked (then 50083). */
+  archived?: boolean;
+  locked?: boolean;
+  /** A forum's tags, and whether a post needs one (flag REQUIRE_TAG). */
+  tags?: { id: string; name: string }[];
+  requireTag?: boolean;
+}
+
 export interface FakeGuildConfig {
   id: string;
   name?: string;
-  channels: { id: string; name?: string }[];
+  channels: FakeChannelConfig[];
+  /** The server's roles besides @everyone. */
+  roles?: { id: string; name?: string; mentionable?: boolean }[];
+  /** The bot's role has Mention Everyone (it may then ping roles that are not mentionable). */
+  botMentionsEveryone?: boolean;
   /** The server's language (Server Settings > Community > Server Primary Language); default en-US. */
   locale?: string;
 }
@@ -46,6 +68,10 @@ export interface DiscordFakeOptions {
    * MESSAGE_CONTENT intent (1 << 15) while it is off closes the gateway with 4014, as Discord does.
    */
   messageContentIntent?: boolean;
+  /** The clock of the hourly crosspost limit (default Date.now), so a test can let an hour pass. */
+  clock?: () => number;
+  /** Users whose DMs are closed to the bot (privacy settings, no shared server): sending there answers 403 50007. */
+  closedDms?: string[];
 }
 
 export interface FakeAttachment {
@@ -74,6 +100,10 @@ export interface FakeMessage {
   enforce_nonce?: boolean;
   allowed_mentions?: unknown;
   message_reference?: unknown;
+  /** Who this message notified (mentions.ts): what a member would hear. */
+  notified: import('./mentions.ts').Notified;
+  /** Published to following channels (POST .../crosspost). */
+  crossposted: boolean;
   tts: boolean;
   timestamp: string;
   edited_timestamp: string | null;

@@ -1,0 +1,151 @@
+// Where big Discord communities read, end to end through discord.js against the fake: a role ping
+// on new alerts only, threads (archived, locked), announcement channels' hourly publishing, and
+// personal subscriptions in the bot's DM.
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { snowflake, type FakeGuildConfig, type SendCommandOptions } from '../../fakes/discord/index.ts';
+import {
+  embedOf,
+  MANAGER,
+  MANAGER_PERMISSIONS,
+  privateAnswer,
+  publicAnswer,
+  shown,
+  startHarness,
+  until,
+  type Harness,
+} from './harness.ts';
+
+const GUILD = snowflake();
+const TEXT = snowflake();
+const THREAD = snowflake();
+const LOCKED = snowflake();
+const NEWS = snowflake();
+const TRADERS = snowflake();
+const QUIET = snowflake();
+
+const OPEN = [
+  { name: 'token_score', type: 10, value: 0 },
+  { name: 'kol_score', type: 10, value: 0 },
+  { name: 'followers', type: 4, value: 0 },
+];
+
+const guild = (): FakeGuildConfig => ({
+  id: GUILD,
+  name: 'Radar HQ',
+  channels: [
+    { id: TEXT, name: 'alerts' },
+    { id: THREAD, name: 'sol-calls', type: 11, parentId: TEXT },
+    { id: LOCKED, name: 'old', type: 11, parentId: TEXT },
+    { id: NEWS, name: 'news', type: 5 },
+  ],
+  roles: [
+    { id: TRADERS, name: 'traders', mentionable: true },
+    { id: QUIET, name: 'quiet', mentionable: false },
+  ],
+});
+
+async function harness(t: TestContext, o: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
+  const h = await startHarness({
+    ...o,
+    fake: { guilds: [guild()], channelBucket: { limit: 50, windowMs: 1000 }, ...o.fake },
+  });
+  t.after(() => h.close());
+  return h;
+}
+
+const subscribe = (h: Harness, channelId: string, more: SendCommandOptions['options'] = [], user = MANAGER) =>
+  h.fake.sendCommand({
+    name: 'subscribe',
+    channelId,
+    user,
+    memberPermissions: MANAGER_PERMISSIONS,
+    options: [...OPEN, ...(more ?? [])],
+  });
+
+async function settled(h: Harness): Promise<void> {
+  await until(
+    async () => (await h.app.store.outbox.pending()).every((e) => e.state !== 'pending' && e.state !== 'inflight'),
+    'the outbox to settle',
+  );
+}
+
+/** One tweet per token, by one KOL, scored to pass. */
+function shill(h: Harness, tokens: number[], kol = 2): void {
+  const sb = h.app.sandbox!;
+  for (const i of tokens)
+    sb.addTweets(1, { token: sb.data.tokens[i]!.id, kol: sb.data.kols[kol]!.id, tokenScore: 90, kolScore: 90 });
+}
+
+test('a role ping: new alerts notify that role alone; a second KOL on the token edits the alert without a new ping', async (t) => {
+  const h = await harness(t);
+  const on = await subscribe(h, TEXT, [
+    { name: 'ping', type: 8, value: TRADERS },
+    { name: 'cooldown', type: 4, value: 60 },
+  ]);
+  assert.match(shown(embedOf(await publicAnswer(on)).description!), /Pings @traders on each new alert/);
+  const watcher = h.app.startAlerts([h.adapter.sender]);
+  await watcher.tick();
+  shill(h, [10, 11]);
+  await watcher.tick();
+  await until(() => h.fake.channelMessages(TEXT).length === 2, 'two alerts');
+  await settled(h);
+  shill(h, [10], 3);
+  await watcher.tick();
+  await until(() => h.fake.channelMessages(TEXT)[0]!.edits > 0, 'the first alert names the second KOL');
+  await settled(h);
+  const messages = h.fake.channelMessages(TEXT);
+  assert.equal(messages.length, 2, 'no new message for the second KOL');
+  for (const m of messages) {
+    assert.deepEqual(m.notified, { roles: [TRADERS], users: [], everyone: false });
+    assert.equal(m.content, `<@&${TRADERS}>`, 'the mention is in content, not in the embed');
+  }
+  assert.deepEqual(h.fake.violations, []);
+});
+
+test('a role nobody may mention is refused at subscribe time with what to change; nothing is stored', async (t) => {
+  const h = await harness(t);
+  const refused = await subscribe(h, TEXT, [{ name: 'ping', type: 8, value: QUIET }]);
+  const text = (await privateAnswer(refused)).embeds.map((e) => JSON.stringify(e)).join(' ');
+  assert.match(text, /Allow anyone to @mention this role/);
+  assert.match(text, /Mention Everyone/);
+  assert.equal(await h.app.store.subscriptions.get(`discord:${TEXT}`), undefined);
+});
+
+test('a role nobody may mention is accepted when the bot has Mention Everyone, and pinged', async (t) => {
+  const h = await harness(t, { fake: { guilds: [{ ...guild(), botMentionsEveryone: true }] } });
+  await publicAnswer(await subscribe(h, TEXT, [{ name: 'ping', type: 8, value: QUIET }]));
+  const watcher = h.app.startAlerts([h.adapter.sender]);
+  await watcher.tick();
+  shill(h, [12]);
+  await watcher.tick();
+  await until(() => h.fake.channelMessages(TEXT).length === 1, 'the alert');
+  assert.deepEqual(h.fake.channelMessages(TEXT)[0]!.notified.roles, [QUIET]);
+});
+
+test('a thread subscription posts in the thread, unarchiving it; a locked archived thread ends with the reason', async (t) => {
+  const h = await harness(t);
+  await publicAnswer(await subscribe(h, THREAD));
+  await publicAnswer(await subscribe(h, LOCKED));
+  const sub = await h.app.store.subscriptions.get(`discord:${TEXT}:${THREAD}`);
+  assert.equal(sub?.threadId, THREAD, 'the thread is a destination of its channel');
+  h.fake.archiveThread(THREAD);
+  h.fake.archiveThread(LOCKED, { locked: true });
+  const watcher = h.app.startAlerts([h.adapter.sender]);
+  await watcher.tick();
+  shill(h, [13, 14]);
+  await watcher.tick();
+  await until(() => h.fake.channelMessages(THREAD).length === 2, 'two alerts in the thread');
+  await until(
+    async () => (await h.app.store.subscriptions.get(`discord:${TEXT}:${LOCKED}`))?.disabled != null,
+    'the locked thread ended',
+  );
+  await settled(h);
+  assert.equal(h.fake.channel(THREAD)!.archived, false, 'posting unarchived it');
+  assert.deepEqual(h.fake.channelMessages(TEXT), [], 'nothing in the parent channel');
+  assert.deepEqual(h.fake.channelMessages(LOCKED), []);
+  const ended = await h.app.store.subscriptions.get(`discord:${TEXT}:${LOCKED}`);
+  assert.match(ended!.disabled!.reason, /archived and locked/);
+  const tries = h.fake.requests.filter((r) => r.method === 'POST' && r.path === `/channels/${LOCKED}/messages`);
+  assert.equal(tries.length, 1, 'one attempt, then no more');
+});
