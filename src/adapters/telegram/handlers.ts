@@ -73,8 +73,10 @@ export function callerOf(
   threadId?: string,
 ): Caller {
   const isPrivate = chat.type === 'private';
-  // Only a channel's admins post there.
   const isChannel = chat.type === 'channel';
+  // Only a channel's admins post there: a post (no user) is an admin's. A button pressed under a
+  // channel post is anyone's who reads the channel, and is checked like a group member's.
+  const channelPost = isChannel && from === undefined;
   const userId = from?.id;
   return {
     platform: 'telegram',
@@ -89,7 +91,7 @@ export function callerOf(
     ...(senderChat ? { senderChatId: String(senderChat.id) } : {}),
     ...(from && !senderChat && memberOf({ from }) ? { member: memberOf({ from })! } : {}),
     canManage: async () =>
-      isPrivate || isChannel || anonymousAdmin || (userId !== undefined && (await admins.isAdmin(chat.id, userId))),
+      isPrivate || channelPost || anonymousAdmin || (userId !== undefined && (await admins.isAdmin(chat.id, userId))),
   };
 }
 

@@ -102,3 +102,26 @@ test('demoted, or left without the right to post, the bot stops the channel’s 
   const lines = r.logs.filter((l) => (JSON.parse(l) as { msg: string }).msg === 'telegram: alerts stopped');
   assert.equal(lines.length, 1);
 });
+
+test('a reader pressing an alert’s mute button under a channel post is refused; the channel’s settings stay as they are', async (t) => {
+  const r = await channelRig(t);
+  await post(r, OPEN);
+  const watcher = r.app.startAlerts([r.adapter.sender], { cron: NEVER });
+  await watcher.tick();
+  const tok = r.sb.data.tokens.find((x) => /^[A-Z0-9]+$/.test(x.symbol) && x.marketcap > 0)!;
+  r.sb.addTweets(1, { token: tok.id, kol: r.sb.data.kols[5]!.id, tokenScore: 90, kolScore: 90 });
+  await watcher.tick();
+  await delivered(r);
+  const alert = r.fake.messages(CHANNEL.id).find((m) => m.text?.startsWith(`${tok.symbol} `))!;
+  const mute = (alert.reply_markup?.inline_keyboard ?? []).flat().find((b) => b.callback_data?.startsWith('a:+mute:'))!;
+  const reader = { id: 7301, first_name: 'Reader' };
+  const id = r.fake.pressButton({
+    chatId: CHANNEL.id,
+    messageId: alert.message_id,
+    data: mute.callback_data!,
+    from: reader,
+  });
+  await eventually(() => r.fake.answersFor(id).length === 1, 'the press answered');
+  assert.equal(r.fake.answersFor(id)[0]!.show_alert, true, 'refused, said on the button');
+  assert.deepEqual((await r.app.store.subscriptions.get(`telegram:${CHANNEL.id}`))?.mutedTokens, []);
+});
