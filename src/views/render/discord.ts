@@ -230,8 +230,14 @@ function buttonLabel(label: string): string {
   return cut(neuterMentions(singleLine(clean(label))), BUTTON_LABEL_MAX) || '•';
 }
 
-function textContent(view: TextView): string {
-  return richMarkdown(view.text, CONTENT_MAX) || EMPTY;
+/**
+ * A text within a message's content limit is the content; a longer one (the list of every command
+ * in Spanish runs to 2,900 characters) goes whole in an embed's description, which holds 4,096.
+ */
+function putText(view: TextView, payload: DiscordPayload): void {
+  const text = richMarkdown(view.text, EMBED_DESCRIPTION_MAX);
+  if (text.length <= CONTENT_MAX) payload.content = text || EMPTY;
+  else payload.embeds.push({ description: text });
 }
 
 export function toDiscordPayload(view: View, opts: { ephemeral?: boolean } = {}): DiscordPayload {
@@ -240,7 +246,7 @@ export function toDiscordPayload(view: View, opts: { ephemeral?: boolean } = {})
   if (view.kind === 'card') payload.embeds.push(cardEmbed(view));
   else if (view.kind === 'table') payload.embeds.push(tableEmbed(view));
   else if (view.kind === 'error') payload.embeds.push(errorEmbed(view));
-  else payload.content = textContent(view);
+  else putText(view, payload);
   const embed = payload.embeds[0];
   if (embed && colour) embed.color = COLOURS[colour];
   const picture = view.kind === 'error' ? undefined : view.picture;

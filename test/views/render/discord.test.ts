@@ -5,6 +5,7 @@ import type { CardView, TableView, View } from '../../../src/domain/view.ts';
 import { clean } from '../../../src/views/text.ts';
 import {
   COLOURS,
+  CONTENT_MAX,
   EMBED_DESCRIPTION_MAX,
   toDiscordJsOptions,
   toDiscordPayload,
@@ -210,4 +211,24 @@ test('a picture is attached and shown as the embed image; discord.js options map
 test('views are plain data: rendering twice gives the same payload', () => {
   const view: View = card({ description: TWEET_5000, fields: [{ name: 'a', value: [{ b: 'b' }] }] });
   assert.deepEqual(toDiscordPayload(view), toDiscordPayload(view));
+});
+
+test('a text longer than a message’s content (every command in Spanish) is whole in an embed’s description', () => {
+  const line = (n: number) => [
+    { b: `/cmd${n}` },
+    ' — una descripción bastante larga de lo que hace este comando\n   ',
+    { code: `/cmd${n} x` },
+    '\n',
+  ];
+  const text = Array.from({ length: 30 }, (_, n) => line(n)).flat();
+  const p = toDiscordPayload({ kind: 'text', text });
+  assert.equal(p.content, undefined);
+  assert.equal(p.embeds.length, 1);
+  const d = p.embeds[0]!.description!;
+  assert.ok(d.length > CONTENT_MAX && d.length <= EMBED_DESCRIPTION_MAX, `${d.length}`);
+  assert.match(d, /\*\*\/cmd0\*\*/);
+  assert.match(d, /`\/cmd29 x`/, 'the last line is there');
+  assertDiscordLimits(p);
+  // A short text stays the message's content.
+  assert.equal(toDiscordPayload({ kind: 'text', text: ['hola'] }).content, 'hola');
 });
