@@ -4,7 +4,8 @@ import { opt } from '../src/core/options.ts';
 import { callerRow, scoreBoardCall, type ScoredCall } from '../src/domain/board.ts';
 import type { View } from '../src/domain/view.ts';
 import type { Call, MemberRef } from '../src/store/calls.ts';
-import { statsColumns, statsLine, statsRows } from '../src/views/cards/memberCalls.ts';
+import { callCardPicture, cardButtons, statsColumns, statsLine, statsRows } from '../src/views/cards/memberCalls.ts';
+import { withPicture } from '../src/views/cards/pictures.ts';
 import { boardHere, PERIOD_ALIASES, PERIOD_MS } from './_board.ts';
 
 const RECENT = 10;
@@ -22,6 +23,7 @@ const options = {
     default: 'all',
     aliases: PERIOD_ALIASES,
   }),
+  call: opt.string({ description: 'A call to draw as a card (its button sets it)', max: 300, internal: true }),
 };
 
 /**
@@ -43,6 +45,16 @@ function whom(ctx: CommandContext, text: string | undefined, calls: readonly Cal
   return hit?.member;
 }
 
+/** One call of this board as a picture (the "Call card" buttons). */
+async function card(ctx: CommandContext, board: string, id: string): Promise<View> {
+  const c = (await ctx.store.calls.getMany([id]))[0];
+  if (!c?.member || c.subId !== board) throw new UserError(ctx.t('board.cardGone'));
+  const drawn = await callCardPicture(ctx, c, ctx.t, ctx.now());
+  const text =
+    drawn.picture?.alt ?? ctx.t('board.cardAlt', { symbol: c.token.symbol, name: c.member.name, multiple: '-' });
+  return withPicture({ kind: 'text', text }, drawn);
+}
+
 export default {
   name: 'stats',
   description: "A member's calls here: hit rate, best, worst and recent calls (yours by default)",
@@ -53,6 +65,7 @@ export default {
   async run(input, ctx): Promise<View> {
     const board = boardHere(ctx);
     const t = ctx.t;
+    if (input.call) return card(ctx, board, input.call);
     const all = await ctx.store.members.list(board, 0);
     const who = whom(ctx, input.member, all);
     if (!who) throw new UserError(t('board.statsWho', { name: input.member ?? '?' }), '/stats');
@@ -74,6 +87,10 @@ export default {
       description: statsLine(callerRow(scored), t),
       columns: statsColumns(t),
       rows: statsRows(recent, t, ctx.now()),
+      actions: cardButtons(
+        recent.map((r) => r.call),
+        t,
+      ),
     };
   },
 } satisfies Command<typeof options>;

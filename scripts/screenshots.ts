@@ -1,5 +1,5 @@
 /**
- * `npm run screenshots`: the four pictures as the bot sends them, for the README.
+ * `npm run screenshots`: the pictures as the bot sends them, for the README.
  * Runs the real commands through the core against an in-process sandbox with
  * a fixed seed and a frozen clock, so the same checkout writes the same files.
  * Usage: node scripts/screenshots.ts [outDir=docs/images]
@@ -17,6 +17,7 @@ import { momentumSvg, renderPng } from '../src/views/charts/index.ts';
 import { sampleMomentum } from '../src/views/charts/samples.ts';
 import { MarketWalk } from '../src/sandbox/market.ts';
 import type { Call } from '../src/store/calls.ts';
+import { memberCall } from '../src/store/membercalls.ts';
 import { SAMPLE_ALERT } from '../bench/fanout.ts';
 import { sharedChartPool } from '../src/views/charts/pool.ts';
 
@@ -168,6 +169,49 @@ try {
     await writeFile(path, view.picture.png);
     process.stdout.write(
       `${path}  ${(view.picture.png.byteLength / 1024).toFixed(0)} KB  ${line}\n  alt: ${view.picture.alt}\n`,
+    );
+  }
+  // A member's call card: the scorecard's best-moving token, called by @alice, its samples the walk's.
+  {
+    const c = [...sampled].sort((a, b) => Math.max(...b.samples) / b.base - Math.max(...a.samples) / a.base)[0]!;
+    const board = 'console:screenshots';
+    await store.members.setOn(board, true);
+    const made = await store.members.call(
+      memberCall({
+        board,
+        platform: 'console',
+        chatId: 'screenshots',
+        messageId: 'm1',
+        member: { id: 'alice', name: '@alice', handle: 'alice' },
+        token: { chain: c.t.chain_id, address: c.t.address, symbol: c.t.symbol, name: c.t.name },
+        marketCap: c.base,
+        liquidity: null,
+        at: c.at,
+        points: [60, 360, 1440],
+        nonce: 'm1',
+      }),
+    );
+    if (made.kind !== 'recorded') throw new Error('the member call was not recorded');
+    await store.calls.save([
+      {
+        ...made.call,
+        next: 3,
+        samples: c.samples.map((m, j) => ({
+          at: c.at + [1, 6, 24][j]! * HOUR,
+          marketCap: m,
+          point: [60, 360, 1440][j]!,
+        })),
+        peak: Math.max(c.base, ...c.samples),
+      },
+    ]);
+    const view = await dispatcher.run('stats', { call: made.call.id }, caller, {
+      capabilities: { pictures: true, buttons: true },
+    });
+    if (view.kind !== 'text' || !view.picture) throw new Error('the call card: no picture');
+    const path = join(outDir, 'call-card.png');
+    await writeFile(path, view.picture.png);
+    process.stdout.write(
+      `${path}  ${(view.picture.png.byteLength / 1024).toFixed(0)} KB  call card\n  alt: ${view.picture.alt}\n`,
     );
   }
   // Names in Chinese, Korean, Japanese and Russian, as communities name their tokens. Drawn from the chart

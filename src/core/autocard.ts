@@ -281,5 +281,9 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
 export function withNote(view: View, note: View | undefined): View {
   if (note?.kind !== 'text' || view.kind !== 'text') return view;
   const spans = (v: View & { kind: 'text' }) => (typeof v.text === 'string' ? [v.text] : [...v.text]);
-  return { ...view, text: [...spans(view), '\n\n', ...spans(note)] };
+  return {
+    ...view,
+    text: [...spans(view), '\n\n', ...spans(note)],
+    ...(note.actions?.length ? { actions: [...(view.actions ?? []), ...note.actions] } : {}),
+  };
 }

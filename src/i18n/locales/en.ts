@@ -861,6 +861,12 @@ export default {
   },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
+    pictureButton: 'Call card {{symbol}}',
+    cardCalledBy: 'called by {{name}} · {{ago}}',
+    cardNotYet: 'not sampled yet',
+    cardFootnote: 'Peak: the highest market cap sampled since the call. Now: the latest sample.',
+    cardAlt: '{{symbol}} called by {{name}}: {{multiple}} since the call',
+    cardGone: 'That call is no longer on this board.',
     recordCallCommand: 'Record call',
     recordOthers: 'Only the author of the message or an admin can record it as a call.',
     on: 'Call board on here: whoever posts a token first gets the credit; /lb ranks the callers.',

@@ -861,6 +861,12 @@ export default {
   },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
+    pictureButton: 'Tarjeta de call {{symbol}}',
+    cardCalledBy: 'call de {{name}} · {{ago}}',
+    cardNotYet: 'sin muestra aún',
+    cardFootnote: 'Pico: la cap. de mercado más alta muestreada desde la call. Ahora: la última muestra.',
+    cardAlt: '{{symbol}}, call de {{name}}: {{multiple}} desde la call',
+    cardGone: 'Esa call ya no está en este tablero.',
     recordCallCommand: 'Registrar call',
     recordOthers: 'Solo el autor del mensaje o un admin pueden registrarlo como call.',
     on: 'Tablero de calls activado: quien publica un token primero se lleva el crédito; /lb clasifica.',

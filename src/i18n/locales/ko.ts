@@ -803,6 +803,12 @@ export default {
   },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
+    pictureButton: '콜 카드 {{symbol}}',
+    cardCalledBy: '{{name}} 님의 콜 · {{ago}}',
+    cardNotYet: '아직 측정 전',
+    cardFootnote: '최고점: 콜 이후 측정된 가장 높은 시가총액. 현재: 마지막 측정값.',
+    cardAlt: '{{name}} 님이 콜한 {{symbol}}: 콜 이후 {{multiple}}',
+    cardGone: '그 콜은 더 이상 이 보드에 없습니다.',
     recordCallCommand: '콜 기록',
     recordOthers: '메시지 작성자나 관리자만 콜로 기록할 수 있습니다.',
     on: '콜 보드 켜짐: 토큰을 처음 올린 사람이 인정받고, /lb 가 순위를 보여줍니다.',

@@ -863,6 +863,12 @@ export default {
   },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
+    pictureButton: 'Cartão da call {{symbol}}',
+    cardCalledBy: 'call de {{name}} · {{ago}}',
+    cardNotYet: 'ainda sem amostra',
+    cardFootnote: 'Pico: o maior valor de mercado amostrado desde a call. Agora: a última amostra.',
+    cardAlt: '{{symbol}}, call de {{name}}: {{multiple}} desde a call',
+    cardGone: 'Essa call não está mais neste placar.',
     recordCallCommand: 'Registrar call',
     recordOthers: 'Só o autor da mensagem ou um admin pode registrá-la como call.',
     on: 'Placar de calls ligado: quem posta um token primeiro leva o crédito; /lb mostra o ranking.',

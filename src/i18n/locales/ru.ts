@@ -876,6 +876,12 @@ export default {
   },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
+    pictureButton: 'Карточка колла {{symbol}}',
+    cardCalledBy: 'колл от {{name}} · {{ago}}',
+    cardNotYet: 'ещё не замерено',
+    cardFootnote: 'Пик: наибольшая капитализация среди замеров после колла. Сейчас: последний замер.',
+    cardAlt: '{{symbol}}, колл от {{name}}: {{multiple}} с момента колла',
+    cardGone: 'Этого колла больше нет на доске.',
     recordCallCommand: 'Записать колл',
     recordOthers: 'Записать сообщение как колл может только его автор или админ.',
     on: 'Доска коллов включена: засчитывается тому, кто первым прислал токен; /lb покажет рейтинг.',

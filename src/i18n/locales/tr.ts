@@ -838,6 +838,12 @@ export default {
   },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
+    pictureButton: 'Çağrı kartı {{symbol}}',
+    cardCalledBy: '{{name}} çağırdı · {{ago}}',
+    cardNotYet: 'henüz ölçülmedi',
+    cardFootnote: 'Zirve: çağrıdan beri ölçülen en yüksek piyasa değeri. Şimdi: son ölçüm.',
+    cardAlt: '{{name}} çağırdı, {{symbol}}: çağrıdan beri {{multiple}}',
+    cardGone: 'Bu çağrı artık bu tabloda değil.',
     recordCallCommand: 'Çağrıyı kaydet',
     recordOthers: 'Mesajı yalnızca yazarı veya bir yönetici çağrı olarak kaydedebilir.',
     on: 'Çağrı tablosu açık: bir tokeni ilk paylaşan puanı alır; /lb sıralamayı gösterir.',

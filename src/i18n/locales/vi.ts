@@ -813,6 +813,12 @@ export default {
   },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
+    pictureButton: 'Thẻ kèo {{symbol}}',
+    cardCalledBy: 'kèo của {{name}} · {{ago}}',
+    cardNotYet: 'chưa đo',
+    cardFootnote: 'Đỉnh: vốn hóa cao nhất đo được từ lúc gọi kèo. Hiện tại: lần đo gần nhất.',
+    cardAlt: '{{symbol}}, kèo của {{name}}: {{multiple}} từ lúc gọi',
+    cardGone: 'Kèo đó không còn trên bảng này.',
     recordCallCommand: 'Ghi kèo',
     recordOthers: 'Chỉ người viết tin nhắn hoặc quản trị viên mới ghi được nó thành kèo.',
     on: 'Đã bật bảng kèo: ai đăng token trước sẽ được ghi công; /lb xếp hạng người gọi kèo.',

@@ -793,6 +793,12 @@ export default {
   },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
+    pictureButton: '喊单卡片 {{symbol}}',
+    cardCalledBy: '{{name}} 喊单 · {{ago}}',
+    cardNotYet: '尚未采样',
+    cardFootnote: '峰值：喊单后采样到的最高市值。现在：最近一次采样。',
+    cardAlt: '{{name}} 喊单的 {{symbol}}：喊单后 {{multiple}}',
+    cardGone: '该喊单已不在此榜单上。',
     recordCallCommand: '记录喊单',
     recordOthers: '只有消息作者或管理员可以将其记录为喊单。',
     on: '喊单榜已开启：最先发出代币的人得分；/lb 查看排行。',

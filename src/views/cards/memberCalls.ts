@@ -5,13 +5,17 @@
  */
 import type { Recorded } from '../../core/membercalls.ts';
 import { HIT_MULTIPLE } from '../../domain/score.ts';
-import { MIN_CALLS_RANKED, type CallerRow, type ScoredCall } from '../../domain/board.ts';
+import { MIN_CALLS_RANKED, scoreBoardCall, type CallerRow, type ScoredCall } from '../../domain/board.ts';
 import type { Column, TextView } from '../../domain/view.ts';
 import type { Call } from '../../store/calls.ts';
 import { multiple } from './callLine.ts';
 import { ticker } from './common.ts';
 import { fmt, type Formats, type T } from './lang.ts';
 import { capOf } from '../../core/membercalls.ts';
+import type { CallCardInput } from '../charts/callCard.ts';
+import { CHAIN_LABEL } from '../../domain/chains.ts';
+import type { Action } from '../../domain/view.ts';
+import { drawPicture, type Drawn } from './pictures.ts';
 
 /** One line per token of the paste that was a call or a repeat; undefined when none (a cap reached, no market cap). */
 export function callNote(recorded: readonly Recorded[], t: T, now: number): TextView | undefined {
@@ -34,7 +38,62 @@ export function callNote(recorded: readonly Recorded[], t: T, now: number): Text
       );
     }
   }
-  return lines.length ? { kind: 'text', text: lines.join('\n') } : undefined;
+  if (!lines.length) return undefined;
+  const shown = recorded.flatMap((r) =>
+    r.outcome.kind === 'recorded' ? [r.outcome.call] : r.outcome.kind === 'repeat' ? [r.outcome.first] : [],
+  );
+  return { kind: 'text', text: lines.join('\n'), actions: cardButtons(shown, t) };
+}
+
+/** A "Call card" button per call (at most three): the picture, drawn when pressed. */
+export function cardButtons(calls: readonly Call[], t: T): Action[] {
+  return calls.slice(0, 3).map((c) => ({
+    label: t('board.pictureButton', { symbol: ticker(c.token.symbol, c.token.name) }),
+    command: 'stats',
+    options: { call: c.id },
+  }));
+}
+
+/** The call card's words and figures, in `t`'s language. */
+export function callCardInput(c: Call, t: T, now: number): CallCardInput {
+  const f = fmt(t);
+  const s = scoreBoardCall(c);
+  const latest = c.samples.at(-1)?.marketCap;
+  const x = s?.now ?? 1;
+  return {
+    title: `${ticker(c.token.symbol, c.token.name)} · ${c.token.name || c.token.symbol} · ${CHAIN_LABEL[c.token.chain]}`,
+    subtitle: t('board.cardCalledBy', { name: c.member?.name ?? '?', ago: f.timeAgo(c.at, now) }),
+    multiple: multiple(x, f).replace(/ \(.*\)$/, ''),
+    trend: x > 1.005 ? 'up' : x < 0.995 ? 'down' : 'flat',
+    boxes: [
+      { label: t('board.colAt'), value: f.usd(c.marketCap) },
+      {
+        label: t('board.colPeak'),
+        value: f.usd(Math.max(c.marketCap ?? 0, c.peak ?? 0)),
+        sub: multiple(s?.peak ?? 1, f),
+      },
+      latest === undefined
+        ? { label: t('board.colNow'), value: '-', sub: t('board.cardNotYet') }
+        : { label: t('board.colNow'), value: f.usd(latest), sub: multiple(x, f).replace(/ \(.*\)$/, '') },
+    ],
+    series: [c.marketCap ?? 0, ...c.samples.map((p) => p.marketCap)],
+    footnote: t('board.cardFootnote'),
+  };
+}
+
+export function callCardPicture(ctx: Parameters<typeof drawPicture>[0], c: Call, t: T, now: number): Promise<Drawn> {
+  return drawPicture(ctx, {
+    kind: 'call-card',
+    request: { call: c.id, samples: c.samples.length, minute: Math.floor(now / 60_000) },
+    name: 'call.png',
+    alt: (i) =>
+      t('board.cardAlt', {
+        symbol: ticker(c.token.symbol, c.token.name),
+        name: c.member?.name ?? '?',
+        multiple: i.multiple,
+      }),
+    input: () => callCardInput(c, t, now),
+  });
 }
 
 const pct = (x: number, f: Formats) => f.pct(x * 100, 'percent', { decimals: 0 });

@@ -9,6 +9,7 @@ import { priceStripSvg, type PriceStripInput } from './priceStrip.ts';
 import { renderPng } from './render.ts';
 import { winRateSvg, type WinRateInput } from './winRate.ts';
 import { callsSvg, type CallsChartInput } from './calls.ts';
+import { callCardSvg, type CallCardInput } from './callCard.ts';
 import type { ChartInputs, ChartKind } from '../../domain/charts.ts';
 
 declare module '../../domain/charts.ts' {
@@ -19,6 +20,7 @@ declare module '../../domain/charts.ts' {
     readonly momentum: MomentumInput;
     readonly 'price-strip': PriceStripInput;
     readonly calls: CallsChartInput;
+    readonly 'call-card': CallCardInput;
   }
 }
 
@@ -28,6 +30,7 @@ const SVG: { readonly [K in ChartKind]: (input: ChartInputs[K]) => string } = {
   momentum: momentumSvg,
   'price-strip': priceStripSvg,
   calls: callsSvg,
+  'call-card': callCardSvg,
 };
 
 export function drawChart<K extends ChartKind>(kind: K, input: ChartInputs[K]): Uint8Array {

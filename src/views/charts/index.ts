@@ -22,6 +22,8 @@ export { priceStripSvg } from './priceStrip.ts';
 export type { PriceStripInput } from './priceStrip.ts';
 export { callsSvg, CALLS_CHART_MAX_ROWS } from './calls.ts';
 export type { CallsChartInput, CallsChartRow } from './calls.ts';
+export { callCardSvg } from './callCard.ts';
+export type { CallCardInput } from './callCard.ts';
 export { renderPng } from './render.ts';
 export type { RenderOptions } from './render.ts';
 export { decimalRatio } from './decimal.ts';
