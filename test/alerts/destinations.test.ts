@@ -12,6 +12,7 @@ import { openStore } from '../../src/store/index.ts';
 import { SCHEMA_VERSION } from '../../src/store/schema.ts';
 import { seedVersion } from '../helpers/schema.ts';
 import { callsHarness, textOf } from './calls-harness.ts';
+import { until } from '../helpers/wait.ts';
 import { autoCardSettings } from '../../src/core/autocard.ts';
 
 const OPEN = { token_score: '0', kol_score: '0', followers: '0', cooldown: '0' };
@@ -114,6 +115,14 @@ test('quiet hours in one topic hold its alerts only; the other topic of the chat
   );
   const held = (await h.app.store.outbox.pending()).filter((e) => e.threadId === '22');
   assert.equal(held.length, 1, 'held for topic 22, to be summarised there');
+  // Once its quiet hours end, the summary goes to topic 22.
+  h.advance(3 * 3_600_000 + 120_000);
+  await h.cycle();
+  await until(async () => h.sent.some((s) => s.threadId === '22'), 'the summary in topic 22');
+  assert.deepEqual(
+    h.sent.map((s) => s.threadId),
+    ['11', '22'],
+  );
 });
 
 test("a topic speaks its chat's language and shows its automatic-card setting until it sets its own; cleared, it follows the chat again", async (t) => {
