@@ -149,3 +149,66 @@ test('a thread subscription posts in the thread, unarchiving it; a locked archiv
   const tries = h.fake.requests.filter((r) => r.method === 'POST' && r.path === `/channels/${LOCKED}/messages`);
   assert.equal(tries.length, 1, 'one attempt, then no more');
 });
+
+const PERSON = { id: snowflake(), username: 'degen' };
+
+/** The person runs /subscribe in their DM with the bot (a channel in no server). */
+const subscribeInDm = (h: Harness, dm: string) =>
+  h.fake.sendCommand({ name: 'subscribe', channelId: dm, user: PERSON, options: OPEN });
+
+test('a personal subscription in the bot’s DM is confirmed by a real DM and delivers there; 50007 ends it', async (t) => {
+  const h = await harness(t);
+  const dm = snowflake();
+  await publicAnswer(await subscribeInDm(h, dm));
+  assert.equal(h.fake.dmChannelOf(PERSON.id), dm, 'the confirmation went to the person’s own DM channel');
+  assert.deepEqual(
+    h.fake.channelMessages(dm).map((m) => m.content),
+    ['Your personal alerts are on: they arrive in this DM.'],
+  );
+  const sub = await h.app.store.subscriptions.get(`discord:${dm}`);
+  assert.equal(sub?.isGroup, false);
+  const watcher = h.app.startAlerts([h.adapter.sender]);
+  await watcher.tick();
+  shill(h, [15]);
+  await watcher.tick();
+  await until(() => h.fake.channelMessages(dm).length === 2, 'the alert in the DM');
+  await settled(h);
+  h.fake.setDmsClosed(PERSON.id, true);
+  shill(h, [16]);
+  await watcher.tick();
+  await until(
+    async () => (await h.app.store.subscriptions.get(`discord:${dm}`))?.disabled != null,
+    'the personal subscription ended',
+  );
+  assert.match((await h.app.store.subscriptions.get(`discord:${dm}`))!.disabled!.reason, /direct messages/);
+  assert.equal(h.fake.channelMessages(dm).length, 2, 'nothing more arrived');
+});
+
+test('a personal subscription that could never be delivered (DMs closed) is refused at once; nothing is stored', async (t) => {
+  const h = await harness(t);
+  const dm = snowflake();
+  h.fake.setDmsClosed(PERSON.id, true);
+  const refused = await privateAnswer(await subscribeInDm(h, dm));
+  assert.match(JSON.stringify(refused.embeds), /can’t send you direct messages/);
+  assert.equal(await h.app.store.subscriptions.get(`discord:${dm}`), undefined);
+});
+
+test('a DM answering 50001 is not ended: its alert waits to be retried', async (t) => {
+  const h = await harness(t);
+  const dm = snowflake();
+  await publicAnswer(await subscribeInDm(h, dm));
+  const watcher = h.app.startAlerts([h.adapter.sender]);
+  await watcher.tick();
+  h.fake.failChannel(dm, { status: 403, code: 50001, message: 'Missing Access', times: 1 });
+  shill(h, [17]);
+  await watcher.tick();
+  await until(
+    async () => (await h.app.store.outbox.pending()).some((e) => e.attempts > 0 && e.state === 'pending'),
+    'the refused send',
+  );
+  const sub = await h.app.store.subscriptions.get(`discord:${dm}`);
+  assert.equal(sub?.disabled, null, 'still on');
+  const [entry] = (await h.app.store.outbox.pending()).filter((e) => e.chatId === dm);
+  assert.equal(entry?.state, 'pending');
+  assert.ok(entry!.notBefore > Date.now() + 60_000, 'retried later, not at once');
+});
