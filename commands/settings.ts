@@ -32,6 +32,7 @@ import { CATALOGUES, optionDescription, translator, type Locale, type T } from '
 import type { Subscription } from '../src/store/subscriptions.ts';
 import { followupsSetting } from '../src/views/cards/callLine.ts';
 import { destinationOf } from './_subscription.ts';
+import { actingFor, keepWhere, linkInstead } from './_where.ts';
 
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
@@ -41,6 +42,9 @@ const options = {
   value: opt.string({ description: 'New value (the buttons set it)', max: 2000, internal: true }),
   preset: opt.choice(['early', 'balanced', 'best'], { description: 'Preset to show', internal: true }),
   apply: opt.boolean({ description: 'Apply the preset shown', internal: true }),
+  here: opt.boolean({ description: 'Open the panel in this group, not in private', internal: true }),
+  for: opt.string({ description: 'The chat a private panel acts for', pattern: /^-?\d{1,20}$/, internal: true }),
+  thread: opt.string({ description: 'The topic a private panel acts for', pattern: /^\d{1,12}$/, internal: true }),
 };
 
 interface State {
@@ -123,7 +127,11 @@ export default {
   chatSettings: true,
   requires: 'manage',
   examples: ['/settings'],
-  async run(o, ctx) {
+  async run(o, asked) {
+    const first = o.page === undefined && o.set === undefined && o.preset === undefined;
+    const link = linkInstead(asked, o, first);
+    if (link) return link;
+    const ctx = await actingFor(asked, o);
     let t = ctx.t;
     let note: Span[] = [];
     let page: Page | 'done' = o.page ?? 'main';
@@ -131,14 +139,15 @@ export default {
       const c = controlById(o.set);
       if (!c) throw new UserError(t('errors.buttonsExpired'), '/settings');
       note = await change(ctx, rawFor(c, await readState(ctx), o.value, t), c.command);
-      // A new language shows at once, on the panel too.
-      if (c.command === 'language') t = translator(await chatLocale(ctx.store.languages, ctx.caller, () => {}));
+      // A new language shows at once, on the panel too (a private panel keeps the admin's own).
+      if (c.command === 'language' && o.for === undefined)
+        t = translator(await chatLocale(ctx.store.languages, ctx.caller, () => {}));
     } else if (o.preset !== undefined && o.apply) {
       note = await change(ctx, { ...PRESETS[o.preset] }, 'subscribe');
       page = 'main';
     }
     const state = await readState(ctx);
-    return panel(ctx, t, state, page, o.preset, note);
+    return keepWhere(panel(ctx, t, state, page, o.preset, note), o);
   },
 } satisfies Command<typeof options>;
 

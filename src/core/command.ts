@@ -68,6 +68,11 @@ export interface Caller {
   readonly confirmPrivately?: (text: string) => Promise<boolean>;
   /** May this caller change the chat's settings? Asked lazily: it can cost a platform call. */
   canManage(): Promise<boolean>;
+  /**
+   * May this caller change another chat's settings (an admin opening a group's
+   * settings panel in their private chat with the bot)? Absent where the platform has no such thing.
+   */
+  canManageChat?(chatId: string): Promise<boolean>;
   /** The person asking, as a call credits them; absent for bots, anonymous admins and posts as a channel. */
   readonly member?: MemberRef;
   /** The author of the message this command answers (a Telegram reply), for /stats. */
@@ -85,6 +90,11 @@ export interface Capabilities {
    * explains what to change when it does not.
    */
   readonly readsAllMessages?: () => Promise<boolean>;
+  /**
+   * A link that opens the caller's private chat with the bot and starts it with
+   * `payload` (Telegram's deep link: at most 64 of [A-Za-z0-9_-]). Absent where there is none.
+   */
+  readonly privateLink?: (payload: string) => string;
 }
 
 export interface CommandContext {

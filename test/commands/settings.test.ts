@@ -214,3 +214,21 @@ test('an expired panel says so and names /settings', async () => {
   const prompt = await h.dispatcher.prompt('a:?settings:AAAAAAAAAAAA', chat);
   assert.ok('view' in prompt && prompt.view.kind === 'error' && prompt.view.example === '/settings');
 });
+
+test('with a private link (Telegram) a group gets the link and "Open here"; a channel only the link', async () => {
+  const capabilities = { pictures: false, buttons: true, privateLink: (p: string) => `https://t.me/bot?start=${p}` };
+  const inGroup = asCard((await h.dispatcher.text('/settings', admin('-1007'), { capabilities }))!);
+  assert.deepEqual(
+    inGroup.links?.map((l) => l.url),
+    ['https://t.me/bot?start=set_-1007'],
+  );
+  const here = await h.dispatcher.action(action(inGroup, 'Open here').id!, admin('-1007'), { capabilities });
+  assert.match(plain(asCard(here).description), /Alerts: off/);
+  const channel: Caller = { ...admin('-1008'), chatType: 'channel' };
+  const inChannel = asCard((await h.dispatcher.text('/settings', channel, { capabilities }))!);
+  assert.equal(inChannel.links?.length, 1);
+  assert.deepEqual(inChannel.actions ?? [], [], 'no "Open here" in a channel');
+  // Opening in place by hand is refused in a channel too: the link again.
+  const forced = asCard(await h.dispatcher.run('settings', { here: true }, channel, { capabilities }));
+  assert.equal(forced.links?.length, 1);
+});

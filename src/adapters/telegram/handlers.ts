@@ -92,14 +92,27 @@ export function callerOf(
     ...(from && !senderChat && memberOf({ from }) ? { member: memberOf({ from })! } : {}),
     canManage: async () =>
       isPrivate || channelPost || anonymousAdmin || (userId !== undefined && (await admins.isAdmin(chat.id, userId))),
+    // From a private chat an admin manages a group's settings (the panel's deep link): Telegram is asked each time.
+    ...(isPrivate && userId !== undefined
+      ? { canManageChat: async (id: string) => admins.isAdmin(Number(id), userId) }
+      : {}),
   };
+}
+
+/** `/start set_<chat>[_<thread>]`, the settings panel's deep link, as the command it stands for. */
+const SETTINGS_LINK = /^\s*set_(-?\d{1,20})(?:_(\d{1,12}))?\s*$/;
+
+function fromDeepLink(cmd: ParsedCommand, chat: Chat): ParsedCommand {
+  const m = cmd.name === 'start' && chat.type === 'private' ? SETTINGS_LINK.exec(cmd.args) : null;
+  return m ? { ...cmd, name: 'settings', args: ` for:${m[1]}${m[2] ? ` thread:${m[2]}` : ''}` } : cmd;
 }
 
 async function onCommand(ctx: Context, msg: Message, d: HandlerDeps): Promise<void> {
   // A channel's post that Telegram forwards into its discussion group is the channel's, not a command here.
   if (msg.is_automatic_forward) return;
-  const cmd = parseCommand(msg.text ?? '', msg.entities, ctx.me.username);
-  if (!cmd) return; // chat noise: never answered
+  const typed = parseCommand(msg.text ?? '', msg.entities, ctx.me.username);
+  if (!typed) return; // chat noise: never answered
+  const cmd = fromDeepLink(typed, msg.chat);
   const registry = d.dispatcher.commands;
   const ours = registry.has(cmd.name) || cmd.name === 'start' || cmd.name === 'help';
   // In a group an unknown bare /name is most likely another bot's command.
@@ -116,7 +129,8 @@ async function onCommand(ctx: Context, msg: Message, d: HandlerDeps): Promise<vo
   const me = ctx.me;
   const readsAllMessages = async () =>
     me.can_read_all_group_messages || (msg.chat.type !== 'private' && (await d.admins.isAdmin(msg.chat.id, me.id)));
-  const capabilities = { ...RUN.capabilities!, readsAllMessages };
+  const privateLink = (payload: string) => `https://t.me/${me.username}?start=${payload}`;
+  const capabilities = { ...RUN.capabilities!, readsAllMessages, privateLink };
   const view = await answerFor(cmd, caller, d, {
     capabilities,
     requestId: `telegram:${me.id}:${ctx.update.update_id}`,

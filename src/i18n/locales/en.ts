@@ -1056,6 +1056,10 @@ export default {
   },
   /** /settings: the panel of buttons. */
   settings: {
+    openPrivate:
+      "Settings open in your private chat with me, so this group's messages stay free. You can open them here instead.",
+    openPrivateChannel: "A channel's settings open in your private chat with me.",
+    notAdminThere: "Only that chat's admins can change its settings. Open /settings there to check.",
     title: 'Settings',
     hint: 'Press a button to change a setting: each change is saved at once.',
     closed: 'Panel closed. /settings opens it again.',
@@ -1076,6 +1080,8 @@ export default {
     autocardOff: 'Automatic cards: off',
     presetSets: 'It sets:',
     button: {
+      openHere: 'Open here',
+      openPrivate: 'Open in private chat',
       alerts: 'Alerts',
       presets: 'Presets',
       filters: 'Filters',

@@ -1057,6 +1057,10 @@ export default {
   },
   /** /settings: the panel of buttons. */
   settings: {
+    openPrivate:
+      'Los ajustes se abren en tu chat privado conmigo, para no gastar mensajes del grupo. También puedes abrirlos aquí.',
+    openPrivateChannel: 'Los ajustes de un canal se abren en tu chat privado conmigo.',
+    notAdminThere: 'Solo los admins de ese chat pueden cambiar sus ajustes. Abre /settings allí para comprobarlo.',
     title: 'Ajustes',
     hint: 'Pulsa un botón para cambiar un ajuste: cada cambio se guarda al instante.',
     closed: 'Panel cerrado. /settings lo abre de nuevo.',
@@ -1077,6 +1081,8 @@ export default {
     autocardOff: 'Tarjetas automáticas: desactivadas',
     presetSets: 'Establece:',
     button: {
+      openHere: 'Abrir aquí',
+      openPrivate: 'Abrir en chat privado',
       alerts: 'Alertas',
       presets: 'Preajustes',
       filters: 'Filtros',

@@ -1060,6 +1060,10 @@ export default {
   },
   /** /settings: the panel of buttons. */
   settings: {
+    openPrivate:
+      'As configurações abrem no seu chat privado comigo, para não gastar mensagens do grupo. Você também pode abrir aqui.',
+    openPrivateChannel: 'As configurações de um canal abrem no seu chat privado comigo.',
+    notAdminThere: 'Só os admins daquele chat podem mudar as configurações dele. Abra /settings lá para conferir.',
     title: 'Configurações',
     hint: 'Toque em um botão para mudar uma configuração: cada mudança é salva na hora.',
     closed: 'Painel fechado. /settings abre de novo.',
@@ -1080,6 +1084,8 @@ export default {
     autocardOff: 'Cards automáticos: desligados',
     presetSets: 'Ele define:',
     button: {
+      openHere: 'Abrir aqui',
+      openPrivate: 'Abrir no chat privado',
       alerts: 'Alertas',
       presets: 'Predefinições',
       filters: 'Filtros',

@@ -1035,6 +1035,10 @@ export default {
   },
   /** /settings: the panel of buttons. */
   settings: {
+    openPrivate:
+      'Ayarlar benimle özel sohbetinde açılır, böylece grubun mesajları harcanmaz. İstersen burada da açabilirsin.',
+    openPrivateChannel: 'Bir kanalın ayarları benimle özel sohbetinde açılır.',
+    notAdminThere: 'O sohbetin ayarlarını yalnızca yöneticileri değiştirebilir. Kontrol için orada /settings aç.',
     title: 'Ayarlar',
     hint: 'Bir ayarı değiştirmek için düğmeye bas: her değişiklik hemen kaydedilir.',
     closed: 'Panel kapandı. /settings yeniden açar.',
@@ -1055,6 +1059,8 @@ export default {
     autocardOff: 'Otomatik kartlar: kapalı',
     presetSets: 'Şunları ayarlar:',
     button: {
+      openHere: 'Burada aç',
+      openPrivate: 'Özel sohbette aç',
       alerts: 'Uyarılar',
       presets: 'Hazır ayarlar',
       filters: 'Filtreler',

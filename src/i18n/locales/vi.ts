@@ -1009,6 +1009,10 @@ export default {
   },
   /** /settings: the panel of buttons. */
   settings: {
+    openPrivate:
+      'Cài đặt sẽ mở trong cuộc trò chuyện riêng của bạn với tôi, để không tốn tin nhắn của nhóm. Bạn cũng có thể mở ngay tại đây.',
+    openPrivateChannel: 'Cài đặt của kênh mở trong cuộc trò chuyện riêng của bạn với tôi.',
+    notAdminThere: 'Chỉ quản trị viên của cuộc trò chuyện đó mới đổi được cài đặt. Hãy mở /settings ở đó để kiểm tra.',
     title: 'Cài đặt',
     hint: 'Bấm một nút để đổi cài đặt: mỗi thay đổi được lưu ngay.',
     closed: 'Đã đóng bảng. /settings để mở lại.',
@@ -1029,6 +1033,8 @@ export default {
     autocardOff: 'Thẻ tự động: tắt',
     presetSets: 'Nó đặt:',
     button: {
+      openHere: 'Mở tại đây',
+      openPrivate: 'Mở trong chat riêng',
       alerts: 'Cảnh báo',
       presets: 'Mẫu cài sẵn',
       filters: 'Bộ lọc',

@@ -982,6 +982,9 @@ export default {
   },
   /** /settings: the panel of buttons. */
   settings: {
+    openPrivate: '设置会在你与我的私聊中打开，以免占用群组消息。你也可以在这里打开。',
+    openPrivateChannel: '频道的设置在你与我的私聊中打开。',
+    notAdminThere: '只有该聊天的管理员可以修改它的设置。请在那里打开 /settings 确认。',
     title: '设置',
     hint: '点击按钮修改设置：每次修改都会立即保存。',
     closed: '面板已关闭。/settings 可再次打开。',
@@ -1002,6 +1005,8 @@ export default {
     autocardOff: '自动卡片：已关闭',
     presetSets: '它会设置：',
     button: {
+      openHere: '在这里打开',
+      openPrivate: '在私聊中打开',
       alerts: '提醒',
       presets: '预设',
       filters: '筛选',

@@ -35,6 +35,15 @@ async function fill(r: Rig, panel: SentMessage, label: string, value: string, ch
   return r.fake.waitForEdit(chat.id, (m) => m.message_id === panel.message_id && m.edits.length > before, PATIENCE_MS);
 }
 
+/** /settings in a group: the link to the private chat, then the panel opened in place. */
+async function openHere(r: Rig, chat: FakeChat): Promise<SentMessage> {
+  const card = await r.ask(chat, '/settings', admin);
+  assert.match(card.text!, /private chat/);
+  const link = (card.reply_markup?.inline_keyboard ?? []).flat().find((b) => b.url);
+  assert.equal(link?.url, `https://t.me/${r.fake.botUsername}?start=set_${chat.id}`);
+  return press(r, card, 'Open here', admin, chat);
+}
+
 const current = (r: Rig, panel: SentMessage, chat = g) =>
   r.fake.messages(chat.id).find((m) => m.message_id === panel.message_id)!;
 const sub = (r: Rig, chat = g) => r.app.store.subscriptions.get(`telegram:${chat.id}`);
@@ -42,7 +51,7 @@ const sub = (r: Rig, chat = g) => r.app.store.subscriptions.get(`telegram:${chat
 test('an admin sets a preset, numbers by forced reply (also as the group itself); others change nothing', async (t) => {
   const r = await rig(t);
   r.fake.setMember(g.id, admin.id, 'administrator');
-  let panel = await r.ask(g, '/settings', admin);
+  let panel = await openHere(r, g);
   assert.match(panel.text!, /Alerts: off/);
   panel = await press(r, panel, 'Presets');
   panel = await press(r, panel, 'Early gems');
@@ -121,7 +130,7 @@ test('by buttons and replies alone a group stores what typed options store; two 
   const other = { id: 6003, first_name: 'Cy' };
   for (const c of [p, typed]) r.fake.setMember(c.id, admin.id, 'administrator');
   r.fake.setMember(p.id, other.id, 'administrator');
-  let panel = await r.ask(p, '/settings', admin);
+  let panel = await openHere(r, p);
   panel = await press(r, panel, 'Alerts', admin, p);
   panel = await press(r, panel, 'Turn alerts on', admin, p);
   panel = await press(r, panel, '« Back', admin, p);
@@ -170,4 +179,28 @@ test('by buttons and replies alone a group stores what typed options store; two 
   assert.deepEqual(byPanel?.filters, byTyping?.filters);
   assert.deepEqual(byPanel?.quiet, byTyping?.quiet);
   assert.deepEqual({ ...byPanel?.digest, since: 0 }, { ...byTyping?.digest, since: 0 });
+});
+
+test('from the group link an admin sets the group in their private chat; a member following it is refused', async (t) => {
+  const r = await rig(t);
+  const grp = group(-4904, 'Linked');
+  r.fake.setMember(grp.id, admin.id, 'administrator');
+  r.fake.setMember(grp.id, member.id, 'member');
+  const mine = { id: admin.id, type: 'private' as const };
+  let panel = await r.ask(mine, `/start set_${grp.id}`, admin);
+  assert.match(panel.text!, /^Settings/);
+  panel = await press(r, panel, 'Alerts', admin, mine);
+  panel = await press(r, panel, 'Turn alerts on', admin, mine);
+  panel = await press(r, panel, '« Back', admin, mine);
+  panel = await press(r, panel, 'Filters', admin, mine);
+  panel = await fill(r, panel, 'Followers', '25k', mine);
+  const stored = await sub(r, grp);
+  assert.equal(stored?.filters.minFollowers, 25_000, "the group's subscription, set from the private chat");
+  assert.equal(stored?.isGroup, true);
+  assert.equal(await sub(r, mine), undefined, 'nothing stored for the private chat');
+  assert.equal(r.fake.messages(grp.id).length, 0, 'the group saw no message');
+
+  const theirs = { id: member.id, type: 'private' as const };
+  const refused = await r.ask(theirs, `/start set_${grp.id}`, member);
+  assert.match(refused.text!, /Only that chat's admins/);
 });
