@@ -115,6 +115,14 @@ export const MIGRATIONS: readonly Migration[] = [
     kind: 'expand',
     async up() {},
   },
+  {
+    to: 10,
+    what: "a button page may carry what it asks (ask: the settings panel's value, asked by a modal or a forced reply), and the page space keeps the forced-reply questions awaiting an answer (prompt:<platform>:<chat>:<message>); older pages ask nothing",
+    // Version 9 code reads such a page as a plain button and ignores the prompt keys (they expire
+    // in 30 minutes): a press there runs the panel without the value, which answers that it needs one.
+    kind: 'expand',
+    async up() {},
+  },
 ];
 
 /** The version this code writes. */

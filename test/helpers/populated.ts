@@ -57,6 +57,13 @@ export async function populate(storeUrl: string, t?: TestContext): Promise<void>
     const muted = h.sb.data.tokens[5]!;
     await run(`/mute ${muted.chain_id} ${muted.address}`, 'open');
     await run('/kols', 'open'); // an answer with buttons: a page
+    // The settings panel: pages whose buttons ask for a value, and a Telegram question awaiting its reply (version 10).
+    await run('/settings', 'open');
+    await h.app.store.pages.putPrompt(
+      'telegram:-100777:42',
+      { action: 'a:?settings:AAAAAAAAAAAA', userId: '1', panel: 41 },
+      30 * 60_000,
+    );
     // A members' call board with a call on it (schema version 4).
     await run('/callboard on', 'open');
     const called = h.sb.data.tokens.find((x) => x.chain_id === 'solana' && x.marketcap > 0)!;
