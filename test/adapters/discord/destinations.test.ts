@@ -212,3 +212,45 @@ test('a DM answering 50001 is not ended: its alert waits to be retried', async (
   assert.equal(entry?.state, 'pending');
   assert.ok(entry!.notBefore > Date.now() + 60_000, 'retried later, not at once');
 });
+
+test('25 alerts in an hour in an announcement channel: 10 crossposts, then one published summary of the other 15, and no 429', async (t) => {
+  let now = Date.parse('2026-11-20T12:00:00Z');
+  const timers: { at: number; run: () => void }[] = [];
+  const h = await harness(t, {
+    fake: { clock: () => now },
+    adapter: { publisher: { now: () => now, schedule: (run, ms) => timers.push({ at: now + ms, run }) } },
+  });
+  const on = await subscribe(h, NEWS, [{ name: 'publish', type: 5, value: true }]);
+  assert.match(shown(embedOf(await publicAnswer(on)).description!), /published to following servers/);
+  const watcher = h.app.startAlerts([h.adapter.sender]);
+  await watcher.tick();
+  const tokens = Array.from({ length: 25 }, (_, i) => 40 + i);
+  shill(h, tokens);
+  await watcher.tick();
+  await until(() => h.fake.channelMessages(NEWS).length === 25, '25 alerts posted');
+  await settled(h);
+  const alerts = h.fake.channelMessages(NEWS);
+  assert.deepEqual(
+    alerts.map((m) => m.crossposted),
+    [...Array(10).fill(true), ...Array(15).fill(false)],
+    'the first 10 published, the rest posted only',
+  );
+  assert.equal(timers.length, 1, 'one summary waits for the hour');
+  now += 3_600_000;
+  timers[0]!.run();
+  await until(() => h.fake.channelMessages(NEWS).length === 26, 'the summary');
+  const summary = h.fake.channelMessages(NEWS)[25]!;
+  await until(() => h.fake.message(summary.id)!.crossposted, 'the summary published');
+  assert.match(summary.content, /^15 more alerts this hour were posted here but not published/);
+  assert.deepEqual(summary.notified, { roles: [], users: [], everyone: false });
+  assert.equal(h.fake.crosspost429s, 0, 'never a 429');
+  const crossposts = h.fake.requests.filter((r) => r.route.endsWith('/crosspost'));
+  assert.equal(crossposts.length, 11);
+});
+
+test('publish:true outside an announcement channel is refused with where it works', async (t) => {
+  const h = await harness(t);
+  const refused = await privateAnswer(await subscribe(h, TEXT, [{ name: 'publish', type: 5, value: true }]));
+  assert.match(JSON.stringify(refused.embeds), /announcement channel/);
+  assert.equal(await h.app.store.subscriptions.get(`discord:${TEXT}`), undefined);
+});
