@@ -224,8 +224,11 @@ test('every command, error and first button in every language, through discord.j
         }
       }
       // The fake refuses what Discord refuses (embed sizes, fields, components, late answers): nothing was.
-      const refused = h.fake.requests.slice(sent).filter((q) => q.status >= 400);
+      // A 429 is timing, not content (on a loaded machine discord.js's window and the fake's can
+      // disagree by a few ms); what counts there is that nothing was sent into a running 429.
+      const refused = h.fake.requests.slice(sent).filter((q) => q.status >= 400 && q.status !== 429);
       assert.deepEqual(refused, [], `${locale}: every request accepted`);
+      assert.deepEqual(h.fake.violations, [], `${locale}: nothing sent into a running 429`);
     }
   } finally {
     await h.close();
