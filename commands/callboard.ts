@@ -1,6 +1,6 @@
 import type { Command } from '../src/core/command.ts';
 import { PermissionError } from '../src/core/errors.ts';
-import { opt } from '../src/core/options.ts';
+import { SETTING_OPTIONS } from '../src/alerts/settings.ts';
 import { tokenKeyOf } from '../src/domain/chains.ts';
 import { ticker } from '../src/views/cards/common.ts';
 import { boardHere, tokenNamed } from './_board.ts';
@@ -8,18 +8,8 @@ import { UserError } from '../src/core/errors.ts';
 
 const EXAMPLE = '/callboard on';
 
-const options = {
-  action: opt.choice(['on', 'off', 'forget', 'remove', 'reset'], {
-    description: 'on, off, forget (your own calls), remove (a token’s calls) or reset (admins)',
-    noun: 'action',
-    positional: true,
-  }),
-  token: opt.string({
-    description: 'remove: the token whose calls go (address, link or $SYMBOL)',
-    max: 200,
-    example: '$PEPE',
-  }),
-};
+// The settings panel turns the board on and off with these same options (alerts/settings.ts).
+const options = SETTING_OPTIONS.callboard;
 
 export default {
   name: 'callboard',

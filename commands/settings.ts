@@ -19,6 +19,7 @@ import { DEFAULT_FILTERS, describeFilters, filterValues } from '../src/alerts/fi
 import { inTurn } from '../src/alerts/subscriptions.ts';
 import { followupsOf } from '../src/alerts/calls/record.ts';
 import { autoCardSettings, cooldownText } from '../src/core/autocard.ts';
+import { boardOf } from '../src/core/membercalls.ts';
 import type { Command, CommandContext, RawArgs } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
 import { chatLocale } from '../src/core/language.ts';
@@ -51,16 +52,19 @@ interface State {
   readonly sub: Subscription | undefined;
   readonly language: Locale | undefined;
   readonly auto: { readonly enabled: boolean; readonly cooldownMs: number };
+  /** Members' call board of the chat (its topics share it). */
+  readonly board: boolean;
 }
 
 async function readState(ctx: CommandContext): Promise<State> {
   const { platform, chatId, threadId } = ctx.caller;
-  const [sub, language, auto] = await Promise.all([
+  const [sub, language, auto, board] = await Promise.all([
     ctx.store.subscriptions.get(destinationOf(ctx).id),
     ctx.store.languages.get(platform, chatId, threadId),
     autoCardSettings(ctx.store).get(platform, chatId, threadId),
+    ctx.store.members.settings(boardOf(platform, chatId)),
   ]);
-  return { sub: sub ?? undefined, language: language ?? undefined, auto };
+  return { sub: sub ?? undefined, language: language ?? undefined, auto, board: board.on };
 }
 
 const quietRange = (sub: Subscription | undefined) =>
@@ -210,6 +214,7 @@ function summary(ctx: CommandContext, t: T, s: State): string[] {
       ? t('settings.autocardOn', { cooldown: cooldownText(s.auto.cooldownMs) })
       : t('settings.autocardOff'),
   );
+  lines.push(t(s.board ? 'settings.boardOnLine' : 'settings.boardOffLine'));
   return lines;
 }
 

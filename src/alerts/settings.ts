@@ -127,6 +127,19 @@ const autocard = {
   }),
 };
 
+const callboard = {
+  action: opt.choice(['on', 'off', 'forget', 'remove', 'reset'], {
+    description: 'on, off, forget (your own calls), remove (a token’s calls) or reset (admins)',
+    noun: 'action',
+    positional: true,
+  }),
+  token: opt.string({
+    description: 'remove: the token whose calls go (address, link or $SYMBOL)',
+    max: 200,
+    example: '$PEPE',
+  }),
+};
+
 const language = {
   // Free text rather than choices: 'pt-br', 'zh-CN' or 'Ru' are all understood.
   code: opt.string({
@@ -138,7 +151,7 @@ const language = {
 };
 
 /** The typed options of the settings commands, by command. */
-export const SETTING_OPTIONS = { subscribe, alerts, digest, autocard, language } as const;
+export const SETTING_OPTIONS = { subscribe, alerts, digest, autocard, callboard, language } as const;
 
 /**
  * Where and how `/subscribe` posts, beside its filters: not panel settings (a role or a
@@ -234,6 +247,8 @@ export const CONTROLS: readonly Control[] = [
   set('autocard', 'autocard', 'autoOn', { mode: 'on' }),
   set('autocard', 'autocard', 'autoOff', { mode: 'off' }),
   ask('autocard', 'autocard', 'cooldown', { id: 'autoCooldown' }),
+  set('autocard', 'callboard', 'boardOn', { action: 'on' }),
+  set('autocard', 'callboard', 'boardOff', { action: 'off' }),
 ];
 
 export const controlById = (id: string): Control | undefined => CONTROLS.find((c) => c.id === id);

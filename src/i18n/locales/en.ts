@@ -1060,6 +1060,8 @@ export default {
       "Settings open in your private chat with me, so this group's messages stay free. You can open them here instead.",
     openPrivateChannel: "A channel's settings open in your private chat with me.",
     notAdminThere: "Only that chat's admins can change its settings. Open /settings there to check.",
+    boardOnLine: "Members' call board: on (first caller credited, /lb)",
+    boardOffLine: "Members' call board: off",
     title: 'Settings',
     hint: 'Press a button to change a setting: each change is saved at once.',
     closed: 'Panel closed. /settings opens it again.',
@@ -1082,6 +1084,8 @@ export default {
     button: {
       openHere: 'Open here',
       openPrivate: 'Open in private chat',
+      boardOn: 'Call board on',
+      boardOff: 'Call board off',
       alerts: 'Alerts',
       presets: 'Presets',
       filters: 'Filters',

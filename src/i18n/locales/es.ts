@@ -1061,6 +1061,8 @@ export default {
       'Los ajustes se abren en tu chat privado conmigo, para no gastar mensajes del grupo. También puedes abrirlos aquí.',
     openPrivateChannel: 'Los ajustes de un canal se abren en tu chat privado conmigo.',
     notAdminThere: 'Solo los admins de ese chat pueden cambiar sus ajustes. Abre /settings allí para comprobarlo.',
+    boardOnLine: 'Tablero de calls de miembros: activado (crédito al primero, /lb)',
+    boardOffLine: 'Tablero de calls de miembros: desactivado',
     title: 'Ajustes',
     hint: 'Pulsa un botón para cambiar un ajuste: cada cambio se guarda al instante.',
     closed: 'Panel cerrado. /settings lo abre de nuevo.',
@@ -1083,6 +1085,8 @@ export default {
     button: {
       openHere: 'Abrir aquí',
       openPrivate: 'Abrir en chat privado',
+      boardOn: 'Tablero de calls: activar',
+      boardOff: 'Tablero de calls: desactivar',
       alerts: 'Alertas',
       presets: 'Preajustes',
       filters: 'Filtros',

@@ -1000,6 +1000,8 @@ export default {
     openPrivate: '그룹 메시지를 아끼기 위해 설정은 저와의 개인 채팅에서 열립니다. 여기서 열 수도 있습니다.',
     openPrivateChannel: '채널 설정은 저와의 개인 채팅에서 열립니다.',
     notAdminThere: '그 채팅의 관리자만 설정을 바꿀 수 있습니다. 확인하려면 그곳에서 /settings 를 여세요.',
+    boardOnLine: '멤버 콜 보드: 켜짐 (처음 콜한 사람 인정, /lb)',
+    boardOffLine: '멤버 콜 보드: 꺼짐',
     title: '설정',
     hint: '버튼을 눌러 설정을 바꾸세요: 변경은 바로 저장됩니다.',
     closed: '패널을 닫았습니다. /settings 로 다시 열 수 있습니다.',
@@ -1022,6 +1024,8 @@ export default {
     button: {
       openHere: '여기서 열기',
       openPrivate: '개인 채팅에서 열기',
+      boardOn: '콜 보드 켜기',
+      boardOff: '콜 보드 끄기',
       alerts: '알림',
       presets: '프리셋',
       filters: '필터',

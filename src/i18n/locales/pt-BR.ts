@@ -1064,6 +1064,8 @@ export default {
       'As configurações abrem no seu chat privado comigo, para não gastar mensagens do grupo. Você também pode abrir aqui.',
     openPrivateChannel: 'As configurações de um canal abrem no seu chat privado comigo.',
     notAdminThere: 'Só os admins daquele chat podem mudar as configurações dele. Abra /settings lá para conferir.',
+    boardOnLine: 'Placar de calls dos membros: ligado (crédito ao primeiro, /lb)',
+    boardOffLine: 'Placar de calls dos membros: desligado',
     title: 'Configurações',
     hint: 'Toque em um botão para mudar uma configuração: cada mudança é salva na hora.',
     closed: 'Painel fechado. /settings abre de novo.',
@@ -1086,6 +1088,8 @@ export default {
     button: {
       openHere: 'Abrir aqui',
       openPrivate: 'Abrir no chat privado',
+      boardOn: 'Placar de calls: ligar',
+      boardOff: 'Placar de calls: desligar',
       alerts: 'Alertas',
       presets: 'Predefinições',
       filters: 'Filtros',

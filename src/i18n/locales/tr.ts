@@ -1039,6 +1039,8 @@ export default {
       'Ayarlar benimle özel sohbetinde açılır, böylece grubun mesajları harcanmaz. İstersen burada da açabilirsin.',
     openPrivateChannel: 'Bir kanalın ayarları benimle özel sohbetinde açılır.',
     notAdminThere: 'O sohbetin ayarlarını yalnızca yöneticileri değiştirebilir. Kontrol için orada /settings aç.',
+    boardOnLine: 'Üye çağrı tablosu: açık (ilk çağırana puan, /lb)',
+    boardOffLine: 'Üye çağrı tablosu: kapalı',
     title: 'Ayarlar',
     hint: 'Bir ayarı değiştirmek için düğmeye bas: her değişiklik hemen kaydedilir.',
     closed: 'Panel kapandı. /settings yeniden açar.',
@@ -1061,6 +1063,8 @@ export default {
     button: {
       openHere: 'Burada aç',
       openPrivate: 'Özel sohbette aç',
+      boardOn: 'Çağrı tablosu: aç',
+      boardOff: 'Çağrı tablosu: kapat',
       alerts: 'Uyarılar',
       presets: 'Hazır ayarlar',
       filters: 'Filtreler',

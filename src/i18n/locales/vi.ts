@@ -1013,6 +1013,8 @@ export default {
       'Cài đặt sẽ mở trong cuộc trò chuyện riêng của bạn với tôi, để không tốn tin nhắn của nhóm. Bạn cũng có thể mở ngay tại đây.',
     openPrivateChannel: 'Cài đặt của kênh mở trong cuộc trò chuyện riêng của bạn với tôi.',
     notAdminThere: 'Chỉ quản trị viên của cuộc trò chuyện đó mới đổi được cài đặt. Hãy mở /settings ở đó để kiểm tra.',
+    boardOnLine: 'Bảng kèo thành viên: bật (ghi công người gọi đầu tiên, /lb)',
+    boardOffLine: 'Bảng kèo thành viên: tắt',
     title: 'Cài đặt',
     hint: 'Bấm một nút để đổi cài đặt: mỗi thay đổi được lưu ngay.',
     closed: 'Đã đóng bảng. /settings để mở lại.',
@@ -1035,6 +1037,8 @@ export default {
     button: {
       openHere: 'Mở tại đây',
       openPrivate: 'Mở trong chat riêng',
+      boardOn: 'Bật bảng kèo',
+      boardOff: 'Tắt bảng kèo',
       alerts: 'Cảnh báo',
       presets: 'Mẫu cài sẵn',
       filters: 'Bộ lọc',

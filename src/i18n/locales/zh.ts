@@ -985,6 +985,8 @@ export default {
     openPrivate: '设置会在你与我的私聊中打开，以免占用群组消息。你也可以在这里打开。',
     openPrivateChannel: '频道的设置在你与我的私聊中打开。',
     notAdminThere: '只有该聊天的管理员可以修改它的设置。请在那里打开 /settings 确认。',
+    boardOnLine: '成员喊单榜：开启（首个喊单者得分，/lb）',
+    boardOffLine: '成员喊单榜：关闭',
     title: '设置',
     hint: '点击按钮修改设置：每次修改都会立即保存。',
     closed: '面板已关闭。/settings 可再次打开。',
@@ -1007,6 +1009,8 @@ export default {
     button: {
       openHere: '在这里打开',
       openPrivate: '在私聊中打开',
+      boardOn: '开启喊单榜',
+      boardOff: '关闭喊单榜',
       alerts: '提醒',
       presets: '预设',
       filters: '筛选',
