@@ -3,7 +3,7 @@ import { POSTING_OPTIONS, SETTING_OPTIONS } from '../src/alerts/settings.ts';
 import { overQuota, StoppedByOwner, subscribe } from '../src/alerts/subscriptions.ts';
 import type { Command, CommandContext } from '../src/core/command.ts';
 import { pickLocale } from '../src/i18n/index.ts';
-import type { AlertFilters, DestinationPosting } from '../src/store/subscriptions.ts';
+import { subscriptionId, type AlertFilters, type DestinationPosting } from '../src/store/subscriptions.ts';
 import type { T } from '../src/i18n/index.ts';
 import { destinationOf, feedHead } from './_subscription.ts';
 import { followupsOf, parseFollowups } from '../src/alerts/calls/record.ts';
@@ -16,8 +16,30 @@ import { ageDays, normalizeKeyword } from '../src/alerts/rules.ts';
 const options = { ...SETTING_OPTIONS.subscribe, ...POSTING_OPTIONS };
 
 /** The role to ping and whether to publish, as typed, checked against what the bot may do here. */
-function postingFrom(o: { ping?: string | undefined; publish?: boolean | undefined }, ctx: CommandContext) {
-  const { roles, serverId, channelKind } = ctx.caller;
+interface PostingInput {
+  ping?: string | undefined;
+  publish?: boolean | undefined;
+  forum?: boolean | undefined;
+  tag?: string | undefined;
+}
+
+/** The forum's tag named `tag` (any case), or why not: only in a forum's post, only one of its tags. */
+function forumTag(o: PostingInput, ctx: CommandContext): string | undefined {
+  const forum = ctx.caller.forum;
+  if ((o.forum === true || o.tag !== undefined) && !forum)
+    throw new UserError(ctx.t('destinations.forumOnlyInPost'), '/subscribe forum:true tag:alerts');
+  if (o.tag === undefined || !forum) return undefined;
+  const hit = forum.tags.find((x) => x.name.toLowerCase() === o.tag!.trim().toLowerCase());
+  if (!hit)
+    throw new UserError(
+      ctx.t('destinations.forumUnknownTag', { tag: o.tag, tags: forum.tags.map((x) => x.name).join(', ') || '-' }),
+    );
+  return hit.id;
+}
+
+function postingFrom(o: PostingInput, ctx: CommandContext) {
+  const { roles, serverId, channelKind, forum } = ctx.caller;
+  const tag = forumTag(o, ctx);
   if (o.ping !== undefined) {
     if (!roles) throw new UserError(ctx.t('destinations.pingNoRoles'));
     // @everyone (the server's own id) is never pinged: picking it turns the ping off.
@@ -28,10 +50,22 @@ function postingFrom(o: { ping?: string | undefined; publish?: boolean | undefin
   if (o.publish === true && channelKind !== 'announcement')
     throw new UserError(ctx.t('destinations.publishOnlyAnnouncement'), '/subscribe publish:true');
   return (was: DestinationPosting | undefined): DestinationPosting | undefined => {
-    const { pingRole, publish, ...rest } = was ?? {};
+    const { pingRole, publish, forum: posts, ...rest } = was ?? {};
     const ping = o.ping === undefined ? pingRole : o.ping === serverId ? undefined : o.ping;
     const pub = o.publish === undefined ? publish : o.publish || undefined;
-    return { ...rest, ...(ping ? { pingRole: ping } : {}), ...(pub ? { publish: true as const } : {}) };
+    const tags = tag ? [tag] : (posts?.tags ?? []);
+    // Discord refuses a post without a tag in a forum that requires one: say so now, not at the first alert.
+    if (o.forum === true && forum?.requiresTag && tags.length === 0)
+      throw new UserError(
+        ctx.t('destinations.forumTagRequired', { tags: forum.tags.map((x) => x.name).join(', ') || '-' }),
+        '/subscribe forum:true tag:alerts',
+      );
+    return {
+      ...rest,
+      ...(ping ? { pingRole: ping } : {}),
+      ...(pub ? { publish: true as const } : {}),
+      ...(o.forum === true || posts ? { forum: { tags } } : {}),
+    };
   };
 }
 
@@ -44,8 +78,9 @@ const words = (xs: readonly string[]) =>
  * Discord server's language, else the admin's, so alerts do not fall back to
  * English. A store fault costs only this, never the subscription.
  */
-async function seedLanguage(ctx: CommandContext): Promise<void> {
-  const { platform, chatId, threadId, guildLocale } = ctx.caller;
+async function seedLanguage(ctx: CommandContext, to: { chatId: string; threadId?: string | undefined }): Promise<void> {
+  const { platform, guildLocale } = ctx.caller;
+  const { chatId, threadId } = to;
   try {
     if (await ctx.store.languages.get(platform, chatId, threadId)) return;
     await ctx.store.languages.set(platform, chatId, pickLocale(guildLocale, ctx.locale), threadId);
@@ -118,7 +153,12 @@ export default {
       ...list('blockKeywords', o.block, base.blockKeywords),
     });
     const posting = postingFrom(o, ctx);
-    const to = destinationOf(ctx);
+    const here = destinationOf(ctx);
+    // forum:true in a forum's post: the forum itself is the destination (each alert opens a post).
+    const to =
+      o.forum === true && ctx.caller.forum
+        ? (({ threadId: _, ...rest }) => ({ ...rest, id: subscriptionId(rest.platform, rest.chatId) }))(here)
+        : here;
     // A personal subscription starts with a real DM: one that could never be delivered is refused now.
     if (!to.isGroup && ctx.caller.confirmPrivately && !(await ctx.caller.confirmPrivately(ctx.t('destinations.dmOn'))))
       throw new UserError(ctx.t('destinations.dmClosed'));
@@ -140,7 +180,7 @@ export default {
     ).catch((err: unknown) => {
       throw err instanceof StoppedByOwner ? new UserError(ctx.t('owner.stoppedByOwner')) : err;
     });
-    await seedLanguage(ctx);
+    await seedLanguage(ctx, to);
     const filters = sub.filters;
     const t = ctx.t;
     return {
@@ -165,5 +205,6 @@ function postingLines(p: DestinationPosting | undefined, t: T, roleName: (id: st
   return [
     ...(p?.pingRole ? [`\n${t('destinations.pinging', { role: roleName(p.pingRole) })}`] : []),
     ...(p?.publish ? [`\n${t('destinations.publishing')}`] : []),
+    ...(p?.forum ? [`\n${t('destinations.forumPosts')}`] : []),
   ];
 }

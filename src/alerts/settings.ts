@@ -160,6 +160,8 @@ export const SETTING_OPTIONS = { subscribe, alerts, digest, autocard, callboard,
 export const POSTING_OPTIONS = {
   ping: opt.role({ description: 'A role to ping on each new alert (@everyone: no ping)', example: '@traders' }),
   publish: opt.boolean({ description: 'Announcement channels: publish alerts to following servers', example: 'true' }),
+  forum: opt.boolean({ description: 'In a forum post: alerts open a post per token in this forum', example: 'true' }),
+  tag: opt.string({ description: 'The forum tag each alert post gets', max: 20, example: 'alerts' }),
 };
 
 export type SettingCommand = keyof typeof SETTING_OPTIONS;

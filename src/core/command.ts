@@ -58,6 +58,14 @@ export interface Caller {
     readonly role: (id: string) => { readonly name: string; readonly mentionable: boolean } | undefined;
     readonly botMentionsEveryone: boolean;
   };
+  /**
+   * Asked in a post of a forum (a Discord forum channel; `chatId` is the forum, `threadId` the
+   * post): the forum's tags, and whether each post needs one.
+   */
+  readonly forum?: {
+    readonly tags: readonly { readonly id: string; readonly name: string }[];
+    readonly requiresTag: boolean;
+  };
   /** The kind of channel asked in, where the platform has kinds (a Discord announcement channel may publish). */
   readonly channelKind?: 'text' | 'announcement' | 'thread';
   /**

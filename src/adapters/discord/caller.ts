@@ -5,7 +5,7 @@
  * default_member_permissions, because a server admin can loosen those per
  * role or channel, and a stale registration could lack them.
  */
-import { ChannelType, DiscordAPIError, PermissionFlagsBits, Routes, type Interaction } from 'discord.js';
+import { ChannelFlags, ChannelType, DiscordAPIError, PermissionFlagsBits, Routes, type Interaction } from 'discord.js';
 import type { Caller } from '../../core/command.ts';
 
 export function canManageNow(interaction: Interaction): boolean {
@@ -21,10 +21,21 @@ export function canManageNow(interaction: Interaction): boolean {
  * Where the interaction was made: a thread is a channel of its own on Discord, but as a
  * destination it is (parent channel, thread), as a Telegram topic is (chat, topic).
  */
-function placeOf(interaction: Interaction): Pick<Caller, 'chatId' | 'threadId' | 'channelKind'> {
+function placeOf(interaction: Interaction): Pick<Caller, 'chatId' | 'threadId' | 'channelKind' | 'forum'> {
   const channel = interaction.channel;
   const id = interaction.channelId ?? interaction.user.id;
-  if (channel?.isThread() && channel.parentId) return { chatId: channel.parentId, threadId: id, channelKind: 'thread' };
+  if (channel?.isThread() && channel.parentId) {
+    const parent = channel.parent;
+    // A forum's post: /subscribe forum:true there makes the forum itself the destination.
+    const forum =
+      parent?.type === ChannelType.GuildForum
+        ? {
+            tags: parent.availableTags.map((t) => ({ id: t.id, name: t.name })),
+            requiresTag: parent.flags.has(ChannelFlags.RequireTag),
+          }
+        : undefined;
+    return { chatId: channel.parentId, threadId: id, channelKind: 'thread', ...(forum ? { forum } : {}) };
+  }
   if (channel?.type === ChannelType.GuildAnnouncement) return { chatId: id, channelKind: 'announcement' };
   return { chatId: id, ...(interaction.inGuild() ? { channelKind: 'text' as const } : {}) };
 }

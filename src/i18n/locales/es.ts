@@ -380,6 +380,12 @@ export default {
     dmClosed:
       'No puedo enviarte mensajes directos, así que tus alertas personales nunca llegarían. Permite MD del bot (Privacidad) y vuelve a usar /subscribe.',
     personalQuota: 'Ya tienes {{limit}} suscripciones personales, el máximo permitido.',
+    forumOnlyInPost:
+      'forum:true y tag: funcionan en una publicación de un canal de foro: abre cualquier publicación y ejecuta /subscribe forum:true allí.',
+    forumUnknownTag: 'Este foro no tiene la etiqueta «{{tag}}». Sus etiquetas: {{tags}}.',
+    forumTagRequired: 'Este foro exige una etiqueta en cada publicación: añade tag: con una de {{tags}}.',
+    forumPosts:
+      'Cada alerta abre una publicación en este foro con el nombre del token; más KOLs dentro del enfriamiento se añaden a ella.',
   },
   chart: {
     busy: 'Esta vez sin imagen: se están dibujando muchas ahora mismo. Pídela de nuevo en un minuto.',
@@ -689,6 +695,8 @@ export default {
       followups: 'Seguimientos tras una alerta, p. ej. 1h,6h,24h, u off',
       ping: 'Un rol a mencionar en cada alerta nueva (@everyone: sin mención)',
       publish: 'Canales de anuncios: difundir alertas a los servidores seguidores',
+      forum: 'En una publicación de foro: las alertas abren una publicación por token',
+      tag: 'La etiqueta del foro de cada publicación de alerta',
     },
     token: {
       chain: 'Cadena: solana, bsc, base, sui o aptos (se deduce de la dirección si se omite)',

@@ -374,6 +374,11 @@ export default {
     dmClosed:
       'Sana doğrudan mesaj gönderemiyorum, bu yüzden kişisel uyarılar hiç ulaşamaz. Bottan DM’lere izin ver (Gizlilik Ayarları), sonra tekrar /subscribe.',
     personalQuota: 'Zaten {{limit}} kişisel aboneliğin var, izin verilen en fazla sayı bu.',
+    forumOnlyInPost:
+      'forum:true ve tag: bir forum kanalının gönderisinde çalışır: oradaki herhangi bir gönderiyi açıp /subscribe forum:true çalıştırın.',
+    forumUnknownTag: 'Bu forumda “{{tag}}” etiketi yok. Etiketleri: {{tags}}.',
+    forumTagRequired: 'Bu forum her gönderide etiket istiyor: {{tags}} içinden biriyle tag: ekleyin.',
+    forumPosts: 'Her uyarı bu forumda token adıyla bir gönderi açar; bekleme süresi içindeki yeni KOL’lar ona eklenir.',
   },
   chart: {
     busy: 'Bu sefer görsel yok: şu an çok fazla çizim var. Bir dakika sonra yeniden iste.',
@@ -676,6 +681,8 @@ export default {
       followups: 'Uyarıdan sonra takip zamanları, ör. 1h,6h,24h veya off',
       ping: 'Her yeni uyarıda etiketlenecek rol (@everyone: etiket yok)',
       publish: 'Duyuru kanalları: uyarıları takip eden sunuculara yayınla',
+      forum: 'Forum gönderisinde: uyarılar bu forumda token başına gönderi açar',
+      tag: 'Her uyarı gönderisine verilecek forum etiketi',
     },
     token: {
       chain: 'Ağ: solana, bsc, base, sui veya aptos (boş bırakılırsa adresten bulunur)',

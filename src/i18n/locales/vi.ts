@@ -363,6 +363,12 @@ export default {
     dmClosed:
       'Tôi không thể nhắn tin riêng cho bạn, nên cảnh báo cá nhân sẽ không bao giờ đến. Hãy cho phép bot nhắn tin riêng (Quyền riêng tư) rồi /subscribe lại.',
     personalQuota: 'Bạn đã có {{limit}} đăng ký cá nhân, mức tối đa cho phép.',
+    forumOnlyInPost:
+      'forum:true và tag: dùng trong một bài của kênh diễn đàn: mở một bài bất kỳ và chạy /subscribe forum:true ở đó.',
+    forumUnknownTag: 'Diễn đàn này không có thẻ “{{tag}}”. Các thẻ: {{tags}}.',
+    forumTagRequired: 'Diễn đàn này yêu cầu thẻ cho mỗi bài: thêm tag: với một trong {{tags}}.',
+    forumPosts:
+      'Mỗi cảnh báo mở một bài trong diễn đàn này, đặt tên theo token; thêm KOL trong thời gian chờ sẽ được thêm vào bài đó.',
   },
   chart: {
     busy: 'Lần này không có ảnh: đang phải vẽ quá nhiều. Một phút nữa hỏi lại nhé.',
@@ -659,6 +665,8 @@ export default {
       followups: 'Thời điểm cập nhật sau cảnh báo, vd. 1h,6h,24h, hoặc off',
       ping: 'Vai trò được nhắc ở mỗi cảnh báo mới (@everyone: không nhắc)',
       publish: 'Kênh thông báo: xuất bản cảnh báo tới máy chủ theo dõi',
+      forum: 'Trong bài diễn đàn: cảnh báo mở một bài cho mỗi token',
+      tag: 'Thẻ diễn đàn cho mỗi bài cảnh báo',
     },
     token: {
       chain: 'Chain: solana, bsc, base, sui hoặc aptos (tự nhận từ địa chỉ nếu bỏ trống)',

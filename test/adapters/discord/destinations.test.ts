@@ -23,6 +23,9 @@ const LOCKED = snowflake();
 const NEWS = snowflake();
 const TRADERS = snowflake();
 const QUIET = snowflake();
+const FORUM = snowflake();
+const POST = snowflake();
+const TAG = snowflake();
 
 const OPEN = [
   { name: 'token_score', type: 10, value: 0 },
@@ -38,6 +41,8 @@ const guild = (): FakeGuildConfig => ({
     { id: THREAD, name: 'sol-calls', type: 11, parentId: TEXT },
     { id: LOCKED, name: 'old', type: 11, parentId: TEXT },
     { id: NEWS, name: 'news', type: 5 },
+    { id: FORUM, name: 'calls', type: 15, requireTag: true, tags: [{ id: TAG, name: 'Alerts' }] },
+    { id: POST, name: 'read me', type: 11, parentId: FORUM },
   ],
   roles: [
     { id: TRADERS, name: 'traders', mentionable: true },
@@ -253,4 +258,48 @@ test('publish:true outside an announcement channel is refused with where it work
   const refused = await privateAnswer(await subscribe(h, TEXT, [{ name: 'publish', type: 5, value: true }]));
   assert.match(JSON.stringify(refused.embeds), /announcement channel/);
   assert.equal(await h.app.store.subscriptions.get(`discord:${TEXT}`), undefined);
+});
+
+test('a forum: /subscribe forum:true in one of its posts needs a tag it has; each token then gets one post, tagged, its later KOLs added to it', async (t) => {
+  const h = await harness(t);
+  const untagged = await privateAnswer(await subscribe(h, POST, [{ name: 'forum', type: 5, value: true }]));
+  assert.match(JSON.stringify(untagged.embeds), /requires a tag on each post: add tag: with one of Alerts/);
+  const unknown = await privateAnswer(
+    await subscribe(h, POST, [
+      { name: 'forum', type: 5, value: true },
+      { name: 'tag', type: 3, value: 'memes' },
+    ]),
+  );
+  assert.match(JSON.stringify(unknown.embeds), /no tag “memes”/);
+  assert.equal(await h.app.store.subscriptions.get(`discord:${FORUM}`), undefined);
+  await publicAnswer(
+    await subscribe(h, POST, [
+      { name: 'forum', type: 5, value: true },
+      { name: 'tag', type: 3, value: 'alerts' },
+      { name: 'cooldown', type: 4, value: 60 },
+    ]),
+  );
+  const sub = await h.app.store.subscriptions.get(`discord:${FORUM}`);
+  assert.deepEqual(sub?.posting?.forum, { tags: [TAG] }, 'the forum itself, with its tag');
+  const watcher = h.app.startAlerts([h.adapter.sender]);
+  await watcher.tick();
+  shill(h, [20, 21]);
+  await watcher.tick();
+  const posts = () => h.fake.forumPosts(FORUM).filter((p) => p.thread.id !== POST);
+  await until(() => posts().length === 2, 'two posts');
+  await settled(h);
+  shill(h, [20], 3);
+  await watcher.tick();
+  await until(() => posts()[0]!.messages[0]!.edits > 0, 'the first post names the second KOL');
+  await settled(h);
+  const sb = h.app.sandbox!;
+  assert.equal(posts().length, 2, 'one post per token');
+  for (const [i, p] of posts().entries()) {
+    const token = sb.data.tokens[20 + i]!;
+    assert.ok(p.thread.name.includes(token.symbol), `post ${p.thread.name} names ${token.symbol}`);
+    assert.ok(p.thread.name.length <= 100);
+    assert.deepEqual(p.tags, [TAG]);
+    assert.equal(p.messages.length, 1, 'the alert is the post');
+  }
+  assert.deepEqual(h.fake.channelMessages(POST), [], 'nothing in the post it was asked in');
 });
