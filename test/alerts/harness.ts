@@ -40,6 +40,8 @@ export async function alertHarness(
     budgetMs?: number;
     authors?: AuthorShape;
     now?: () => number;
+    /** The watcher's sleep (its pace and back-off waits), for a test that moves its own clock. */
+    sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   } = {},
 ) {
   const dir = opts.storeUrl ? undefined : await mkdtemp(join(tmpdir(), 'kolradar-alerts-'));
@@ -108,6 +110,7 @@ export async function alertHarness(
       // Upstream requests are counted here: no twin for a market answer slowed by a loaded machine.
       marketHedgeMs: false,
       ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.sleep ? { sleep: opts.sleep } : {}),
     });
     return { dispatcher, delivery, watcher };
   };

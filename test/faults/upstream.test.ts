@@ -99,7 +99,14 @@ test('a refused API key is an operator fault: users get a clear message, the key
 });
 
 test('watching under faults: the mark stays, and after recovery every alert arrives once', async (t) => {
-  const h = await alertHarness(t, { budgetMs: 1_000 });
+  // Each failed read doubles the watcher's back-off (1, 2, 4 … s): waited on a clock the test moves
+  // (the real clock plus what was slept), not in real time.
+  let slept = 0;
+  const h = await alertHarness(t, {
+    budgetMs: 1_000,
+    now: () => Date.now() + slept,
+    sleep: async (ms) => void (slept += ms),
+  });
   await h.dispatcher.run(
     'subscribe',
     { token_score: '0', kol_score: '0', followers: '0', cooldown: '0' },
@@ -115,6 +122,7 @@ test('watching under faults: the mark stays, and after recovery every alert arri
     h.sb.clearFaults();
   }
   await h.cycle();
+  assert.ok(slept >= 30_000, `the back-off grew while the upstream failed (${slept} ms)`);
   assert.deepEqual(
     h.sent.map((s) => (s.view.kind === 'card' ? s.view.title.split(' ')[0] : '')),
     h.sb.data.tokens.slice(0, n).map((x) => x.symbol),
