@@ -105,7 +105,9 @@ test('watching under faults: the mark stays, and after recovery every alert arri
   const h = await alertHarness(t, {
     budgetMs: 1_000,
     now: () => Date.now() + slept,
-    sleep: async (ms) => void (slept += ms),
+    sleep: async (ms) => {
+      slept += ms;
+    },
   });
   await h.dispatcher.run(
     'subscribe',
