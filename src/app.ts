@@ -58,7 +58,15 @@ export interface App {
     opts?: Partial<
       Pick<
         WatcherOptions,
-        'cron' | 'feedRequestsPerMinute' | 'marketHedgeMs' | 'pageSize' | 'maxBacklog' | 'onTick' | 'onFollowups'
+        | 'cron'
+        | 'feedRequestsPerMinute'
+        | 'marketHedgeMs'
+        | 'pageSize'
+        | 'maxBacklog'
+        | 'onTick'
+        | 'onFollowups'
+        | 'now'
+        | 'sleep'
       >
     > & {
       /** The follow-up clock (tests move it by hours); default the wall clock. */

@@ -35,7 +35,16 @@ test('/readyz reports a blind watcher: the feed not read for several ticks in a 
     return { status: res.status, body: (await res.json()) as { feed?: string } };
   };
   // Ticks by hand only: a schedule that never comes during the test.
-  const watcher = app.startAlerts([], { cron: '0 0 1 1 *', digestSchedule: false });
+  // Each failed read doubles the watcher's back-off: waited on a clock the test moves, not in real time.
+  let slept = 0;
+  const watcher = app.startAlerts([], {
+    cron: '0 0 1 1 *',
+    digestSchedule: false,
+    now: () => Date.now() + slept,
+    sleep: async (ms) => {
+      slept += ms;
+    },
+  });
   await watcher.tick();
   assert.equal((await readyz()).status, 200);
 
