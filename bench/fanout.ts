@@ -45,7 +45,11 @@ export const SAMPLE_ALERT: AlertContent = {
 };
 
 /** Each destination subscribed (delivery drops alerts for chats that are not). */
-async function subscribeAll(store: Store, platform: 'discord' | 'telegram', chatIds: readonly string[]): Promise<void> {
+export async function subscribeAll(
+  store: Store,
+  platform: 'discord' | 'telegram',
+  chatIds: readonly string[],
+): Promise<void> {
   for (const chatId of chatIds) {
     await store.subscriptions.put({
       id: `${platform}:${chatId}`,

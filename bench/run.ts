@@ -9,6 +9,7 @@ import { benchLatency } from './latency.ts';
 import { benchPictures } from './pictures.ts';
 import { benchContention } from './contention.ts';
 import { benchDiscordFanout, benchTelegramFanout } from './fanout.ts';
+import { benchTelegramPaid } from './paid.ts';
 import { benchStartup } from './startup.ts';
 import { benchI18n } from './i18n.ts';
 import { benchDetect } from './detect.ts';
@@ -29,6 +30,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ['i18n', () => benchI18n()],
   ['discord', () => benchDiscordFanout()],
   ['telegram', () => benchTelegramFanout()],
+  ['paid', () => benchTelegramPaid()],
   ['calls', () => benchCalls()],
   ['membercalls', () => benchMemberCalls()],
   ['cost', () => benchCost()],

@@ -63,6 +63,9 @@ async function chatAdapters(config: Config, app: App, log: Logger, signal: Abort
   }
   if (config.telegram) {
     const { createTelegramAdapter } = await import('./adapters/telegram/index.ts');
+    const paid = config.telegram.paidBroadcast
+      ? await paidBroadcasts(config.telegram.paidBroadcast, app, log)
+      : undefined;
     adapters.push(
       createTelegramAdapter({
         token: config.telegram.token,
@@ -82,11 +85,46 @@ async function chatAdapters(config: Config, app: App, log: Logger, signal: Abort
         api: app.api,
         instanceId: app.instanceId,
         startWait: { timeoutMs: config.platformConnectTimeoutMs, signal },
+        ...(paid ? { pacing: { paid } } : {}),
         log,
       }),
     );
   }
   return adapters;
+}
+
+/** Every this many paid messages, the log says what the day has cost so far. */
+const PAID_LOG_EVERY = 1000;
+
+/** The paid-broadcast policy, counted in /metrics and the log. */
+async function paidBroadcasts(o: { maxStarsPerDay: number }, app: App, log: Logger) {
+  const { PaidBroadcasts } = await import('./adapters/telegram/paid.ts');
+  log.info({ maxStarsPerDay: o.maxStarsPerDay }, 'telegram: paid broadcasts on for alerts above the free rate');
+  const policy: InstanceType<typeof PaidBroadcasts> = new PaidBroadcasts({
+    maxStarsPerDay: o.maxStarsPerDay,
+    events: {
+      sent(stars) {
+        app.metrics.paidMessages.inc();
+        app.metrics.paidStars.inc({}, stars);
+        if (policy.messages % PAID_LOG_EVERY === 0)
+          log.info({ messages: policy.messages, starsToday: policy.spentToday }, 'telegram: paid broadcasts sent');
+      },
+      refused(reason, until) {
+        app.metrics.paidRefusals.inc();
+        log.warn(
+          { reason, retryAt: new Date(until).toISOString() },
+          'telegram: paid broadcast refused (Stars balance or eligibility); alerts go at the free rate meanwhile',
+        );
+      },
+      capped(stars) {
+        log.warn(
+          { starsToday: stars, cap: o.maxStarsPerDay },
+          'telegram: day’s paid-broadcast cap reached; free rate until 00:00 UTC',
+        );
+      },
+    },
+  });
+  return policy;
 }
 
 /** Where the console's log lines go on a terminal unless LOG_FILE says. */

@@ -201,6 +201,17 @@ const EnvSchema = z.object({
   ),
   TELEGRAM_WEBHOOK_PORT: port(1),
   TELEGRAM_WEBHOOK_HOST: host,
+  TELEGRAM_PAID_BROADCAST: optionalString.pipe(
+    z.enum(['true', 'false'], { error: 'must be true or false' }).optional(),
+  ),
+  TELEGRAM_PAID_BROADCAST_STARS_PER_DAY: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number of Stars')
+      .transform(Number)
+      .pipe(z.number().int().min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000'))
+      .optional(),
+  ),
   STORE_URL: optionalString.pipe(
     z
       .string()
@@ -325,6 +336,8 @@ export interface Config {
           readonly port: number;
           readonly host: string;
         };
+        /** Paid broadcasts (TELEGRAM_PAID_BROADCAST=true): alerts above the free rate go paid, up to this many Stars a UTC day. */
+        readonly paidBroadcast?: { readonly maxStarsPerDay: number };
       }
     | undefined;
   readonly storeUrl: string;
@@ -371,6 +384,8 @@ export interface Config {
   readonly secrets: readonly string[];
 }
 
+/** Stars paid broadcasts may spend a UTC day unless TELEGRAM_PAID_BROADCAST_STARS_PER_DAY says: 1,000 paid messages at 0.1 Stars. */
+export const DEFAULT_PAID_BROADCAST_STARS_PER_DAY = 100;
 export const DEFAULT_STORE_URL = 'sqlite:./data/kolradar.sqlite';
 export const DEFAULT_STORE_WAIT_MS = 30_000;
 /**
@@ -471,6 +486,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
                   secret: e.TELEGRAM_WEBHOOK_SECRET,
                   port: e.TELEGRAM_WEBHOOK_PORT ?? 8443,
                   host: e.TELEGRAM_WEBHOOK_HOST ?? DEFAULT_HOST,
+                },
+              }
+            : {}),
+          ...(e.TELEGRAM_PAID_BROADCAST === 'true'
+            ? {
+                paidBroadcast: {
+                  maxStarsPerDay: e.TELEGRAM_PAID_BROADCAST_STARS_PER_DAY ?? DEFAULT_PAID_BROADCAST_STARS_PER_DAY,
                 },
               }
             : {}),

@@ -23,6 +23,23 @@ test('WATCH_CRON keeps its fixed tick without a budget unless FEED_REQUESTS_PER_
     assert.throws(() => loadConfig({ FEED_REQUESTS_PER_MINUTE: bad }), /FEED_REQUESTS_PER_MINUTE/);
 });
 
+test('paid broadcasts are off unless TELEGRAM_PAID_BROADCAST=true, with a default or given Stars cap a day', () => {
+  const tg = { TELEGRAM_BOT_TOKEN: '123456:ABCDEFGHIJKLMNOP' };
+  assert.equal(loadConfig(tg).telegram?.paidBroadcast, undefined);
+  assert.equal(loadConfig({ ...tg, TELEGRAM_PAID_BROADCAST: 'false' }).telegram?.paidBroadcast, undefined);
+  assert.deepEqual(loadConfig({ ...tg, TELEGRAM_PAID_BROADCAST: 'true' }).telegram?.paidBroadcast, {
+    maxStarsPerDay: 100,
+  });
+  const capped = loadConfig({ ...tg, TELEGRAM_PAID_BROADCAST: 'true', TELEGRAM_PAID_BROADCAST_STARS_PER_DAY: '2500' });
+  assert.deepEqual(capped.telegram?.paidBroadcast, { maxStarsPerDay: 2500 });
+  assert.throws(() => loadConfig({ ...tg, TELEGRAM_PAID_BROADCAST: 'yes' }), /TELEGRAM_PAID_BROADCAST must be/);
+  for (const bad of ['0', '1.5', 'lots'])
+    assert.throws(
+      () => loadConfig({ ...tg, TELEGRAM_PAID_BROADCAST_STARS_PER_DAY: bad }),
+      /TELEGRAM_PAID_BROADCAST_STARS_PER_DAY/,
+    );
+});
+
 test('every invalid variable is named at once, and no secret value is echoed', () => {
   const secret = '123456:THIS-IS-A-VERY-SECRET-TOKEN-VALUE';
   try {

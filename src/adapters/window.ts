@@ -61,6 +61,19 @@ export class SlidingWindow {
     }
   }
 
+  /**
+   * Whether a send asking now would wait for the window's rate (or a pause): the
+   * sends counted in it and those queued ahead fill it. Waiting only for a slot on
+   * the wire (maxInFlight) is not counted: that frees within a round trip.
+   */
+  wouldWait(): boolean {
+    const t = this.#now();
+    if (t < this.pausedUntil) return true;
+    let live = 0;
+    for (let i = this.#done.length - 1; i >= 0 && this.#done[i]! > t - this.windowMs; i--) live++;
+    return this.#inflight + live + this.#waiters.length >= this.max;
+  }
+
   /** Re-checks after pausedUntil moved. */
   poke(): void {
     this.#pump();

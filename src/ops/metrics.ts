@@ -200,6 +200,21 @@ export function createMetrics() {
     rateLimitWaits: add(
       new Counter('kolradar_rate_limit_waits_total', 'Sends deferred by a platform rate limit, by platform.'),
     ),
+    paidMessages: add(
+      new Counter(
+        'kolradar_telegram_paid_messages_total',
+        'Telegram alerts sent as paid broadcasts (TELEGRAM_PAID_BROADCAST), above the free rate.',
+      ),
+    ),
+    paidStars: add(
+      new Counter('kolradar_telegram_paid_stars_total', 'Telegram Stars spent on paid broadcasts (0.1 per message).'),
+    ),
+    paidRefusals: add(
+      new Counter(
+        'kolradar_telegram_paid_refusals_total',
+        'Paid sends Telegram refused (balance or eligibility); each went again at the free rate.',
+      ),
+    ),
     outboxDepth: add(new Gauge('kolradar_outbox_depth', 'Alerts waiting in the outbox after the last drain.')),
     feedRequests: add(
       new Counter('kolradar_feed_requests_total', 'Feed requests (operation 8) made by the watcher; each page counts.'),

@@ -50,7 +50,7 @@ export interface TelegramAdapterOptions {
   readonly dispatcher: Dispatcher;
   readonly store: Store;
   readonly log: Logger;
-  /** Telegram's limits by default; tests scale time to run a fake's shorter clock. */
+  /** Telegram's limits by default; tests scale time to run a fake's shorter clock; `paid`: paid broadcasts. */
   readonly pacing?: PacingOptions;
   /** Polling only: the lease that lets one instance of a fleet poll (app.lease); always held when omitted. */
   readonly pollLease?: Lease;
@@ -115,7 +115,10 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
   // Alerts get their own transport: paced the same (one Pacer), but a 429, or a chat whose own limit is further
   // away than one send interval, goes back to delivery, which schedules that destination and serves the others.
   const senderApi = new Api(o.token, { ...client, timeoutSeconds: 30 });
-  senderApi.config.use(pacingTransformer(pacer, { retries: 0, maxWaitMs: 0, pace: { maxChatWaitMs: pacer.secondMs } }));
+  // Only alerts may go out paid (pacing.paid, when the operator opted in): replies never cost Stars.
+  senderApi.config.use(
+    pacingTransformer(pacer, { retries: 0, maxWaitMs: 0, pace: { maxChatWaitMs: pacer.secondMs, paid: true } }),
+  );
   const sender: Sender = createTelegramSender({ api: senderApi, log, secondMs: pacer.secondMs, pacer });
 
   const inflight = new Set<Promise<unknown>>();

@@ -24,14 +24,21 @@
  * instead of holding a worker asleep. Only the chat's own limit is answered
  * that way; the bot-wide window is short and shared, and is always waited for.
  *
- * Building on it (paid broadcasts, other send classes): a new kind of send is a
- * new limit in readyAt() or a RunOptions field, decided before the request goes
- * out; nothing should sleep inside a sender's send() for one chat's limit.
+ * Paid broadcasts (paid.ts): a caller that may pay (RunOptions.paid: alerts,
+ * never replies) and finds the bot-wide window without room, or others already
+ * queued for it, goes out paid in a window of its own (1,000 a second minus the
+ * free 30) instead of waiting, while today's cap allows and Telegram has not
+ * refused. A chat's own limits and a 429 pause hold for paid sends alike.
+ *
+ * Building on it (other send classes): a new kind of send is a new limit in
+ * readyAt() or a RunOptions field, decided before the request goes out; nothing
+ * should sleep inside a sender's send() for one chat's limit.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { SlidingWindow } from '../window.ts';
+import { PAID_PER_SECOND, type PaidBroadcasts } from './paid.ts';
 
 export interface PacingOptions {
   /** Sends per second for the whole bot; default 30. */
@@ -45,6 +52,8 @@ export interface PacingOptions {
    * retry_after wait. 1 in production; tests run a fake whose clock is faster.
    */
   readonly timeScale?: number;
+  /** Paid broadcasts, when the operator opted in: the policy that allows paying or not. */
+  readonly paid?: PaidBroadcasts;
 }
 
 interface ChatState {
@@ -69,6 +78,8 @@ export const onWire = new AsyncLocalStorage<() => Promise<void>>();
 
 /** Sends on the wire at once; enough for 30/s at 250 ms round trips. */
 const MAX_IN_FLIGHT = 8;
+/** Paid sends on the wire at once: 1,000 a second at 250 ms round trips. */
+const MAX_PAID_IN_FLIGHT = 256;
 
 export type LimitScope = 'chat' | 'global';
 
@@ -79,6 +90,8 @@ export interface RunOptions {
    * without sending. Absent: wait as long as the chat needs.
    */
   readonly maxChatWaitMs?: number;
+  /** This caller may pay for a send the free bot-wide window would make wait (see paid.ts). */
+  readonly paid?: boolean;
 }
 
 /** Nothing was sent: the chat's own limit frees in `readyInMs` (pacer clock). */
@@ -95,6 +108,9 @@ export class Pacer {
   private readonly chats = new Map<string, ChatState>();
   /** The bot-wide limit; requests in flight count as inside it until they complete. */
   private readonly bot: SlidingWindow;
+  /** Paid sends, beside the free window (undefined unless paid broadcasts are on). */
+  private readonly paidWindow: SlidingWindow | undefined;
+  private readonly paid: PaidBroadcasts | undefined;
   private readonly chatIntervalMs: number;
   private readonly groupMax: number;
   private readonly groupWindowMs: number;
@@ -114,16 +130,22 @@ export class Pacer {
       maxInFlight: MAX_IN_FLIGHT,
       now,
     });
+    this.paid = o.paid;
+    // Telegram allows 1,000 a second in all; the free window's share is taken out.
+    const paidMax = Math.max(1, PAID_PER_SECOND - this.bot.max);
+    this.paidWindow = o.paid
+      ? new SlidingWindow(paidMax, this.secondMs, { maxInFlight: MAX_PAID_IN_FLIGHT, now })
+      : undefined;
   }
 
   /**
    * Runs `send` when the chat, its group limit and the bot-wide limit allow.
    * `retryAfter` reads a 429 from the result (seconds), recorded before the
-   * chat's next send may start.
+   * chat's next send may start. `send` is told whether it goes out paid.
    */
   run<T>(
     chatId: string,
-    send: () => Promise<T>,
+    send: (paid: boolean) => Promise<T>,
     retryAfter: (result: T) => number | undefined,
     o: RunOptions = {},
   ): Promise<T> {
@@ -135,7 +157,7 @@ export class Pacer {
       if (wait > max) return Promise.reject(new PacedError(wait));
     }
     s.queued++;
-    const turn = s.tail.then(() => this.turn(chatId, s, send, retryAfter, max));
+    const turn = s.tail.then(() => this.turn(chatId, s, send, retryAfter, max, o.paid === true));
     s.tail = turn.catch(() => undefined);
     return turn.finally(() => {
       s.queued--;
@@ -163,7 +185,16 @@ export class Pacer {
     // bot-wide pause would stall every other chat; if it was the bot's, the chat's 429 repeats soon.
     this.bot.pausedUntil = Math.max(this.bot.pausedUntil, Math.min(until, t + 2 * this.secondMs));
     this.bot.poke();
+    if (this.paidWindow) {
+      this.paidWindow.pausedUntil = this.bot.pausedUntil;
+      this.paidWindow.poke();
+    }
     return 'global';
+  }
+
+  /** The paid-broadcast policy sends are reserved from (undefined: paid broadcasts off). */
+  get paidPolicy(): PaidBroadcasts | undefined {
+    return this.paid;
   }
 
   /** Sends per minute the pacer allows one group and one other chat (for merging bursts). */
@@ -191,9 +222,10 @@ export class Pacer {
   private async turn<T>(
     chatId: string,
     s: ChatState,
-    send: () => Promise<T>,
+    send: (paid: boolean) => Promise<T>,
     retryAfter: (r: T) => number | undefined,
     maxChatWaitMs = Infinity,
+    mayPay = false,
   ): Promise<T> {
     const group = chatId.startsWith('-');
     for (;;) {
@@ -203,17 +235,31 @@ export class Pacer {
       if (wait > 0) await sleep(Math.max(1, Math.ceil(wait)));
       else break;
     }
-    await this.bot.acquire();
+    // Only a send the free window would make wait goes paid; during a 429 pause nothing goes at all.
+    const paid =
+      mayPay &&
+      this.paidWindow !== undefined &&
+      this.now() >= this.bot.pausedUntil &&
+      this.bot.wouldWait() &&
+      this.paid!.reserve();
+    const window = paid ? this.paidWindow! : this.bot;
+    await window.acquire();
     let result: T;
+    let sent = false;
     try {
       await onWire.getStore()?.();
-      result = await send();
+      sent = true;
+      result = await send(paid);
       // Record a 429 before release(): releasing hands the slot to the next waiter at
       // once, which would otherwise start its send inside the window just announced.
       const after = retryAfter(result);
       if (after !== undefined) this.limited(chatId, after);
+    } catch (err) {
+      // Never on the wire: nothing paid (once sent, the sender settles the reservation).
+      if (paid && !sent) this.paid!.release();
+      throw err;
     } finally {
-      this.bot.release();
+      window.release();
       const t = this.now();
       s.last = t;
       if (group) {

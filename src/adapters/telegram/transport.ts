@@ -5,6 +5,7 @@
  */
 import { GrammyError, HttpError, type Transformer } from 'grammy';
 import type { Pacer, RunOptions } from './pacer.ts';
+import { isPaidRefusal } from './paid.ts';
 
 /** The methods Telegram's flood control counts (edits and callback answers are not sends). */
 const SEND_METHODS: ReadonlySet<string> = new Set([
@@ -28,6 +29,7 @@ const SEND_METHODS: ReadonlySet<string> = new Set([
 interface RawResponse {
   readonly ok: boolean;
   readonly error_code?: number;
+  readonly description?: string;
   readonly parameters?: { readonly retry_after?: number };
 }
 
@@ -52,10 +54,26 @@ export function pacingTransformer(pacer: Pacer, o: PacingTransformerOptions): Tr
   return async (prev, method, payload, signal) => {
     const chatId = SEND_METHODS.has(method) ? (payload as { chat_id?: unknown } | undefined)?.chat_id : undefined;
     if (typeof chatId !== 'number' && typeof chatId !== 'string') return prev(method, payload, signal);
-    for (let attempt = 0; ; attempt++) {
-      const res = await pacer.run(String(chatId), () => prev(method, payload, signal), retryAfterOf, o.pace);
+    // The pacer reserved a paid send from today's cap; its answer settles it here.
+    const policy = pacer.paidPolicy;
+    for (let attempt = 0; ; ) {
+      let refused = false;
+      const send = async (paid: boolean) => {
+        if (!paid || !policy) return prev(method, payload, signal);
+        const res = await prev(method, { ...payload, allow_paid_broadcast: true } as typeof payload, signal);
+        if (res.ok) policy.charged();
+        else if (isPaidRefusal(res)) {
+          refused = true;
+          policy.refused(res.description);
+        } else policy.release();
+        return res;
+      };
+      const res = await pacer.run(String(chatId), send, retryAfterOf, o.pace);
+      // Telegram would not take the payment: nothing was posted, so the same send goes again at the free rate.
+      if (refused) continue;
+      attempt++;
       const after = retryAfterOf(res);
-      if (after === undefined || attempt >= o.retries || after * pacer.secondMs > o.maxWaitMs) return res;
+      if (after === undefined || attempt > o.retries || after * pacer.secondMs > o.maxWaitMs) return res;
       // The pacer has already paused this chat (or the bot) for retry_after: the next run waits it out.
     }
   };

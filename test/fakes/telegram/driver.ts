@@ -583,6 +583,22 @@ export class TelegramFake {
     this.parts.limiter.force(opts.count, opts.retryAfter, opts.chatId);
   }
 
+  /** Paid broadcasts: sets the bot's Stars balance (and, when given, whether the bot is eligible). */
+  setStars(stars: number, eligible?: boolean): void {
+    this.parts.limiter.tenths = Math.round(stars * 10);
+    if (eligible !== undefined) this.parts.limiter.eligible = eligible;
+  }
+
+  /** The bot's Stars balance left (0.1 less for each paid send accepted). */
+  get stars(): number {
+    return this.parts.limiter.tenths / 10;
+  }
+
+  /** Paid sends accepted (and charged). */
+  get paidSends(): number {
+    return this.parts.limiter.paidSends;
+  }
+
   /** Forgets flood-control windows and forced 429s, e.g. between benchmark phases. */
   resetRateLimits(): void {
     this.parts.limiter.reset();

@@ -30,6 +30,11 @@ export interface TelegramFakeOptions {
   privacyMode?: boolean;
   /** Inline mode enabled with BotFather /setinline (default false). */
   inlineMode?: boolean;
+  /**
+   * Paid broadcasts: the bot's Stars balance (default 0: a paid send is refused) and whether
+   * Telegram finds it eligible (default true). See rate-limit.ts.
+   */
+  paidBroadcast?: { stars?: number; eligible?: boolean };
 }
 
 export async function startTelegramFake(opts: TelegramFakeOptions = {}): Promise<TelegramFake> {
@@ -56,6 +61,8 @@ export async function startTelegramFake(opts: TelegramFakeOptions = {}): Promise
   state.inlineMode = opts.inlineMode ?? false;
   const updates = new UpdateQueue();
   const limiter = new RateLimiter(opts.limits, timeScale, now);
+  limiter.tenths = Math.round((opts.paidBroadcast?.stars ?? 0) * 10);
+  limiter.eligible = opts.paidBroadcast?.eligible ?? true;
   const log: RequestLogEntry[] = [];
   const internalErrors: unknown[] = [];
   const server = createFakeServer({
@@ -96,7 +103,7 @@ export {
   type FakeUser,
   type SenderChannel,
 } from './driver.ts';
-export { DEFAULT_LIMITS } from './rate-limit.ts';
+export { DEFAULT_LIMITS, PAID_REFUSALS } from './rate-limit.ts';
 export { parseHtml } from './html.ts';
 export type {
   BotCommand,

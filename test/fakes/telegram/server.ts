@@ -69,6 +69,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     if (!handler) throw notFound();
     const { params, files } = decodeRequest(req.headers['content-type'], url.searchParams, body);
     let dropAfter = false;
+    let paidPending = false;
     if (params.chat_id !== undefined) {
       entry.chat_id =
         typeof params.chat_id === 'number' || typeof params.chat_id === 'string' ? params.chat_id : undefined;
@@ -79,8 +80,10 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
       if (failure === 'drop_after_send') dropAfter = true;
       else if (failure !== undefined) throw deps.state.failureError(chatId, failure);
       if (SEND_METHODS.has(entry.method.toLowerCase())) {
-        const limited = deps.limiter.check(entry.method, chatId);
+        if (params.allow_paid_broadcast === true || params.allow_paid_broadcast === 'true') entry.paid = true;
+        const limited = deps.limiter.check(entry.method, chatId, entry.paid === true);
         if (limited) throw limited;
+        paidPending = entry.paid === true;
       }
     }
     const ctx: MethodContext = {
@@ -92,7 +95,15 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
       closed: closed.signal,
       knownChatsOnly: deps.knownChatsOnly,
     };
-    const result = await handler(ctx);
+    let result: unknown;
+    let posted = false;
+    try {
+      result = await handler(ctx);
+      posted = true;
+    } finally {
+      // Charged once the message is posted (a message the handler refuses costs nothing).
+      if (paidPending) deps.limiter.settlePaid(posted);
+    }
     if (dropAfter) return drop();
     if (closed.signal.aborted) {
       entry.description = 'client closed the connection';

@@ -138,6 +138,8 @@ export interface RequestLogEntry {
   description: string | undefined;
   /** Milliseconds since the fake started. */
   time: number;
+  /** Sent with allow_paid_broadcast (a paid broadcast, whatever the answer). */
+  paid?: boolean;
 }
 
 export interface Violation {
@@ -173,6 +175,8 @@ export type FailureKind =
 
 export interface Limits {
   globalPerSecond?: number;
+  /** Sends a second, free and paid together, that paid broadcasts may reach (Telegram: 1,000). */
+  paidPerSecond?: number;
   perChatPerSecond?: number;
   perGroupPerMinute?: number;
 }

@@ -1,0 +1,125 @@
+/**
+ * Telegram paid broadcasts (`allow_paid_broadcast`): up to 1,000 messages a
+ * second instead of about 30, for 0.1 Stars per message taken from the bot's
+ * balance, where Telegram finds the bot eligible. This holds the operator's
+ * policy: off unless asked for, a cap on the Stars spent per UTC day, and a
+ * pause after Telegram refuses (balance too low, not eligible), so sending
+ * falls back to the free rate and tries paying again later, not on every send.
+ *
+ * The pacer decides WHICH sends pay (only alerts that would otherwise wait for
+ * the free bot-wide window); this decides WHETHER paying is allowed right now.
+ * Stars are counted in tenths (one paid message each), so sums stay exact.
+ */
+
+/** What Telegram charges per paid message, in tenths of a Star. */
+export const TENTHS_PER_MESSAGE = 1;
+/** Paid sends a second Telegram allows (free ones included). */
+export const PAID_PER_SECOND = 1000;
+/** After a refusal, paying is not tried again for this long (a top-up or BotFather change takes a while). */
+export const REFUSAL_PAUSE_MS = 10 * 60_000;
+
+export interface PaidBroadcastOptions {
+  /** Most Stars spent per UTC day; paid sends stop (free ones go on) once it is reached. */
+  readonly maxStarsPerDay: number;
+  /** Wall clock (ms since the epoch), for the day boundary and the refusal pause. */
+  readonly now?: () => number;
+  /** Told of every accepted paid send and of each change of state, for /metrics and the log. */
+  readonly events?: PaidEvents;
+}
+
+export interface PaidEvents {
+  /** One message went out paid: `stars` is what it cost (0.1). */
+  sent?(stars: number): void;
+  /** Telegram refused a paid send; paying pauses until `until` (ms since the epoch). */
+  refused?(reason: string, until: number): void;
+  /** The day's cap is reached; free sending goes on until the next UTC day. */
+  capped?(spentStars: number): void;
+}
+
+export class PaidBroadcasts {
+  readonly #capTenths: number;
+  readonly #now: () => number;
+  readonly #events: PaidEvents;
+  #day = '';
+  /** Tenths spent today, counting sends reserved and not yet answered (so concurrency cannot overshoot the cap). */
+  #tenths = 0;
+  #pausedUntil = 0;
+  #cappedSaid = false;
+  /** Totals since start (for tests and the log). */
+  messages = 0;
+  refusals = 0;
+
+  constructor(o: PaidBroadcastOptions) {
+    if (!(o.maxStarsPerDay > 0)) throw new RangeError('maxStarsPerDay must be > 0');
+    this.#capTenths = Math.floor(o.maxStarsPerDay * 10);
+    this.#now = o.now ?? Date.now;
+    this.#events = o.events ?? {};
+  }
+
+  /** Takes one paid message out of today's cap; false: pay nothing now (capped or paused). */
+  reserve(): boolean {
+    const t = this.#now();
+    this.#roll(t);
+    if (t < this.#pausedUntil) return false;
+    if (this.#tenths + TENTHS_PER_MESSAGE > this.#capTenths) {
+      if (!this.#cappedSaid) {
+        this.#cappedSaid = true;
+        this.#events.capped?.(this.#tenths / 10);
+      }
+      return false;
+    }
+    this.#tenths += TENTHS_PER_MESSAGE;
+    return true;
+  }
+
+  /** The reserved send was accepted by Telegram: it cost its Stars. */
+  charged(): void {
+    this.messages++;
+    this.#events.sent?.(TENTHS_PER_MESSAGE / 10);
+  }
+
+  /** The reserved send did not go out paid (refused, failed, or never sent): nothing was spent. */
+  release(): void {
+    this.#tenths = Math.max(0, this.#tenths - TENTHS_PER_MESSAGE);
+  }
+
+  /** Telegram refused paying: release the reservation and pause paying for a while. */
+  refused(reason: string): void {
+    this.release();
+    this.refusals++;
+    const t = this.#now();
+    // Several sends in flight are refused together: one pause, said once.
+    if (t < this.#pausedUntil) return;
+    this.#pausedUntil = t + REFUSAL_PAUSE_MS;
+    this.#events.refused?.(reason, this.#pausedUntil);
+  }
+
+  /** Stars spent (or reserved) today. */
+  get spentToday(): number {
+    this.#roll(this.#now());
+    return this.#tenths / 10;
+  }
+
+  #roll(t: number): void {
+    const day = new Date(t).toISOString().slice(0, 10);
+    if (day === this.#day) return;
+    this.#day = day;
+    this.#tenths = 0;
+    this.#cappedSaid = false;
+  }
+}
+
+/**
+ * Whether Telegram's answer to a paid send refuses the payment rather than the message or the chat.
+ * The Bot API documents no error text for it; these are the words its Stars errors use (for example
+ * BALANCE_TOO_LOW). A refusal about the chat (blocked, kicked, not found) is not one: that send
+ * would fail free as well.
+ */
+export function isPaidRefusal(res: { ok: boolean; error_code?: number; description?: string }): boolean {
+  if (res.ok || res.error_code === undefined) return false;
+  if (res.error_code !== 400 && res.error_code !== 402 && res.error_code !== 403) return false;
+  const d = res.description ?? '';
+  if (/blocked|kicked|deactivated|chat not found|user not found|not enough rights|CHAT_WRITE_FORBIDDEN/i.test(d))
+    return false;
+  return res.error_code === 402 || /stars|balance|paid|broadcast|payment/i.test(d);
+}

@@ -1,0 +1,129 @@
+// Paid broadcasts end to end: the alert sender (grammY, the pacer) against the Bot API fake
+// that models the paid limit, the Stars charge and the refusal. The fake's clock runs 20x
+// faster and the pacer is told so; every assertion counts what was sent, none times it.
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTelegramAdapter } from '../../../src/adapters/telegram/index.ts';
+import { isPaidRefusal, PaidBroadcasts, type PaidEvents } from '../../../src/adapters/telegram/paid.ts';
+import type { CardView } from '../../../src/domain/view.ts';
+import { silentLogger } from '../../../src/log.ts';
+import { openStore } from '../../../src/store/index.ts';
+import { startTelegramFake, type TelegramFake } from '../../fakes/telegram/index.ts';
+
+const card: CardView = { kind: 'card', title: 'Alert', description: 'body', links: [] };
+const TIME_SCALE = 0.05;
+
+interface Seen {
+  sent: number;
+  stars: number;
+  refused: string[];
+  capped: number;
+}
+
+async function fanOut(
+  t: TestContext,
+  o: { chats: number; stars: number; maxStarsPerDay: number; now?: () => number },
+): Promise<{ fake: TelegramFake; policy: PaidBroadcasts; seen: Seen; results: string[] }> {
+  const fake = await startTelegramFake({
+    knownChatsOnly: false,
+    timeScale: TIME_SCALE,
+    paidBroadcast: { stars: o.stars },
+  });
+  const store = await openStore('memory:');
+  const seen: Seen = { sent: 0, stars: 0, refused: [], capped: 0 };
+  const events: PaidEvents = {
+    sent: (stars) => {
+      seen.sent++;
+      seen.stars += stars;
+    },
+    refused: (reason) => void seen.refused.push(reason),
+    capped: () => void seen.capped++,
+  };
+  const policy = new PaidBroadcasts({ maxStarsPerDay: o.maxStarsPerDay, events, ...(o.now ? { now: o.now } : {}) });
+  const adapter = createTelegramAdapter({
+    token: fake.token,
+    apiRoot: fake.apiRoot,
+    dispatcher: undefined as never,
+    store,
+    log: silentLogger(),
+    pacing: { timeScale: TIME_SCALE, paid: policy },
+  });
+  t.after(async () => {
+    await store.close();
+    await fake.close();
+  });
+  const ids = Array.from({ length: o.chats }, (_, i) => String(2_000_000 + i));
+  const results: string[] = [];
+  let next = 0;
+  // As delivery does: many destinations in flight at once.
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++]!;
+      results.push((await adapter.sender.send(id, card, 'n')).kind);
+    }
+  };
+  await Promise.all(Array.from({ length: 64 }, worker));
+  return { fake, policy, seen, results };
+}
+
+const posted = (fake: TelegramFake) => fake.requests.filter((q) => q.method === 'sendMessage' && q.status === 200);
+
+test('a fan-out pays only for what the free window cannot take at once; Stars and messages are counted', async (t) => {
+  const { fake, seen, results } = await fanOut(t, { chats: 150, stars: 100, maxStarsPerDay: 100 });
+  assert.deepEqual(new Set(results), new Set(['sent']));
+  const ok = posted(fake);
+  assert.equal(ok.length, 150, 'every chat got its alert once');
+  const paid = ok.filter((q) => q.paid).length;
+  assert.ok(paid > 0, 'sends beyond the free window went paid');
+  assert.ok(ok.length - paid >= 30, 'the free window was used first');
+  assert.equal(fake.paidSends, paid);
+  assert.equal(seen.sent, paid, 'each paid message counted once');
+  assert.equal(Math.round(seen.stars * 10), paid, '0.1 Stars each');
+  assert.equal(fake.stars, 100 - paid / 10);
+  assert.equal(fake.requests.filter((q) => q.status === 429).length, 0);
+  assert.deepEqual(fake.violations, []);
+});
+
+test('when the balance runs out half-way, the rest goes free: nothing lost, nothing twice, one refusal said', async (t) => {
+  const { fake, policy, seen, results } = await fanOut(t, { chats: 120, stars: 3, maxStarsPerDay: 100 });
+  assert.deepEqual(new Set(results), new Set(['sent']));
+  const ok = posted(fake);
+  assert.equal(ok.length, 120);
+  assert.equal(new Set(ok.map((q) => q.chat_id)).size, 120, 'each chat once');
+  assert.equal(fake.paidSends, 30, 'the balance paid for 30');
+  assert.equal(fake.stars, 0);
+  assert.ok(policy.refusals >= 1, 'Telegram refused paying');
+  assert.equal(seen.refused.length, 1, 'the refusal is reported once, not per send');
+  assert.match(seen.refused[0]!, /BALANCE_TOO_LOW/);
+  assert.equal(ok.filter((q) => q.paid).length, 30, 'no paid send after the refusal');
+  assert.deepEqual(fake.violations, []);
+});
+
+test('the day’s cap stops paying, free sending goes on, and the next UTC day pays again', async (t) => {
+  let now = Date.parse('2026-11-26T23:59:00Z');
+  const { fake, seen } = await fanOut(t, {
+    chats: 90,
+    stars: 100,
+    maxStarsPerDay: 0.5,
+    now: () => now,
+  });
+  assert.equal(posted(fake).length, 90);
+  assert.equal(fake.paidSends, 5, '0.5 Stars buy five paid messages');
+  assert.equal(seen.capped, 1);
+  const policy = new PaidBroadcasts({ maxStarsPerDay: 0.5, now: () => now });
+  for (let i = 0; i < 5; i++) assert.ok(policy.reserve());
+  assert.equal(policy.reserve(), false);
+  now += 60_000;
+  assert.ok(policy.reserve(), 'a new UTC day, a new cap');
+});
+
+test('only a refusal of the payment falls back; a refusal of the chat or the message does not', () => {
+  const no = (error_code: number, description: string) => ({ ok: false, error_code, description });
+  assert.ok(isPaidRefusal(no(400, 'Bad Request: BALANCE_TOO_LOW')));
+  assert.ok(isPaidRefusal(no(400, 'Bad Request: paid broadcasts are not allowed for this bot')));
+  assert.ok(isPaidRefusal(no(402, 'Payment Required')));
+  assert.equal(isPaidRefusal(no(403, 'Forbidden: bot was blocked by the user')), false);
+  assert.equal(isPaidRefusal(no(400, 'Bad Request: chat not found')), false);
+  assert.equal(isPaidRefusal(no(400, 'Bad Request: message text is empty')), false);
+  assert.equal(isPaidRefusal(no(429, 'Too Many Requests: retry after 1')), false);
+});
