@@ -14,6 +14,7 @@ import { consoleButtons, consoleWords, languageLine, startConsole } from './adap
 import { consoleSender } from './adapters/console/sender.ts';
 import type { ChatAdapter } from './adapters/types.ts';
 import { startOpsServer } from './ops/http.ts';
+import type { Metrics } from './ops/metrics.ts';
 import type { T } from './i18n/index.ts';
 import { describeStore } from './store/index.ts';
 import { StartupError } from './startup.ts';
@@ -64,7 +65,7 @@ async function chatAdapters(config: Config, app: App, log: Logger, signal: Abort
   if (config.telegram) {
     const { createTelegramAdapter } = await import('./adapters/telegram/index.ts');
     const paid = config.telegram.paidBroadcast
-      ? await paidBroadcasts(config.telegram.paidBroadcast, app, log)
+      ? await paidBroadcasts(config.telegram.paidBroadcast, app.metrics, log)
       : undefined;
     adapters.push(
       createTelegramAdapter({
@@ -97,20 +98,20 @@ async function chatAdapters(config: Config, app: App, log: Logger, signal: Abort
 const PAID_LOG_EVERY = 1000;
 
 /** The paid-broadcast policy, counted in /metrics and the log. */
-async function paidBroadcasts(o: { maxStarsPerDay: number }, app: App, log: Logger) {
+export async function paidBroadcasts(o: { maxStarsPerDay: number }, metrics: Metrics, log: Logger) {
   const { PaidBroadcasts } = await import('./adapters/telegram/paid.ts');
   log.info({ maxStarsPerDay: o.maxStarsPerDay }, 'telegram: paid broadcasts on for alerts above the free rate');
   const policy: InstanceType<typeof PaidBroadcasts> = new PaidBroadcasts({
     maxStarsPerDay: o.maxStarsPerDay,
     events: {
       sent(stars) {
-        app.metrics.paidMessages.inc();
-        app.metrics.paidStars.inc({}, stars);
+        metrics.paidMessages.inc();
+        metrics.paidStars.inc({}, stars);
         if (policy.messages % PAID_LOG_EVERY === 0)
           log.info({ messages: policy.messages, starsToday: policy.spentToday }, 'telegram: paid broadcasts sent');
       },
       refused(reason, until) {
-        app.metrics.paidRefusals.inc();
+        metrics.paidRefusals.inc();
         log.warn(
           { reason, retryAt: new Date(until).toISOString() },
           'telegram: paid broadcast refused (Stars balance or eligibility); alerts go at the free rate meanwhile',

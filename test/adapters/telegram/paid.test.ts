@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { createTelegramAdapter } from '../../../src/adapters/telegram/index.ts';
 import { isPaidRefusal, PaidBroadcasts, type PaidEvents } from '../../../src/adapters/telegram/paid.ts';
 import type { CardView } from '../../../src/domain/view.ts';
-import { silentLogger } from '../../../src/log.ts';
+import { paidBroadcasts } from '../../../src/bot.ts';
+import { createLogger, silentLogger } from '../../../src/log.ts';
+import { createMetrics } from '../../../src/ops/metrics.ts';
 import { openStore } from '../../../src/store/index.ts';
 import { startTelegramFake, type TelegramFake } from '../../fakes/telegram/index.ts';
 
@@ -126,4 +128,24 @@ test('only a refusal of the payment falls back; a refusal of the chat or the mes
   assert.equal(isPaidRefusal(no(400, 'Bad Request: chat not found')), false);
   assert.equal(isPaidRefusal(no(400, 'Bad Request: message text is empty')), false);
   assert.equal(isPaidRefusal(no(429, 'Too Many Requests: retry after 1')), false);
+});
+
+test('paid sends, their Stars and a refusal reach /metrics and the log (the bot’s wiring)', async () => {
+  const lines: string[] = [];
+  const log = createLogger({ level: 'info', secrets: [], destination: { write: (l: string) => lines.push(l) } });
+  const metrics = createMetrics();
+  const policy = await paidBroadcasts({ maxStarsPerDay: 1 }, metrics, log);
+  for (let i = 0; i < 3; i++) {
+    assert.ok(policy.reserve());
+    policy.charged();
+  }
+  assert.ok(policy.reserve());
+  policy.refused('Bad Request: BALANCE_TOO_LOW');
+  assert.equal(policy.reserve(), false, 'paying pauses after a refusal');
+  const text = metrics.render();
+  assert.match(text, /^kolradar_telegram_paid_messages_total 3$/m);
+  assert.match(text, /^kolradar_telegram_paid_stars_total 0\.3/m);
+  assert.match(text, /^kolradar_telegram_paid_refusals_total 1$/m);
+  assert.ok(lines.some((l) => /paid broadcasts on/.test(l) && /"maxStarsPerDay":1/.test(l)));
+  assert.equal(lines.filter((l) => /paid broadcast refused/.test(l)).length, 1);
 });
