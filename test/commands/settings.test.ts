@@ -12,7 +12,8 @@ import autocard from '../../commands/autocard.ts';
 import language from '../../commands/language.ts';
 import { action, asCard, asError, harness, plain } from './harness.ts';
 import { MODAL_LABEL_MAX, MODAL_TITLE_MAX } from '../../src/views/render/discord-modal.ts';
-import { BUTTON_LABEL_MAX } from '../../src/views/render/discord.ts';
+import { BUTTON_LABEL_MAX, SELECT_OPTION_LABEL_MAX, SELECT_PLACEHOLDER_MAX } from '../../src/views/render/discord.ts';
+import { PLACEHOLDER_MAX } from '../../src/adapters/telegram/prompt.ts';
 import { BUTTON_TEXT_MAX } from '../../src/views/render/telegram.ts';
 
 const h = await harness();
@@ -175,11 +176,13 @@ test('every panel label, modal title and field fits its platform in all eight la
       const card = asCard(page);
       for (const a of card.actions ?? []) {
         assert.ok(a.label.length <= BUTTON_LABEL_MAX && a.label.length <= BUTTON_TEXT_MAX, `${locale}: ${a.label}`);
+        assert.ok(a.label.length <= SELECT_OPTION_LABEL_MAX && (a.pick ?? '').length <= SELECT_PLACEHOLDER_MAX);
         if (!a.ask) continue;
         asks++;
         assert.ok(a.ask.title.length <= MODAL_TITLE_MAX, `${locale} modal title: ${a.ask.title}`);
         assert.ok(a.ask.label.length <= MODAL_LABEL_MAX, `${locale} modal label: ${a.ask.label}`);
         assert.ok(a.ask.hint.length <= 100, `${locale} hint: ${a.ask.hint}`);
+        assert.ok([...a.ask.example].length <= PLACEHOLDER_MAX, `${locale} Telegram placeholder: ${a.ask.example}`);
       }
       assert.ok((card.actions ?? []).length <= 25, `${locale}: at most 25 buttons on a page`);
     }
