@@ -17,7 +17,7 @@ import { openStore } from '../../src/store/index.ts';
 import { startDiscordFake } from '../fakes/discord/index.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
-import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
+import { REDIS_SKIP, redisAvailable, runOutLeases, startRedis } from '../helpers/redis.ts';
 
 const CHILD = fileURLToPath(new URL('./calls-child.ts', import.meta.url));
 const HOUR = 3_600_000;
@@ -94,6 +94,7 @@ for (const kind of ['SQLite', 'Redis'] as const)
     await until('each alert is a call', recorded);
     child.kill('SIGKILL');
     await exited(child);
+    if (kind === 'Redis') await runOutLeases(storeUrl);
 
     // Life 2, an hour later: killed a few milliseconds after the round's market answer.
     clock += HOUR + 60_000;
@@ -103,6 +104,7 @@ for (const kind of ['SQLite', 'Redis'] as const)
     await sleep(3);
     child.kill('SIGKILL');
     await exited(child);
+    if (kind === 'Redis') await runOutLeases(storeUrl);
 
     // Life 3: the 1h point shows in every followed message, and stays the only request until the next point.
     clock += 60_000;

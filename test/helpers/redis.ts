@@ -101,3 +101,18 @@ export async function startRedis(
   t?.after(() => server.stop());
   return server;
 }
+
+/**
+ * What Redis does by itself once a killed process's leases time out (the watcher's, the
+ * Telegram poller's: 15 s), done at once so a restart test does not sit out the TTL.
+ */
+export async function runOutLeases(url: string): Promise<void> {
+  const { openStore } = await import('../../src/store/index.ts');
+  const s = await openStore(url);
+  try {
+    const keys = (await s.redis!.keys('kolradar:lease:*')).filter((k) => !k.endsWith(':fence'));
+    for (const k of keys) await s.redis!.pExpire(k, 1);
+  } finally {
+    await s.close();
+  }
+}
