@@ -197,8 +197,10 @@ export async function leaveThread(
   if (!sub?.threadId || sub.disabled) return undefined;
   const to = subscriptionId(sub.platform, sub.chatId);
   const own = await subs.get(to);
-  const merged = own !== undefined && own.disabled === null;
-  if (!merged) {
+  // The chat's copy of this very topic (made by a run that stopped before its second write) is no chat's own.
+  const copy = own?.createdAt === sub.createdAt && own.createdBy === sub.createdBy;
+  const merged = own !== undefined && own.disabled === null && !copy;
+  if (!merged && !copy) {
     const { threadId: _, ...chat } = sub;
     await subs.put({ ...chat, id: to, disabled: null, updatedAt: now });
   }

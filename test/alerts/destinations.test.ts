@@ -13,6 +13,8 @@ import { SCHEMA_VERSION } from '../../src/store/schema.ts';
 import { seedVersion } from '../helpers/schema.ts';
 import { callsHarness, textOf } from './calls-harness.ts';
 import { until } from '../helpers/wait.ts';
+import { openSubscription } from '../helpers/subscriptions.ts';
+import { leaveThread } from '../../src/alerts/subscriptions.ts';
 import { autoCardSettings } from '../../src/core/autocard.ts';
 
 const OPEN = { token_score: '0', kol_score: '0', followers: '0', cooldown: '0' };
@@ -142,4 +144,21 @@ test("a topic speaks its chat's language and shows its automatic-card setting un
   const cleared = text(await d.text('/language auto', at('11')));
   assert.match(cleared, /[А-Яа-я]/, 'said in the chat’s language, which the topic follows again');
   assert.equal(await h.app.store.languages.get('console', CHAT, '11'), 'ru');
+});
+
+test('topics turned off: a move stopped between its two writes is finished by the next attempt, not taken for the chat’s own alerts', async (t) => {
+  const store = await openStore('memory:');
+  t.after(() => store.close());
+  const topic = { ...openSubscription('telegram', '-100'), id: 'telegram:-100:7', threadId: '7', createdAt: 5 };
+  await store.subscriptions.put(topic);
+  const { threadId: _, ...copy } = topic;
+  await store.subscriptions.put({ ...copy, id: 'telegram:-100' }); // the first write, then the process died
+  const m = await leaveThread(store.subscriptions, topic.id, 10);
+  assert.deepEqual(m, { from: topic.id, to: 'telegram:-100', merged: false });
+  assert.equal((await store.subscriptions.get(topic.id))?.movedTo, '-100', 'its queued alerts follow to the chat');
+  // A chat with a subscription of its own keeps it; the topic gives way.
+  const other = { ...topic, id: 'telegram:-100:8', threadId: '8', createdAt: 6 };
+  await store.subscriptions.put(other);
+  assert.equal((await leaveThread(store.subscriptions, other.id, 11))?.merged, true);
+  assert.equal((await store.subscriptions.get(other.id))?.movedTo, undefined);
 });
