@@ -63,6 +63,18 @@ test('Telegram: first caller credited, the second named on their card, followed 
       repeat.text!.includes(`at ${usd(base.get(first.address)!)}, now 1x`),
     repeat.text,
   );
+  // An anonymous admin (posting as the group) and a bot paste a token: a card at most, never a call.
+  const anon = toks[6]!;
+  const last6 = r.fake.messages(g.id).at(-1)!.message_id;
+  r.fake.sendText({ chat: g, senderChat: g, text: `anon ${anon.address}` });
+  const anonCard = await r.fake.waitForMessage(
+    g.id,
+    (m) => m.message_id > last6 && m.text!.includes(anon.address),
+    5_000,
+  );
+  assert.ok(!/Call recorded|First called/.test(anonCard.text!), anonCard.text);
+  r.fake.sendText({ chat: g, from: { id: 5999, first_name: 'Relay' }, fromBot: true, text: `bot ${toks[7]!.address}` });
+  await say(r, g, ADMIN, '/callboard', /call board is on/);
   assert.equal((await r.app.store.members.list(`telegram:${g.id}`, 0)).length, 6, 'six calls, the repeat is none');
 
   // Follow-ups: two tokens pump, the walk moves all; one round after the 5 min point samples each.
