@@ -120,6 +120,19 @@ export function setPaused(
   return subs.put({ ...sub, pausedUntil: until, updatedAt: now });
 }
 
+/**
+ * Ends a pause that ran out by itself, unless it was resumed, changed or renewed
+ * since `until` was read (then its own answer said so). True when it was cleared.
+ */
+export function endPause(subs: SubscriptionStore, id: string, until: number, now: number): Promise<boolean> {
+  return inTurn(id, async () => {
+    const current = await subs.get(id);
+    if (current?.pausedUntil !== until) return false;
+    await subs.put({ ...current, pausedUntil: null, updatedAt: now });
+    return true;
+  });
+}
+
 /** Mutes (or unmutes) one token (`chain:address`) for this destination. */
 export function setMuted(
   subs: SubscriptionStore,

@@ -14,6 +14,7 @@
  */
 import cron from 'node-cron';
 import { DEFAULT_LOCALE, translator } from '../../i18n/index.ts';
+import { announcePauseEnds } from '../pauses.ts';
 import { formats } from '../../i18n/format.ts';
 import type { Lease } from '../../store/lease.ts';
 import type { ChatLanguages } from '../../store/languages.ts';
@@ -121,21 +122,29 @@ export function createDigests(o: DigestOptions): Digests {
   let minute: ReturnType<typeof cron.schedule> | undefined;
   let running: Promise<OutboxEntry[]> | undefined;
   let stopped = false;
-  /** Subscriptions with a digest, reread only when the store's version changed (a check runs every minute). */
-  let cache: { version: string; subs: Subscription[] } | undefined;
+  /** Subscriptions (all, and those with a digest), reread only when the store's version changed (a check runs every minute). */
+  let cache: { version: string; all: Subscription[]; subs: Subscription[] } | undefined;
 
-  async function withDigest(): Promise<Subscription[]> {
+  async function loaded(): Promise<{ all: Subscription[]; subs: Subscription[] }> {
     const version = await o.subscriptions.version();
-    if (cache?.version !== version)
-      cache = { version, subs: (await o.subscriptions.all()).filter((s) => s.digest && !s.disabled && !s.movedTo) };
-    return cache.subs;
+    if (cache?.version !== version) {
+      const all = await o.subscriptions.all();
+      cache = { version, all, subs: all.filter((s) => s.digest && !s.disabled && !s.movedTo) };
+    }
+    return cache;
   }
 
   async function runCheck(): Promise<OutboxEntry[]> {
     if (o.lease.status() !== 'leader') return [];
     const t = now();
-    const subs = await withDigest();
+    const { all, subs } = await loaded();
     const queued: OutboxEntry[] = [];
+    // The same minute's check says in each destination whose pause ran out that it did (alerts/pauses.ts).
+    try {
+      queued.push(...(await announcePauseEnds({ ...o, fenced: (w) => o.lease.fenced(w) }, all, t)));
+    } catch (err) {
+      o.log.warn({ err }, 'pause ends not announced; next check tries again');
+    }
     for (const sub of subs) {
       const settings = sub.digest!;
       const period = latestPeriod(settings, t);

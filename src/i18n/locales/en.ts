@@ -305,6 +305,7 @@ export default {
     pausedResume: 'Alerts paused until /alerts resume. Alerts that arrive meanwhile are dropped, not kept for later.',
     pausedTill: 'Alerts paused until {{date}}. Alerts that arrive meanwhile are dropped, not kept for later.',
     resumed: 'Alerts resumed. Those that arrived while paused were not kept.',
+    pauseEnded: 'The pause is over: alerts are on again. Those that arrived while paused were not kept.',
     testSent:
       'A test alert is on its way to this chat. If it does not arrive, check that the bot may post and embed links here.',
     feedEmpty: 'The feed is empty right now; try the test again in a minute.',

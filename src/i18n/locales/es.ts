@@ -296,6 +296,8 @@ export default {
       'Alertas en pausa hasta /alerts resume. Las alertas que lleguen mientras tanto se descartan, no se guardan.',
     pausedTill: 'Alertas en pausa hasta {{date}}. Las alertas que lleguen mientras tanto se descartan, no se guardan.',
     resumed: 'Alertas reanudadas. Las que llegaron durante la pausa no se guardaron.',
+    pauseEnded:
+      'La pausa terminó: las alertas vuelven a estar activas. Las que llegaron durante la pausa no se guardaron.',
     testSent:
       'Una alerta de prueba va en camino a este chat. Si no llega, revisa que el bot pueda publicar e insertar enlaces aquí.',
     feedEmpty: 'El feed está vacío ahora mismo; prueba el test en un minuto.',

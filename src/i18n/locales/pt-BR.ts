@@ -299,6 +299,8 @@ export default {
       'Alertas pausados até /alerts resume. Alertas que chegarem nesse meio-tempo são descartados, não guardados.',
     pausedTill: 'Alertas pausados até {{date}}. Alertas que chegarem nesse meio-tempo são descartados, não guardados.',
     resumed: 'Alertas retomados. Os que chegaram durante a pausa não foram guardados.',
+    pauseEnded:
+      'A pausa terminou: os alertas estão ativos de novo. Os que chegaram durante a pausa não foram guardados.',
     testSent:
       'Um alerta de teste está a caminho deste chat. Se não chegar, confira se o bot pode postar e incorporar links aqui.',
     feedEmpty: 'O feed está vazio agora; tente o teste daqui a um minuto.',

@@ -292,6 +292,7 @@ export default {
     pausedResume: 'Uyarılar /alerts resume gönderilene kadar duraklatıldı. Bu sürede gelen uyarılar saklanmaz, atılır.',
     pausedTill: 'Uyarılar {{date}} tarihine kadar duraklatıldı. Bu sürede gelen uyarılar saklanmaz, atılır.',
     resumed: 'Uyarılar devam ediyor. Duraklatma sırasında gelenler saklanmadı.',
+    pauseEnded: 'Duraklatma sona erdi: uyarılar yeniden açık. Duraklatma sırasında gelenler saklanmadı.',
     testSent:
       'Test uyarısı bu sohbete yolda. Gelmezse botun buraya mesaj ve link önizlemesi gönderebildiğini kontrol et.',
     feedEmpty: 'Akış şu an boş; testi bir dakika sonra tekrar dene.',

@@ -281,6 +281,7 @@ export default {
       'Đã tạm dừng cảnh báo cho đến khi gửi /alerts resume. Cảnh báo đến trong thời gian này sẽ bị bỏ, không được lưu lại.',
     pausedTill: 'Đã tạm dừng cảnh báo đến {{date}}. Cảnh báo đến trong thời gian này sẽ bị bỏ, không được lưu lại.',
     resumed: 'Đã bật lại cảnh báo. Cảnh báo đến trong lúc tạm dừng không được lưu lại.',
+    pauseEnded: 'Đã hết thời gian tạm dừng: cảnh báo đã bật lại. Cảnh báo đến trong lúc tạm dừng không được lưu lại.',
     testSent:
       'Cảnh báo thử đang được gửi tới nhóm này. Nếu không thấy, hãy kiểm tra bot có quyền đăng tin và nhúng link ở đây.',
     feedEmpty: 'Bảng tin đang trống; thử lại sau một phút nhé.',

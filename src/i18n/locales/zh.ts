@@ -267,6 +267,7 @@ export default {
     pausedResume: '提醒已暂停，发送 /alerts resume 恢复。期间到达的提醒将被丢弃，不会保留。',
     pausedTill: '提醒已暂停至 {{date}}。期间到达的提醒将被丢弃，不会保留。',
     resumed: '提醒已恢复。暂停期间到达的提醒未被保留。',
+    pauseEnded: '暂停已结束：提醒已重新开启。暂停期间到达的提醒未被保留。',
     testSent: '测试提醒正在发往本群。如果没收到，请检查机器人是否有发消息和嵌入链接的权限。',
     feedEmpty: '推文流现在是空的，请一分钟后再试。',
     unmuted: '这里已恢复 {{chain}} 上 {{token}} 的提醒。',
