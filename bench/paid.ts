@@ -23,6 +23,8 @@ interface PaidRun {
   twice: number;
   /** Requests the client gave up on (no answer within its timeout): an overloaded machine. */
   unanswered: number;
+  /** Delivery results other than sent, by kind and reason (what an overloaded run ran into). */
+  other: Record<string, number>;
   paid: number;
   stars: number;
   refusals: number;
@@ -35,6 +37,7 @@ async function paidFanout(n: number, stars: number, timeScale: number): Promise<
   const log = silentLogger();
   const store = await openStore('memory:');
   let spent = 0;
+  const other: Record<string, number> = {};
   const policy = new PaidBroadcasts({
     maxStarsPerDay: 100_000,
     events: {
@@ -60,6 +63,11 @@ async function paidFanout(n: number, stars: number, timeScale: number): Promise<
     senders: [adapter.sender],
     log,
     concurrency: 256,
+    onResult: (_e, r) => {
+      if (r.kind === 'sent') return;
+      const k = `${r.kind}${'reason' in r ? `: ${r.reason.slice(0, 60)}` : ''}`;
+      other[k] = (other[k] ?? 0) + 1;
+    },
   });
   const t0 = performance.now();
   await delivery.drain();
@@ -71,6 +79,7 @@ async function paidFanout(n: number, stars: number, timeScale: number): Promise<
     delivered: ok.length,
     lost: posts.filter((k) => k === 0).length,
     twice: posts.filter((k) => k > 1).length,
+    other,
     unanswered: fake.requests.filter((q) => q.method === 'sendMessage' && q.status === 0).length,
     paid: fake.paidSends,
     stars: spent,
@@ -88,6 +97,12 @@ export async function benchTelegramPaid(n = 10_000): Promise<Row[]> {
   const full = await paidFanout(n, n, 1);
   const rate = full.delivered / full.seconds;
   const half = await paidFanout(n, n / 20, 0.25);
+  for (const [what, run] of [
+    ['paid', full],
+    ['half-way', half],
+  ] as const)
+    if (Object.keys(run.other).length)
+      process.stderr.write(`bench paid (${what}): not sent: ${JSON.stringify(run.other)}\n`);
   const fmt = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 1 });
   return [
     {
