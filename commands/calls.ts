@@ -1,4 +1,4 @@
-import { byKol, scoreCall, sortCalls, summarise } from '../src/domain/score.ts';
+import { byKol, MIN_KOL_CALLS, scoreCall, sortCalls, summarise } from '../src/domain/score.ts';
 import type { Command, CommandContext } from '../src/core/command.ts';
 import { PermissionError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
@@ -48,6 +48,12 @@ const options = {
     noun: 'ranking',
     aliases: { calls: 'call', kols: 'kol' },
   }),
+  min_calls: opt.integer({
+    description: `Only KOLs with at least this many calls here (default ${MIN_KOL_CALLS})`,
+    min: 1,
+    max: 1000,
+    default: MIN_KOL_CALLS,
+  }),
   offset: opt.integer({ description: 'Rows to skip (the Next button sets it)', min: 0, default: 0, internal: true }),
 };
 
@@ -81,15 +87,17 @@ export default {
     const request = { ...input, offset: undefined };
     if (!calls.length) return { kind: 'text', text: kol ? t('calls.noneKol', { kol }) : t('calls.none') };
     if (input.by === 'kol') {
-      const ranked = byKol(scored);
+      const min = input.min_calls ?? MIN_KOL_CALLS;
+      const ranked = byKol(scored).filter((r) => r.summary.calls >= min);
       const rows = ranked.slice(offset, offset + PAGE);
       const page = { offset, limit: PAGE, shown: rows.length, total: ranked.length };
+      const stated = t(ranked.length ? 'calls.kolsMin' : 'calls.kolsNoneMin', { min: f.int(min) });
       return {
         kind: 'table',
         title: t('calls.titleByKol', { period: periodText }),
-        description: summaryLine(summary, t, f),
+        description: `${summaryLine(summary, t, f)}\n${stated}`,
         columns: kolColumns(t),
-        rows: kolRows(rows, offset, f),
+        rows: kolRows(rows, offset, f, t),
         footer: rangeText(page, t),
         actions: offsetActions('calls', input, page, t),
       };

@@ -4,8 +4,8 @@ import { opt } from '../src/core/options.ts';
 import { cursorActions, rangeText } from '../src/views/cards/paging.ts';
 import type { WinRateItem } from '../src/api/index.ts';
 import { formats } from '../src/i18n/format.ts';
-import { winRateColumns, winRateRow } from '../src/views/cards/winRateTable.ts';
-import { shownWindows, WINDOW_ALIASES, WINDOW_LABELS, windowDef } from '../src/views/cards/windows.ts';
+import { winRateColumns, winRateRow, winRateWindows } from '../src/views/cards/winRateTable.ts';
+import { WINDOW_ALIASES, WINDOW_LABELS, windowDef } from '../src/views/cards/windows.ts';
 import {
   apiOrder,
   back,
@@ -153,7 +153,7 @@ export default {
       }
       if (res.items.length < UPSTREAM_PAGE || next >= total) break;
     }
-    const windows = shownWindows(window?.label);
+    const windows = winRateWindows(window?.label);
     const t = ctx.t;
     const { int } = formats(ctx.locale);
     const ranked = t('lists.winRateRanked', { min: int(minTokens), top: int(next), by: sort });

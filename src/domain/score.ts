@@ -29,6 +29,14 @@ export const MOVED_MULTIPLE = 1.1;
  */
 export const DEFAULT_MIN_TOKENS = 5;
 
+/**
+ * `/calls by:kol` ranks a KOL after this many calls in the chat (`min_calls:` changes it).
+ * A chat sees far fewer calls per KOL than the upstream counts tokens, so the bar is lower
+ * than DEFAULT_MIN_TOKENS; three is the members' board's bar too (board.ts MIN_CALLS_RANKED),
+ * and it keeps a single lucky 2x from topping the ranking at a 100% hit rate.
+ */
+export const MIN_KOL_CALLS = 3;
+
 export interface Scored<C extends Scorable = Scorable> {
   readonly call: C;
   /** Latest market cap / market cap at alert time; null when either is unknown. */

@@ -78,7 +78,6 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   'columns.score': ['es', 'pt-BR'],
   'columns.winPct': ['es', 'pt-BR'],
   'columns.smartF': ['es', 'pt-BR', 'vi'],
-  'columns.tokens': ['es', 'pt-BR'],
   'columns.kolSort.impressions': ['es', 'pt-BR'],
   'columns.kolSort.total': ['es', 'pt-BR'],
   'columns.kolSort.legality': ['es', 'pt-BR'],

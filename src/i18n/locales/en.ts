@@ -123,8 +123,9 @@ export default {
     score: 'Score',
     winPct: 'Win%',
     smartF: 'SmartF',
-    tokens: 'Tokens',
     perf: 'Perf',
+    /** A rate with the sample it rests on, in a table cell: "62% of 13". Short: it repeats per cell. */
+    rateOf: '{{rate}} of {{n}}',
     shilled: 'Shilled',
     name: 'Name',
     account: 'Account',
@@ -599,6 +600,7 @@ export default {
       sort: 'Sort: best, recent or worst (default best)',
       kol: 'Only the calls of this KOL (X username)',
       by: 'kol: rank the KOLs instead of the calls',
+      min_calls: 'Only KOLs with at least this many calls here (default 3)',
     },
     digest: {
       period: 'daily, weekly, off, or now to post one at once',
@@ -841,6 +843,8 @@ export default {
     sinceAlertLate: 'Since alert ({{point}}, checked late): {{multiple}} · mcap {{from}} → {{to}} · peak {{peak}}',
     title: 'Calls here · {{period}}',
     titleByKol: 'KOLs by their calls here · {{period}}',
+    kolsMin: 'Only KOLs with {{min}}+ calls here are ranked (min_calls:1 shows every KOL).',
+    kolsNoneMin: 'No KOL has {{min}}+ calls here in this period (min_calls:1 shows every KOL).',
     periodAll: 'all time',
     periodLast: 'last {{period}}',
     count_one: '{{count}} call',

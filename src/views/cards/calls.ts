@@ -16,7 +16,7 @@ import type { Call } from '../../store/calls.ts';
 import { CALLS_CHART_MAX_ROWS, type CallsChartInput } from '../charts/calls.ts';
 import type { Column } from '../../domain/view.ts';
 import { multiple } from './callLine.ts';
-import { ticker } from './common.ts';
+import { rateOf, ticker } from './common.ts';
 import { drawPicture, type Drawn } from './pictures.ts';
 
 type Scored = ScoredOf<Call>;
@@ -74,12 +74,16 @@ export function callColumns(t: T): Column[] {
   ];
 }
 
-export function kolRows(rows: readonly KolRow[], offset: number, f: Formats): Record<string, string>[] {
+export function kolRows(rows: readonly KolRow[], offset: number, f: Formats, t: T): Record<string, string>[] {
   return rows.map((r, i) => ({
     n: String(offset + i + 1),
     kol: `@${r.kol}`,
     calls: f.int(r.summary.calls),
-    hit: r.summary.hitRate === null ? '-' : f.pct(r.summary.hitRate * 100, 'percent', { decimals: 0 }),
+    // The hit rate's base is the calls with a sample, which can be fewer than the calls.
+    hit:
+      r.summary.hitRate === null
+        ? '-'
+        : rateOf(f.pct(r.summary.hitRate * 100, 'percent', { decimals: 0 }), f.int(r.summary.scored), t),
     median: multiple(r.summary.median, f).replace(/ \(.*\)$/, ''),
   }));
 }

@@ -1,5 +1,7 @@
 /** Small pieces every builder uses: links to X, short addresses, one-line excerpts. */
 import { cut, singleLine } from '../text.ts';
+import { MISSING } from '../../i18n/english.ts';
+import type { T } from '../../i18n/index.ts';
 
 export const xProfileUrl = (username: string): string => `https://x.com/${encodeURIComponent(username)}`;
 /** Profile by numeric id, for a KOL known only by id. */
@@ -21,4 +23,9 @@ export function excerpt(text: string, max: number): string {
 export function ticker(symbol: string, name = ''): string {
   const s = symbol.trim();
   return s ? `$${s}` : name.trim() || '?';
+}
+
+/** A rate with the sample it rests on, for a table cell: "62% of 13"; an unknown rate stays as it is. */
+export function rateOf(rate: string, n: string, t: T): string {
+  return rate === MISSING ? rate : t('columns.rateOf', { rate, n });
 }
