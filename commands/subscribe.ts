@@ -18,6 +18,7 @@ const options = { ...SETTING_OPTIONS.subscribe, ...POSTING_OPTIONS };
 /** The role to ping and whether to publish, as typed, checked against what the bot may do here. */
 interface PostingInput {
   ping?: string | undefined;
+  ping_summaries?: boolean | undefined;
   publish?: boolean | undefined;
   forum?: boolean | undefined;
   tag?: string | undefined;
@@ -50,7 +51,7 @@ function postingFrom(o: PostingInput, ctx: CommandContext) {
   if (o.publish === true && channelKind !== 'announcement')
     throw new UserError(ctx.t('destinations.publishOnlyAnnouncement'), '/subscribe publish:true');
   return (was: DestinationPosting | undefined): DestinationPosting | undefined => {
-    const { pingRole, publish, forum: posts, ...rest } = was ?? {};
+    const { pingRole, pingSummaries, publish, forum: posts, ...rest } = was ?? {};
     const ping = o.ping === undefined ? pingRole : o.ping === serverId ? undefined : o.ping;
     const pub = o.publish === undefined ? publish : o.publish || undefined;
     const tags = tag ? [tag] : (posts?.tags ?? []);
@@ -63,6 +64,7 @@ function postingFrom(o: PostingInput, ctx: CommandContext) {
     return {
       ...rest,
       ...(ping ? { pingRole: ping } : {}),
+      ...(ping && (o.ping_summaries ?? pingSummaries) ? { pingSummaries: true as const } : {}),
       ...(pub ? { publish: true as const } : {}),
       ...(o.forum === true || posts ? { forum: { tags } } : {}),
     };

@@ -159,6 +159,10 @@ export const SETTING_OPTIONS = { subscribe, alerts, digest, autocard, callboard,
  */
 export const POSTING_OPTIONS = {
   ping: opt.role({ description: 'A role to ping on each new alert (@everyone: no ping)', example: '@traders' }),
+  ping_summaries: opt.boolean({
+    description: 'Also ping the role on merged bursts, quiet-hour summaries and digests',
+    example: 'true',
+  }),
   publish: opt.boolean({ description: 'Announcement channels: publish alerts to following servers', example: 'true' }),
   forum: opt.boolean({ description: 'In a forum post: alerts open a post per token in this forum', example: 'true' }),
   tag: opt.string({ description: 'The forum tag each alert post gets', max: 20, example: 'alerts' }),

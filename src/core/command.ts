@@ -66,6 +66,11 @@ export interface Caller {
     readonly tags: readonly { readonly id: string; readonly name: string }[];
     readonly requiresTag: boolean;
   };
+  /**
+   * The bot is not a member of this server (a Discord app the user installed, used in someone
+   * else's server): lookups run, but nothing can be posted here, so chat settings are refused.
+   */
+  readonly botAbsent?: true;
   /** The kind of channel asked in, where the platform has kinds (a Discord announcement channel may publish). */
   readonly channelKind?: 'text' | 'announcement' | 'thread';
   /**

@@ -207,6 +207,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       t = translate(locale);
       if (verdict.waitMs > 0) return limitedView(verdict.waitMs, locale);
       const checked = precheck(command, name, getRaw);
+      if (checked.command.chatSettings && caller.botAbsent) throw new UserError(t('destinations.botAbsent'));
       if (checked.needsManager && !(await caller.canManage())) {
         throw new PermissionError(
           t(caller.platform === 'discord' ? 'errors.manageAlertsDiscord' : 'errors.manageAlertsGroup'),

@@ -88,6 +88,8 @@ export interface Subscription {
 export interface DestinationPosting {
   /** A role mentioned on each new alert (never on edits, follow-ups or summaries). */
   readonly pingRole?: string;
+  /** The role is also pinged on summaries: merged bursts, quiet hours' summary, digests. */
+  readonly pingSummaries?: true;
   /** An announcement channel whose alerts are published to the servers following it. */
   readonly publish?: true;
   /** A forum channel: each token's alert opens a post, with these tags (where the forum requires one). */

@@ -81,6 +81,8 @@ export function callerFor(interaction: Interaction): Caller {
     userId: interaction.user.id,
     ...placeOf(interaction),
     ...(roles ? { roles } : { confirmPrivately: confirmPrivately(interaction) }),
+    // Only the user installed the app here: the bot is not in this server.
+    ...(interaction.inGuild() && !interaction.authorizingIntegrationOwners.guildId ? { botAbsent: true as const } : {}),
     chatType: interaction.inGuild() ? 'group' : 'private',
     ...(interaction.guildId ? { serverId: interaction.guildId } : {}),
     ...(interaction.channel && 'name' in interaction.channel && interaction.channel.name

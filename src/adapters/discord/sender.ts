@@ -147,6 +147,12 @@ export function createDiscordSender(
         if (err instanceof DiscordAPIError && err.code === NONCE_MESSAGE_DELETED) {
           return { kind: 'sent', messageId: '' };
         }
+        // A forum post carries no nonce: after a lost answer it may exist, and a resend would open a second one.
+        if (
+          how?.forum &&
+          !(err instanceof DiscordAPIError || err instanceof HTTPError || err instanceof RateLimitError)
+        )
+          return { kind: 'uncertain', reason: `forum post: ${(err as Error).message}` };
         const result = mapSendError(err, how?.dm === true);
         log.debug(
           { chatId, result: result.kind, reason: 'reason' in result ? result.reason : undefined },

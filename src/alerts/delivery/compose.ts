@@ -43,13 +43,16 @@ export async function multiples(s: DeliveryState, items: readonly MergedItem[]):
   return out;
 }
 
+/** A summary the admin may ask to be pinged on: a merged burst, quiet hours' summary, a digest. */
+const isSummary = (e: OutboxEntry) => e.content.kind === 'merged' || e.content.kind === 'digest';
+
 /** How this entry goes out at its destination: a ping and a forum title only for a new alert. */
 export function postingOf(e: OutboxEntry, sub: Subscription | undefined, locale?: string): Posting | undefined {
   if (!sub) return undefined;
   const p = sub.posting ?? {};
   const alert = e.content.kind === 'alert' ? e.content : undefined;
   return {
-    ...(p.pingRole && alert && !alert.test ? { ping: p.pingRole } : {}),
+    ...(p.pingRole && ((alert && !alert.test) || (p.pingSummaries && isSummary(e))) ? { ping: p.pingRole } : {}),
     ...(p.publish ? { publish: true } : {}),
     ...(p.forum ? { forum: p.forum } : {}),
     ...(alert ? { title: `${alert.token.symbol ? `$${alert.token.symbol} ` : ''}${alert.token.name}`.trim() } : {}),

@@ -66,7 +66,7 @@ export async function sendOne(
       nonceFor(e.id),
       e.threadId,
       onWire,
-      postingOf(e, sub, await localeOf(s, e)),
+      postingOf(e, sub, sub?.posting?.publish ? await localeOf(s, e) : undefined),
     );
     if (r.kind === 'paced') {
       e.attempts--;

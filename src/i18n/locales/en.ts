@@ -397,6 +397,8 @@ export default {
     forumTagRequired: 'This forum requires a tag on each post: add tag: with one of {{tags}}.',
     forumPosts:
       'Each alert opens a post in this forum, titled with the token; more KOLs within the cooldown are added to it.',
+    botAbsent:
+      'Alerts need the bot in this server: ask an admin to add it here. For alerts of your own, run /subscribe in your DM with the bot.',
   },
   chart: {
     busy: 'No picture this time: many are being drawn right now. Ask again in a minute for it.',
@@ -709,6 +711,7 @@ export default {
       publish: 'Announcement channels: publish alerts to following servers',
       forum: 'In a forum post: alerts open a post per token in this forum',
       tag: 'The forum tag each alert post gets',
+      ping_summaries: 'Also ping the role on merged bursts, quiet-hour summaries and digests',
     },
     token: {
       chain: 'Chain: solana, bsc, base, sui or aptos (found from the address when left out)',

@@ -388,6 +388,8 @@ export default {
     forumTagRequired: 'Este foro exige una etiqueta en cada publicación: añade tag: con una de {{tags}}.',
     forumPosts:
       'Cada alerta abre una publicación en este foro con el nombre del token; más KOLs dentro del enfriamiento se añaden a ella.',
+    botAbsent:
+      'Las alertas necesitan al bot en este servidor: pide a un admin que lo añada. Para alertas propias, usa /subscribe en tu MD con el bot.',
   },
   chart: {
     busy: 'Esta vez sin imagen: se están dibujando muchas ahora mismo. Pídela de nuevo en un minuto.',
@@ -700,6 +702,7 @@ export default {
       publish: 'Canales de anuncios: difundir alertas a los servidores seguidores',
       forum: 'En una publicación de foro: las alertas abren una publicación por token',
       tag: 'La etiqueta del foro de cada publicación de alerta',
+      ping_summaries: 'Mencionar el rol también en ráfagas agrupadas, resúmenes de horas de silencio y digests',
     },
     token: {
       chain: 'Cadena: solana, bsc, base, sui o aptos (se deduce de la dirección si se omite)',

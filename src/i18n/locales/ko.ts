@@ -360,6 +360,8 @@ export default {
     forumUnknownTag: '이 포럼에는 “{{tag}}” 태그가 없습니다. 태그: {{tags}}.',
     forumTagRequired: '이 포럼은 게시물마다 태그가 필요합니다: {{tags}} 중 하나로 tag: 를 추가하세요.',
     forumPosts: '알림마다 이 포럼에 토큰 이름의 게시물을 엽니다. 쿨다운 안의 추가 KOL은 그 게시물에 더해집니다.',
+    botAbsent:
+      '알림을 받으려면 봇이 이 서버에 있어야 합니다: 관리자에게 추가를 요청하세요. 개인 알림은 봇과의 DM에서 /subscribe 를 실행하세요.',
   },
   chart: {
     busy: '이번엔 이미지가 없어요: 지금 그리는 그림이 너무 많아요. 1분 후에 다시 요청하세요.',
@@ -659,6 +661,7 @@ export default {
       publish: '공지 채널: 팔로우하는 서버에 알림 발행',
       forum: '포럼 게시물에서: 알림이 토큰마다 이 포럼에 게시물을 엽니다',
       tag: '알림 게시물마다 붙일 포럼 태그',
+      ping_summaries: '묶인 알림, 조용한 시간 요약과 다이제스트에서도 역할 멘션',
     },
     token: {
       chain: '체인: solana, bsc, base, sui 또는 aptos(생략하면 주소로 판별)',

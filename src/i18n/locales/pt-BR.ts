@@ -390,6 +390,8 @@ export default {
     forumTagRequired: 'Este fórum exige uma tag em cada postagem: adicione tag: com uma de {{tags}}.',
     forumPosts:
       'Cada alerta abre uma postagem neste fórum com o nome do token; mais KOLs dentro do intervalo são adicionados a ela.',
+    botAbsent:
+      'Os alertas precisam do bot neste servidor: peça a um admin para adicioná-lo. Para alertas só seus, use /subscribe na sua DM com o bot.',
   },
   chart: {
     busy: 'Sem imagem desta vez: muitas estão sendo desenhadas agora. Peça de novo daqui a um minuto.',
@@ -702,6 +704,7 @@ export default {
       publish: 'Canais de anúncios: publicar alertas nos servidores que seguem',
       forum: 'Em uma postagem de fórum: alertas abrem uma postagem por token',
       tag: 'A tag do fórum de cada postagem de alerta',
+      ping_summaries: 'Mencionar o cargo também em rajadas agrupadas, resumos de horas de silêncio e digests',
     },
     token: {
       chain: 'Rede: solana, bsc, base, sui ou aptos (detectada pelo endereço se omitida)',

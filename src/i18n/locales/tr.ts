@@ -380,6 +380,8 @@ export default {
     forumUnknownTag: 'Bu forumda “{{tag}}” etiketi yok. Etiketleri: {{tags}}.',
     forumTagRequired: 'Bu forum her gönderide etiket istiyor: {{tags}} içinden biriyle tag: ekleyin.',
     forumPosts: 'Her uyarı bu forumda token adıyla bir gönderi açar; bekleme süresi içindeki yeni KOL’lar ona eklenir.',
+    botAbsent:
+      'Uyarılar için bot bu sunucuda olmalı: bir yöneticiden eklemesini isteyin. Kendi uyarıların için botla DM’de /subscribe çalıştır.',
   },
   chart: {
     busy: 'Bu sefer görsel yok: şu an çok fazla çizim var. Bir dakika sonra yeniden iste.',
@@ -685,6 +687,7 @@ export default {
       publish: 'Duyuru kanalları: uyarıları takip eden sunuculara yayınla',
       forum: 'Forum gönderisinde: uyarılar bu forumda token başına gönderi açar',
       tag: 'Her uyarı gönderisine verilecek forum etiketi',
+      ping_summaries: 'Rolü birleştirilmiş uyarılarda, sessiz saat özetlerinde ve özetlerde de etiketle',
     },
     token: {
       chain: 'Ağ: solana, bsc, base, sui veya aptos (boş bırakılırsa adresten bulunur)',

@@ -370,6 +370,8 @@ export default {
     forumTagRequired: 'Diễn đàn này yêu cầu thẻ cho mỗi bài: thêm tag: với một trong {{tags}}.',
     forumPosts:
       'Mỗi cảnh báo mở một bài trong diễn đàn này, đặt tên theo token; thêm KOL trong thời gian chờ sẽ được thêm vào bài đó.',
+    botAbsent:
+      'Cảnh báo cần bot có trong máy chủ này: hãy nhờ admin thêm bot. Để nhận cảnh báo riêng, chạy /subscribe trong tin nhắn riêng với bot.',
   },
   chart: {
     busy: 'Lần này không có ảnh: đang phải vẽ quá nhiều. Một phút nữa hỏi lại nhé.',
@@ -669,6 +671,7 @@ export default {
       publish: 'Kênh thông báo: xuất bản cảnh báo tới máy chủ theo dõi',
       forum: 'Trong bài diễn đàn: cảnh báo mở một bài cho mỗi token',
       tag: 'Thẻ diễn đàn cho mỗi bài cảnh báo',
+      ping_summaries: 'Cũng nhắc vai trò ở cảnh báo gộp, tóm tắt giờ yên lặng và bản tổng hợp',
     },
     token: {
       chain: 'Chain: solana, bsc, base, sui hoặc aptos (tự nhận từ địa chỉ nếu bỏ trống)',

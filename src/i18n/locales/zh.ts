@@ -351,6 +351,7 @@ export default {
     forumUnknownTag: '此论坛没有标签“{{tag}}”。可用标签：{{tags}}。',
     forumTagRequired: '此论坛要求每个帖子带标签：请加上 tag:，可选 {{tags}}。',
     forumPosts: '每条提醒会在此论坛开一个以代币命名的帖子；冷却期内更多 KOL 会补充到该帖中。',
+    botAbsent: '提醒需要机器人在此服务器中：请管理员把它加进来。想要个人提醒，请在与机器人的私信中运行 /subscribe。',
   },
   chart: {
     busy: '这次没有图片：现在要画的图太多了。过一分钟再试。',
@@ -649,6 +650,7 @@ export default {
       publish: '公告频道：将提醒发布到关注的服务器',
       forum: '在论坛帖子中：提醒按代币在此论坛开帖',
       tag: '每个提醒帖子使用的论坛标签',
+      ping_summaries: '合并的提醒、静默时段汇总和摘要也提及该身份组',
     },
     token: {
       chain: '链：solana、bsc、base、sui 或 aptos（不填时按地址识别）',

@@ -303,3 +303,18 @@ test('a forum: /subscribe forum:true in one of its posts needs a tag it has; eac
   }
   assert.deepEqual(h.fake.channelMessages(POST), [], 'nothing in the post it was asked in');
 });
+
+test('a person who only installed the app (no shared server) subscribes in the bot’s DM as well', async (t) => {
+  const h = await harness(t);
+  const dm = snowflake();
+  const on = await h.fake.sendCommand({
+    name: 'subscribe',
+    channelId: dm,
+    user: PERSON,
+    options: OPEN,
+    install: 'user',
+  });
+  await publicAnswer(on);
+  assert.equal((await h.app.store.subscriptions.get(`discord:${dm}`))?.isGroup, false);
+  assert.equal(h.fake.channelMessages(dm).length, 1, 'confirmed by a real DM');
+});

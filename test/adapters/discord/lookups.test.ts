@@ -130,7 +130,7 @@ test('/autocard without the intent explains the Message Content switch and the m
   assert.match(text, /Apps → Token card/);
 });
 
-test('user install: lookups run where the bot is not, privately where the server wants it; alert commands are not offered', async (t) => {
+test('user install: lookups run where the bot is not, privately where the server wants it; alert commands are not offered or refused there', async (t) => {
   const h = await harness(t);
   const [tok] = solTokens(h);
   const foreign = snowflake();
@@ -170,10 +170,14 @@ test('user install: lookups run where the bot is not, privately where the server
   });
   await dmGroup.waitFor('original', 4000);
   assert.ok(embedOf(dmGroup.original!).title, 'a private channel gets the table');
-  await assert.rejects(h.fake.sendCommand({ name: 'subscribe', options: [], ...where }), /does not offer subscribe/);
+  // /subscribe is offered to user installs for personal alerts in the bot's DM; in a server without the bot it is refused.
+  const foreignSubscribe = await h.fake.sendCommand({ name: 'subscribe', options: [], ...where });
+  assert.match(JSON.stringify((await privateAnswer(foreignSubscribe)).embeds), /need the bot in this server/);
+  assert.equal((await h.app.store.subscriptions.all()).length, 0, 'nothing stored');
+  await assert.rejects(h.fake.sendCommand({ name: 'mute', options: [], ...where }), /does not offer mute/);
   await assert.rejects(
-    h.fake.sendCommand({ name: 'alerts', options: [], channelId: snowflake() }),
-    /does not offer alerts in context 1/,
+    h.fake.sendCommand({ name: 'autocard', options: [], channelId: snowflake() }),
+    /does not offer autocard in context 1/,
   );
 });
 
