@@ -32,12 +32,16 @@ async function send(line: string, pictures: boolean): Promise<View> {
   return view;
 }
 
-function image(view: View, name: string, width: number, height: number): DecodedPng {
+/** Every picture leaves 1000 px wide; a height of null: taller than wide (laid out for a phone). */
+function image(view: View, name: string, width: number, height: number | null): DecodedPng {
   assert.ok(view.kind !== 'error', view.kind === 'error' ? view.message : '');
   assert.ok(view.picture, 'no picture');
   assert.equal(view.picture.name, name);
   const img = decodePng(view.picture.png);
-  assert.deepEqual([img.width, img.height], [width, height]);
+  if (height === null) {
+    assert.equal(img.width, width);
+    assert.ok(img.height > img.width, `${img.width}x${img.height}`);
+  } else assert.deepEqual([img.width, img.height], [width, height]);
   assert.ok(looksDrawn(img), 'the picture is blank');
   return img;
 }
@@ -46,7 +50,7 @@ test('/mindmap adds the token graph with the queried token highlighted, text unc
   const line = `/mindmap solana ${busy.address} hours:72 limit:10`;
   const graph = await h.api.getTokenMindmap({ chainId: 'solana', address: busy.address, timeFrame: 72, limit: 10 });
   const view = asText(await send(line, true));
-  const img = image(view, 'mindmap.png', 900, 900);
+  const img = image(view, 'mindmap.png', 1000, 1000);
   assert.match(
     view.picture!.alt,
     new RegExp(`^Token map of \\$${busy.symbol}: ${graph.nodes.length - 1} linked tokens in the last 72h$`),
@@ -59,7 +63,7 @@ test('/mindmap adds the token graph with the queried token highlighted, text unc
 
 test('/kol adds the win-rate curve with the scores beside it', async () => {
   const view = asCard(await send(`/kol @${kol.username}`, true));
-  const img = image(view, 'winrate.png', 1000, 600);
+  const img = image(view, 'winrate.png', 1000, null);
   assert.match(
     view.picture!.alt,
     new RegExp(`^Win rate after a shill of @${kol.username}: \\d+% after 1h, \\d+% after 24h, \\d+% after 7d$`),
@@ -70,7 +74,7 @@ test('/kol adds the win-rate curve with the scores beside it', async () => {
 
 test('/momentum adds the price after the shill for the listed tokens', async () => {
   const view = asTable(await send(`/momentum @${kol.username} sort:24h`, true));
-  const img = image(view, 'momentum.png', 1000, 600);
+  const img = image(view, 'momentum.png', 1000, null);
   const alt = view.picture!.alt;
   assert.ok(alt.endsWith(`shilled by @${kol.username}`), alt);
   const drawn = alt
@@ -91,7 +95,7 @@ test('/momentum adds the price after the shill for the listed tokens', async () 
 
 test('/token adds the price-change strip: green bars up, red bars down', async () => {
   const view = asCard(await send(`/token solana ${busy.address}`, true));
-  const img = image(view, 'price-strip.png', 800, 300);
+  const img = image(view, 'price-strip.png', 1000, 375);
   const alt = view.picture!.alt;
   assert.match(alt, new RegExp(`^\\$${busy.symbol} price change: 5m [-+]?[\\d.]+%, 1h .*, 4h .*, 24h .*$`));
   const c = Object.values(busy.changes);
@@ -203,7 +207,7 @@ test('the render pool draws in worker threads and refuses past its queue', async
     );
     assert.ok((results[2] as PromiseRejectedResult).reason instanceof ChartPoolBusy);
     for (const r of results.slice(0, 2))
-      assert.deepEqual([decodePng((r as PromiseFulfilledResult<Uint8Array>).value).width], [800]);
+      assert.deepEqual([decodePng((r as PromiseFulfilledResult<Uint8Array>).value).width], [1000]);
     assert.deepEqual(pool.stats(), { running: 0, queued: 0, refused: 1 });
     // A failing job fails alone; the worker keeps serving.
     await assert.rejects(pool.draw('price-strip', null as never));

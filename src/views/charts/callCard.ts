@@ -5,8 +5,8 @@
  * destination's language; sized to stay readable on a phone (800 px wide).
  */
 import { circle, line, pathThrough, rect, svgDocument, textEl } from './svg.ts';
-import { svgText } from './text.ts';
-import { THEME } from './theme.ts';
+import { escapeXml, svgText, wrapText } from './text.ts';
+import { legibleSize, THEME } from './theme.ts';
 
 export interface CallCardInput {
   /** "$PEPE · Pepe · Solana" */
@@ -25,13 +25,17 @@ export interface CallCardInput {
 }
 
 const W = 800;
-const H = 470;
+/** The smallest size a phone shows legibly at this width (theme.ts): 23. */
+const TEXT = legibleSize(W);
 
 export function callCardSvg(input: CallCardInput): string {
   const colour = input.trend === 'up' ? THEME.up : input.trend === 'down' ? THEME.down : THEME.neutral;
   const body: string[] = [
     textEl(32, 56, svgText(input.title, W - 64, 34, true), { size: 34, bold: true }),
-    textEl(32, 94, svgText(input.subtitle, W - 64, 24), { size: 24, fill: THEME.muted }),
+    textEl(32, 94, svgText(input.subtitle, W - 64, Math.max(24, TEXT)), {
+      size: Math.max(24, TEXT),
+      fill: THEME.muted,
+    }),
     textEl(32, 190, svgText(input.multiple, 330, 84, true), { size: 84, bold: true, fill: colour }),
   ];
   // The sampled market caps beside the multiple, on a log scale (a 10x and a rug both fit).
@@ -57,14 +61,13 @@ export function callCardSvg(input: CallCardInput): string {
   input.boxes.forEach((b, i) => {
     const x = 32 + i * (boxW + gap);
     body.push(rect(x, 240, boxW, 150, THEME.panel, 'rx="12"'));
-    body.push(textEl(x + 18, 278, svgText(b.label, boxW - 36, 22), { size: 22, fill: THEME.muted }));
+    body.push(textEl(x + 18, 278, svgText(b.label, boxW - 36, TEXT), { size: TEXT, fill: THEME.muted }));
     body.push(textEl(x + 18, 330, svgText(b.value, boxW - 36, 40, true), { size: 40, bold: true }));
-    if (b.sub) body.push(textEl(x + 18, 368, svgText(b.sub, boxW - 36, 22), { size: 22, fill: THEME.muted }));
+    if (b.sub) body.push(textEl(x + 18, 370, svgText(b.sub, boxW - 36, TEXT), { size: TEXT, fill: THEME.muted }));
   });
-  // The footnote's sentences on lines of their own (at most two): a long language still fits.
-  const sentences = input.footnote.split(/(?<=[.。])\s*/).filter(Boolean);
-  const lines = sentences.length > 1 ? [sentences[0]!, sentences.slice(1).join(' ')] : sentences;
+  // The footnote wraps at words onto up to three lines: a long language still fits.
+  const lines = wrapText(input.footnote, W - 64, TEXT, 3);
   for (const [i, l] of lines.entries())
-    body.push(textEl(32, 420 + i * 26, svgText(l, W - 64, 19), { size: 19, fill: THEME.faint }));
-  return svgDocument(W, H, body);
+    body.push(textEl(32, 428 + i * 30, escapeXml(l), { size: TEXT, fill: THEME.faint }));
+  return svgDocument(W, 428 + lines.length * 30, body);
 }

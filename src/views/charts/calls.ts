@@ -5,8 +5,9 @@
  * the names and figures: no two labels can meet.
  */
 import { header, line, rect, svgDocument, textEl } from './svg.ts';
-import { svgText } from './text.ts';
-import { FONT_SIZE, THEME } from './theme.ts';
+import { textWidth } from './font.ts';
+import { fitText, svgText } from './text.ts';
+import { legibleSize, THEME } from './theme.ts';
 
 export interface CallsChartRow {
   /** "SYMBOL · @kol" */
@@ -30,13 +31,12 @@ export interface CallsChartInput {
 /** Rows drawn at most: more would not read on a phone. */
 export const CALLS_CHART_MAX_ROWS = 15;
 
-const W = 1000;
-const ROW_H = 30;
-const TOP = 112;
-const LABEL_X = 28;
-const LABEL_W = 230;
-const PLOT = { left: 270, right: 800 };
-const FIGURES_X = 815;
+// Narrow, each call on two lines (names and figures, then its bars): a phone
+// shows the picture 390 px wide, where every word must stay 11 px tall (theme.ts).
+const W = 600;
+const TEXT = legibleSize(W);
+const ROW_H = 58;
+const PLOT = { left: 28, right: W - 28 };
 const TICKS = [0.01, 0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 100, 1000];
 
 export function callsSvg(input: CallsChartInput): string {
@@ -48,26 +48,25 @@ export function callsSvg(input: CallsChartInput): string {
     PLOT.left +
     ((Math.log(Math.min(hi, Math.max(lo, v))) - Math.log(lo)) / (Math.log(hi) - Math.log(lo))) *
       (PLOT.right - PLOT.left);
-  const bottom = TOP + Math.max(1, rows.length) * ROW_H;
-  const H = bottom + 56;
-  const body: string[] = header(W, input.title, input.subtitle);
+  const head = header(W, input.title, input.subtitle);
+  const body: string[] = head.body;
 
-  // Legend, right of the title block's second line.
+  // Legend under the title block.
+  const legendY = head.bottom + 26;
+  const peakW = textWidth(fitText(input.legend.peak, 200, TEXT), TEXT);
   body.push(
-    rect(PLOT.left, 82, 14, 10, THEME.neutral),
-    textEl(PLOT.left + 20, 91, svgText(input.legend.peak, 120, FONT_SIZE.axis), {
-      size: FONT_SIZE.axis,
-      fill: THEME.muted,
-    }),
-  );
-  body.push(
-    rect(PLOT.left + 150, 84, 14, 6, THEME.up),
-    textEl(PLOT.left + 170, 91, svgText(input.legend.now, 120, FONT_SIZE.axis), {
-      size: FONT_SIZE.axis,
+    rect(PLOT.left, legendY - 13, 16, 12, THEME.neutral),
+    textEl(PLOT.left + 22, legendY, svgText(input.legend.peak, 200, TEXT), { size: TEXT, fill: THEME.muted }),
+    rect(PLOT.left + 22 + peakW + 24, legendY - 10, 16, 7, THEME.up),
+    textEl(PLOT.left + 22 + peakW + 46, legendY, svgText(input.legend.now, 200, TEXT), {
+      size: TEXT,
       fill: THEME.muted,
     }),
   );
 
+  const top = legendY + 18;
+  const bottom = top + Math.max(1, rows.length) * ROW_H;
+  const H = bottom + 44;
   for (const t of TICKS) {
     if (t < lo || t > hi) continue;
     const x = xOf(t);
@@ -75,7 +74,7 @@ export function callsSvg(input: CallsChartInput): string {
     body.push(
       line(
         x,
-        TOP - 6,
+        top,
         x,
         bottom,
         t === 1 ? THEME.axis : dashed ? THEME.accent : THEME.grid,
@@ -84,30 +83,32 @@ export function callsSvg(input: CallsChartInput): string {
       ),
     );
     body.push(
-      textEl(x, bottom + 20, `${t}x`, {
-        size: FONT_SIZE.axis,
+      textEl(x, bottom + 28, `${t}x`, {
+        size: TEXT,
         fill: dashed ? THEME.accent : THEME.muted,
         anchor: 'middle',
       }),
     );
   }
-  if (!rows.length) body.push(textEl(PLOT.left, TOP + 20, '—', { size: FONT_SIZE.label, fill: THEME.faint }));
+  if (!rows.length) body.push(textEl(PLOT.left, top + 30, '—', { size: TEXT, fill: THEME.faint }));
 
   const one = xOf(1);
   rows.forEach((r, i) => {
-    const y = TOP + i * ROW_H;
-    const mid = y + ROW_H / 2;
-    body.push(textEl(LABEL_X, mid + 5, svgText(r.label, LABEL_W, FONT_SIZE.label), { size: FONT_SIZE.label }));
-    const peakX = xOf(r.peak);
-    body.push(rect(Math.min(one, peakX), y + 5, Math.abs(peakX - one), ROW_H - 10, THEME.neutral, 'opacity="0.55"'));
-    const nowX = xOf(r.now);
-    body.push(rect(Math.min(one, nowX), mid - 4, Math.abs(nowX - one), 8, r.now >= 1 ? THEME.up : THEME.down));
+    const y = top + i * ROW_H;
+    const figures = svgText(r.figures, 200, TEXT);
+    const figuresW = textWidth(fitText(r.figures, 200, TEXT), TEXT);
     body.push(
-      textEl(FIGURES_X, mid + 5, svgText(r.figures, W - FIGURES_X - 16, FONT_SIZE.value), {
-        size: FONT_SIZE.value,
-        fill: THEME.muted,
+      textEl(PLOT.left, y + TEXT + 4, svgText(r.label, PLOT.right - PLOT.left - figuresW - 16, TEXT), {
+        size: TEXT,
+        halo: true,
       }),
+      textEl(PLOT.right, y + TEXT + 4, figures, { size: TEXT, fill: THEME.muted, anchor: 'end', halo: true }),
     );
+    const barY = y + TEXT + 12;
+    const peakX = xOf(r.peak);
+    body.push(rect(Math.min(one, peakX), barY, Math.abs(peakX - one), 20, THEME.neutral, 'opacity="0.55"'));
+    const nowX = xOf(r.now);
+    body.push(rect(Math.min(one, nowX), barY + 6, Math.abs(nowX - one), 8, r.now >= 1 ? THEME.up : THEME.down));
   });
   body.push(line(PLOT.left, bottom, PLOT.right, bottom, THEME.axis, 1));
   return svgDocument(W, Math.round(H), body);

@@ -33,8 +33,14 @@ const SVG: { readonly [K in ChartKind]: (input: ChartInputs[K]) => string } = {
   'call-card': callCardSvg,
 };
 
+/**
+ * Every picture leaves 1000 px wide: the charts are laid out narrow so their
+ * words stay legible on a phone (theme.ts), and drawn sharp for the phone's dense screen.
+ */
+export const RASTER_WIDTH = 1000;
+
 export function drawChart<K extends ChartKind>(kind: K, input: ChartInputs[K]): Uint8Array {
   const svg = SVG[kind] as (input: ChartInputs[K]) => string;
   if (!svg) throw new Error(`unknown chart kind ${String(kind)}`);
-  return renderPng(svg(input));
+  return renderPng(svg(input), { width: RASTER_WIDTH });
 }

@@ -3,7 +3,7 @@ import { mindmapLayout } from './mindmapLayout.ts';
 import type { MindmapInput, MindmapOptions } from './mindmapLayout.ts';
 import { circle, header, line, svgDocument, textEl } from './svg.ts';
 import { escapeXml, pickLabel } from './text.ts';
-import { FONT_SIZE, THEME } from './theme.ts';
+import { legibleSize, THEME } from './theme.ts';
 import { fill } from './words.ts';
 
 export function mindmapSvg(input: MindmapInput, opts: MindmapOptions = {}): string {
@@ -23,7 +23,8 @@ export function mindmapSvg(input: MindmapInput, opts: MindmapOptions = {}): stri
       (layout.totalNodes > shown ? ` (strongest ${shown - 1} of ${layout.totalNodes - 1})` : '') +
       ' · circle size = value · line width = link strength';
 
-  const body: string[] = header(width, title, subtitle);
+  // One title line and two of subtitle: the layout keeps MINDMAP_HEADER px for them.
+  const body: string[] = header(width, title, subtitle, 2, 1).body;
 
   for (const e of edges) {
     const colour = e.touchesCenter ? THEME.accent : THEME.edge;
@@ -61,7 +62,7 @@ export function mindmapSvg(input: MindmapInput, opts: MindmapOptions = {}): stri
   if (nodes.length === 1) {
     body.push(
       textEl(width / 2, centre.y + centre.r + 60, escapeXml('No linked tokens yet'), {
-        size: FONT_SIZE.subtitle,
+        size: legibleSize(width),
         anchor: 'middle',
         fill: THEME.muted,
       }),

@@ -9,6 +9,7 @@ import { finite } from './format.ts';
 import { placeLabels } from './labels.ts';
 import type { Box, Circle, LabelRequest, PlacedLabel } from './labels.ts';
 import { pickLabel } from './text.ts';
+import { legibleSize } from './theme.ts';
 
 export type { Box, PlacedLabel } from './labels.ts';
 
@@ -66,7 +67,7 @@ export interface MindmapLayout {
   readonly totalNodes: number;
 }
 
-const MINDMAP_HEADER = 78;
+const MINDMAP_HEADER = 130;
 const FOOTER = 34;
 
 const nonNegative = (v: unknown): number => Math.max(0, finite(v) ?? 0);
@@ -210,19 +211,21 @@ export function mindmapLayout(input: MindmapInput, opts: MindmapOptions = {}): M
     .sort((p, q) => p.value - q.value || compareIds(p.source, q.source) || compareIds(p.target, q.target));
 
   const dense = n > 24;
+  const legible = legibleSize(width);
   const requests: LabelRequest[] = nodes.map((nd) => {
     const token = input.tokens[nd.id];
     const text = pickLabel([token?.symbol, token?.name], `#${nd.id}`);
     const outward = nd.center ? Math.PI / 2 : Math.atan2(nd.y - cy, nd.x - cx);
-    const size = nd.center ? 20 : Math.round((dense ? 11 : 12) + 3 * Math.sqrt(nd.value / vMax));
+    // Never below what a phone shows legibly (theme.ts): a label that cannot fit at that size is left out.
+    const size = nd.center ? legible + 8 : Math.round(legible + (dense ? 1 : 3) * Math.sqrt(nd.value / vMax));
     return {
       id: nd.id,
       text,
       circle: nd,
       outward,
       fontSize: size,
-      minFontSize: nd.center ? 14 : 10,
-      maxWidth: nd.center ? 220 : dense ? 96 : 120,
+      minFontSize: legible,
+      maxWidth: legible * 7,
       bold: nd.center,
     };
   });

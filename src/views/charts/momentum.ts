@@ -7,8 +7,8 @@ import { decimalRatio } from './decimal.ts';
 import { signedPercent } from './format.ts';
 import { circle, header, line, pathThrough, rect, svgDocument, textEl } from './svg.ts';
 import { textWidth } from './font.ts';
-import { drawableText, escapeXml, fitText } from './text.ts';
-import { FONT_SIZE, SERIES_COLOURS, THEME } from './theme.ts';
+import { drawableText, escapeXml, fitText, svgText } from './text.ts';
+import { legibleSize, SERIES_COLOURS, THEME } from './theme.ts';
 import { WINDOWS } from './windows.ts';
 import type { Window } from './windows.ts';
 import { fill as fillIn, type ChartWords } from './words.ts';
@@ -31,8 +31,10 @@ export interface MomentumInput {
   readonly words?: ChartWords;
 }
 
-const W = 1000;
-const H = 600;
+// Narrow, the legend under the plot: a phone shows the picture 390 px wide,
+// where every word must stay at least 11 px tall (theme.ts).
+const W = 600;
+const TEXT = legibleSize(W);
 const MIN_RATIO = 0.01;
 const MAX_RATIO = 100;
 const TICKS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 10, 20, 50, 100];
@@ -86,14 +88,6 @@ export function momentumSvg(input: MomentumInput): string {
   const { series, skipped } = momentumSeries(input.tokens, input.maxTokens);
   const all = series.flatMap((s) => s.ratios.filter((r): r is number => r !== null && r > 0));
   const { lo, hi, ticks } = domain(all);
-  const plot = { left: 92, top: 100, right: 740, bottom: 520 };
-  const cols = [input.words?.shill ?? 'shill', ...WINDOWS];
-  const xOf = (i: number): number => plot.left + 18 + (i * (plot.right - plot.left - 36)) / (cols.length - 1);
-  const yOf = (r: number): number => {
-    const t = (Math.log(Math.min(hi, Math.max(lo, r))) - Math.log(lo)) / (Math.log(hi) - Math.log(lo));
-    return plot.bottom - t * (plot.bottom - plot.top);
-  };
-
   const w = input.words;
   const note =
     skipped === 0
@@ -101,11 +95,20 @@ export function momentumSvg(input: MomentumInput): string {
       : w
         ? fillIn(w.skipped, { n: skipped }, w.locale)
         : ` · ${skipped} token${skipped === 1 ? '' : 's'} without a start price left out`;
-  const body: string[] = header(
+  const head = header(
     W,
     input.title,
     (input.subtitle ?? w?.momentumSubtitle ?? 'Price change since the shill, log scale') + note,
   );
+  const plot = { left: 84, top: head.bottom + 28, right: W - 16, bottom: head.bottom + 328 };
+  const cols = [input.words?.shill ?? 'shill', ...WINDOWS];
+  const xOf = (i: number): number => plot.left + 18 + (i * (plot.right - plot.left - 36)) / (cols.length - 1);
+  const yOf = (r: number): number => {
+    const t = (Math.log(Math.min(hi, Math.max(lo, r))) - Math.log(lo)) / (Math.log(hi) - Math.log(lo));
+    return plot.bottom - t * (plot.bottom - plot.top);
+  };
+
+  const body: string[] = head.body;
 
   for (const t of ticks) {
     const y = yOf(t);
@@ -121,15 +124,18 @@ export function momentumSvg(input: MomentumInput): string {
       ),
     );
     body.push(
-      textEl(plot.left - 10, y + 4, escapeXml(tickLabel(t)), {
-        size: FONT_SIZE.axis,
+      textEl(plot.left - 8, y + 6, escapeXml(tickLabel(t)), {
+        size: TEXT,
         fill: THEME.muted,
         anchor: 'end',
       }),
     );
   }
   cols.forEach((c, i) => {
-    body.push(textEl(xOf(i), plot.bottom + 24, c, { size: FONT_SIZE.axis, fill: THEME.muted, anchor: 'middle' }));
+    const room = i === 0 ? 2 * (xOf(1) - xOf(0)) - 4 : xOf(1) - xOf(0);
+    body.push(
+      textEl(xOf(i), plot.bottom + 26, svgText(c, room, TEXT), { size: TEXT, fill: THEME.muted, anchor: 'middle' }),
+    );
   });
 
   series.forEach((s, k) => {
@@ -154,40 +160,55 @@ export function momentumSvg(input: MomentumInput): string {
   if (series.length === 0) {
     body.push(
       textEl((plot.left + plot.right) / 2, (plot.top + plot.bottom) / 2, 'No price data yet', {
-        size: FONT_SIZE.subtitle,
+        size: TEXT,
         fill: THEME.muted,
         anchor: 'middle',
       }),
     );
   }
-  body.push(...legend(series, { x: 770, y: plot.top - 8, width: W - 770 - 28 }, w));
-  return svgDocument(W, H, body);
+  const key = legend(series, { x: 16, y: plot.bottom + 48, width: W - 32 }, w);
+  body.push(...key.body);
+  return svgDocument(W, Math.round(key.bottom + 16), body);
 }
 
-/** Legend name sizes tried in turn, largest first. */
-const LEGEND_SIZES = [15, 14, 13, 12, 11] as const;
+/** Legend name sizes tried in turn, largest first; none below what a phone shows legibly. */
+const LEGEND_SIZES = [TEXT + 2, TEXT + 1, TEXT] as const;
 
+/**
+ * One entry per line: its colour, its name, its latest change; in two columns
+ * when every name fits one whole, else in one (names are never cut when they can be whole).
+ */
 function legend(
   series: readonly MomentumSeries[],
   box: { x: number; y: number; width: number },
   words?: ChartWords,
-): string[] {
-  if (series.length === 0) return [];
-  const rowH = 50;
-  const out = [rect(box.x, box.y, box.width, 44 + rowH * series.length, THEME.panel, `rx="12" stroke="${THEME.grid}"`)];
+): { body: string[]; bottom: number } {
+  if (series.length === 0) return { body: [], bottom: box.y - 32 };
+  const rowH = 54;
+  const names = series.map((s) => drawableText(s.symbol) || '?');
+  const half = (box.width - 32) / 2 - 34;
+  const columns = names.every((n) => textWidth(n, TEXT, true) <= half) ? 2 : 1;
+  const colW = (box.width - 32) / columns;
+  const nameRoom = colW - 34;
+  const rows = Math.ceil(series.length / columns);
+  const height = 44 + rowH * rows;
+  const out = [rect(box.x, box.y, box.width, height, THEME.panel, `rx="12" stroke="${THEME.grid}"`)];
   out.push(
-    textEl(box.x + 16, box.y + 28, escapeXml(words?.latest ?? 'Latest change'), { size: 14, fill: THEME.muted }),
+    textEl(box.x + 16, box.y + 30, svgText(words?.latest ?? 'Latest change', box.width - 32, TEXT), {
+      size: TEXT,
+      fill: THEME.muted,
+    }),
   );
   series.forEach((s, k) => {
-    const y = box.y + 44 + k * rowH + rowH / 2;
+    const x = box.x + 16 + (k % columns) * colW;
+    const y = box.y + 44 + Math.floor(k / columns) * rowH + 20;
     const last = [...s.ratios].reverse().find((r) => r !== null) ?? null;
     const lastAt = last === null ? -1 : s.ratios.lastIndexOf(last);
-    out.push(rect(box.x + 16, y - 12, 14, 14, SERIES_COLOURS[k]!, 'rx="3"'));
+    out.push(rect(x, y - 14, 16, 16, SERIES_COLOURS[k]!, 'rx="3"'));
     // A long name gets a smaller size before it is cut: the legend is where the reader learns which line is which.
-    const name = drawableText(s.symbol) || '?';
-    const size = LEGEND_SIZES.find((z) => textWidth(name, z, true) <= box.width - 60) ?? LEGEND_SIZES.at(-1)!;
-    const symbol = fitText(name, box.width - 60, size, true);
-    out.push(textEl(box.x + 38, y, escapeXml(symbol), { size, bold: true }));
+    const name = names[k]!;
+    const size = LEGEND_SIZES.find((z) => textWidth(name, z, true) <= nameRoom) ?? LEGEND_SIZES.at(-1)!;
+    out.push(textEl(x + 24, y, escapeXml(fitText(name, nameRoom, size, true)), { size, bold: true }));
     const change =
       last === null
         ? (words?.noData ?? 'no data')
@@ -195,7 +216,7 @@ function legend(
           ? fillIn(words.changeAfter, { change: changeLabel(last), window: WINDOWS[lastAt]! })
           : `${changeLabel(last)} after ${WINDOWS[lastAt]}`;
     const fill = last === null ? THEME.faint : last >= 1 ? THEME.up : THEME.down;
-    out.push(textEl(box.x + 38, y + 18, escapeXml(change), { size: 12, fill }));
+    out.push(textEl(x + 24, y + TEXT + 6, svgText(change, nameRoom, TEXT), { size: TEXT, fill }));
   });
-  return out;
+  return { body: out, bottom: box.y + height };
 }

@@ -3,7 +3,7 @@ import type { ChartWords } from './words.ts';
 import { finite, signedPercent } from './format.ts';
 import { header, line, rect, svgDocument, textEl } from './svg.ts';
 import { escapeXml } from './text.ts';
-import { THEME } from './theme.ts';
+import { legibleSize, THEME } from './theme.ts';
 
 export interface PriceStripInput {
   readonly symbol: string;
@@ -21,6 +21,8 @@ export interface PriceStripInput {
 
 const W = 800;
 const H = 300;
+/** The smallest size a phone shows legibly at this width (theme.ts). */
+const TEXT = legibleSize(W);
 const COLUMNS = [
   ['m5', '5m'],
   ['h1', '1h'],
@@ -34,17 +36,17 @@ export function priceStripSvg(input: PriceStripInput): string {
   const zero = 170;
   const half = 60;
   const colW = (W - 80) / COLUMNS.length;
-  const body: string[] = header(W, input.title ?? `${input.symbol} price change`, undefined);
+  const body: string[] = header(W, input.title ?? `${input.symbol} price change`, undefined).body;
 
   body.push(line(40, zero, W - 40, zero, THEME.axis, 1.5));
   COLUMNS.forEach(([, label], i) => {
     const v = values[i]!;
     const cx = 40 + colW * (i + 0.5);
     const barW = Math.min(90, colW * 0.5);
-    body.push(textEl(cx, H - 16, label, { size: 15, fill: THEME.muted, anchor: 'middle' }));
+    body.push(textEl(cx, H - 16, label, { size: TEXT, fill: THEME.muted, anchor: 'middle' }));
     if (v === null) {
       body.push(
-        textEl(cx, zero - 10, escapeXml(input.words?.na ?? 'n/a'), { size: 16, fill: THEME.faint, anchor: 'middle' }),
+        textEl(cx, zero - 10, escapeXml(input.words?.na ?? 'n/a'), { size: TEXT, fill: THEME.faint, anchor: 'middle' }),
       );
       return;
     }
@@ -52,9 +54,9 @@ export function priceStripSvg(input: PriceStripInput): string {
     const up = v >= 0;
     const colour = v > 0 ? THEME.up : v < 0 ? THEME.down : THEME.neutral;
     body.push(rect(cx - barW / 2, up ? zero - h : zero, barW, h, colour, 'rx="4"'));
-    const labelY = up ? zero - h - 10 : zero + h + 22;
+    const labelY = up ? zero - h - 10 : zero + h + TEXT + 4;
     body.push(
-      textEl(cx, labelY, escapeXml(signedPercent(v)), { size: 17, bold: true, fill: colour, anchor: 'middle' }),
+      textEl(cx, labelY, escapeXml(signedPercent(v)), { size: TEXT, bold: true, fill: colour, anchor: 'middle' }),
     );
   });
   return svgDocument(W, H, body);

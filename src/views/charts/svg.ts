@@ -5,8 +5,8 @@
  */
 import { FONT_FAMILY } from './font.ts';
 import { px } from './format.ts';
-import { svgText } from './text.ts';
-import { FONT_SIZE, THEME } from './theme.ts';
+import { escapeXml, wrapText } from './text.ts';
+import { FONT_SIZE, legibleSize, THEME } from './theme.ts';
 
 export function svgDocument(width: number, height: number, body: readonly string[], defs = ''): string {
   return [
@@ -36,20 +36,37 @@ export function textEl(x: number, y: number, escaped: string, style: TextStyle):
   return `<text ${attrs.join(' ')}>${escaped}</text>`;
 }
 
-/** Title and optional subtitle at the top left, cut to the image width. */
-export function header(width: number, title: string, subtitle?: string): string[] {
-  const out = [
-    textEl(28, 42, svgText(title, width - 56, FONT_SIZE.title, true), { size: FONT_SIZE.title, bold: true }),
-  ];
+/** Title and optional subtitle at the top left. */
+export interface Header {
+  readonly body: string[];
+  /** Where the header's last line ends: the chart starts below. */
+  readonly bottom: number;
+}
+
+/**
+ * Title and optional subtitle at the top left, sized to stay legible on a
+ * phone; the subtitle wraps onto up to `subtitleLines` lines, the title is cut.
+ */
+export function header(width: number, title: string, subtitle?: string, subtitleLines = 2, titleLines = 2): Header {
+  const min = legibleSize(width);
+  const titleSize = Math.max(FONT_SIZE.title, min + 6);
+  const subSize = Math.max(FONT_SIZE.subtitle, min);
+  // A long name in the title takes a second line rather than an ellipsis.
+  const body: string[] = [];
+  let titleY = 16 + titleSize;
+  wrapText(title, width - 56, titleSize, titleLines, true).forEach((l, i) => {
+    if (i > 0) titleY += Math.round(titleSize * 1.2);
+    body.push(textEl(28, titleY, escapeXml(l), { size: titleSize, bold: true }));
+  });
+  let bottom = titleY + titleSize * 0.3;
   if (subtitle) {
-    out.push(
-      textEl(28, 66, svgText(subtitle, width - 56, FONT_SIZE.subtitle), {
-        size: FONT_SIZE.subtitle,
-        fill: THEME.muted,
-      }),
-    );
+    wrapText(subtitle, width - 56, subSize, subtitleLines).forEach((l, i) => {
+      const y = titleY + subSize + 8 + i * Math.round(subSize * 1.3);
+      body.push(textEl(28, y, escapeXml(l), { size: subSize, fill: THEME.muted }));
+      bottom = y + subSize * 0.35;
+    });
   }
-  return out;
+  return { body, bottom };
 }
 
 export function line(x1: number, y1: number, x2: number, y2: number, stroke: string, width = 1, extra = ''): string {

@@ -86,3 +86,27 @@ export function fitText(text: string, maxWidth: number, fontSize: number, bold =
 export function svgText(raw: string, maxWidth: number, fontSize: number, bold = false): string {
   return escapeXml(fitText(drawableText(raw), maxWidth, fontSize, bold));
 }
+
+const words = new Intl.Segmenter('en', { granularity: 'word' });
+
+/**
+ * Cleans and breaks text into at most maxLines lines of maxWidth px, at word
+ * boundaries (any script); what does not fit ends the last line with an ellipsis.
+ * Lines come back unescaped.
+ */
+export function wrapText(raw: string, maxWidth: number, fontSize: number, maxLines: number, bold = false): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const { segment } of words.segment(drawableText(raw))) {
+    const next = current + segment;
+    // On the last line everything left is kept, to be cut with an ellipsis below.
+    if (current === '' || lines.length === maxLines - 1 || textWidth(next.trimEnd(), fontSize, bold) <= maxWidth) {
+      current = next;
+      continue;
+    }
+    lines.push(current.trimEnd());
+    current = segment.trimStart();
+  }
+  if (current.trim() !== '') lines.push(current.trim());
+  return lines.map((l) => fitText(l, maxWidth, fontSize, bold));
+}

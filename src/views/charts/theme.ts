@@ -39,3 +39,13 @@ export const FONT_SIZE = {
   label: 13,
   value: 12,
 } as const;
+
+/** How narrow a picture is shown: a phone in portrait. */
+export const PHONE_WIDTH = 390;
+/** The smallest text a reader can take in there, in px. */
+export const PHONE_MIN_TEXT = 11;
+
+/** The smallest font size that stays PHONE_MIN_TEXT px tall when a picture `width` wide is shown on a phone. */
+export function legibleSize(width: number): number {
+  return Math.ceil((PHONE_MIN_TEXT * width) / PHONE_WIDTH);
+}

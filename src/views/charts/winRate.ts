@@ -2,8 +2,9 @@
 import type { ChartWords } from './words.ts';
 import { finite, percent, px } from './format.ts';
 import { circle, header, line, pathThrough, rect, svgDocument, textEl } from './svg.ts';
-import { escapeXml, svgText } from './text.ts';
-import { FONT_SIZE, THEME } from './theme.ts';
+import { svgText } from './text.ts';
+import { legibleSize, THEME } from './theme.ts';
+import { textWidth } from './font.ts';
 import { WINDOWS } from './windows.ts';
 import type { Window } from './windows.ts';
 
@@ -22,46 +23,51 @@ export interface WinRateInput {
   readonly words?: ChartWords;
 }
 
-const W = 1000;
-const H = 600;
+// Drawn narrow and tall, the scores under the curve: a phone shows the picture
+// 390 px wide, where every word must stay at least 11 px tall (theme.ts).
+const W = 600;
+const TEXT = legibleSize(W);
 const MAX_SCORES = 9;
+const SCORE_COLUMNS = 3;
 
 /** Win rates as percents in 0..100, null where unknown. */
 export function winRatePercents(summary: WinRateInput['summary'], scale?: 'fraction' | 'percent'): (number | null)[] {
   const raw = WINDOWS.map((w) => finite(summary[w]));
   const known = raw.filter((v): v is number => v !== null);
   const factor = (scale ?? (known.every((v) => v <= 1) ? 'fraction' : 'percent')) === 'fraction' ? 100 : 1;
-  return raw.map((v) => (v === null ? null : Math.min(100, Math.max(0, v * factor))));
+  // Rounded far below a pixel, so 0.55 and 55 draw the same curve.
+  return raw.map((v) => (v === null ? null : Math.min(100, Math.max(0, Math.round(v * factor * 1e9) / 1e9))));
 }
 
 export function winRateSvg(input: WinRateInput): string {
   const values = winRatePercents(input.summary, input.scale);
   const scores = (input.scores ?? []).slice(0, MAX_SCORES);
-  const plot = { left: 78, top: 104, right: scores.length > 0 ? 690 : W - 40, bottom: 530 };
-  const xOf = (i: number): number => plot.left + 24 + (i * (plot.right - plot.left - 48)) / (WINDOWS.length - 1);
-  const yOf = (v: number): number => plot.bottom - ((plot.bottom - plot.top) * v) / 100;
-
-  const body: string[] = header(
+  const head = header(
     W,
     input.title,
     input.subtitle ?? 'Win rate: share of shilled tokens above the shill price after each window',
   );
+  const top = head.bottom + 34;
+  const plot = { left: 64, top, right: W - 20, bottom: top + 270 };
+  const xOf = (i: number): number => plot.left + 20 + (i * (plot.right - plot.left - 40)) / (WINDOWS.length - 1);
+  const yOf = (v: number): number => plot.bottom - ((plot.bottom - plot.top) * v) / 100;
+  const body: string[] = head.body;
 
   for (const tick of [0, 25, 50, 75, 100]) {
     const y = yOf(tick);
     const mid = tick === 50;
     body.push(line(plot.left, y, plot.right, y, mid ? THEME.axis : THEME.grid, 1, mid ? 'stroke-dasharray="6 5"' : ''));
-    body.push(textEl(plot.left - 10, y + 4, `${tick}%`, { size: FONT_SIZE.axis, fill: THEME.muted, anchor: 'end' }));
+    body.push(textEl(plot.left - 8, y + 6, `${tick}%`, { size: TEXT, fill: THEME.muted, anchor: 'end' }));
   }
   WINDOWS.forEach((w, i) => {
-    body.push(textEl(xOf(i), plot.bottom + 24, w, { size: FONT_SIZE.axis, fill: THEME.muted, anchor: 'middle' }));
+    body.push(textEl(xOf(i), plot.bottom + 26, w, { size: TEXT, fill: THEME.muted, anchor: 'middle' }));
   });
   body.push(
     textEl(
       plot.left + (plot.right - plot.left) / 2,
-      plot.bottom + 50,
-      escapeXml(input.words?.timeAfter ?? 'time after shill'),
-      { size: FONT_SIZE.value, fill: THEME.faint, anchor: 'middle' },
+      plot.bottom + 54,
+      svgText(input.words?.timeAfter ?? 'time after shill', plot.right - plot.left, TEXT),
+      { size: TEXT, fill: THEME.faint, anchor: 'middle' },
     ),
   );
 
@@ -87,23 +93,39 @@ export function winRateSvg(input: WinRateInput): string {
 
   const known = values.filter((v): v is number => v !== null);
   const best = known.length > 0 ? Math.max(...known) : null;
+  // Labels are wider than the gap between two windows: each goes above its
+  // point unless that would touch the label before it, then below.
+  let previous: { right: number; y: number } | null = null;
   values.forEach((v, i) => {
     const x = xOf(i);
     if (v === null) {
-      body.push(textEl(x, plot.bottom - 10, 'n/a', { size: FONT_SIZE.value, fill: THEME.faint, anchor: 'middle' }));
+      body.push(textEl(x, plot.bottom - 12, 'n/a', { size: TEXT, fill: THEME.faint, anchor: 'middle' }));
+      previous = null;
       return;
     }
-    const top = v === best;
+    const isBest = v === best;
     body.push(
-      circle(x, yOf(v), top ? 6.5 : 5, top ? THEME.accent : THEME.up, `stroke="${THEME.background}" stroke-width="2"`),
+      circle(
+        x,
+        yOf(v),
+        isBest ? 6.5 : 5,
+        isBest ? THEME.accent : THEME.up,
+        `stroke="${THEME.background}" stroke-width="2"`,
+      ),
     );
-    const labelY = yOf(v) > plot.top + 24 ? yOf(v) - 13 : yOf(v) + 24;
+    const text = percent(v);
+    const half = textWidth(text, TEXT, isBest) / 2 + 2;
+    const above = yOf(v) - 12;
+    const below = yOf(v) + TEXT + 10;
+    const clash = (y: number) => previous !== null && previous.right > x - half && Math.abs(previous.y - y) < TEXT + 2;
+    const y = above - TEXT < plot.top - 28 || clash(above) ? (clash(below) ? above : below) : above;
+    previous = { right: x + half, y };
     body.push(
-      textEl(x, labelY, percent(v), {
-        size: FONT_SIZE.value,
+      textEl(x, y, text, {
+        size: TEXT,
         anchor: 'middle',
-        bold: top,
-        fill: top ? THEME.accent : THEME.text,
+        bold: isBest,
+        fill: isBest ? THEME.accent : THEME.text,
         halo: true,
       }),
     );
@@ -111,44 +133,46 @@ export function winRateSvg(input: WinRateInput): string {
   if (known.length === 0) {
     body.push(
       textEl((plot.left + plot.right) / 2, (plot.top + plot.bottom) / 2, 'No win-rate data yet', {
-        size: FONT_SIZE.subtitle,
+        size: TEXT,
         fill: THEME.muted,
         anchor: 'middle',
       }),
     );
   }
 
-  if (scores.length > 0)
-    body.push(
-      ...scorePanel(
-        scores,
-        { x: 720, y: plot.top - 8, width: W - 720 - 28, height: plot.bottom - plot.top + 16 },
-        input.words?.scores,
-      ),
-    );
+  let bottom = plot.bottom + 70;
+  if (scores.length > 0) {
+    const box = { x: 20, y: bottom, width: W - 40 };
+    const panel = scorePanel(scores, box, input.words?.scores);
+    body.push(...panel.body);
+    bottom = panel.bottom + 20;
+  }
 
   const defs =
     `<linearGradient id="winArea" x1="0" y1="0" x2="0" y2="1">` +
     `<stop offset="0" stop-color="${THEME.up}" stop-opacity="0.35"/><stop offset="1" stop-color="${THEME.up}" stop-opacity="0.02"/></linearGradient>`;
-  return svgDocument(W, H, body, defs);
+  return svgDocument(W, Math.round(bottom), body, defs);
 }
 
+/** The scores in a grid of three columns under the curve: label above, value below. */
 function scorePanel(
   scores: readonly { readonly label: string; readonly value: string }[],
-  box: { x: number; y: number; width: number; height: number },
+  box: { x: number; y: number; width: number },
   heading = 'Scores',
-): string[] {
-  const out = [rect(box.x, box.y, box.width, box.height, THEME.panel, `rx="12" stroke="${THEME.grid}"`)];
-  out.push(textEl(box.x + 18, box.y + 32, svgText(heading, box.width - 36, 17, true), { size: 17, bold: true }));
-  const rowH = Math.min(48, (box.height - 56) / Math.max(1, scores.length));
-  const inner = box.width - 36;
+): { body: string[]; bottom: number } {
+  const rows = Math.ceil(scores.length / SCORE_COLUMNS);
+  const cellW = (box.width - 32) / SCORE_COLUMNS;
+  const cellH = 58;
+  const height = 50 + rows * cellH;
+  const out = [rect(box.x, box.y, box.width, height, THEME.panel, `rx="12" stroke="${THEME.grid}"`)];
+  out.push(
+    textEl(box.x + 16, box.y + 32, svgText(heading, box.width - 32, TEXT + 2, true), { size: TEXT + 2, bold: true }),
+  );
   scores.forEach((s, i) => {
-    const y = box.y + 56 + i * rowH + rowH / 2;
-    const valueText = svgText(s.value, inner * 0.45, 17, true);
-    out.push(textEl(box.x + 18, y + 5, svgText(s.label, inner * 0.55 - 8, 14), { size: 14, fill: THEME.muted }));
-    out.push(textEl(box.x + box.width - 18, y + 6, valueText, { size: 17, bold: true, anchor: 'end' }));
-    if (i < scores.length - 1)
-      out.push(line(box.x + 18, y + rowH / 2, box.x + box.width - 18, y + rowH / 2, THEME.grid, 1));
+    const x = box.x + 16 + (i % SCORE_COLUMNS) * cellW;
+    const y = box.y + 48 + Math.floor(i / SCORE_COLUMNS) * cellH;
+    out.push(textEl(x, y + TEXT, svgText(s.label, cellW - 12, TEXT), { size: TEXT, fill: THEME.muted }));
+    out.push(textEl(x, y + TEXT + 26, svgText(s.value, cellW - 12, TEXT + 4, true), { size: TEXT + 4, bold: true }));
   });
-  return out;
+  return { body: out, bottom: box.y + height };
 }

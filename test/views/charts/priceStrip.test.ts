@@ -27,7 +27,7 @@ test('gains are green bars above the line, losses red bars below it', () => {
   assert.equal(colourAt(0, -20), hex(THEME.up), '5m gain above the line');
   assert.equal(colourAt(1, 20), hex(THEME.down), '1h loss below the line');
   assert.equal(colourAt(3, -50), hex(THEME.up), '24h bar twice as tall');
-  assert.equal(colourAt(0, -50), hex(THEME.background), '5m bar only half as tall');
+  assert.equal(colourAt(0, -36), hex(THEME.background), '5m bar only half as tall');
   assert.ok(countColour(img, THEME.up, 4) > 2000 && countColour(img, THEME.down, 4) > 1000);
 });
 
