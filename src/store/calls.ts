@@ -53,6 +53,13 @@ export interface Call {
   ended?: string;
   /** The alert as sent, so a follow-up edit shows it unchanged with its new line; absent on a member's call. */
   content?: Extract<AlertContent, { kind: 'alert' }>;
+  /**
+   * An alert sent in a burst message with others (schema 11): the calls of that message in order, this one
+   * included, and the follow-up points, kept here rather than in `points` (left empty) so that older code,
+   * which would edit the message with this one alert, never finds them due. Its follow-ups edit the message
+   * with every token's move since. Absent: an alert of its own.
+   */
+  readonly burst?: { readonly calls: readonly string[]; readonly points: readonly number[] };
   /** A member's own call (/callboard): who made it; `subId` is then the board, `messageId` their message. */
   readonly member?: MemberRef;
 }
@@ -68,10 +75,15 @@ export interface MemberRef {
 /** The call's token key (tokenKeyOf: EVM addresses are case-insensitive). */
 const callTokenKey = ({ token: { chain, address } }: Pick<Call, 'token'>): string => tokenKeyOf(chain, address);
 
+/** The call's follow-up points (minutes after it, ascending): its own, or its burst message's. */
+export const pointsOf = (c: Pick<Call, 'points' | 'burst'>): readonly number[] =>
+  c.points.length ? c.points : (c.burst?.points ?? c.points);
+
 /** When the call's next follow-up is due; undefined when none is. */
 export function nextDue(c: Call): number | undefined {
-  if (c.ended || c.marketCap === null || c.next >= c.points.length) return undefined;
-  return c.at + c.points[c.next]! * 60_000;
+  const points = pointsOf(c);
+  if (c.ended || c.marketCap === null || c.next >= points.length) return undefined;
+  return c.at + points[c.next]! * 60_000;
 }
 
 export interface CallStore {

@@ -123,6 +123,14 @@ export const MIGRATIONS: readonly Migration[] = [
     kind: 'expand',
     async up() {},
   },
+  {
+    to: 11,
+    what: "calls of alerts sent together in a burst message carry the calls of that message (burst) and follow-up points: the message is edited with every token's move since; older calls have neither and are not followed",
+    // Version 10 code ignores `burst`: it would edit a burst's message with one alert's card for each due
+    // point of such a call (as for an alert of its own), which a version-11 instance puts right at the next point.
+    kind: 'expand',
+    async up() {},
+  },
 ];
 
 /** The version this code writes. */

@@ -14,7 +14,7 @@
 import type { Logger } from 'pino';
 import type { KolClient } from '../../api/index.ts';
 import { tokenKeyOf } from '../../domain/chains.ts';
-import { nextDue, type Call, type CallStore } from '../../store/calls.ts';
+import { nextDue, pointsOf, type Call, type CallStore } from '../../store/calls.ts';
 import type { Lease } from '../../store/lease.ts';
 import type { Outbox, OutboxEntry } from '../../store/outbox.ts';
 import { marketNow, type MarketAtTime } from '../market.ts';
@@ -72,18 +72,19 @@ export function createFollowups(o: FollowupsOptions): Followups {
 
   /** The call after a sample at `t`: every point passed is answered by this one sample. */
   function advance(c: Call, t: number, cap: number | null): { call: Call; point: number } | undefined {
+    const points = pointsOf(c);
     let i = c.next;
-    while (i < c.points.length && c.at + c.points[i]! * MINUTE <= t) i++;
+    while (i < points.length && c.at + points[i]! * MINUTE <= t) i++;
     if (i === c.next) return undefined;
     const point = i - 1;
-    const dueAt = c.at + c.points[point]! * MINUTE;
+    const dueAt = c.at + points[point]! * MINUTE;
     if (cap === null) return { call: { ...c, next: i }, point: -1 };
-    const late = t - dueAt > lateAfterMs(c.points[point]!);
+    const late = t - dueAt > lateAfterMs(points[point]!);
     return {
       call: {
         ...c,
         next: i,
-        samples: [...c.samples, { at: t, marketCap: cap, point: c.points[point]!, ...(late ? { late: true } : {}) }],
+        samples: [...c.samples, { at: t, marketCap: cap, point: points[point]!, ...(late ? { late: true } : {}) }],
         peak: Math.max(c.peak ?? 0, cap),
       },
       point,

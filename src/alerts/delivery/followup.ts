@@ -6,9 +6,14 @@
 import type { OutboxEntry } from '../../store/outbox.ts';
 import type { Subscription } from '../../store/subscriptions.ts';
 import { alertView } from '../../views/cards/alert.ts';
+import { mergedView } from '../../views/cards/merged.ts';
+import type { Call } from '../../store/calls.ts';
+import type { View } from '../../domain/view.ts';
+import { tokenKeyOf } from '../../domain/chains.ts';
+import type { T } from '../../i18n/index.ts';
 import { followupLine } from '../../views/cards/callLine.ts';
 import { translator } from '../../i18n/index.ts';
-import { formats } from '../../i18n/format.ts';
+import { formats, type Formats } from '../../i18n/format.ts';
 import { callOf, followupsOf } from '../calls/record.ts';
 import { isTestAlert } from '../testAlert.ts';
 import { finish, localeOf, wake, type DeliveryState } from './state.ts';
@@ -23,11 +28,18 @@ export async function track(
 ): Promise<void> {
   const { calls, outbox } = s.o;
   if (calls && e.content.kind === 'merged' && messageId) {
-    // Each alert of a merged message is a call of its own, scored like any other; it gets no
-    // follow-up edits, which would replace the whole list with one alert.
-    for (const id of e.content.members) {
-      const m = await outbox.get(id);
-      if (m?.content.kind === 'alert') await calls.record(callOf(m, m.content, messageId, [], s.now()));
+    // Each alert of a merged message is a call of its own, scored like any other. A burst's calls
+    // are followed up in their message: each edit shows the whole list with every token's move
+    // since (followUp). A quiet-hours summary already shows that move when it is sent: no edits.
+    const burst = e.content.why === 'burst';
+    const members = (await Promise.all(e.content.members.map((id) => outbox.get(id)))).filter(
+      (m): m is OutboxEntry & { content: { kind: 'alert' } } => m?.content.kind === 'alert',
+    );
+    const ids = members.map((m) => m.id);
+    const points = [...followupsOf(sub)].sort((a, b) => a - b);
+    for (const m of members) {
+      const call = callOf(m, m.content, messageId, [], s.now());
+      await calls.record(burst && ids.length > 1 && points.length ? { ...call, burst: { calls: ids, points } } : call);
     }
     return;
   }
@@ -79,12 +91,15 @@ export async function followUp(
     return 'later';
   }
   const locale = await localeOf(s, call);
-  const line = followupLine(call, translator(locale), formats(locale));
+  const burst = await burstOf(s, call);
+  const view = burst
+    ? burstView(burst, translator(locale), formats(locale))
+    : alertView(call.content, translator(locale), followupLine(call, translator(locale), formats(locale)));
   e.attempts++;
   const r = await sender.edit(
     call.chatId,
     call.messageId,
-    alertView(call.content, translator(locale), line),
+    view,
     call.threadId,
     sub?.posting?.forum ? { forum: sub.posting.forum } : undefined,
   );
@@ -95,7 +110,8 @@ export async function followUp(
       return 'next';
     case 'rejected':
     case 'gone':
-      await s.o.calls!.save([{ ...call, ended: r.reason }]);
+      // A burst's message is gone for every call in it.
+      await s.o.calls!.save((burst ?? [call]).map((c) => ({ ...c, ended: r.reason })));
       await finish(s, e, 'dead', `follow-ups ended: ${r.reason}`);
       s.o.log.info({ call: call.id, reason: r.reason }, 'alert message gone; its follow-ups end');
       return 'next';
@@ -112,4 +128,30 @@ export async function followUp(
       wake(s, e.notBefore);
       return 'later';
   }
+}
+
+/** The calls of the burst message `call` is in (each alert of it, in order), or undefined for an alert of its own. */
+async function burstOf(s: DeliveryState, call: Call): Promise<Call[] | undefined> {
+  if (!call.burst) return undefined;
+  // Calls that expired or were cleared (/calls clear) drop out of the list; the message keeps the rest.
+  const same = (await s.o.calls!.getMany(call.burst.calls)).filter(
+    (c): c is Call => c !== undefined && c.messageId === call.messageId && c.content !== undefined,
+  );
+  return same.length ? same : undefined;
+}
+
+/** A burst message again, each token's line with its move since the alert (the latest sample over the cap then). */
+function burstView(calls: readonly Call[], t: T, fmt: Formats): View {
+  const multiples = new Map<string, number>();
+  for (const c of calls) {
+    const last = c.samples.at(-1);
+    if (last && c.marketCap && c.marketCap > 0)
+      multiples.set(tokenKeyOf(c.token.chain, c.token.address), last.marketCap / c.marketCap);
+  }
+  const items = calls.map((c) => {
+    const content = c.content!;
+    const card = content.actions.find((a) => a.command === 'token');
+    return { token: content.token, kols: content.kols.map((k) => k.username), at: c.at, ...(card ? { card } : {}) };
+  });
+  return mergedView({ kind: 'merged', why: 'burst', members: calls.map((c) => c.id), items }, t, { fmt, multiples });
 }

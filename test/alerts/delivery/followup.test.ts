@@ -4,6 +4,7 @@ import { followUp, track } from '../../../src/alerts/delivery/followup.ts';
 import { addKols, mergeKols } from '../../../src/alerts/delivery/amend.ts';
 import { sendOne } from '../../../src/alerts/delivery/outcome.ts';
 import { mergedEntry } from '../../../src/alerts/merge.ts';
+import { nextDue, type Call } from '../../../src/store/calls.ts';
 import { alertContent, deliveryKit, textOf } from './kit.ts';
 
 const HOUR = 3_600_000;
@@ -48,6 +49,54 @@ test('each alert of a merged message is recorded as a call of that message', asy
   const members = [await k.alert('g'), await k.alert('g')];
   await track(k.s, mergedEntry('burst', members, k.now), '77', sub);
   for (const m of members) assert.equal((await k.store.calls.get(m.id))!.messageId, '77');
+});
+
+test('a burst’s calls are followed up in their message: each edit shows the whole list with every token’s move', async (t) => {
+  const k = await deliveryKit(t);
+  const sub = await k.subscribe('g', { filters: { ...(await k.subscribe('g')).filters, followups: [60] } });
+  const members = [await k.alert('g'), await k.alert('g')];
+  await track(k.s, mergedEntry('burst', members, k.now), '77', sub);
+  const [a, b] = await Promise.all(members.map(async (m) => (await k.store.calls.get(m.id))!));
+  assert.deepEqual(a!.burst, { calls: [members[0]!.id, members[1]!.id], points: [60] });
+  assert.deepEqual(a!.points, [], 'older code finds no point due and never edits the list with one alert');
+  assert.equal(nextDue(a!), a!.at + HOUR, 'the round finds it due');
+  const edit = async (call: Call, cap: number) => {
+    await k.store.calls.save([{ ...call, next: 1, samples: [{ at: k.now + HOUR, marketCap: cap, point: 60 }] }]);
+    const content = { kind: 'followup', call: call.id, point: 0 } as const;
+    const fu = await k.alert('g', { id: `fu:${call.id}:0`, content });
+    assert.equal(await followUp(k.s, fu, content, k.sender, sub), 'next');
+    const last = k.out.at(-1)!;
+    assert.equal(last.op, 'edit');
+    assert.equal(last.messageId, '77', 'the burst message itself');
+    return textOf(last.view);
+  };
+  const first = await edit(a!, 2_000_000);
+  assert.match(first, /2 alerts at once/);
+  assert.match(first, /TK1[^•]*2\.00x since then/);
+  assert.match(first, /TK2/, 'the other token stays listed');
+  assert.doesNotMatch(first, /TK2[^•]*since then/);
+  const second = await edit(b!, 3_000_000);
+  assert.match(second, /TK1[^•]*2\.00x since then/);
+  assert.match(second, /TK2[^•]*3\.00x since then/);
+  // The message deleted: every call of it ends.
+  k.answers.set('g', () => ({ kind: 'rejected', reason: 'message to edit not found' }));
+  const content = { kind: 'followup', call: a!.id, point: 0 } as const;
+  const fu = await k.alert('g', { id: `fu:${a!.id}:again`, content });
+  assert.equal(await followUp(k.s, fu, content, k.sender, sub), 'next');
+  for (const m of members) assert.match((await k.store.calls.get(m.id))!.ended!, /not found/);
+});
+
+test('a quiet-hours summary’s calls are scored but not followed (the summary shows the move when sent)', async (t) => {
+  const k = await deliveryKit(t);
+  const sub = await k.subscribe('q');
+  const members = [await k.alert('q'), await k.alert('q')];
+  await track(k.s, mergedEntry('quiet', members, k.now), '78', sub);
+  for (const m of members) {
+    const call = (await k.store.calls.get(m.id))!;
+    assert.equal(call.messageId, '78');
+    assert.equal(call.burst, undefined);
+    assert.equal(nextDue(call), undefined);
+  }
 });
 
 test('more KOLs within the cooldown: a sent alert is edited to name them all, each once', async (t) => {
