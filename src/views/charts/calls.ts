@@ -40,7 +40,8 @@ const PLOT = { left: 28, right: W - 28 };
 const TICKS = [0.01, 0.1, 0.25, 0.5, 1, 2, 5, 10, 25, 100, 1000];
 
 export function callsSvg(input: CallsChartInput): string {
-  const rows = input.rows.slice(0, CALLS_CHART_MAX_ROWS);
+  // Best first whatever order the caller kept (the store's is by time): peak, then now.
+  const rows = [...input.rows].sort((a, b) => b.peak - a.peak || b.now - a.now).slice(0, CALLS_CHART_MAX_ROWS);
   const values = rows.flatMap((r) => [r.peak, r.now]).filter((v) => v > 0 && Number.isFinite(v));
   const lo = Math.max(0.01, Math.min(0.5, ...values) / 1.2);
   const hi = Math.min(1000, Math.max(input.threshold * 1.5, ...values) * 1.2);
@@ -61,6 +62,15 @@ export function callsSvg(input: CallsChartInput): string {
     textEl(PLOT.left + 22 + peakW + 46, legendY, svgText(input.legend.now, 200, TEXT), {
       size: TEXT,
       fill: THEME.muted,
+    }),
+  );
+
+  // The figures column's head: which of the two multiples is which.
+  body.push(
+    textEl(PLOT.right, legendY, svgText(`${input.legend.peak} · ${input.legend.now}`, 220, TEXT), {
+      size: TEXT,
+      fill: THEME.muted,
+      anchor: 'end',
     }),
   );
 
@@ -109,6 +119,9 @@ export function callsSvg(input: CallsChartInput): string {
     body.push(rect(Math.min(one, peakX), barY, Math.abs(peakX - one), 20, THEME.neutral, 'opacity="0.55"'));
     const nowX = xOf(r.now);
     body.push(rect(Math.min(one, nowX), barY + 6, Math.abs(nowX - one), 8, r.now >= 1 ? THEME.up : THEME.down));
+    // A flat call has bars of no length: a mark on the 1x line says it is there and went nowhere.
+    if (Math.abs(peakX - one) < 3 && Math.abs(nowX - one) < 3)
+      body.push(rect(one - 4, barY, 8, 20, THEME.neutral, 'rx="2"'));
   });
   body.push(line(PLOT.left, bottom, PLOT.right, bottom, THEME.axis, 1));
   return svgDocument(W, Math.round(H), body);
