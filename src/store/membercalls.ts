@@ -19,6 +19,7 @@
  *
  * A board is a destination (subscriptionId): the same key as its alerts.
  */
+import { createHash } from 'node:crypto';
 import { tokenKeyOf } from '../domain/chains.ts';
 import type { Call, MemberRef } from './calls.ts';
 import type { RawStore } from './raw.ts';
@@ -117,6 +118,11 @@ export function createMemberCalls(kv: Kv, raw: RawStore, o: MemberCallOptions): 
       [],
       calls.map((c) => c.id),
     );
+    await raw.listEdit(
+      'calls::in',
+      [],
+      calls.map((c) => c.id),
+    );
     for (const m of new Set(calls.flatMap((c) => (c.member ? [c.member.id] : []))))
       await raw.listEdit(
         `calls::${dayKey(board, m)}`,
@@ -178,7 +184,10 @@ export function createMemberCalls(kv: Kv, raw: RawStore, o: MemberCallOptions): 
   }
 }
 
-/** A member's call as recorded: its id is unique per post (the credit is the f: key, not the id). */
+/**
+ * A member's call as recorded. Its id is unique per post (the credit is the f: key, not the id) and
+ * says nothing about who made it: ids stay in indexes a moment after /callboard forget.
+ */
 export function memberCall(o: {
   readonly board: string;
   readonly platform: Call['platform'];
@@ -194,7 +203,10 @@ export function memberCall(o: {
   readonly nonce: string;
 }): Call {
   return {
-    id: `m:${o.board}:${tokenKeyOf(o.token.chain, o.token.address)}:${o.at}:${o.member.id}:${o.nonce}`,
+    id: `m:${createHash('sha256')
+      .update(JSON.stringify([o.board, tokenKeyOf(o.token.chain, o.token.address), o.at, o.member.id, o.nonce]))
+      .digest('base64url')
+      .slice(0, 22)}`,
     subId: o.board,
     platform: o.platform,
     chatId: o.chatId,

@@ -70,6 +70,29 @@ test('Discord with the Message Content intent: the first paste is credited, the 
     [[ALICE.id, tok!.address]],
     'one call, Alice’s; the repeat and the bot are none',
   );
+  // /stats by @name (the callers stored here), then Alice forgets herself: her call and name leave.
+  const stats = await publicAnswer(
+    await h.fake.sendCommand({
+      name: 'stats',
+      channelId: channel,
+      user: BOB,
+      options: [{ name: 'member', type: 3, value: '@alice' }],
+    }),
+  );
+  const statsText = JSON.stringify(stats.embeds);
+  assert.match(statsText, /Calls by alice here/);
+  assert.match(statsText, /Calls: 1 · hit rate 0%/);
+  const forgot = await publicAnswer(
+    await h.fake.sendCommand({
+      name: 'callboard',
+      channelId: channel,
+      user: ALICE,
+      options: [{ name: 'action', type: 3, value: 'forget' }],
+    }),
+  );
+  assert.match(forgot.content, /Calls removed: 1/);
+  assert.deepEqual(await h.app.store.members.list(`discord:${channel}`, 0), []);
+  for await (const [, v] of h.app.store.space('calls').entries()) assert.ok(!JSON.stringify(v).includes(ALICE.id));
 });
 
 test('Discord without the intent: "Record call" credits the message’s author; someone else’s message takes an admin', async (t) => {
