@@ -4,6 +4,8 @@ import { PermissionError } from '../src/core/errors.ts';
 import { opt } from '../src/core/options.ts';
 import { formats } from '../src/i18n/format.ts';
 import { subscriptionId } from '../src/store/subscriptions.ts';
+import { currentCaps, keyOfToken } from '../src/alerts/current.ts';
+import { MAX_REQUESTS_PER_COMMAND } from '../src/core/budget.ts';
 import {
   callColumns,
   callRows,
@@ -19,6 +21,8 @@ import type { View } from '../src/domain/view.ts';
 
 const PERIOD_MS = { '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, all: Infinity } as const;
 const PAGE = 10;
+/** Distinct tokens whose market cap is read now: the command's whole upstream cap (it asks nothing else). */
+const NOW_LOOKUPS = MAX_REQUESTS_PER_COMMAND;
 
 const options = {
   action: opt.choice(['show', 'clear'], {
@@ -80,12 +84,29 @@ export default {
     const calls = (await ctx.store.calls.list(subId, now - PERIOD_MS[period])).filter(
       (c) => !kol || c.kols.includes(kol),
     );
-    const scored = calls.map(scoreCall);
-    const summary = summarise(scored);
-    const periodText = period === 'all' ? t('calls.periodAll') : t('calls.periodLast', { period });
-    const offset = input.offset ?? 0;
-    const request = { ...input, offset: undefined };
     if (!calls.length) return { kind: 'text', text: kol ? t('calls.noneKol', { kol }) : t('calls.none') };
+    const request = { ...input, offset: undefined };
+    const offset = input.offset ?? 0;
+    const sort = input.sort ?? 'best';
+    // "Now" is now: the tokens this page shows first (as their stored figures sort), then the
+    // period's most recent, one cached operation-2 request per distinct token within the cap.
+    const stored = calls.map((c) => scoreCall(c));
+    const first = input.by === 'kol' ? [] : sortCalls(stored, sort).slice(offset, offset + PAGE);
+    const recent = [...calls].sort((a, b) => b.at - a.at);
+    const live = await currentCaps(
+      ctx.api,
+      [...first.map((s) => s.call.token), ...recent.map((c) => c.token)],
+      NOW_LOOKUPS,
+      { budgetMs: ctx.budgetMs, log: ctx.log, signal: ctx.signal, cache: 'use' },
+    );
+    const scored = calls.map((c) => scoreCall(c, live.caps.get(keyOfToken(c.token))));
+    const summary = summarise(scored);
+    const liveNote =
+      live.asked < live.tokens || live.caps.size + live.gone.size < live.tokens
+        ? t('calls.nowPartial', { live: f.int(live.caps.size), tokens: f.int(live.tokens) })
+        : undefined;
+    const described = (line: string) => [line, liveNote].filter(Boolean).join('\n');
+    const periodText = period === 'all' ? t('calls.periodAll') : t('calls.periodLast', { period });
     if (input.by === 'kol') {
       const min = input.min_calls ?? MIN_KOL_CALLS;
       const ranked = byKol(scored).filter((r) => r.summary.calls >= min);
@@ -95,23 +116,23 @@ export default {
       return {
         kind: 'table',
         title: t('calls.titleByKol', { period: periodText }),
-        description: `${summaryLine(summary, t, f)}\n${stated}`,
+        description: described(`${summaryLine(summary, t, f)}\n${stated}`),
         columns: kolColumns(t),
         rows: kolRows(rows, offset, f, t),
         footer: rangeText(page, t),
         actions: offsetActions('calls', input, page, t),
       };
     }
-    const sorted = sortCalls(scored, input.sort ?? 'best');
+    const sorted = sortCalls(scored, sort);
     const rows = sorted.slice(offset, offset + PAGE);
     const page = { offset, limit: PAGE, shown: rows.length, total: sorted.length };
     const title = `${t('calls.title', { period: periodText })}${kol ? ` · @${kol}` : ''}`;
     const table: View = {
       kind: 'table',
       title,
-      description: summaryLine(summary, t, f),
+      description: described(summaryLine(summary, t, f)),
       columns: callColumns(t),
-      rows: callRows(rows, offset, f, now),
+      rows: callRows(rows, offset, f, now, { gone: live.gone, t }),
       footer: rangeText(page, t),
       actions: offsetActions('calls', input, page, t),
     };

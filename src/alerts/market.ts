@@ -35,11 +35,33 @@ const CONCURRENCY = 4;
 export async function marketNow(
   api: KolClient,
   tokens: Iterable<TokenRef>,
-  o: { budgetMs: number; log: Logger; signal?: AbortSignal; hedgeAfterMs?: number },
+  o: MarketOptions,
 ): Promise<Map<string, MarketAtTime>> {
+  return (await marketLookup(api, tokens, o)).markets;
+}
+
+export interface MarketOptions {
+  readonly budgetMs: number;
+  readonly log: Logger;
+  readonly signal?: AbortSignal;
+  readonly hedgeAfterMs?: number;
+  /** 'use': a command's read may take the client's cached answer (15 s); alerts and follow-ups bypass it. */
+  readonly cache?: 'use' | 'bypass';
+}
+
+/**
+ * marketNow, also saying which tokens the upstream answered for without them: no
+ * longer known there (delisted or wrong), not the same as a failed request.
+ */
+export async function marketLookup(
+  api: KolClient,
+  tokens: Iterable<TokenRef>,
+  o: MarketOptions,
+): Promise<{ markets: Map<string, MarketAtTime>; gone: Set<string> }> {
   const unique = new Map<string, TokenRef>();
   for (const t of tokens) unique.set(tokenKeyOf(t.chain, t.address), t);
   const out = new Map<string, MarketAtTime>();
+  const gone = new Set<string>();
   const queue = [...unique];
   const work = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
@@ -49,20 +71,21 @@ export async function marketNow(
         const ask = (signal: AbortSignal) =>
           api.getTokenAnalytics(
             { tokenAddress: t.address, chainId: t.chain, limit: 5 },
-            { budgetMs: o.budgetMs, cache: 'bypass', share: false, signal },
+            { budgetMs: o.budgetMs, cache: o.cache ?? 'bypass', share: false, signal },
           );
         const r = await hedged(ask, o.hedgeAfterMs, o.signal);
         const hit =
           r.items.find((i) => i.token.address === t.address) ??
           r.items.find((i) => i.token.address.toLowerCase() === t.address.toLowerCase());
         if (hit) out.set(key, { marketCap: hit.marketcap, liquidity: hit.liquidity, ageDays: hit.token_age });
+        else gone.add(key);
       } catch (err) {
         o.log.debug({ token: key, err }, 'market lookup failed');
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, work));
-  return out;
+  return { markets: out, gone };
 }
 
 /** The first answer of `ask`, asked a second time if the first has not answered after `afterMs`. */

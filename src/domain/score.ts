@@ -56,10 +56,14 @@ export interface Summary<C extends Scorable = Scorable> {
   readonly best: Scored<C> | null;
 }
 
-export function scoreCall<C extends Scorable>(call: C): Scored<C> {
+/**
+ * `current`: the market cap read just now, where the caller asked (/calls, the digest): it is
+ * the call's "now" instead of its last follow-up sample, and one more figure for its peak.
+ */
+export function scoreCall<C extends Scorable>(call: C, current?: number | null): Scored<C> {
   const base = call.marketCap;
   // No sample yet: nothing is known since the alert, which is not the same as 1x.
-  const latest = call.samples.at(-1)?.marketCap ?? null;
+  const latest = current ?? call.samples.at(-1)?.marketCap ?? null;
   if (base === null || !(base > 0) || latest === null) return { call, now: null, peak: null, latestCap: latest };
   const peak = Math.max(call.peak ?? base, base, latest);
   return { call, now: latest / base, peak: peak / base, latestCap: latest };

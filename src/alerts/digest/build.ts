@@ -210,7 +210,7 @@ async function callsSection(
 ): Promise<{ field: Field; picture?: Picture }> {
   if (!d.calls) return { field: { name: t('digest.calls'), value: t('digest.unavailable') } };
   const calls = (await d.calls.list(sub.id, period.from)).filter((c) => c.at < period.at);
-  const scored = calls.map(scoreCall);
+  const scored = calls.map((c) => scoreCall(c));
   const s = summarise(scored);
   if (!s.calls) return { field: { name: t('digest.calls'), value: t('digest.callsNone') } };
   const best = s.best ? `${s.best.call.token.symbol} ${x(s.best.peak!)}` : t('calls.nothingMoved');

@@ -848,6 +848,9 @@ export default {
     titleByKol: 'KOLs by their calls here · {{period}}',
     kolsMin: 'Only KOLs with {{min}}+ calls here are ranked (min_calls:1 shows every KOL).',
     kolsNoneMin: 'No KOL has {{min}}+ calls here in this period (min_calls:1 shows every KOL).',
+    /** The Now cell of a call whose token the analytics service no longer knows. */
+    gone: 'not found',
+    nowPartial: 'now: read just now for {{live}} of {{tokens}} tokens, the others as of their last follow-up',
     periodAll: 'all time',
     periodLast: 'last {{period}}',
     count_one: '{{count}} call',

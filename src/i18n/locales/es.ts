@@ -846,6 +846,8 @@ export default {
     titleByKol: 'KOL según sus calls aquí · {{period}}',
     kolsMin: 'Solo se clasifican KOLs con {{min}}+ calls aquí (min_calls:1 muestra a todos).',
     kolsNoneMin: 'Ningún KOL tiene {{min}}+ calls aquí en este periodo (min_calls:1 muestra a todos).',
+    gone: 'no encontrado',
+    nowPartial: 'ahora: leído al momento para {{live}} de {{tokens}} tokens, el resto según su último seguimiento',
     periodAll: 'desde siempre',
     periodLast: 'últimos {{period}}',
     count_one: '{{count}} call',

@@ -790,6 +790,8 @@ export default {
     titleByKol: '이곳의 콜 성과별 KOL · {{period}}',
     kolsMin: '이곳에서 콜이 {{min}}개 이상인 KOL만 순위에 들어가요(min_calls:1이면 전부 표시).',
     kolsNoneMin: '이 기간 이곳에서 콜이 {{min}}개 이상인 KOL이 없어요(min_calls:1이면 전부 표시).',
+    gone: '찾을 수 없음',
+    nowPartial: '현재: 토큰 {{tokens}}개 중 {{live}}개는 방금 조회, 나머지는 마지막 후속 확인 기준',
     periodAll: '전체 기간',
     periodLast: '최근 {{period}}',
     count_other: '콜 {{count}}개',

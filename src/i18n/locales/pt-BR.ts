@@ -848,6 +848,8 @@ export default {
     titleByKol: 'KOLs pelos seus calls aqui · {{period}}',
     kolsMin: 'Só entram KOLs com {{min}}+ calls aqui (min_calls:1 mostra todos).',
     kolsNoneMin: 'Nenhum KOL tem {{min}}+ calls aqui neste período (min_calls:1 mostra todos).',
+    gone: 'não encontrado',
+    nowPartial: 'agora: lido na hora para {{live}} de {{tokens}} tokens, o resto pelo último acompanhamento',
     periodAll: 'desde sempre',
     periodLast: 'últimas {{period}}',
     count_one: '{{count}} call',

@@ -858,6 +858,8 @@ export default {
     titleByKol: 'KOL по их коллам здесь · {{period}}',
     kolsMin: 'Ранжируются только KOL с {{min}}+ коллами здесь (min_calls:1 покажет всех).',
     kolsNoneMin: 'Ни у одного KOL нет {{min}}+ коллов здесь за этот период (min_calls:1 покажет всех).',
+    gone: 'не найден',
+    nowPartial: 'сейчас: получено только что для {{live}} из {{tokens}} токенов, остальные — по последней проверке',
     periodAll: 'за всё время',
     periodLast: 'за {{period}}',
     count_one: '{{count}} колл',

@@ -823,6 +823,8 @@ export default {
     titleByKol: 'Buradaki çağrılarına göre KOL’lar · {{period}}',
     kolsMin: 'Yalnızca burada {{min}}+ çağrısı olan KOL’lar sıralanır (min_calls:1 hepsini gösterir).',
     kolsNoneMin: 'Bu dönemde burada {{min}}+ çağrısı olan KOL yok (min_calls:1 hepsini gösterir).',
+    gone: 'bulunamadı',
+    nowPartial: 'şimdi: {{tokens}} tokenin {{live}} tanesi az önce okundu, kalanı son takibe göre',
     periodAll: 'tüm zamanlar',
     periodLast: 'son {{period}}',
     count_one: '{{count}} çağrı',

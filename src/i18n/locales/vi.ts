@@ -801,6 +801,8 @@ export default {
     titleByKol: 'KOL theo kèo của họ ở đây · {{period}}',
     kolsMin: 'Chỉ KOL có từ {{min}} kèo ở đây được xếp hạng (min_calls:1 hiện tất cả).',
     kolsNoneMin: 'Không KOL nào có từ {{min}} kèo ở đây trong khoảng này (min_calls:1 hiện tất cả).',
+    gone: 'không tìm thấy',
+    nowPartial: 'hiện tại: vừa đọc cho {{live}} trên {{tokens}} token, số còn lại theo lần theo dõi gần nhất',
     periodAll: 'mọi thời điểm',
     periodLast: '{{period}} qua',
     count_other: '{{count}} kèo',

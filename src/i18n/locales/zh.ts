@@ -779,6 +779,8 @@ export default {
     titleByKol: '按本群喊单表现排名的 KOL · {{period}}',
     kolsMin: '只排名在本群喊单不少于 {{min}} 次的 KOL（min_calls:1 显示全部）。',
     kolsNoneMin: '此期间本群没有喊单不少于 {{min}} 次的 KOL（min_calls:1 显示全部）。',
+    gone: '查无此币',
+    nowPartial: '现价：{{tokens}} 个代币中 {{live}} 个为刚刚读取，其余为最近一次跟进的数据',
     periodAll: '全部时间',
     periodLast: '最近 {{period}}',
     count_other: '{{count}} 次喊单',

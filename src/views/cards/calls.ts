@@ -15,6 +15,7 @@ import {
 import type { Call } from '../../store/calls.ts';
 import { CALLS_CHART_MAX_ROWS, type CallsChartInput } from '../charts/calls.ts';
 import type { Column } from '../../domain/view.ts';
+import { tokenKeyOf } from '../../domain/chains.ts';
 import { multiple } from './callLine.ts';
 import { rateOf, ticker } from './common.ts';
 import { drawPicture, type Drawn } from './pictures.ts';
@@ -52,13 +53,21 @@ export function summaryLine(s: Summary, t: T, f: Formats): string {
   return parts.join(' · ');
 }
 
-export function callRows(scored: readonly Scored[], offset: number, f: Formats, now: number): Record<string, string>[] {
+export function callRows(
+  scored: readonly Scored[],
+  offset: number,
+  f: Formats,
+  now: number,
+  live?: { readonly gone: ReadonlySet<string>; readonly t: T },
+): Record<string, string>[] {
+  const gone = (s: Scored) => live?.gone.has(tokenKeyOf(s.call.token.chain, s.call.token.address)) ?? false;
   return scored.map((s, i) => ({
     n: String(offset + i + 1),
     token: ticker(s.call.token.symbol, s.call.token.name),
     kol: s.call.kols.length > 1 ? `@${s.call.kols[0]} +${s.call.kols.length - 1}` : `@${s.call.kols[0] ?? '?'}`,
     when: f.timeAgo(s.call.at, now),
-    now: multiple(s.now, f).replace(/ \(.*\)$/, ''),
+    // The upstream no longer knows the token: there is no "now" to show, only what was sampled.
+    now: live && gone(s) ? live.t('calls.gone') : multiple(s.now, f).replace(/ \(.*\)$/, ''),
     peak: multiple(s.peak, f),
   }));
 }

@@ -1,0 +1,99 @@
+// "Now" in /calls is now: the market cap read at the command (operation 2, one request per
+// distinct token, through the client's cache), not the last follow-up sample; a token the
+// analytics service no longer knows says so; past the command's cap the rest keep their sample.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MAX_REQUESTS_PER_COMMAND } from '../../src/core/budget.ts';
+import type { Call } from '../../src/store/calls.ts';
+import { multiple } from '../../src/views/cards/callLine.ts';
+import { formats } from '../../src/i18n/format.ts';
+import { asTable, caller, harness, plain } from './harness.ts';
+
+const h = await harness();
+after(() => h.close());
+
+const f = formats('en');
+const subId = `${caller.platform}:${caller.chatId}`;
+const analytics = () => h.sandbox.requests.filter((r) => r.path === '/v2/tokens/analytics').length;
+let n = 0;
+
+/** A call an hour ago at `base`, its one follow-up sample at `sampled`. */
+async function call(token: { chain_id: string; address: string; symbol: string }, base: number, sampled: number) {
+  const i = n++;
+  const at = Date.now() - 3_600_000 - i * 60_000;
+  const c: Call = {
+    id: `now${i}`,
+    subId,
+    platform: 'console',
+    chatId: caller.chatId,
+    messageId: String(i),
+    token: {
+      chain: token.chain_id as Call['token']['chain'],
+      address: token.address,
+      symbol: token.symbol,
+      name: token.symbol,
+    },
+    kols: ['kol_a'],
+    tweetIds: [String(i)],
+    at,
+    marketCap: base,
+    liquidity: null,
+    points: [60],
+    next: 1,
+    samples: [{ at: at + 3_600_000, marketCap: sampled, point: 60 }],
+    peak: Math.max(base, sampled),
+  };
+  await h.store.calls.record(c);
+}
+
+const known = h.sandbox.data.tokens.filter((x) => x.marketcap > 0);
+
+test('/calls: now is read now, once per distinct token, cached; a token the service no longer knows says so', async () => {
+  const [a, b] = known;
+  // Both sampled flat at the alert's cap: only a read now can move them.
+  await call(a!, a!.marketcap / 3, a!.marketcap / 3);
+  await call(a!, a!.marketcap / 2, a!.marketcap / 2);
+  await call(b!, b!.marketcap * 2, b!.marketcap * 2);
+  await call({ chain_id: 'solana', address: 'GoneGoneGoneGoneGoneGoneGoneGoneGoneGone1111', symbol: 'GONE' }, 1e6, 2e6);
+  const before = analytics();
+  const view = asTable(await h.send('/calls sort:recent'));
+  assert.equal(analytics() - before, 3, 'one request per distinct token');
+  const rows = view.rows.map((r) => [r['token'], r['now'], r['peak']]);
+  assert.deepEqual(rows, [
+    [`$${a!.symbol}`, multiple(3, f), multiple(3, f)],
+    [`$${a!.symbol}`, multiple(2, f), multiple(2, f)],
+    [`$${b!.symbol}`, multiple(0.5, f).replace(/ \(.*\)$/, ''), multiple(1, f)],
+    ['$GONE', 'not found', multiple(2, f)],
+  ]);
+  assert.doesNotMatch(plain(view.description), /read just now/, 'every token was read: no note');
+  // Asked again at once: the client's cache answers.
+  asTable(await h.send('/calls sort:recent'));
+  assert.equal(analytics() - before, 3, 'no new request within the cache');
+  await h.store.calls.clear(subId);
+});
+
+test(`/calls over more tokens than the cap reads ${MAX_REQUESTS_PER_COMMAND}, the page's first, and says so`, async () => {
+  const tokens = known.slice(0, MAX_REQUESTS_PER_COMMAND + 4);
+  // The oldest calls sampled lowest: the worst page is the oldest ten, which the most recent first would miss.
+  for (const [i, x] of tokens.entries()) await call(x, x.marketcap, x.marketcap * (0.5 + (tokens.length - i) / 100));
+  h.api.clearCache();
+  const before = analytics();
+  const view = asTable(await h.send('/calls sort:worst'));
+  assert.equal(analytics() - before, MAX_REQUESTS_PER_COMMAND);
+  const asked = new Set(
+    h.sandbox.requests.slice(-MAX_REQUESTS_PER_COMMAND).map((r) => new URLSearchParams(r.rawQuery).get('tokenAddress')),
+  );
+  const page = tokens.slice(-10);
+  assert.deepEqual(
+    page.filter((x) => !asked.has(x.address)).map((x) => x.symbol),
+    [],
+    'the tokens of the page shown are read first',
+  );
+  assert.match(
+    plain(view.description),
+    new RegExp(
+      `now: read just now for ${MAX_REQUESTS_PER_COMMAND} of ${tokens.length} tokens, the others as of their last follow-up`,
+    ),
+  );
+  await h.store.calls.clear(subId);
+});
