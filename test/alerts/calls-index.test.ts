@@ -88,3 +88,36 @@ test('a crash between a call’s new sample and its index: the next round repair
   assert.deepEqual(asked, [x.content.token.address]);
   assert.ok(await store.outbox.get(`fu:${x.id}:1`));
 });
+
+test('a burst message’s calls due in one round queue one edit of the message, not one per token', async (t) => {
+  const store = await openStore('memory:');
+  t.after(() => store.close());
+  let clock = Date.now();
+  const calls = createCallStore(strictKv(new Keyv()), { retentionMs: 30 * 1440 * MINUTE, now: () => clock });
+  const api = {
+    async getTokenAnalytics(p: { tokenAddress: string }) {
+      return { items: [{ token: { address: p.tokenAddress }, marketcap: 2_000_000, liquidity: 1 }] };
+    },
+  } as unknown as KolClient;
+  const ids = [1, 2, 3].map((i) => `tw${i}:console:g`);
+  for (const [n, id] of ids.entries()) {
+    const content = alertContent(n + 1);
+    const e = { id, subId: 'console:g', platform: 'console' as const, chatId: 'g', isGroup: true, content };
+    const call = callOf({ ...e, createdAt: clock, state: 'sent', attempts: 1, notBefore: 0 }, content, '9', [], clock);
+    await calls.record({ ...call, burst: { calls: ids, points: [60] } });
+  }
+  clock += 61 * MINUTE;
+  const r = await createFollowups({
+    calls,
+    outbox: store.outbox,
+    api,
+    lease: { fenced: (write) => write() },
+    log: silentLogger(),
+    perMinute: 60,
+    now: () => clock,
+  }).round();
+  assert.equal(r.requests, 3, 'each token asked once');
+  assert.equal(r.queued, 1, 'one edit of the message');
+  assert.ok(await store.outbox.get(`fu:burst:console:g:9:${clock}`));
+  for (const id of ids) assert.equal((await calls.get(id))!.samples.length, 1, `${id} sampled`);
+});

@@ -131,6 +131,8 @@ export function createFollowups(o: FollowupsOptions): Followups {
       for (let i = 0; i < refs.length; i++) sent.push(t);
       const markets = await marketNow(o.api, refs, { budgetMs, log: o.log });
       let queued = 0;
+      /** Burst messages given their edit this round: one edit shows every token of the message. */
+      const bursts = new Set<string>();
       for (const [key, calls] of open) {
         const entries: OutboxEntry[] = [];
         const changed: Call[] = [];
@@ -144,8 +146,12 @@ export function createFollowups(o: FollowupsOptions): Followups {
           changed.push(step.call);
           // A member's call has no alert message to edit: its samples feed the board.
           if (step.point < 0 || c.member) continue;
+          const burst = c.burst ? `${c.chatId}:${c.messageId}` : undefined;
+          if (burst && bursts.has(burst)) continue;
+          if (burst) bursts.add(burst);
           entries.push({
-            id: `fu:${c.id}:${step.point}`,
+            // A burst's edit is the message's for this round (its calls' points fall due together).
+            id: burst ? `fu:burst:${c.subId}:${c.messageId}:${t}` : `fu:${c.id}:${step.point}`,
             subId: c.subId,
             platform: c.platform,
             chatId: c.chatId,
