@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import { tokenKeyOf } from '../domain/chains.ts';
 import type { Call, MemberRef } from './calls.ts';
 import type { RawStore } from './raw.ts';
-import type { Kv } from './strict.ts';
+import { StoreError, type Kv } from './strict.ts';
 
 export interface BoardSettings {
   readonly on: boolean;
@@ -144,11 +144,13 @@ export function createMemberCalls(kv: Kv, raw: RawStore, o: MemberCallOptions): 
       const held = await kv.get<Call>(key);
       if (held) return repeat(held);
       if (c.member && (await today(c.subId, c.member.id)) >= o.perDay) return { kind: 'limit' };
-      const value = JSON.stringify({ value: c, expires: now() + o.windowMs });
-      if (!(await raw.take(`calls::${key}`, value, o.windowMs))) {
+      // A lost take is read back; one that expired in between (or was forgotten) is tried again.
+      for (let tries = 0; ; tries++) {
+        const value = JSON.stringify({ value: c, expires: now() + o.windowMs });
+        if (await raw.take(`calls::${key}`, value, o.windowMs)) break;
         const winner = await kv.get<Call>(key);
-        // Taken and gone at once (it expired that instant): this post is not a call either way.
-        return winner ? repeat(winner) : { kind: 'limit' };
+        if (winner) return repeat(winner);
+        if (tries >= 2) throw new StoreError('store write failed: the first call could be neither taken nor read');
       }
       await store(c);
       return { kind: 'recorded', call: c };
