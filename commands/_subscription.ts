@@ -8,9 +8,14 @@ import type { CommandContext } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
 import { subscriptionId, type FeedPosition, type Subscription } from '../src/store/subscriptions.ts';
 
-/** This chat (or the forum topic asked in) as an alert destination, and its subscription id. */
+/**
+ * This chat (or the forum topic asked in) as an alert destination, and its subscription id.
+ * A Discord forum's post is not a destination: asked there, it is the forum itself (each alert
+ * opens a post of its own).
+ */
 export function destinationOf(ctx: CommandContext): Destination & { id: string } {
-  const { platform, chatId, threadId } = ctx.caller;
+  const { platform, chatId } = ctx.caller;
+  const threadId = ctx.caller.forum ? undefined : ctx.caller.threadId;
   return {
     id: subscriptionId(platform, chatId, threadId),
     platform,

@@ -3,7 +3,7 @@ import { POSTING_OPTIONS, SETTING_OPTIONS } from '../src/alerts/settings.ts';
 import { overQuota, StoppedByOwner, subscribe } from '../src/alerts/subscriptions.ts';
 import type { Command, CommandContext } from '../src/core/command.ts';
 import { pickLocale } from '../src/i18n/index.ts';
-import { subscriptionId, type AlertFilters, type DestinationPosting } from '../src/store/subscriptions.ts';
+import type { AlertFilters, DestinationPosting } from '../src/store/subscriptions.ts';
 import type { T } from '../src/i18n/index.ts';
 import { destinationOf, feedHead } from './_subscription.ts';
 import { followupsOf, parseFollowups } from '../src/alerts/calls/record.ts';
@@ -20,15 +20,14 @@ interface PostingInput {
   ping?: string | undefined;
   ping_summaries?: boolean | undefined;
   publish?: boolean | undefined;
-  forum?: boolean | undefined;
   tag?: string | undefined;
 }
 
 /** The forum's tag named `tag` (any case), or why not: only in a forum's post, only one of its tags. */
 function forumTag(o: PostingInput, ctx: CommandContext): string | undefined {
   const forum = ctx.caller.forum;
-  if ((o.forum === true || o.tag !== undefined) && !forum)
-    throw new UserError(ctx.t('destinations.forumOnlyInPost'), '/subscribe forum:true tag:alerts');
+  if (o.tag !== undefined && !forum)
+    throw new UserError(ctx.t('destinations.forumOnlyInPost'), '/subscribe tag:alerts');
   if (o.tag === undefined || !forum) return undefined;
   const hit = forum.tags.find((x) => x.name.toLowerCase() === o.tag!.trim().toLowerCase());
   if (!hit)
@@ -56,17 +55,18 @@ function postingFrom(o: PostingInput, ctx: CommandContext) {
     const pub = o.publish === undefined ? publish : o.publish || undefined;
     const tags = tag ? [tag] : (posts?.tags ?? []);
     // Discord refuses a post without a tag in a forum that requires one: say so now, not at the first alert.
-    if (o.forum === true && forum?.requiresTag && tags.length === 0)
+    if (forum?.requiresTag && tags.length === 0)
       throw new UserError(
         ctx.t('destinations.forumTagRequired', { tags: forum.tags.map((x) => x.name).join(', ') || '-' }),
-        '/subscribe forum:true tag:alerts',
+        '/subscribe tag:alerts',
       );
     return {
       ...rest,
       ...(ping ? { pingRole: ping } : {}),
       ...(ping && (o.ping_summaries ?? pingSummaries) ? { pingSummaries: true as const } : {}),
       ...(pub ? { publish: true as const } : {}),
-      ...(o.forum === true || posts ? { forum: { tags } } : {}),
+      // A forum takes posts, never messages: each alert opens one.
+      ...(forum ? { forum: { tags } } : {}),
     };
   };
 }
@@ -155,12 +155,7 @@ export default {
       ...list('blockKeywords', o.block, base.blockKeywords),
     });
     const posting = postingFrom(o, ctx);
-    const here = destinationOf(ctx);
-    // forum:true in a forum's post: the forum itself is the destination (each alert opens a post).
-    const to =
-      o.forum === true && ctx.caller.forum
-        ? (({ threadId: _, ...rest }) => ({ ...rest, id: subscriptionId(rest.platform, rest.chatId) }))(here)
-        : here;
+    const to = destinationOf(ctx);
     // A personal subscription starts with a real DM: one that could never be delivered is refused now.
     if (!to.isGroup && ctx.caller.confirmPrivately && !(await ctx.caller.confirmPrivately(ctx.t('destinations.dmOn'))))
       throw new UserError(ctx.t('destinations.dmClosed'));

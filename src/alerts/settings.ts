@@ -164,7 +164,6 @@ export const POSTING_OPTIONS = {
     example: 'true',
   }),
   publish: opt.boolean({ description: 'Announcement channels: publish alerts to following servers', example: 'true' }),
-  forum: opt.boolean({ description: 'In a forum post: alerts open a post per token in this forum', example: 'true' }),
   tag: opt.string({ description: 'The forum tag each alert post gets', max: 20, example: 'alerts' }),
 };
 

@@ -391,8 +391,7 @@ export default {
     dmClosed:
       'I can’t send you direct messages, so personal alerts could never arrive. Allow DMs from the bot (Privacy Settings), then /subscribe again.',
     personalQuota: 'You already have {{limit}} personal subscriptions, the most allowed.',
-    forumOnlyInPost:
-      'forum:true and tag: work in a post of a forum channel: open any post there and run /subscribe forum:true in it.',
+    forumOnlyInPost: 'tag: works in a post of a forum channel: open any post there and run /subscribe tag:<tag> in it.',
     forumUnknownTag: 'This forum has no tag “{{tag}}”. Its tags: {{tags}}.',
     forumTagRequired: 'This forum requires a tag on each post: add tag: with one of {{tags}}.',
     forumPosts:
@@ -709,7 +708,6 @@ export default {
       followups: 'Follow-up times after an alert, e.g. 1h,6h,24h, or off',
       ping: 'A role to ping on each new alert (@everyone: no ping)',
       publish: 'Announcement channels: publish alerts to following servers',
-      forum: 'In a forum post: alerts open a post per token in this forum',
       tag: 'The forum tag each alert post gets',
       ping_summaries: 'Also ping the role on merged bursts, quiet-hour summaries and digests',
     },

@@ -383,7 +383,7 @@ export default {
       'No puedo enviarte mensajes directos, así que tus alertas personales nunca llegarían. Permite MD del bot (Privacidad) y vuelve a usar /subscribe.',
     personalQuota: 'Ya tienes {{limit}} suscripciones personales, el máximo permitido.',
     forumOnlyInPost:
-      'forum:true y tag: funcionan en una publicación de un canal de foro: abre cualquier publicación y ejecuta /subscribe forum:true allí.',
+      'tag: funciona en una publicación de un canal de foro: abre cualquier publicación y ejecuta /subscribe tag:<etiqueta> allí.',
     forumUnknownTag: 'Este foro no tiene la etiqueta «{{tag}}». Sus etiquetas: {{tags}}.',
     forumTagRequired: 'Este foro exige una etiqueta en cada publicación: añade tag: con una de {{tags}}.',
     forumPosts:
@@ -700,7 +700,6 @@ export default {
       followups: 'Seguimientos tras una alerta, p. ej. 1h,6h,24h, u off',
       ping: 'Un rol a mencionar en cada alerta nueva (@everyone: sin mención)',
       publish: 'Canales de anuncios: difundir alertas a los servidores seguidores',
-      forum: 'En una publicación de foro: las alertas abren una publicación por token',
       tag: 'La etiqueta del foro de cada publicación de alerta',
       ping_summaries: 'Mencionar el rol también en ráfagas agrupadas, resúmenes de horas de silencio y digests',
     },

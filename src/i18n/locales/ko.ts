@@ -356,7 +356,7 @@ export default {
       'DM을 보낼 수 없어 개인 알림이 도착할 수 없습니다. 봇의 DM을 허용한 뒤(개인정보 보호 설정) 다시 /subscribe 하세요.',
     personalQuota: '이미 개인 구독이 {{limit}}개 있습니다. 허용된 최대치입니다.',
     forumOnlyInPost:
-      'forum:true 와 tag: 는 포럼 채널의 게시물에서 작동합니다: 아무 게시물이나 열고 그 안에서 /subscribe forum:true 를 실행하세요.',
+      'tag: 는 포럼 채널의 게시물에서 작동합니다: 아무 게시물이나 열고 그 안에서 /subscribe tag:<태그> 를 실행하세요.',
     forumUnknownTag: '이 포럼에는 “{{tag}}” 태그가 없습니다. 태그: {{tags}}.',
     forumTagRequired: '이 포럼은 게시물마다 태그가 필요합니다: {{tags}} 중 하나로 tag: 를 추가하세요.',
     forumPosts: '알림마다 이 포럼에 토큰 이름의 게시물을 엽니다. 쿨다운 안의 추가 KOL은 그 게시물에 더해집니다.',
@@ -659,7 +659,6 @@ export default {
       followups: '알림 후 후속 확인 시점, 예: 1h,6h,24h 또는 off',
       ping: '새 알림마다 멘션할 역할 (@everyone: 멘션 없음)',
       publish: '공지 채널: 팔로우하는 서버에 알림 발행',
-      forum: '포럼 게시물에서: 알림이 토큰마다 이 포럼에 게시물을 엽니다',
       tag: '알림 게시물마다 붙일 포럼 태그',
       ping_summaries: '묶인 알림, 조용한 시간 요약과 다이제스트에서도 역할 멘션',
     },

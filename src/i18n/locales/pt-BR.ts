@@ -385,7 +385,7 @@ export default {
       'Não consigo te enviar mensagens diretas, então alertas pessoais nunca chegariam. Permita DMs do bot (Privacidade) e use /subscribe de novo.',
     personalQuota: 'Você já tem {{limit}} assinaturas pessoais, o máximo permitido.',
     forumOnlyInPost:
-      'forum:true e tag: funcionam em uma postagem de um canal de fórum: abra qualquer postagem e use /subscribe forum:true nela.',
+      'tag: funciona em uma postagem de um canal de fórum: abra qualquer postagem e use /subscribe tag:<tag> nela.',
     forumUnknownTag: 'Este fórum não tem a tag “{{tag}}”. Tags dele: {{tags}}.',
     forumTagRequired: 'Este fórum exige uma tag em cada postagem: adicione tag: com uma de {{tags}}.',
     forumPosts:
@@ -702,7 +702,6 @@ export default {
       followups: 'Acompanhamentos após um alerta, ex. 1h,6h,24h, ou off',
       ping: 'Um cargo a mencionar em cada alerta novo (@everyone: sem menção)',
       publish: 'Canais de anúncios: publicar alertas nos servidores que seguem',
-      forum: 'Em uma postagem de fórum: alertas abrem uma postagem por token',
       tag: 'A tag do fórum de cada postagem de alerta',
       ping_summaries: 'Mencionar o cargo também em rajadas agrupadas, resumos de horas de silêncio e digests',
     },

@@ -376,7 +376,7 @@ export default {
       'Sana doğrudan mesaj gönderemiyorum, bu yüzden kişisel uyarılar hiç ulaşamaz. Bottan DM’lere izin ver (Gizlilik Ayarları), sonra tekrar /subscribe.',
     personalQuota: 'Zaten {{limit}} kişisel aboneliğin var, izin verilen en fazla sayı bu.',
     forumOnlyInPost:
-      'forum:true ve tag: bir forum kanalının gönderisinde çalışır: oradaki herhangi bir gönderiyi açıp /subscribe forum:true çalıştırın.',
+      'tag: bir forum kanalının gönderisinde çalışır: oradaki herhangi bir gönderiyi açıp /subscribe tag:<etiket> çalıştırın.',
     forumUnknownTag: 'Bu forumda “{{tag}}” etiketi yok. Etiketleri: {{tags}}.',
     forumTagRequired: 'Bu forum her gönderide etiket istiyor: {{tags}} içinden biriyle tag: ekleyin.',
     forumPosts: 'Her uyarı bu forumda token adıyla bir gönderi açar; bekleme süresi içindeki yeni KOL’lar ona eklenir.',
@@ -685,7 +685,6 @@ export default {
       followups: 'Uyarıdan sonra takip zamanları, ör. 1h,6h,24h veya off',
       ping: 'Her yeni uyarıda etiketlenecek rol (@everyone: etiket yok)',
       publish: 'Duyuru kanalları: uyarıları takip eden sunuculara yayınla',
-      forum: 'Forum gönderisinde: uyarılar bu forumda token başına gönderi açar',
       tag: 'Her uyarı gönderisine verilecek forum etiketi',
       ping_summaries: 'Rolü birleştirilmiş uyarılarda, sessiz saat özetlerinde ve özetlerde de etiketle',
     },

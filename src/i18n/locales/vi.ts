@@ -364,8 +364,7 @@ export default {
     dmClosed:
       'Tôi không thể nhắn tin riêng cho bạn, nên cảnh báo cá nhân sẽ không bao giờ đến. Hãy cho phép bot nhắn tin riêng (Quyền riêng tư) rồi /subscribe lại.',
     personalQuota: 'Bạn đã có {{limit}} đăng ký cá nhân, mức tối đa cho phép.',
-    forumOnlyInPost:
-      'forum:true và tag: dùng trong một bài của kênh diễn đàn: mở một bài bất kỳ và chạy /subscribe forum:true ở đó.',
+    forumOnlyInPost: 'tag: dùng trong một bài của kênh diễn đàn: mở một bài bất kỳ và chạy /subscribe tag:<thẻ> ở đó.',
     forumUnknownTag: 'Diễn đàn này không có thẻ “{{tag}}”. Các thẻ: {{tags}}.',
     forumTagRequired: 'Diễn đàn này yêu cầu thẻ cho mỗi bài: thêm tag: với một trong {{tags}}.',
     forumPosts:
@@ -669,7 +668,6 @@ export default {
       followups: 'Thời điểm cập nhật sau cảnh báo, vd. 1h,6h,24h, hoặc off',
       ping: 'Vai trò được nhắc ở mỗi cảnh báo mới (@everyone: không nhắc)',
       publish: 'Kênh thông báo: xuất bản cảnh báo tới máy chủ theo dõi',
-      forum: 'Trong bài diễn đàn: cảnh báo mở một bài cho mỗi token',
       tag: 'Thẻ diễn đàn cho mỗi bài cảnh báo',
       ping_summaries: 'Cũng nhắc vai trò ở cảnh báo gộp, tóm tắt giờ yên lặng và bản tổng hợp',
     },

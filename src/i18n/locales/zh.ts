@@ -346,8 +346,7 @@ export default {
     dmOn: '你的个人提醒已开启：将发送到这个私信。',
     dmClosed: '我无法给你发私信，个人提醒永远无法送达。请允许机器人私信你（隐私设置），然后再次 /subscribe。',
     personalQuota: '你已有 {{limit}} 个个人订阅，已达上限。',
-    forumOnlyInPost:
-      'forum:true 和 tag: 需在论坛频道的帖子中使用：打开该论坛任意帖子并在其中运行 /subscribe forum:true。',
+    forumOnlyInPost: 'tag: 需在论坛频道的帖子中使用：打开该论坛任意帖子并在其中运行 /subscribe tag:<标签>。',
     forumUnknownTag: '此论坛没有标签“{{tag}}”。可用标签：{{tags}}。',
     forumTagRequired: '此论坛要求每个帖子带标签：请加上 tag:，可选 {{tags}}。',
     forumPosts: '每条提醒会在此论坛开一个以代币命名的帖子；冷却期内更多 KOL 会补充到该帖中。',
@@ -648,7 +647,6 @@ export default {
       followups: '提醒后的跟进时间，如 1h,6h,24h，或 off',
       ping: '每条新提醒要提及的身份组（@everyone：不提及）',
       publish: '公告频道：将提醒发布到关注的服务器',
-      forum: '在论坛帖子中：提醒按代币在此论坛开帖',
       tag: '每个提醒帖子使用的论坛标签',
       ping_summaries: '合并的提醒、静默时段汇总和摘要也提及该身份组',
     },

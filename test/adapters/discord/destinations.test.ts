@@ -260,21 +260,15 @@ test('publish:true outside an announcement channel is refused with where it work
   assert.equal(await h.app.store.subscriptions.get(`discord:${TEXT}`), undefined);
 });
 
-test('a forum: /subscribe forum:true in one of its posts needs a tag it has; each token then gets one post, tagged, its later KOLs added to it', async (t) => {
+test('a forum: /subscribe in one of its posts needs a tag it has; each token then gets one post, tagged, its later KOLs added to it; /unsubscribe there stops it', async (t) => {
   const h = await harness(t);
-  const untagged = await privateAnswer(await subscribe(h, POST, [{ name: 'forum', type: 5, value: true }]));
+  const untagged = await privateAnswer(await subscribe(h, POST));
   assert.match(JSON.stringify(untagged.embeds), /requires a tag on each post: add tag: with one of Alerts/);
-  const unknown = await privateAnswer(
-    await subscribe(h, POST, [
-      { name: 'forum', type: 5, value: true },
-      { name: 'tag', type: 3, value: 'memes' },
-    ]),
-  );
+  const unknown = await privateAnswer(await subscribe(h, POST, [{ name: 'tag', type: 3, value: 'memes' }]));
   assert.match(JSON.stringify(unknown.embeds), /no tag “memes”/);
   assert.equal(await h.app.store.subscriptions.get(`discord:${FORUM}`), undefined);
   await publicAnswer(
     await subscribe(h, POST, [
-      { name: 'forum', type: 5, value: true },
       { name: 'tag', type: 3, value: 'alerts' },
       { name: 'cooldown', type: 4, value: 60 },
     ]),
@@ -302,6 +296,14 @@ test('a forum: /subscribe forum:true in one of its posts needs a tag it has; eac
     assert.equal(p.messages.length, 1, 'the alert is the post');
   }
   assert.deepEqual(h.fake.channelMessages(POST), [], 'nothing in the post it was asked in');
+  const off = await h.fake.sendCommand({
+    name: 'unsubscribe',
+    channelId: POST,
+    user: MANAGER,
+    memberPermissions: MANAGER_PERMISSIONS,
+  });
+  await publicAnswer(off);
+  assert.equal(await h.app.store.subscriptions.get(`discord:${FORUM}`), undefined, 'the forum’s alerts are off');
 });
 
 test('a person who only installed the app (no shared server) subscribes in the bot’s DM as well', async (t) => {
