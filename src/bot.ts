@@ -15,6 +15,7 @@ import { consoleSender } from './adapters/console/sender.ts';
 import type { ChatAdapter } from './adapters/types.ts';
 import { startOpsServer } from './ops/http.ts';
 import type { Metrics } from './ops/metrics.ts';
+import { paidLedger, type PaidLedgerStore } from './store/paid.ts';
 import type { T } from './i18n/index.ts';
 import { describeStore } from './store/index.ts';
 import { StartupError } from './startup.ts';
@@ -65,7 +66,7 @@ async function chatAdapters(config: Config, app: App, log: Logger, signal: Abort
   if (config.telegram) {
     const { createTelegramAdapter } = await import('./adapters/telegram/index.ts');
     const paid = config.telegram.paidBroadcast
-      ? await paidBroadcasts(config.telegram.paidBroadcast, app.metrics, log)
+      ? await paidBroadcasts(config.telegram.paidBroadcast, app.metrics, log, paidLedger(app.store.watch))
       : undefined;
     adapters.push(
       createTelegramAdapter({
@@ -98,11 +99,17 @@ async function chatAdapters(config: Config, app: App, log: Logger, signal: Abort
 const PAID_LOG_EVERY = 1000;
 
 /** The paid-broadcast policy, counted in /metrics and the log. */
-export async function paidBroadcasts(o: { maxStarsPerDay: number }, metrics: Metrics, log: Logger) {
+export async function paidBroadcasts(
+  o: { maxStarsPerDay: number },
+  metrics: Metrics,
+  log: Logger,
+  ledger?: PaidLedgerStore,
+) {
   const { PaidBroadcasts } = await import('./adapters/telegram/paid.ts');
   log.info({ maxStarsPerDay: o.maxStarsPerDay }, 'telegram: paid broadcasts on for alerts above the free rate');
   const policy: InstanceType<typeof PaidBroadcasts> = new PaidBroadcasts({
     maxStarsPerDay: o.maxStarsPerDay,
+    ...(ledger ? { ledger } : {}),
     events: {
       sent(stars) {
         metrics.paidMessages.inc();

@@ -131,6 +131,13 @@ export const MIGRATIONS: readonly Migration[] = [
     kind: 'expand',
     async up() {},
   },
+  {
+    to: 12,
+    what: "the watcher's space keeps what Telegram paid broadcasts spent per UTC day (paid:<day>, tenths of a Star, kept two days), so the daily cap holds across restarts",
+    // Version 11 code ignores the key: its paid broadcasts count the day from zero, as before.
+    kind: 'expand',
+    async up() {},
+  },
 ];
 
 /** The version this code writes. */

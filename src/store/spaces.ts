@@ -17,7 +17,10 @@ export const KEY_SPACES = {
     what: 'alerts tracked as calls, members’ own calls (/callboard) and their credits, follow-ups and scorecards',
   },
   outbox: { carry: true, what: 'alerts queued, held for quiet hours or sent (kept a while to send once)' },
-  watch: { carry: true, what: 'the feed position, tweets seen, cooldowns, held counts, digests posted' },
+  watch: {
+    carry: true,
+    what: 'the feed position, tweets seen, cooldowns, held counts, digests posted, paid-broadcast Stars per day',
+  },
   autocard: { carry: true, what: 'automatic-card settings per chat and their cooldowns' },
   page: { carry: true, what: 'button state behind answers already posted (expires)' },
   claim: {

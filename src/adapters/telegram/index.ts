@@ -348,6 +348,8 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
     async start() {
       if (state !== 'idle') throw new Error(`telegram adapter cannot start: ${state}`);
       state = 'starting';
+      // Paid broadcasts go on from the day's spending in the store (a restart does not spend the cap again).
+      await o.pacing?.paid?.sync();
       await reachTelegram();
       await registerCommands();
       if (o.webhook) {
@@ -380,6 +382,7 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
         });
       });
       await idle();
+      await o.pacing?.paid?.close();
       claims.close();
     },
     isReady() {

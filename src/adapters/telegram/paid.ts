@@ -25,7 +25,21 @@ export interface PaidBroadcastOptions {
   readonly now?: () => number;
   /** Told of every accepted paid send and of each change of state, for /metrics and the log. */
   readonly events?: PaidEvents;
+  /**
+   * Where the day's spending is kept (the store): a restart, or another instance taking over the
+   * alerts, goes on from it instead of from zero. Without it the count is this process's alone.
+   */
+  readonly ledger?: PaidLedger;
 }
+
+/** The Stars spent per UTC day, in tenths, shared by every instance (store/paid.ts). */
+export interface PaidLedger {
+  /** Adds `tenths` to `day`'s total and returns the new total. */
+  add(day: string, tenths: number): Promise<number>;
+}
+
+/** How often the day's spending is written to the ledger while paid sends go out. */
+export const LEDGER_EVERY_MS = 1_000;
 
 export interface PaidEvents {
   /** One message went out paid: `stars` is what it cost (0.1). */
@@ -45,6 +59,11 @@ export class PaidBroadcasts {
   #tenths = 0;
   #pausedUntil = 0;
   #cappedSaid = false;
+  /** Tenths spent here and not yet added to the ledger. */
+  #unsynced = 0;
+  #syncing: Promise<void> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  readonly #ledger: PaidLedger | undefined;
   /** Totals since start (for tests and the log). */
   messages = 0;
   refusals = 0;
@@ -54,6 +73,37 @@ export class PaidBroadcasts {
     this.#capTenths = Math.floor(o.maxStarsPerDay * 10);
     this.#now = o.now ?? Date.now;
     this.#events = o.events ?? {};
+    this.#ledger = o.ledger;
+  }
+
+  /**
+   * Reads (and writes) the day's total from the ledger now: at start, before the first alert, so
+   * a restart mid-day does not spend the cap again. Later syncs run by themselves while paying.
+   */
+  sync(): Promise<void> {
+    if (!this.#ledger) return Promise.resolve();
+    this.#syncing ??= (async () => {
+      this.#roll(this.#now());
+      const day = this.#day;
+      const delta = this.#unsynced;
+      this.#unsynced = 0;
+      try {
+        const total = await this.#ledger!.add(day, delta);
+        // Reservations made while the write was on its way stay counted on top.
+        if (day === this.#day) this.#tenths = Math.max(this.#tenths, total + this.#unsynced);
+      } catch {
+        this.#unsynced += delta; // the store was away: the next sync adds it
+      }
+    })().finally(() => (this.#syncing = undefined));
+    return this.#syncing;
+  }
+
+  /** Writes what is left unsynced and stops the timer (at shutdown). */
+  async close(): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#syncing;
+    if (this.#unsynced) await this.sync();
   }
 
   /** Takes one paid message out of today's cap; false: pay nothing now (capped or paused). */
@@ -69,6 +119,7 @@ export class PaidBroadcasts {
       return false;
     }
     this.#tenths += TENTHS_PER_MESSAGE;
+    this.#changed(TENTHS_PER_MESSAGE);
     return true;
   }
 
@@ -81,6 +132,18 @@ export class PaidBroadcasts {
   /** The reserved send did not go out paid (refused, failed, or never sent): nothing was spent. */
   release(): void {
     this.#tenths = Math.max(0, this.#tenths - TENTHS_PER_MESSAGE);
+    this.#changed(-TENTHS_PER_MESSAGE);
+  }
+
+  /** Counts a change of today's spending for the ledger, written within LEDGER_EVERY_MS. */
+  #changed(tenths: number): void {
+    if (!this.#ledger) return;
+    this.#unsynced += tenths;
+    this.#timer ??= setTimeout(() => {
+      this.#timer = undefined;
+      void this.sync();
+    }, LEDGER_EVERY_MS);
+    this.#timer.unref?.();
   }
 
   /** Telegram refused paying: release the reservation and pause paying for a while. */
@@ -105,6 +168,7 @@ export class PaidBroadcasts {
     if (day === this.#day) return;
     this.#day = day;
     this.#tenths = 0;
+    this.#unsynced = 0;
     this.#cappedSaid = false;
   }
 }

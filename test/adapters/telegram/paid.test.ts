@@ -10,6 +10,7 @@ import { paidBroadcasts } from '../../../src/bot.ts';
 import { createLogger, silentLogger } from '../../../src/log.ts';
 import { createMetrics } from '../../../src/ops/metrics.ts';
 import { openStore } from '../../../src/store/index.ts';
+import { paidLedger } from '../../../src/store/paid.ts';
 import { startTelegramFake, type TelegramFake } from '../../fakes/telegram/index.ts';
 
 const card: CardView = { kind: 'card', title: 'Alert', description: 'body', links: [] };
@@ -148,4 +149,34 @@ test('paid sends, their Stars and a refusal reach /metrics and the log (the bot�
   assert.match(text, /^kolradar_telegram_paid_refusals_total 1$/m);
   assert.ok(lines.some((l) => /paid broadcasts on/.test(l) && /"maxStarsPerDay":1/.test(l)));
   assert.equal(lines.filter((l) => /paid broadcast refused/.test(l)).length, 1);
+});
+
+test('the day’s spending is kept in the store: a restart goes on from it, and the next UTC day starts afresh', async (t) => {
+  const store = await openStore('memory:');
+  t.after(() => store.close());
+  const ledger = paidLedger(store.watch);
+  let now = Date.parse('2026-11-26T10:00:00Z');
+  const spend = (p: PaidBroadcasts, n: number) => {
+    let ok = 0;
+    for (let i = 0; i < n; i++)
+      if (p.reserve()) {
+        p.charged();
+        ok++;
+      }
+    return ok;
+  };
+  const first = new PaidBroadcasts({ maxStarsPerDay: 0.5, now: () => now, ledger });
+  await first.sync();
+  assert.equal(spend(first, 3), 3);
+  await first.close(); // shutdown writes what is left
+  assert.equal(await store.watch.get('paid:2026-11-26'), 3);
+  const restarted = new PaidBroadcasts({ maxStarsPerDay: 0.5, now: () => now, ledger });
+  await restarted.sync();
+  assert.equal(spend(restarted, 5), 2, 'only the rest of the day’s cap');
+  await restarted.close();
+  assert.equal(await store.watch.get('paid:2026-11-26'), 5);
+  now += 86_400_000;
+  const tomorrow = new PaidBroadcasts({ maxStarsPerDay: 0.5, now: () => now, ledger });
+  await tomorrow.sync();
+  assert.equal(spend(tomorrow, 5), 5);
 });
