@@ -63,7 +63,14 @@ export async function benchPictures(runs = 20): Promise<Row[]> {
         undefined,
         () => renderPng(momentumSvg(momentumChart('bench', momentum.items.slice(0, 10), '24h', now, en))),
       ],
-      ['price strip', undefined, () => renderPng(priceStripSvg(priceStripChart(item, en)))],
+      [
+        'price line',
+        undefined,
+        () =>
+          renderPng(
+            priceStripSvg(priceStripChart(item, en) ?? { symbol: 'X', changes: { m5: 1, h1: -2, h4: 3, h24: 4 } }),
+          ),
+      ],
     ];
     const rows: Row[] = [];
     for (const [name, nodes, draw] of cases) {

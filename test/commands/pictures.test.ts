@@ -5,6 +5,7 @@ import { BUSY_NOTE, drawPicture } from '../../src/views/cards/pictures.ts';
 import type { ChartPool } from '../../src/domain/charts.ts';
 import { ChartPoolBusy, createChartPool } from '../../src/views/charts/pool.ts';
 import { renderPng } from '../../src/views/charts/render.ts';
+import { priceLine } from '../../src/views/charts/priceStrip.ts';
 import { THEME } from '../../src/views/charts/theme.ts';
 import type { View } from '../../src/domain/view.ts';
 import { countColour, decodePng, looksDrawn, type DecodedPng } from '../views/charts/png.ts';
@@ -33,14 +34,14 @@ async function send(line: string, pictures: boolean): Promise<View> {
 }
 
 /** Every picture leaves 1000 px wide; a height of null: taller than wide (laid out for a phone). */
-function image(view: View, name: string, width: number, height: number | null): DecodedPng {
+function image(view: View, name: string, width: number, height: number | null, wide = false): DecodedPng {
   assert.ok(view.kind !== 'error', view.kind === 'error' ? view.message : '');
   assert.ok(view.picture, 'no picture');
   assert.equal(view.picture.name, name);
   const img = decodePng(view.picture.png);
   if (height === null) {
     assert.equal(img.width, width);
-    assert.ok(img.height > img.width, `${img.width}x${img.height}`);
+    assert.ok(wide || img.height > img.width, `${img.width}x${img.height}`);
   } else assert.deepEqual([img.width, img.height], [width, height]);
   assert.ok(looksDrawn(img), 'the picture is blank');
   return img;
@@ -93,22 +94,15 @@ test('/momentum adds the price after the shill for the listed tokens', async () 
   assert.ok(countColour(img, '#4fc3f7', 10) > 300, 'first series line missing');
 });
 
-test('/token adds the price-change strip: green bars up, red bars down', async () => {
+test('/token adds the day’s price line: green for a day up, red for a day down', async () => {
   const view = asCard(await send(`/token solana ${busy.address}`, true));
-  const img = image(view, 'price-strip.png', 1000, 375);
+  assert.ok(priceLine(busy.changes), 'the sandbox token moved over the day');
+  const img = image(view, 'price-strip.png', 1000, null, true);
   const alt = view.picture!.alt;
   assert.match(alt, new RegExp(`^\\$${busy.symbol} price change: 5m [-+]?[\\d.]+%, 1h .*, 4h .*, 24h .*$`));
-  const c = Object.values(busy.changes);
-  assert.equal(
-    countColour(img, THEME.up, 10) > 100,
-    c.some((v) => v > 0.005),
-    'green bars',
-  );
-  assert.equal(
-    countColour(img, THEME.down, 10) > 100,
-    c.some((v) => v < -0.005),
-    'red bars',
-  );
+  const day = busy.changes.h24;
+  assert.equal(countColour(img, THEME.up, 10) > 500, day > 0, 'green line');
+  assert.equal(countColour(img, THEME.down, 10) > 500, day < 0, 'red line');
 });
 
 test('without picture support the answers carry no picture and are otherwise the same', async () => {

@@ -16,6 +16,7 @@ import type {
 import type { CommandContext } from '../../core/command.ts';
 import { type ResolvedKol, kolRef } from '../../core/resolve.ts';
 import type { MindmapInput, MomentumInput, PriceStripInput, WinRateInput } from '../charts/index.ts';
+import { priceLine } from '../charts/index.ts';
 import type { ChartInputs, ChartKind } from '../../domain/charts.ts';
 import { ChartPoolBusy } from '../charts/pool.ts';
 import { decimalRatio } from '../charts/decimal.ts';
@@ -73,6 +74,7 @@ export function chartWords(t: T): ChartWords {
     legend: t('chart.legend'),
     timeAfter: t('chart.timeAfter'),
     shill: t('chart.shill'),
+    now: t('calls.legendNow'),
   };
 }
 
@@ -319,7 +321,9 @@ export function momentumPicture(
 
 // ---- /token: price change strip (operation 2's changes) ----
 
-export function priceStripChart(item: TokenAnalyticsItem, t: T): PriceStripInput {
+/** The day's price line, or undefined where it would say nothing the card's text does not. */
+export function priceStripChart(item: TokenAnalyticsItem, t: T): PriceStripInput | undefined {
+  if (!priceLine(item.changes)) return undefined;
   const symbol = ticker(item.token.symbol, item.token.name);
   return { symbol, changes: item.changes, title: t('chart.priceTitle', { symbol }), words: chartWords(t) };
 }

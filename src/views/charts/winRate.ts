@@ -2,7 +2,7 @@
 import type { ChartWords } from './words.ts';
 import { finite, percent, px } from './format.ts';
 import { circle, header, line, pathThrough, rect, svgDocument, textEl } from './svg.ts';
-import { svgText } from './text.ts';
+import { escapeXml, svgText } from './text.ts';
 import { legibleSize, THEME } from './theme.ts';
 import { textWidth } from './font.ts';
 import { WINDOWS } from './windows.ts';
@@ -99,7 +99,13 @@ export function winRateSvg(input: WinRateInput): string {
   values.forEach((v, i) => {
     const x = xOf(i);
     if (v === null) {
-      body.push(textEl(x, plot.bottom - 12, 'n/a', { size: TEXT, fill: THEME.faint, anchor: 'middle' }));
+      body.push(
+        textEl(x, plot.bottom - 12, escapeXml(input.words?.na ?? 'n/a'), {
+          size: TEXT,
+          fill: THEME.faint,
+          anchor: 'middle',
+        }),
+      );
       previous = null;
       return;
     }

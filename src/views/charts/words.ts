@@ -20,6 +20,8 @@ export interface ChartWords {
   readonly timeAfter: string;
   /** The momentum chart's first column: the moment of the shill. */
   readonly shill: string;
+  /** The price line's last point. */
+  readonly now: string;
 }
 
 /** A template with its values; a plural word picks its form for `n`. */
