@@ -17,6 +17,28 @@ export function canManageNow(interaction: Interaction): boolean {
   );
 }
 
+/** Thread channel types: announcement thread, public thread, private thread. */
+const THREAD_TYPES = new Set([10, 11, 12]);
+const RECALLED_MAX = 1000;
+/**
+ * Each recent interaction's raw `channel` (type and parent), for a channel discord.js has not
+ * cached (an archived thread, or any channel under HTTP interactions, where nothing is cached):
+ * a thread must be the same destination (channel, thread) whether or not it was cached.
+ */
+const recalled = new Map<string, { type: number; parentId?: string }>();
+
+/** Keeps an interaction's raw channel (from the gateway's INTERACTION_CREATE or an HTTP POST). */
+export function rememberChannel(raw: unknown): void {
+  if (!raw || typeof raw !== 'object') return;
+  const { id, channel } = raw as { id?: unknown; channel?: { type?: unknown; parent_id?: unknown } };
+  if (typeof id !== 'string' || !channel || typeof channel.type !== 'number') return;
+  if (recalled.size >= RECALLED_MAX) recalled.delete(recalled.keys().next().value!);
+  recalled.set(id, {
+    type: channel.type,
+    ...(typeof channel.parent_id === 'string' ? { parentId: channel.parent_id } : {}),
+  });
+}
+
 /**
  * Where the interaction was made: a thread is a channel of its own on Discord, but as a
  * destination it is (parent channel, thread), as a Telegram topic is (chat, topic).
@@ -36,7 +58,10 @@ function placeOf(interaction: Interaction): Pick<Caller, 'chatId' | 'threadId' |
         : undefined;
     return { chatId: channel.parentId, threadId: id, channelKind: 'thread', ...(forum ? { forum } : {}) };
   }
-  if (channel?.type === ChannelType.GuildAnnouncement) return { chatId: id, channelKind: 'announcement' };
+  const raw = channel ? undefined : recalled.get(interaction.id);
+  if (raw?.parentId && THREAD_TYPES.has(raw.type)) return { chatId: raw.parentId, threadId: id, channelKind: 'thread' };
+  if ((channel?.type ?? raw?.type) === ChannelType.GuildAnnouncement)
+    return { chatId: id, channelKind: 'announcement' };
   return { chatId: id, ...(interaction.inGuild() ? { channelKind: 'text' as const } : {}) };
 }
 

@@ -11,6 +11,7 @@
  * POST instead of a call to the callback route). The handlers, the
  * dispatcher and the renderers are the gateway's.
  */
+import { rememberChannel } from './caller.ts';
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_HOST } from '../../config.ts';
@@ -120,7 +121,10 @@ export function gatewayInteractionHandler(client: Client): (data: unknown) => vo
     throw new Error(
       'discord.js has no client.actions.InteractionCreate.handle: HTTP interactions need a supported version',
     );
-  return (data) => void handle.call(action, data);
+  return (data) => {
+    rememberChannel(data);
+    void handle.call(action, data);
+  };
 }
 
 /**

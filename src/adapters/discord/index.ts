@@ -43,6 +43,7 @@ import { handleRecordCall, handleTokenCard, installMessageCards } from './lookup
 import { NO_MENTIONS } from './payload.ts';
 import { RECORD_CALL_COMMAND, TOKEN_CARD_COMMAND } from './commands.ts';
 import { createDiscordSender } from './sender.ts';
+import { rememberChannel } from './caller.ts';
 import { Publisher, type PublisherOptions } from './publish.ts';
 import {
   startHttpInteractions,
@@ -266,6 +267,10 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     })().catch((err: unknown) => log.error({ err, guild: guild.id }, 'disabling a removed guild failed'));
   });
 
+  // An interaction's raw channel, for a thread discord.js has not cached (callerFor keeps it a thread).
+  client.on(Events.Raw, (packet: { t?: string; d?: unknown }) => {
+    if (packet.t === 'INTERACTION_CREATE') rememberChannel(packet.d);
+  });
   client.on(Events.Error, (err) => log.error({ err }, 'discord client error'));
   client.on(Events.Warn, (message) => log.warn({ message }, 'discord client warning'));
   client.on(Events.ShardDisconnect, (event, shard) =>

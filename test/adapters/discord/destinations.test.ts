@@ -2,6 +2,7 @@
 // on new alerts only, threads (archived, locked), announcement channels' hourly publishing, and
 // personal subscriptions in the bot's DM.
 import { test, type TestContext } from 'node:test';
+import { generateKeyPairSync } from 'node:crypto';
 import assert from 'node:assert/strict';
 import { snowflake, type FakeGuildConfig, type SendCommandOptions } from '../../fakes/discord/index.ts';
 import {
@@ -24,6 +25,7 @@ const NEWS = snowflake();
 const TRADERS = snowflake();
 const QUIET = snowflake();
 const FORUM = snowflake();
+const ASLEEP = snowflake();
 const POST = snowflake();
 const TAG = snowflake();
 
@@ -40,6 +42,8 @@ const guild = (): FakeGuildConfig => ({
     { id: TEXT, name: 'alerts' },
     { id: THREAD, name: 'sol-calls', type: 11, parentId: TEXT },
     { id: LOCKED, name: 'old', type: 11, parentId: TEXT },
+    // Archived before the bot connected: not among GUILD_CREATE's threads, so discord.js has not cached it.
+    { id: ASLEEP, name: 'asleep', type: 11, parentId: TEXT, archived: true },
     { id: NEWS, name: 'news', type: 5 },
     { id: FORUM, name: 'calls', type: 15, requireTag: true, tags: [{ id: TAG, name: 'Alerts' }] },
     { id: POST, name: 'read me', type: 11, parentId: FORUM },
@@ -319,4 +323,30 @@ test('a person who only installed the app (no shared server) subscribes in the b
   await publicAnswer(on);
   assert.equal((await h.app.store.subscriptions.get(`discord:${dm}`))?.isGroup, false);
   assert.equal(h.fake.channelMessages(dm).length, 1, 'confirmed by a real DM');
+});
+
+test('a thread discord.js has not cached (archived before the bot connected) is the same destination (channel, thread)', async (t) => {
+  const h = await harness(t);
+  assert.equal(h.adapter.client.channels.cache.get(ASLEEP), undefined, 'not cached');
+  await publicAnswer(await subscribe(h, ASLEEP));
+  assert.equal((await h.app.store.subscriptions.get(`discord:${TEXT}:${ASLEEP}`))?.threadId, ASLEEP);
+  assert.equal(await h.app.store.subscriptions.get(`discord:${ASLEEP}`), undefined, 'never a channel of its own');
+  const watcher = h.app.startAlerts([h.adapter.sender]);
+  await watcher.tick();
+  shill(h, [18]);
+  await watcher.tick();
+  await until(() => h.fake.channelMessages(ASLEEP).length === 1, 'the alert in the thread');
+  assert.equal(h.fake.channel(ASLEEP)!.archived, false);
+});
+
+test('over HTTP interactions (nothing cached) /subscribe in a thread is still (channel, thread), and an announcement channel may publish', async (t) => {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const hex = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex');
+  const h = await harness(t, { adapter: { httpInteractions: { publicKey: hex, port: 0, host: '127.0.0.1' } } });
+  h.fake.setInteractionsEndpoint(`http://127.0.0.1:${h.adapter.httpAddress()!.port}/interactions`, privateKey);
+  await publicAnswer(await subscribe(h, THREAD));
+  assert.equal((await h.app.store.subscriptions.get(`discord:${TEXT}:${THREAD}`))?.threadId, THREAD);
+  assert.equal(await h.app.store.subscriptions.get(`discord:${THREAD}`), undefined);
+  await publicAnswer(await subscribe(h, NEWS, [{ name: 'publish', type: 5, value: true }]));
+  assert.equal((await h.app.store.subscriptions.get(`discord:${NEWS}`))?.posting?.publish, true);
 });
