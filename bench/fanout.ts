@@ -13,7 +13,9 @@ import { SlidingWindow } from '../src/adapters/window.ts';
 import { openStore, type Store } from '../src/store/index.ts';
 import { DEFAULT_FILTERS } from '../src/alerts/filters.ts';
 import { startDiscordFake } from '../test/fakes/discord/index.ts';
-import { startTelegramFake } from '../test/fakes/telegram/index.ts';
+import { startTelegramFake, type TelegramFake } from '../test/fakes/telegram/index.ts';
+import type { PacingOptions } from '../src/adapters/telegram/pacer.ts';
+import type { DeliveryOptions } from '../src/alerts/delivery/state.ts';
 import { createTelegramAdapter } from '../src/adapters/telegram/index.ts';
 import type { Row } from './stats.ts';
 
@@ -133,25 +135,27 @@ export async function benchDiscordFanout(n = 10_000, perSecond = 500): Promise<R
 }
 
 /**
- * Telegram: the fake's clock runs `timeScale` times faster (windows and
- * retry_after shrink alike) and the adapter's pacer is told the same, so the
- * 30 messages/s limit becomes 30/timeScale per real second: 10,000 chats in
- * seconds instead of minutes, with the same rules.
+ * One alert to `n` Telegram chats (ids from `firstId`) through the adapter's sender and the real
+ * delivery, 256 at once; the time the drain took. The caller stops the delivery and closes the rest.
  */
-export async function benchTelegramFanout(n = 10_000, timeScale = 0.25): Promise<Row[]> {
-  const fake = await startTelegramFake({ knownChatsOnly: false, timeScale });
+export async function drainTelegram(
+  fake: TelegramFake,
+  store: Store,
+  n: number,
+  firstId: number,
+  pacing: PacingOptions,
+  onResult?: DeliveryOptions['onResult'],
+) {
   const log = silentLogger();
-  const store = await openStore('memory:');
-  const limit = 30 / timeScale;
   const adapter = createTelegramAdapter({
     token: fake.token,
     apiRoot: fake.apiRoot,
     dispatcher: undefined as never,
     store,
     log,
-    pacing: { timeScale },
+    pacing,
   });
-  const chats = Array.from({ length: n }, (_, i) => String(1_000_000 + i));
+  const chats = Array.from({ length: n }, (_, i) => String(firstId + i));
   await subscribeAll(store, 'telegram', chats);
   await store.outbox.enqueue('bench', entries('telegram', chats));
   const delivery = createDelivery({
@@ -160,10 +164,24 @@ export async function benchTelegramFanout(n = 10_000, timeScale = 0.25): Promise
     senders: [adapter.sender],
     log,
     concurrency: 256,
+    ...(onResult ? { onResult } : {}),
   });
   const t0 = performance.now();
   await delivery.drain();
-  const seconds = (performance.now() - t0) / 1000;
+  return { chats, seconds: (performance.now() - t0) / 1000, delivery };
+}
+
+/**
+ * Telegram: the fake's clock runs `timeScale` times faster (windows and
+ * retry_after shrink alike) and the adapter's pacer is told the same, so the
+ * 30 messages/s limit becomes 30/timeScale per real second: 10,000 chats in
+ * seconds instead of minutes, with the same rules.
+ */
+export async function benchTelegramFanout(n = 10_000, timeScale = 0.25): Promise<Row[]> {
+  const fake = await startTelegramFake({ knownChatsOnly: false, timeScale });
+  const store = await openStore('memory:');
+  const limit = 30 / timeScale;
+  const { seconds, delivery } = await drainTelegram(fake, store, n, 1_000_000, { timeScale });
   const delivered = fake.requests.filter((q) => q.method === 'sendMessage' && q.status === 200).length;
   const limited = fake.requests.filter((q) => q.status === 429).length;
   const rate = delivered / seconds;

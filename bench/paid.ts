@@ -6,13 +6,10 @@
  * 1,000/s limit); and a balance that runs out half-way, on a clock 4x faster so
  * the free remainder takes seconds: nothing may be lost, nothing sent twice.
  */
-import { createDelivery } from '../src/alerts/delivery.ts';
-import { createTelegramAdapter } from '../src/adapters/telegram/index.ts';
 import { PAID_PER_SECOND, PaidBroadcasts } from '../src/adapters/telegram/paid.ts';
-import { silentLogger } from '../src/log.ts';
 import { openStore } from '../src/store/index.ts';
 import { startTelegramFake } from '../test/fakes/telegram/index.ts';
-import { entries, subscribeAll } from './fanout.ts';
+import { drainTelegram } from './fanout.ts';
 import type { Row } from './stats.ts';
 
 interface PaidRun {
@@ -34,7 +31,6 @@ interface PaidRun {
 
 async function paidFanout(n: number, stars: number, timeScale: number): Promise<PaidRun> {
   const fake = await startTelegramFake({ knownChatsOnly: false, timeScale, paidBroadcast: { stars } });
-  const log = silentLogger();
   const store = await openStore('memory:');
   let spent = 0;
   const other: Record<string, number> = {};
@@ -46,32 +42,18 @@ async function paidFanout(n: number, stars: number, timeScale: number): Promise<
       },
     },
   });
-  const adapter = createTelegramAdapter({
-    token: fake.token,
-    apiRoot: fake.apiRoot,
-    dispatcher: undefined as never,
+  const { chats, seconds, delivery } = await drainTelegram(
+    fake,
     store,
-    log,
-    pacing: { timeScale, paid: policy },
-  });
-  const chats = Array.from({ length: n }, (_, i) => String(3_000_000 + i));
-  await subscribeAll(store, 'telegram', chats);
-  await store.outbox.enqueue('bench', entries('telegram', chats));
-  const delivery = createDelivery({
-    outbox: store.outbox,
-    subscriptions: store.subscriptions,
-    senders: [adapter.sender],
-    log,
-    concurrency: 256,
-    onResult: (_e, r) => {
+    n,
+    3_000_000,
+    { timeScale, paid: policy },
+    (_e, r) => {
       if (r.kind === 'sent') return;
       const k = `${r.kind}${'reason' in r ? `: ${r.reason.slice(0, 60)}` : ''}`;
       other[k] = (other[k] ?? 0) + 1;
     },
-  });
-  const t0 = performance.now();
-  await delivery.drain();
-  const seconds = (performance.now() - t0) / 1000;
+  );
   const ok = fake.requests.filter((q) => q.method === 'sendMessage' && q.status === 200);
   const posts = chats.map((id) => fake.messages(Number(id)).length);
   const run: PaidRun = {

@@ -9,12 +9,24 @@ import type { KolClient } from '../../src/api/index.ts';
 import { createFollowups } from '../../src/alerts/calls/followups.ts';
 import { callOf } from '../../src/alerts/calls/record.ts';
 import { silentLogger } from '../../src/log.ts';
-import { createCallStore } from '../../src/store/calls.ts';
-import { openStore } from '../../src/store/index.ts';
+import { createCallStore, type CallStore } from '../../src/store/calls.ts';
+import { openStore, type Store } from '../../src/store/index.ts';
 import { strictKv, type Kv } from '../../src/store/strict.ts';
 import { alertContent } from './delivery/kit.ts';
 
 const MINUTE = 60_000;
+
+/** Follow-up rounds over `calls`, 60 requests a minute, on the test's clock. */
+const followups = (calls: CallStore, store: Store, api: KolClient, now: () => number) =>
+  createFollowups({
+    calls,
+    outbox: store.outbox,
+    api,
+    lease: { fenced: (write) => write() },
+    log: silentLogger(),
+    perMinute: 60,
+    now,
+  });
 
 test('a crash between a call’s new sample and its index: the next round repairs the index and asks only for tokens due', async (t) => {
   const store = await openStore('memory:');
@@ -37,16 +49,7 @@ test('a crash between a call’s new sample and its index: the next round repair
       return { items: [{ token: { address: p.tokenAddress }, marketcap: 2_000_000, liquidity: 1 }] };
     },
   } as unknown as KolClient;
-  const round = () =>
-    createFollowups({
-      calls,
-      outbox: store.outbox,
-      api,
-      lease: { fenced: (write) => write() },
-      log: silentLogger(),
-      perMinute: 60,
-      now: () => clock,
-    }).round();
+  const round = () => followups(calls, store, api, () => clock).round();
   const entry = (i: number) => ({
     id: `tw${i}:console:c`,
     subId: 'console:c',
@@ -107,15 +110,7 @@ test('a burst message’s calls due in one round queue one edit of the message, 
     await calls.record({ ...call, burst: { calls: ids, points: [60] } });
   }
   clock += 61 * MINUTE;
-  const r = await createFollowups({
-    calls,
-    outbox: store.outbox,
-    api,
-    lease: { fenced: (write) => write() },
-    log: silentLogger(),
-    perMinute: 60,
-    now: () => clock,
-  }).round();
+  const r = await followups(calls, store, api, () => clock).round();
   assert.equal(r.requests, 3, 'each token asked once');
   assert.equal(r.queued, 1, 'one edit of the message');
   assert.ok(await store.outbox.get(`fu:burst:console:g:9:${clock}`));
