@@ -99,7 +99,7 @@ export default {
       NOW_LOOKUPS,
       { budgetMs: ctx.budgetMs, log: ctx.log, signal: ctx.signal, cache: 'use' },
     );
-    const scored = calls.map((c) => scoreCall(c, live.caps.get(keyOfToken(c.token))));
+    const scored = calls.map((c) => scoreCall(c, { current: live.caps.get(keyOfToken(c.token)) }));
     const summary = summarise(scored);
     const liveNote =
       live.asked < live.tokens || live.caps.size + live.gone.size < live.tokens
@@ -133,6 +133,7 @@ export default {
       description: described(summaryLine(summary, t, f)),
       columns: callColumns(t),
       rows: callRows(rows, offset, f, now, { gone: live.gone, t }),
+      notes: [t('calls.peakNote')],
       footer: rangeText(page, t),
       actions: offsetActions('calls', input, page, t),
     };

@@ -60,8 +60,11 @@ export interface Summary<C extends Scorable = Scorable> {
  * `current`: the market cap read just now, where the caller asked (/calls, the digest): it is
  * the call's "now" instead of its last follow-up sample, and one more figure for its peak.
  */
-export function scoreCall<C extends Scorable>(call: C, current?: number | null): Scored<C> {
+export function scoreCall<C extends Scorable>(call: C, o?: { readonly current?: number | null }): Scored<C> {
   const base = call.marketCap;
+  // An object, not a bare number: `calls.map(scoreCall)` passes the index second.
+  const current =
+    typeof o === 'object' && o.current !== undefined && o.current !== null && o.current > 0 ? o.current : null;
   // No sample yet: nothing is known since the alert, which is not the same as 1x.
   const latest = current ?? call.samples.at(-1)?.marketCap ?? null;
   if (base === null || !(base > 0) || latest === null) return { call, now: null, peak: null, latestCap: latest };

@@ -24,6 +24,7 @@ test('an alert becomes a call per destination, followed up in place at 1h, 6h an
     assert.equal(call.messageId, h.sent.find((s) => s.chatId === chat)!.messageId);
   }
   let peak = atAlert;
+  const lines: string[] = [];
   for (const [i, point] of [1, 6, 24].entries()) {
     h.advance((point - (i === 0 ? 0 : [1, 6, 24][i - 1]!)) * HOUR + 60_000);
     const before = h.sb.count('2');
@@ -31,15 +32,23 @@ test('an alert becomes a call per destination, followed up in place at 1h, 6h an
     assert.equal(h.sb.count('2') - before, 1, `${point}h: one request for the token, however many destinations`);
     const served = tok.marketcap;
     peak = Math.max(peak, served);
+    lines.push(
+      `Since alert (${point === 24 ? '1d' : `${point}h`}): ${multiple(served / atAlert, en)} · mcap ${usd(atAlert)} → ${usd(served)}`,
+    );
     const round = h.edits.slice(-3);
     assert.equal(h.edits.length, 3 * (i + 1), `${point}h: each alert edited once`);
     assert.deepEqual(new Set(round.map((e) => e.chatId)), new Set(h.chats));
     for (const e of round) {
       const text = textOf(e.view);
-      assert.ok(text.includes(`Since alert (${point === 24 ? '1d' : `${point}h`})`), text);
+      // Each point's line stays as later points come, in order: 1h, then 6h, then 1d.
+      const at = lines.map((l) => text.indexOf(l));
+      assert.ok(
+        at.every((x, k) => x >= 0 && (k === 0 || x > at[k - 1]!)),
+        `${point}h: every line so far, in order: ${text}`,
+      );
       assert.ok(text.includes(`${usd(atAlert)} → ${usd(served)}`), `${point}h: the market caps served: ${text}`);
       assert.ok(text.includes(`): ${multiple(served / atAlert, en)} ·`), text);
-      assert.ok(text.includes(`peak ${multiple(peak / atAlert, en)}`), text);
+      assert.ok(text.includes(`Highest sampled since the alert: ${multiple(peak / atAlert, en)} (${usd(peak)})`), text);
       assert.ok(text.includes(`${tok.symbol} shilled by`), 'the alert itself is unchanged above the line');
     }
   }
@@ -189,5 +198,5 @@ test('the peak counts later sightings of the token by the watcher', async (t) =>
   await h.cycle();
   const line = textOf(h.edits.find((e) => e.messageId === '1')!.view);
   const peak = Math.max(sighted, tok.marketcap);
-  assert.ok(line.includes(`peak ${multiple(peak / atAlert, en)}`), line);
+  assert.ok(line.includes(`Highest sampled since the alert: ${multiple(peak / atAlert, en)}`), line);
 });

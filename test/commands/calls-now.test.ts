@@ -66,6 +66,7 @@ test('/calls: now is read now, once per distinct token, cached; a token the serv
     ['$GONE', 'not found', multiple(2, f)],
   ]);
   assert.doesNotMatch(plain(view.description), /read just now/, 'every token was read: no note');
+  assert.match(plain(view.notes?.[0]), /^Peak: the highest market cap the bot sampled since the alert/);
   // Asked again at once: the client's cache answers.
   asTable(await h.send('/calls sort:recent'));
   assert.equal(analytics() - before, 3, 'no new request within the cache');

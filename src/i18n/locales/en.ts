@@ -840,12 +840,15 @@ export default {
   /** Call tracking: follow-up lines edited into alerts, /calls and its picture. */
   calls: {
     nothingMoved: 'nothing stood out (no call rose 10% above its alert)',
-    sinceAlert: 'Since alert ({{point}}): {{multiple}} · mcap {{from}} → {{to}} · peak {{peak}}',
-    sinceAlertLate: 'Since alert ({{point}}, checked late): {{multiple}} · mcap {{from}} → {{to}} · peak {{peak}}',
+    sinceAlert: 'Since alert ({{point}}): {{multiple}} · mcap {{from}} → {{to}}',
+    peakSampled: 'Highest sampled since the alert: {{peak}} ({{cap}})',
+    sinceAlertLate: 'Since alert ({{point}}, checked late): {{multiple}} · mcap {{from}} → {{to}}',
     title: 'Calls here · {{period}}',
     titleByKol: 'KOLs by their calls here · {{period}}',
     kolsMin: 'Only KOLs with {{min}}+ calls here are ranked (min_calls:1 shows every KOL).',
     kolsNoneMin: 'No KOL has {{min}}+ calls here in this period (min_calls:1 shows every KOL).',
+    peakNote:
+      'Peak: the highest market cap the bot sampled since the alert (follow-ups, later alerts of the token, the read now), not a traded high.',
     /** The Now cell of a call whose token the analytics service no longer knows. */
     gone: 'not found',
     nowPartial: 'now: read just now for {{live}} of {{tokens}} tokens, the others as of their last follow-up',

@@ -838,13 +838,15 @@ export default {
   },
   calls: {
     nothingMoved: 'nada destacó (ninguna llamada subió un 10% desde su alerta)',
-    sinceAlert: 'Desde la alerta ({{point}}): {{multiple}} · cap. {{from}} → {{to}} · máximo {{peak}}',
-    sinceAlertLate:
-      'Desde la alerta ({{point}}, revisado tarde): {{multiple}} · cap. {{from}} → {{to}} · máximo {{peak}}',
+    sinceAlert: 'Desde la alerta ({{point}}): {{multiple}} · cap. {{from}} → {{to}}',
+    peakSampled: 'Máximo muestreado desde la alerta: {{peak}} ({{cap}})',
+    sinceAlertLate: 'Desde la alerta ({{point}}, revisado tarde): {{multiple}} · cap. {{from}} → {{to}}',
     title: 'Calls aquí · {{period}}',
     titleByKol: 'KOL según sus calls aquí · {{period}}',
     kolsMin: 'Solo se clasifican KOLs con {{min}}+ calls aquí (min_calls:1 muestra a todos).',
     kolsNoneMin: 'Ningún KOL tiene {{min}}+ calls aquí en este periodo (min_calls:1 muestra a todos).',
+    peakNote:
+      'Pico: la mayor capitalización que el bot muestreó desde la alerta (seguimientos, alertas posteriores del token, la lectura de ahora), no un máximo negociado.',
     gone: 'no encontrado',
     nowPartial: 'ahora: leído al momento para {{live}} de {{tokens}} tokens, el resto según su último seguimiento',
     periodAll: 'desde siempre',

@@ -783,12 +783,15 @@ export default {
   },
   calls: {
     nothingMoved: '눈에 띄는 콜 없음(알림 이후 10% 넘게 오른 콜이 없어요)',
-    sinceAlert: '알림 이후 ({{point}}): {{multiple}} · 시총 {{from}} → {{to}} · 최고 {{peak}}',
-    sinceAlertLate: '알림 이후 ({{point}}, 늦게 확인): {{multiple}} · 시총 {{from}} → {{to}} · 최고 {{peak}}',
+    sinceAlert: '알림 이후 ({{point}}): {{multiple}} · 시총 {{from}} → {{to}}',
+    peakSampled: '알림 이후 확인된 최고치: {{peak}} ({{cap}})',
+    sinceAlertLate: '알림 이후 ({{point}}, 늦게 확인): {{multiple}} · 시총 {{from}} → {{to}}',
     title: '이곳의 콜 · {{period}}',
     titleByKol: '이곳의 콜 성과별 KOL · {{period}}',
     kolsMin: '이곳에서 콜이 {{min}}개 이상인 KOL만 순위에 들어가요(min_calls:1이면 전부 표시).',
     kolsNoneMin: '이 기간 이곳에서 콜이 {{min}}개 이상인 KOL이 없어요(min_calls:1이면 전부 표시).',
+    peakNote:
+      '최고: 알림 이후 봇이 확인한 가장 높은 시가총액(후속 확인, 해당 토큰의 이후 알림, 현재 조회)이며 실제 거래 최고가는 아닙니다.',
     gone: '찾을 수 없음',
     nowPartial: '현재: 토큰 {{tokens}}개 중 {{live}}개는 방금 조회, 나머지는 마지막 후속 확인 기준',
     periodAll: '전체 기간',

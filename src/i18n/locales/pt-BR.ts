@@ -840,13 +840,15 @@ export default {
   },
   calls: {
     nothingMoved: 'nada se destacou (nenhuma call subiu 10% desde o alerta)',
-    sinceAlert: 'Desde o alerta ({{point}}): {{multiple}} · cap. {{from}} → {{to}} · pico {{peak}}',
-    sinceAlertLate:
-      'Desde o alerta ({{point}}, verificado com atraso): {{multiple}} · cap. {{from}} → {{to}} · pico {{peak}}',
+    sinceAlert: 'Desde o alerta ({{point}}): {{multiple}} · cap. {{from}} → {{to}}',
+    peakSampled: 'Maior valor amostrado desde o alerta: {{peak}} ({{cap}})',
+    sinceAlertLate: 'Desde o alerta ({{point}}, verificado com atraso): {{multiple}} · cap. {{from}} → {{to}}',
     title: 'Calls aqui · {{period}}',
     titleByKol: 'KOLs pelos seus calls aqui · {{period}}',
     kolsMin: 'Só entram KOLs com {{min}}+ calls aqui (min_calls:1 mostra todos).',
     kolsNoneMin: 'Nenhum KOL tem {{min}}+ calls aqui neste período (min_calls:1 mostra todos).',
+    peakNote:
+      'Pico: a maior capitalização que o bot amostrou desde o alerta (acompanhamentos, alertas posteriores do token, a leitura de agora), não uma máxima negociada.',
     gone: 'não encontrado',
     nowPartial: 'agora: lido na hora para {{live}} de {{tokens}} tokens, o resto pelo último acompanhamento',
     periodAll: 'desde sempre',

@@ -815,13 +815,15 @@ export default {
   },
   calls: {
     nothingMoved: 'öne çıkan yok (hiçbir çağrı uyarıdan bu yana %10 yükselmedi)',
-    sinceAlert: 'Uyarıdan beri ({{point}}): {{multiple}} · piyasa değeri {{from}} → {{to}} · zirve {{peak}}',
-    sinceAlertLate:
-      'Uyarıdan beri ({{point}}, geç kontrol edildi): {{multiple}} · piyasa değeri {{from}} → {{to}} · zirve {{peak}}',
+    sinceAlert: 'Uyarıdan beri ({{point}}): {{multiple}} · piyasa değeri {{from}} → {{to}}',
+    peakSampled: 'Uyarıdan beri ölçülen en yüksek: {{peak}} ({{cap}})',
+    sinceAlertLate: 'Uyarıdan beri ({{point}}, geç kontrol edildi): {{multiple}} · piyasa değeri {{from}} → {{to}}',
     title: 'Buradaki çağrılar · {{period}}',
     titleByKol: 'Buradaki çağrılarına göre KOL’lar · {{period}}',
     kolsMin: 'Yalnızca burada {{min}}+ çağrısı olan KOL’lar sıralanır (min_calls:1 hepsini gösterir).',
     kolsNoneMin: 'Bu dönemde burada {{min}}+ çağrısı olan KOL yok (min_calls:1 hepsini gösterir).',
+    peakNote:
+      'Zirve: botun uyarıdan beri ölçtüğü en yüksek piyasa değeri (takipler, tokenin sonraki uyarıları, şimdiki okuma); işlem görmüş en yüksek değer değil.',
     gone: 'bulunamadı',
     nowPartial: 'şimdi: {{tokens}} tokenin {{live}} tanesi az önce okundu, kalanı son takibe göre',
     periodAll: 'tüm zamanlar',

@@ -792,13 +792,15 @@ export default {
   },
   calls: {
     nothingMoved: 'không có gì nổi bật (không kèo nào tăng 10% so với lúc cảnh báo)',
-    sinceAlert: 'Từ lúc cảnh báo ({{point}}): {{multiple}} · vốn hóa {{from}} → {{to}} · đỉnh {{peak}}',
-    sinceAlertLate:
-      'Từ lúc cảnh báo ({{point}}, kiểm tra muộn): {{multiple}} · vốn hóa {{from}} → {{to}} · đỉnh {{peak}}',
+    sinceAlert: 'Từ lúc cảnh báo ({{point}}): {{multiple}} · vốn hóa {{from}} → {{to}}',
+    peakSampled: 'Cao nhất đã ghi nhận từ lúc cảnh báo: {{peak}} ({{cap}})',
+    sinceAlertLate: 'Từ lúc cảnh báo ({{point}}, kiểm tra muộn): {{multiple}} · vốn hóa {{from}} → {{to}}',
     title: 'Các kèo ở đây · {{period}}',
     titleByKol: 'KOL theo kèo của họ ở đây · {{period}}',
     kolsMin: 'Chỉ KOL có từ {{min}} kèo ở đây được xếp hạng (min_calls:1 hiện tất cả).',
     kolsNoneMin: 'Không KOL nào có từ {{min}} kèo ở đây trong khoảng này (min_calls:1 hiện tất cả).',
+    peakNote:
+      'Đỉnh: vốn hóa cao nhất bot đã ghi nhận từ lúc cảnh báo (theo dõi, cảnh báo sau của token, lần đọc hiện tại), không phải đỉnh giao dịch.',
     gone: 'không tìm thấy',
     nowPartial: 'hiện tại: vừa đọc cho {{live}} trên {{tokens}} token, số còn lại theo lần theo dõi gần nhất',
     periodAll: 'mọi thời điểm',

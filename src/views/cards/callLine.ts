@@ -18,19 +18,27 @@ export function pointLabel(minutes: number, f: Formats): string {
   return f.age(minutes, 'minutes');
 }
 
-/** The line under an alert: "Since alert (6h): 2.4x · mcap $1.2M → $2.9M · peak 3.1x". Undefined before the first sample. */
+/**
+ * The lines over an alert, one per follow-up point answered so far, each kept as later points
+ * come ("Since alert (1h): 1.4x · mcap $1.2M → $1.7M", then 6h, 24h), and the highest market
+ * cap the bot sampled (follow-ups and the watcher's later sightings: not a traded high).
+ * Undefined before the first sample.
+ */
 export function followupLine(call: Call, t: T, f: Formats): string | undefined {
-  const s = call.samples.at(-1);
-  if (!s || call.marketCap === null || !(call.marketCap > 0)) return undefined;
-  const peak = Math.max(call.peak ?? 0, s.marketCap, call.marketCap);
-  const values = {
-    point: pointLabel(s.point ?? Math.round((s.at - call.at) / 60_000), f),
-    multiple: multiple(s.marketCap / call.marketCap, f),
-    from: f.usd(call.marketCap),
-    to: f.usd(s.marketCap),
-    peak: multiple(peak / call.marketCap, f),
-  };
-  return s.late ? t('calls.sinceAlertLate', values) : t('calls.sinceAlert', values);
+  const base = call.marketCap;
+  if (!call.samples.length || base === null || !(base > 0)) return undefined;
+  const lines = call.samples.map((s) => {
+    const values = {
+      point: pointLabel(s.point ?? Math.round((s.at - call.at) / 60_000), f),
+      multiple: multiple(s.marketCap / base, f),
+      from: f.usd(base),
+      to: f.usd(s.marketCap),
+    };
+    return s.late ? t('calls.sinceAlertLate', values) : t('calls.sinceAlert', values);
+  });
+  const peak = Math.max(call.peak ?? 0, base, ...call.samples.map((s) => s.marketCap));
+  lines.push(t('calls.peakSampled', { peak: multiple(peak / base, f), cap: f.usd(peak) }));
+  return lines.join('\n');
 }
 
 /** "Follow-ups: 1h, 6h, 1d after each alert, edited into it", or "Follow-ups: off". */
