@@ -24,8 +24,11 @@ import { DEFAULT_MIN_TOKENS, HIT_MULTIPLE, scoreCall, sortCalls, summarise } fro
 import type { DigestPeriod } from './schedule.ts';
 import type { Kv } from '../../store/strict.ts';
 import { periodShills, type PeriodShills } from '../shills.ts';
+import { currentCaps, keyOfToken } from '../current.ts';
 
 const TOP = 5;
+/** Distinct tokens a digest's scorecard reads now at most: a busy week stays a bounded digest. */
+export const DIGEST_NOW_TOKENS = 50;
 /** Operation 5 rows read for the best win rates: enough that TOP of them have a sample (DEFAULT_MIN_TOKENS). */
 const WIN_RATE_ROWS = 30;
 
@@ -206,13 +209,30 @@ async function callsSection(
   sub: Subscription,
   period: DigestPeriod,
   t: T,
-  f: Pick<Formats, 'pct'>,
+  f: Pick<Formats, 'pct' | 'int'>,
 ): Promise<{ field: Field; picture?: Picture }> {
   if (!d.calls) return { field: { name: t('digest.calls'), value: t('digest.unavailable') } };
   const calls = (await d.calls.list(sub.id, period.from)).filter((c) => c.at < period.at);
-  const scored = calls.map((c) => scoreCall(c));
+  if (!calls.length) return { field: { name: t('digest.calls'), value: t('digest.callsNone') } };
+  // As of the digest, not of the last follow-up: a token that tripled since shows it. One
+  // request per distinct token (cached, so digests posted together share them), the best by
+  // their stored figures first, at most DIGEST_NOW_TOKENS.
+  const stored = sortCalls(
+    calls.map((c) => scoreCall(c)),
+    'best',
+  );
+  const live = await currentCaps(
+    d.api,
+    stored.map((r) => r.call.token),
+    DIGEST_NOW_TOKENS,
+    {
+      budgetMs: d.budgetMs ?? 10_000,
+      log: d.log,
+      cache: 'use',
+    },
+  );
+  const scored = calls.map((c) => scoreCall(c, { current: live.caps.get(keyOfToken(c.token)) }));
   const s = summarise(scored);
-  if (!s.calls) return { field: { name: t('digest.calls'), value: t('digest.callsNone') } };
   const best = s.best ? `${s.best.call.token.symbol} ${x(s.best.peak!)}` : t('calls.nothingMoved');
   const field = {
     name: t('digest.calls'),
@@ -222,6 +242,8 @@ async function callsSection(
       best,
     }),
   };
+  if (live.asked < live.tokens || live.caps.size + live.gone.size < live.tokens)
+    field.value += `\n${t('calls.nowPartial', { live: f.int(live.caps.size), tokens: f.int(live.tokens) })}`;
   const rows = sortCalls(scored, 'best')
     .filter((r) => r.peak !== null && r.now !== null)
     .slice(0, CALLS_CHART_MAX_ROWS)
