@@ -5,6 +5,12 @@ import { addKols, mergeKols } from '../../../src/alerts/delivery/amend.ts';
 import { sendOne } from '../../../src/alerts/delivery/outcome.ts';
 import { mergedEntry } from '../../../src/alerts/merge.ts';
 import { nextDue, type Call } from '../../../src/store/calls.ts';
+import Keyv from 'keyv';
+import type { KolClient } from '../../../src/api/index.ts';
+import { createFollowups } from '../../../src/alerts/calls/followups.ts';
+import { silentLogger } from '../../../src/log.ts';
+import { createCallStore } from '../../../src/store/calls.ts';
+import { strictKv, type Kv } from '../../../src/store/strict.ts';
 import { alertContent, deliveryKit, textOf } from './kit.ts';
 
 const HOUR = 3_600_000;
@@ -133,4 +139,59 @@ test('an edit queued before its call’s sample was saved waits for it, then sho
   await k.store.calls.save([{ ...call, next: 1, samples: [{ at: k.now + HOUR, marketCap: 3_000_000, point: 60 }] }]);
   assert.equal(await followUp(k.s, (await k.store.outbox.get(fu.id))!, content, k.sender, sub), 'next');
   assert.match(textOf(k.out.at(-1)!.view), /Since alert \(1h\): 3x/);
+});
+
+test('a crash between a round’s burst edit and its samples: restarted, the message shows every token’s move', async (t) => {
+  let crash = false;
+  const inner = strictKv(new Keyv());
+  const kv: Kv = {
+    ...inner,
+    async set(key, value, ttl) {
+      if (crash && key.startsWith('c:')) throw new Error('killed before the samples were saved');
+      return inner.set(key, value, ttl);
+    },
+  };
+  let now = 0;
+  const calls = createCallStore(kv, { retentionMs: 30 * 24 * HOUR, now: () => now });
+  const k = await deliveryKit(t, { calls });
+  now = k.now;
+  const sub = await k.subscribe('g', { filters: { ...(await k.subscribe('g')).filters, followups: [60] } });
+  const members = [await k.alert('g'), await k.alert('g')];
+  await track(k.s, mergedEntry('burst', members, k.now), '77', sub);
+  const api = {
+    async getTokenAnalytics(p: { tokenAddress: string }) {
+      return { items: [{ token: { address: p.tokenAddress }, marketcap: 2_000_000, liquidity: 1 }] };
+    },
+  } as unknown as KolClient;
+  const round = () =>
+    createFollowups({
+      calls,
+      outbox: k.store.outbox,
+      api,
+      lease: { fenced: (write) => write() },
+      log: silentLogger(),
+      perMinute: 60,
+      now: () => k.now,
+    }).round();
+  k.advance(HOUR + 60_000);
+  crash = true;
+  await assert.rejects(round(), /killed/);
+  crash = false;
+  const pending = async () => {
+    const out = [];
+    for (const e of await k.store.outbox.pending())
+      if (e.content.kind === 'followup' && e.state === 'pending') out.push(e);
+    return out;
+  };
+  const [first] = await pending();
+  assert.ok(first, 'the edit was queued before the crash');
+  const fu = first.content as Extract<typeof first.content, { kind: 'followup' }>;
+  assert.equal(await followUp(k.s, first, fu, k.sender, sub), 'later', 'it waits for the sample it shows');
+  k.advance(5_000); // restarted: the round runs again
+  await round();
+  for (const e of await pending()) assert.equal(await followUp(k.s, e, e.content as typeof fu, k.sender, sub), 'next');
+  const last = k.out.at(-1)!;
+  assert.equal(last.messageId, '77');
+  assert.match(textOf(last.view), /TK1[^•]*2\.00x since then/);
+  assert.match(textOf(last.view), /TK2[^•]*2\.00x since then/);
 });
