@@ -97,7 +97,13 @@ export default {
       ctx.api,
       [...first.map((s) => s.call.token), ...recent.map((c) => c.token)],
       NOW_LOOKUPS,
-      { budgetMs: ctx.budgetMs, log: ctx.log, signal: ctx.signal, cache: 'use' },
+      // The whole read within the command's budget: what is not answered by then keeps its sample.
+      {
+        budgetMs: ctx.budgetMs,
+        log: ctx.log,
+        signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(ctx.budgetMs)]),
+        cache: 'use',
+      },
     );
     const scored = calls.map((c) => scoreCall(c, { current: live.caps.get(keyOfToken(c.token)) }));
     const summary = summarise(scored);

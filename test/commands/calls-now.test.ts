@@ -65,7 +65,7 @@ test('/calls: now is read now, once per distinct token, cached; a token the serv
     [`$${b!.symbol}`, multiple(0.5, f).replace(/ \(.*\)$/, ''), multiple(1, f)],
     ['$GONE', 'not found', multiple(2, f)],
   ]);
-  assert.doesNotMatch(plain(view.description), /read just now/, 'every token was read: no note');
+  assert.doesNotMatch(plain(view.description), /tokens read just now/, 'every token was read: no note');
   assert.match(plain(view.notes?.[0]), /^Peak: the highest market cap the bot sampled since the alert/);
   // Asked again at once: the client's cache answers.
   asTable(await h.send('/calls sort:recent'));
@@ -93,8 +93,39 @@ test(`/calls over more tokens than the cap reads ${MAX_REQUESTS_PER_COMMAND}, th
   assert.match(
     plain(view.description),
     new RegExp(
-      `now: read just now for ${MAX_REQUESTS_PER_COMMAND} of ${tokens.length} tokens, the others as of their last follow-up`,
+      `tokens read just now: ${MAX_REQUESTS_PER_COMMAND} of ${tokens.length}; the others as of their last follow-up`,
     ),
   );
   await h.store.calls.clear(subId);
+});
+
+test('/calls with an upstream that never answers: the table within the budget, each now from its last sample, said', async (t) => {
+  const slow = await harness({ budgetMs: 300 });
+  t.after(() => slow.close());
+  const [a] = known;
+  const at = Date.now() - 7_200_000;
+  await slow.store.calls.record({
+    id: 'hung1',
+    subId,
+    platform: 'console',
+    chatId: caller.chatId,
+    messageId: '1',
+    token: { chain: a!.chain_id as Call['token']['chain'], address: a!.address, symbol: a!.symbol, name: a!.symbol },
+    kols: ['kol_a'],
+    tweetIds: ['1'],
+    at,
+    marketCap: 1_000_000,
+    liquidity: null,
+    points: [60],
+    next: 1,
+    samples: [{ at: at + 3_600_000, marketCap: 1_500_000, point: 60 }],
+    peak: 1_500_000,
+  });
+  slow.sandbox.setFaults({ hangRate: 1 });
+  const view = asTable(await slow.send('/calls'));
+  assert.deepEqual(
+    view.rows.map((r) => r['now']),
+    [multiple(1.5, f)],
+  );
+  assert.match(plain(view.description), /tokens read just now: 0 of 1; the others as of their last follow-up/);
 });

@@ -228,6 +228,8 @@ async function callsSection(
     {
       budgetMs: d.budgetMs ?? 10_000,
       log: d.log,
+      // A slow upstream does not hold the digest: what is unanswered by then keeps its last follow-up.
+      signal: AbortSignal.timeout(3 * (d.budgetMs ?? 10_000)),
       cache: 'use',
     },
   );

@@ -851,7 +851,7 @@ export default {
       'Peak: the highest market cap the bot sampled since the alert (follow-ups, later alerts of the token, the read now), not a traded high.',
     /** The Now cell of a call whose token the analytics service no longer knows. */
     gone: 'not found',
-    nowPartial: 'now: read just now for {{live}} of {{tokens}} tokens, the others as of their last follow-up',
+    nowPartial: 'tokens read just now: {{live}} of {{tokens}}; the others as of their last follow-up',
     periodAll: 'all time',
     periodLast: 'last {{period}}',
     count_one: '{{count}} call',

@@ -848,7 +848,7 @@ export default {
     peakNote:
       'Pico: la mayor capitalización que el bot muestreó desde la alerta (seguimientos, alertas posteriores del token, la lectura de ahora), no un máximo negociado.',
     gone: 'no encontrado',
-    nowPartial: 'ahora: leído al momento para {{live}} de {{tokens}} tokens, el resto según su último seguimiento',
+    nowPartial: 'tokens leídos al momento: {{live}} de {{tokens}}; el resto según su último seguimiento',
     periodAll: 'desde siempre',
     periodLast: 'últimos {{period}}',
     count_one: '{{count}} call',

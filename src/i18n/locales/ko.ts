@@ -793,7 +793,7 @@ export default {
     peakNote:
       '최고: 알림 이후 봇이 확인한 가장 높은 시가총액(후속 확인, 해당 토큰의 이후 알림, 현재 조회)이며 실제 거래 최고가는 아닙니다.',
     gone: '찾을 수 없음',
-    nowPartial: '현재: 토큰 {{tokens}}개 중 {{live}}개는 방금 조회, 나머지는 마지막 후속 확인 기준',
+    nowPartial: '방금 조회한 토큰: {{tokens}}개 중 {{live}}개, 나머지는 마지막 후속 확인 기준',
     periodAll: '전체 기간',
     periodLast: '최근 {{period}}',
     count_other: '콜 {{count}}개',

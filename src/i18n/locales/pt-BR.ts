@@ -850,7 +850,7 @@ export default {
     peakNote:
       'Pico: a maior capitalização que o bot amostrou desde o alerta (acompanhamentos, alertas posteriores do token, a leitura de agora), não uma máxima negociada.',
     gone: 'não encontrado',
-    nowPartial: 'agora: lido na hora para {{live}} de {{tokens}} tokens, o resto pelo último acompanhamento',
+    nowPartial: 'tokens lidos na hora: {{live}} de {{tokens}}; o resto pelo último acompanhamento',
     periodAll: 'desde sempre',
     periodLast: 'últimas {{period}}',
     count_one: '{{count}} call',

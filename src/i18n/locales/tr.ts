@@ -825,7 +825,7 @@ export default {
     peakNote:
       'Zirve: botun uyarıdan beri ölçtüğü en yüksek piyasa değeri (takipler, tokenin sonraki uyarıları, şimdiki okuma); işlem görmüş en yüksek değer değil.',
     gone: 'bulunamadı',
-    nowPartial: 'şimdi: {{tokens}} tokenin {{live}} tanesi az önce okundu, kalanı son takibe göre',
+    nowPartial: 'az önce okunan tokenler: {{live}} / {{tokens}}; kalanı son takibe göre',
     periodAll: 'tüm zamanlar',
     periodLast: 'son {{period}}',
     count_one: '{{count}} çağrı',

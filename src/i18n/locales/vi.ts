@@ -802,7 +802,7 @@ export default {
     peakNote:
       'Đỉnh: vốn hóa cao nhất bot đã ghi nhận từ lúc cảnh báo (theo dõi, cảnh báo sau của token, lần đọc hiện tại), không phải đỉnh giao dịch.',
     gone: 'không tìm thấy',
-    nowPartial: 'hiện tại: vừa đọc cho {{live}} trên {{tokens}} token, số còn lại theo lần theo dõi gần nhất',
+    nowPartial: 'token vừa đọc: {{live}} trên {{tokens}}; số còn lại theo lần theo dõi gần nhất',
     periodAll: 'mọi thời điểm',
     periodLast: '{{period}} qua',
     count_other: '{{count}} kèo',

@@ -780,7 +780,7 @@ export default {
     kolsNoneMin: '此期间本群没有喊单不少于 {{min}} 次的 KOL（min_calls:1 显示全部）。',
     peakNote: '峰值：提醒以来机器人采样到的最高市值（跟进、该代币之后的提醒、当前读取），并非成交最高价。',
     gone: '查无此币',
-    nowPartial: '现价：{{tokens}} 个代币中 {{live}} 个为刚刚读取，其余为最近一次跟进的数据',
+    nowPartial: '刚刚读取的代币：{{live}} / {{tokens}}；其余为最近一次跟进的数据',
     periodAll: '全部时间',
     periodLast: '最近 {{period}}',
     count_other: '{{count}} 次喊单',
