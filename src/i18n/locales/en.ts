@@ -408,7 +408,9 @@ export default {
     linked_one: '{{n}} linked token',
     linked_other: '{{n}} linked tokens',
     strongest: ' (strongest {{n}} of {{m}})',
-    legend: ' · circle size = value · line width = link strength',
+    /** The map's key, under it: what a circle's size and a line's width stand for, with their ranges. */
+    sizeKey: 'circle size: token weight, {{min}} to {{max}}',
+    linkKey: 'line width: link strength, {{min}} to {{max}}',
     winRateTitle: '{{who}} · win rate after a shill',
     winRateSubtitle_one: 'Share of {{n}} shilled token above the shill price after each window',
     winRateSubtitle_other: 'Share of {{n}} shilled tokens above the shill price after each window',

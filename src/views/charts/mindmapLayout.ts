@@ -53,6 +53,8 @@ export interface LayoutEdge {
   readonly width: number;
   readonly opacity: number;
   readonly touchesCenter: boolean;
+  /** A link between two linked tokens bends round the circles in its way: the curve's control point. */
+  readonly bend?: { readonly x: number; readonly y: number };
 }
 
 export interface MindmapLayout {
@@ -68,7 +70,8 @@ export interface MindmapLayout {
 }
 
 const MINDMAP_HEADER = 130;
-const FOOTER = 34;
+/** Room under the map for its key (mindmap.ts): two lines. */
+const FOOTER = 130;
 
 const nonNegative = (v: unknown): number => Math.max(0, finite(v) ?? 0);
 const compareIds = (p: string, q: string): number => (p < q ? -1 : p > q ? 1 : 0);
@@ -137,18 +140,17 @@ export function mindmapLayout(input: MindmapInput, opts: MindmapOptions = {}): M
       ? [outer * 0.72]
       : Array.from({ length: ringCount }, (_, k) => inner + ((outer - inner) * k) / (ringCount - 1));
 
-  // Slots per ring in proportion to circumference (largest remainder).
-  const totalR = radii.reduce((s, r) => s + r, 0);
-  const exact = radii.map((r) => (n * r) / totalR);
-  const counts = exact.map(Math.floor);
-  const byRemainder = exact.map((e, i) => [e - Math.floor(e), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
-  for (let left = n - counts.reduce((s, c) => s + c, 0), j = 0; left > 0; left--, j++) {
-    const i = byRemainder[j % byRemainder.length]![1];
-    counts[i] = counts[i]! + 1;
-  }
+  // One angle per node across all rings, the rings taking turns: no two nodes
+  // share a direction from the centre, so no spoke runs through another node
+  // and suggests a link that does not exist. Consecutive (similarly strong)
+  // nodes are spread round by the stride.
+  const step = (2 * Math.PI) / Math.max(1, n);
+  const stride = spreadStride(n);
+  const slotOf = (k: number): number => (k * stride) % Math.max(1, n);
+  const ringOfSlot = (slot: number): number => slot % Math.max(1, ringCount);
 
-  const minChord = Math.min(...radii.map((r, k) => (2 * Math.PI * r) / Math.max(1, counts[k]!)), 200);
-  const rMax = Math.max(12, Math.min(34, minChord * 0.3));
+  const minChord = Math.min((2 * Math.PI * radii[0]!) / Math.max(1, n), 200) * Math.max(1, ringCount);
+  const rMax = Math.max(12, Math.min(34, Math.min(minChord * 0.3, radii[0]! * Math.sin(step) - 6)));
   const rMin = n > 30 ? 4 : 6;
   const vMax = kept.reduce((m, id) => Math.max(m, values.get(id)!), 1e-9);
   const radiusOf = (v: number): number => rMin + (rMax - rMin) * Math.sqrt(v / vMax);
@@ -164,48 +166,51 @@ export function mindmapLayout(input: MindmapInput, opts: MindmapOptions = {}): M
       r: Math.min(50, Math.max(30, rMax * 1.4)),
     },
   ];
-  let next = 0;
-  radii.forEach((R, k) => {
-    const count = counts[k]!;
-    const step = (2 * Math.PI) / Math.max(1, count);
-    const offset = -Math.PI / 2 + (k % 2) * (step / 2) + (k >= 2 ? step / 4 : 0);
-    const stride = spreadStride(count);
-    for (let i = 0; i < count; i++) {
-      const id = kept[next++]!;
-      const a = offset + ((i * stride) % count) * step;
-      const value = values.get(id)!;
-      nodes.push({
-        id,
-        value,
-        center: false,
-        ring: k + 1,
-        x: cx + R * Math.cos(a),
-        y: cy + R * Math.sin(a),
-        r: radiusOf(value),
-      });
-    }
+  kept.forEach((id, k) => {
+    const slot = slotOf(k);
+    const ring = ringOfSlot(slot);
+    const a = -Math.PI / 2 + slot * step;
+    const R = radii[ring]!;
+    const value = values.get(id)!;
+    nodes.push({
+      id,
+      value,
+      center: false,
+      ring: ring + 1,
+      x: cx + R * Math.cos(a),
+      y: cy + R * Math.sin(a),
+      r: radiusOf(value),
+    });
   });
 
   const at = new Map(nodes.map((nd) => [nd.id, nd]));
   const shownEdges = [...merged.values()].filter((e) => at.has(e.a) && at.has(e.b));
   const eMax = shownEdges.reduce((m, e) => Math.max(m, e.value), 1e-9);
   const edges: LayoutEdge[] = shownEdges
-    .map((e) => {
+    .flatMap((e): LayoutEdge[] => {
       const p = at.get(e.a)!;
       const q = at.get(e.b)!;
       const t = Math.sqrt(e.value / eMax);
-      return {
-        source: e.a,
-        target: e.b,
-        value: e.value,
-        x1: p.x,
-        y1: p.y,
-        x2: q.x,
-        y2: q.y,
-        width: 0.8 + 5.2 * t,
-        opacity: 0.18 + 0.6 * t,
-        touchesCenter: e.a === centerId || e.b === centerId,
-      };
+      const touchesCenter = e.a === centerId || e.b === centerId;
+      // A line across another token's circle would read as a link to it: bend round, or leave the link out.
+      const bend = touchesCenter ? null : clearPath(p, q, nodes);
+      if (bend === undefined) return [];
+      return [
+        {
+          source: e.a,
+          target: e.b,
+          value: e.value,
+          x1: p.x,
+          y1: p.y,
+          x2: q.x,
+          y2: q.y,
+          // At least 1 px wide on a phone (900 px shown at 390): the thinnest link stays visible.
+          width: 2.4 + 7.6 * t,
+          opacity: 0.4 + 0.5 * t,
+          touchesCenter,
+          ...(bend ? { bend } : {}),
+        },
+      ];
     })
     // Heavier edges drawn last so they stay visible where lines cross.
     .sort((p, q) => p.value - q.value || compareIds(p.source, q.source) || compareIds(p.target, q.target));
@@ -241,4 +246,70 @@ export function mindmapLayout(input: MindmapInput, opts: MindmapOptions = {}): M
   const labels = nodes.map((nd) => byId.get(nd.id)!);
 
   return { width, height, nodes, edges, labels, plot, totalNodes };
+}
+
+/** Room kept between a link and a circle it passes, in px. */
+const CLEARANCE = 6;
+
+/** Points along the straight line (bend null) or the quadratic curve from p to q. */
+export function edgePoints(
+  p: { x: number; y: number },
+  q: { x: number; y: number },
+  bend: { x: number; y: number } | null,
+  steps = 24,
+): { x: number; y: number }[] {
+  return Array.from({ length: steps + 1 }, (_, i) => {
+    const t = i / steps;
+    const c = bend ?? { x: (p.x + q.x) / 2, y: (p.y + q.y) / 2 };
+    return {
+      x: (1 - t) ** 2 * p.x + 2 * (1 - t) * t * c.x + t ** 2 * q.x,
+      y: (1 - t) ** 2 * p.y + 2 * (1 - t) * t * c.y + t ** 2 * q.y,
+    };
+  });
+}
+
+function segmentDistance(
+  a: { x: number; y: number },
+  b: { x: number; y: number },
+  c: { x: number; y: number },
+): number {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const len2 = dx * dx + dy * dy || 1e-9;
+  const t = Math.max(0, Math.min(1, ((c.x - a.x) * dx + (c.y - a.y) * dy) / len2));
+  return Math.hypot(a.x + t * dx - c.x, a.y + t * dy - c.y);
+}
+
+/** True when the polyline keeps clear of every circle but its own two ends'. */
+export function passesClear(
+  points: readonly { x: number; y: number }[],
+  ends: readonly LayoutNode[],
+  nodes: readonly LayoutNode[],
+): boolean {
+  for (const nd of nodes) {
+    if (ends.includes(nd)) continue;
+    // The centre's glow (r + 10) counts as its circle.
+    const room = nd.r + (nd.center ? 10 : 0) + CLEARANCE;
+    for (let i = 1; i < points.length; i++) if (segmentDistance(points[i - 1]!, points[i]!, nd) < room) return false;
+  }
+  return true;
+}
+
+/** Null: straight is clear; a control point: the first bend that is; undefined: none is. */
+function clearPath(
+  p: LayoutNode,
+  q: LayoutNode,
+  nodes: readonly LayoutNode[],
+): { x: number; y: number } | null | undefined {
+  if (passesClear(edgePoints(p, q, null), [p, q], nodes)) return null;
+  const mx = (p.x + q.x) / 2;
+  const my = (p.y + q.y) / 2;
+  const len = Math.hypot(q.x - p.x, q.y - p.y) || 1;
+  const nx = -(q.y - p.y) / len;
+  const ny = (q.x - p.x) / len;
+  for (const k of [0.25, -0.25, 0.5, -0.5, 0.8, -0.8]) {
+    const bend = { x: mx + nx * k * len, y: my + ny * k * len };
+    if (passesClear(edgePoints(p, q, bend), [p, q], nodes)) return bend;
+  }
+  return undefined;
 }

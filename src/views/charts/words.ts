@@ -15,7 +15,9 @@ export interface ChartWords {
   readonly skipped: Readonly<Record<string, string>>;
   readonly linked: Readonly<Record<string, string>>;
   readonly strongest: string;
-  readonly legend: string;
+  /** The map's key: what size and width stand for; `{min}` and `{max}` filled in by the chart. */
+  readonly sizeKey: string;
+  readonly linkKey: string;
   /** The win-rate chart's x axis. */
   readonly timeAfter: string;
   /** The momentum chart's first column: the moment of the shill. */
