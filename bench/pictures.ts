@@ -1,12 +1,14 @@
 /**
  * Pictures: time to draw each one (chart input, SVG and PNG) from real sandbox
- * answers, bypassing the image cache, as a command pays it on a cache miss.
+ * answers, bypassing the image cache, as a command pays it on a cache miss
+ * (drawn RASTER_WIDTH wide, as the render workers draw them).
  */
 import { translator } from '../src/i18n/index.ts';
 import { createKolClient } from '../src/api/index.ts';
 import { mindmapChart, momentumChart, priceStripChart, winRateChart } from '../src/views/cards/pictures.ts';
 import { mindmapSvg, momentumSvg, priceStripSvg, renderPng, winRateSvg } from '../src/views/charts/index.ts';
 import { startSandbox } from '../src/sandbox/server.ts';
+import { RASTER_WIDTH } from '../src/views/charts/draw.ts';
 import { ms, summary, type Row } from './stats.ts';
 
 const MINDMAP_BUDGET_MS = 200;
@@ -46,22 +48,25 @@ export async function benchPictures(runs = 20): Promise<Row[]> {
       [
         `mindmap ${small.graph.nodes.length} nodes`,
         small.graph.nodes.length,
-        () => renderPng(mindmapSvg(mindmapChart(small.graph, small.centre, 720, en))),
+        () => renderPng(mindmapSvg(mindmapChart(small.graph, small.centre, 720, en)), { width: RASTER_WIDTH }),
       ],
       [
         `mindmap ${big.graph.nodes.length} nodes`,
         big.graph.nodes.length,
-        () => renderPng(mindmapSvg(mindmapChart(big.graph, big.centre, 720, en))),
+        () => renderPng(mindmapSvg(mindmapChart(big.graph, big.centre, 720, en)), { width: RASTER_WIDTH }),
       ],
       [
         'win rate + scores',
         undefined,
-        () => renderPng(winRateSvg(winRateChart({ kol: resolved, score, momentum }, en))),
+        () => renderPng(winRateSvg(winRateChart({ kol: resolved, score, momentum }, en)), { width: RASTER_WIDTH }),
       ],
       [
         `momentum ${moves.tokens.length} tokens`,
         undefined,
-        () => renderPng(momentumSvg(momentumChart('bench', momentum.items.slice(0, 10), '24h', now, en))),
+        () =>
+          renderPng(momentumSvg(momentumChart('bench', momentum.items.slice(0, 10), '24h', now, en)), {
+            width: RASTER_WIDTH,
+          }),
       ],
       [
         'price line',
@@ -69,6 +74,7 @@ export async function benchPictures(runs = 20): Promise<Row[]> {
         () =>
           renderPng(
             priceStripSvg(priceStripChart(item, en) ?? { symbol: 'X', changes: { m5: 1, h1: -2, h4: 3, h24: 4 } }),
+            { width: RASTER_WIDTH },
           ),
       ],
     ];
