@@ -8,6 +8,8 @@
  *   d:<subId>     the ids of a destination's calls, oldest first (pruned as they expire)
  *   t:<tokenKey>  the ids of the token's calls that still have follow-ups due
  *   due           tokenKey -> earliest due time of those calls: one small map, one key
+ *   k:<tokenKey>  the ids of every kept call of the token, newest last (at most TOKEN_CALLS_MAX): later
+ *                 sightings of the token raise their peak after their follow-ups are done too
  * Members' own calls (membercalls.ts) are calls too, under the same c:, t: and due
  * keys, so one follow-up round serves both; their other keys are listed there.
  */
@@ -103,7 +105,12 @@ export interface CallStore {
   openCalls(tokenKey: string): Promise<Call[]>;
   /** Recomputes these tokens' due times from their calls (a round found an entry ahead of them). */
   reindex(tokenKeys: readonly string[]): Promise<void>;
+  /** Every kept call of the token, follow-ups done or not (those recorded since schema version 13). */
+  tokenCalls(tokenKey: string): Promise<Call[]>;
 }
+
+/** Calls of one token whose peak a sighting may raise: the newest; a token alerted in 2,000 places a month is rare. */
+export const TOKEN_CALLS_MAX = 2_000;
 
 export function createCallStore(kv: Kv, o: { retentionMs: number; now?: () => number }): CallStore {
   const now = o.now ?? Date.now;
@@ -163,8 +170,32 @@ export function createCallStore(kv: Kv, o: { retentionMs: number; now?: () => nu
           if (due[key] === undefined || due[key] > dueAt) await kv.set('due', { ...due, [key]: dueAt });
         });
       }
+      await locked(`k:${callTokenKey(call)}`, async () => {
+        const key = `k:${callTokenKey(call)}`;
+        const ids = (await kv.get<string[]>(key)) ?? [];
+        if (!ids.includes(call.id)) await kv.set(key, [...ids, call.id].slice(-TOKEN_CALLS_MAX), o.retentionMs);
+      });
       if (fresh) await kv.set(`c:${call.id}`, call, ttl(call));
       return fresh;
+    },
+    async tokenCalls(tokenKey) {
+      const key = `k:${tokenKey}`;
+      return locked(key, async () => {
+        const ids = (await kv.get<string[]>(key)) ?? [];
+        const calls = await kv.getMany<Call>(ids.map((id) => `c:${id}`));
+        const live = calls.filter((c): c is Call => c !== undefined);
+        // Expired calls leave the list as it is read, as the destinations' lists do.
+        if (live.length !== ids.length) {
+          if (live.length)
+            await kv.set(
+              key,
+              live.map((c) => c.id),
+              o.retentionMs,
+            );
+          else await kv.delete(key);
+        }
+        return live;
+      });
     },
     get: (id) => kv.get<Call>(`c:${id}`),
     getMany: (ids) => kv.getMany<Call>(ids.map((id) => `c:${id}`)),

@@ -138,6 +138,14 @@ export const MIGRATIONS: readonly Migration[] = [
     kind: 'expand',
     async up() {},
   },
+  {
+    to: 13,
+    what: 'the calls space keeps, per token, the ids of its kept calls (k:<token>), so a later sighting of the token raises the peak of calls whose follow-ups are done; calls recorded before have no entry and keep the peak their follow-ups saw',
+    // Version 12 code ignores the key (it raises only open calls' peaks, as before) and records calls
+    // without adding to it: those calls miss later sightings, nothing more.
+    kind: 'expand',
+    async up() {},
+  },
 ];
 
 /** The version this code writes. */

@@ -4,6 +4,7 @@ import { callsHarness, textOf } from './calls-harness.ts';
 import { usd } from '../../src/i18n/english.ts';
 import { multiple } from '../../src/views/cards/callLine.ts';
 import { formats } from '../../src/i18n/format.ts';
+import { nextDue } from '../../src/store/calls.ts';
 
 const HOUR = 3_600_000;
 const en = formats('en');
@@ -199,4 +200,32 @@ test('the peak counts later sightings of the token by the watcher', async (t) =>
   const line = textOf(h.edits.find((e) => e.messageId === '1')!.view);
   const peak = Math.max(sighted, tok.marketcap);
   assert.ok(line.includes(`Highest sampled since the alert: ${multiple(peak / atAlert, en)}`), line);
+});
+
+test('the peak counts sightings after the follow-ups are done too', async (t) => {
+  const h = await callsHarness(t, { destinations: 1, followups: [60] });
+  const tok = h.shill(0, 0);
+  await h.cycle();
+  const atAlert = tok.marketcap;
+  // Its one follow-up is done...
+  h.advance(60 * 60_000 + 60_000);
+  await h.cycle();
+  assert.equal(h.edits.length, 1, 'the follow-up edit');
+  const [done] = await h.app.store.calls.list('console:chat-0', 0);
+  assert.equal(nextDue(done!), undefined, 'no follow-up left');
+  // ...then the token trades above every figure seen so far, and another KOL shills it.
+  const seen = Math.max(atAlert, done!.peak ?? 0);
+  for (let m = 0; m < 120 && !(tok.marketcap > seen); m += 5) {
+    h.advance(5 * 60_000);
+    await h.app.api.getTokenAnalytics(
+      { tokenAddress: tok.address, chainId: tok.chain_id, limit: 5 },
+      { cache: 'bypass' },
+    );
+  }
+  assert.ok(tok.marketcap > seen, 'the sandbox moved it up');
+  h.shill(0, 1);
+  await h.cycle();
+  const sighted = tok.marketcap;
+  const first = await h.app.store.calls.get(done!.id);
+  assert.equal(first!.peak, sighted, 'the finished call keeps the highest market cap seen since');
 });

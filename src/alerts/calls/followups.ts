@@ -174,7 +174,8 @@ export function createFollowups(o: FollowupsOptions): Followups {
     async sighted(markets) {
       for (const [key, m] of markets) {
         if (m.marketCap === null) continue;
-        const calls = (await o.calls.openCalls(key)).filter((c) => c.peak === null || m.marketCap! > c.peak);
+        // Every kept call of the token, follow-ups done or not: the peak is the highest the bot saw.
+        const calls = (await o.calls.tokenCalls(key)).filter((c) => c.peak === null || m.marketCap! > c.peak);
         if (calls.length) await o.lease.fenced(() => o.calls.save(calls.map((c) => ({ ...c, peak: m.marketCap }))));
       }
     },
