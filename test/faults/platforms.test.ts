@@ -25,7 +25,8 @@ test('fan-out under 429 storms, 5xx, 403 on a fifth of destinations and a gatewa
     telegramToken: '7000000004:AAFakeTokenForThePlatformFaults_012',
     timeScale: SCALE,
   });
-  for (const c of channels) await app.store.subscriptions.put(openSubscription('discord', c));
+  // Server channels (not DMs, whose Missing Access is retried for a day before it ends them).
+  for (const c of channels) await app.store.subscriptions.put({ ...openSubscription('discord', c), isGroup: true });
   for (const c of chats) await app.store.subscriptions.put(openSubscription('telegram', String(c)));
   const watcher = app.startAlerts([dc.sender, tg.sender]);
   await watcher.tick(); // the mark: the head of the feed
