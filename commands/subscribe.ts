@@ -37,7 +37,7 @@ function forumTag(o: PostingInput, ctx: CommandContext): string | undefined {
   return hit.id;
 }
 
-function postingFrom(o: PostingInput, ctx: CommandContext) {
+function postingFrom(o: PostingInput, ctx: CommandContext, personal: boolean) {
   const { roles, serverId, channelKind, forum } = ctx.caller;
   const tag = forumTag(o, ctx);
   if (o.ping !== undefined) {
@@ -65,6 +65,7 @@ function postingFrom(o: PostingInput, ctx: CommandContext) {
       ...(ping ? { pingRole: ping } : {}),
       ...(ping && (o.ping_summaries ?? pingSummaries) ? { pingSummaries: true as const } : {}),
       ...(pub ? { publish: true as const } : {}),
+      ...(personal ? { personal: true as const } : {}),
       // A forum takes posts, never messages: each alert opens one.
       ...(forum ? { forum: { tags } } : {}),
     };
@@ -154,8 +155,8 @@ export default {
       ...list('keywords', o.keywords, base.keywords),
       ...list('blockKeywords', o.block, base.blockKeywords),
     });
-    const posting = postingFrom(o, ctx);
     const to = destinationOf(ctx);
+    const posting = postingFrom(o, ctx, !to.isGroup);
     // A personal subscription starts with a real DM: one that could never be delivered is refused now.
     if (!to.isGroup && ctx.caller.confirmPrivately && !(await ctx.caller.confirmPrivately(ctx.t('destinations.dmOn'))))
       throw new UserError(ctx.t('destinations.dmClosed'));

@@ -92,6 +92,8 @@ export interface DestinationPosting {
   readonly pingSummaries?: true;
   /** An announcement channel whose alerts are published to the servers following it. */
   readonly publish?: true;
+  /** A person's own subscription, made in a DM with the bot (where some refusals are spurious for a while). */
+  readonly personal?: true;
   /** A forum channel: each token's alert opens a post, with these tags (where the forum requires one). */
   readonly forum?: { readonly tags: readonly string[] };
 }

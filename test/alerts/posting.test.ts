@@ -40,7 +40,9 @@ test('a forum post is titled with the token; a person’s own subscription is a 
     forum: { tags: ['9'] },
     title: '$WIF dogwifhat',
   });
-  assert.equal(postingOf(alert(), sub(undefined, false))?.dm, true);
+  assert.equal(postingOf(alert(), sub({ personal: true }, false))?.dm, true);
+  // Not every subscription without a group is a DM: only one made in a DM says so.
+  assert.equal(postingOf(alert(), sub(undefined, false))?.dm, undefined);
   assert.deepEqual(postingOf(alert(), sub(undefined)), { title: '$WIF dogwifhat' });
   assert.equal(postingOf(alert(), undefined), undefined);
 });

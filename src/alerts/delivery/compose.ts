@@ -56,7 +56,7 @@ export function postingOf(e: OutboxEntry, sub: Subscription | undefined, locale?
     ...(p.publish ? { publish: true } : {}),
     ...(p.forum ? { forum: p.forum } : {}),
     ...(alert ? { title: `${alert.token.symbol ? `$${alert.token.symbol} ` : ''}${alert.token.name}`.trim() } : {}),
-    ...(sub.isGroup ? {} : { dm: true }),
+    ...(p.personal ? { dm: true } : {}),
     ...(locale ? { locale } : {}),
   };
 }
