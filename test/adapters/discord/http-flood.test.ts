@@ -139,14 +139,22 @@ test('held large bodies: 256 bodies of 256 KB held open; bytes held stay within 
     `the flood settling (${reader.reading()} read, ${held.closed()} closed)`,
     20_000,
   );
-  const grown = liveBuffers() - memBefore;
+  // Connections the server has just closed free their buffers a few event-loop turns later (on a
+  // loaded machine 40 MB can still be in flight): what counts is what stays held while the bodies are.
+  const bound = BODY_LIMITS.budgetBytes * 2;
+  let grown = liveBuffers() - memBefore;
+  for (let turn = 0; turn < 50 && grown >= bound && reader.reading() > 0; turn++) {
+    await new Promise((r) => setImmediate(r));
+    grown = liveBuffers() - memBefore;
+  }
   t.diagnostic(
     `held bodies: ${count} x ${size / 1024} KB sent; peak reserved ${(reader.peak() / 1048576).toFixed(1)} MB (budget ${BODY_LIMITS.budgetBytes / 1048576} MB); array buffers grew ${(grown / 1048576).toFixed(1)} MB; ${reader.reading()} bodies read, ${held.closed()} connections closed`,
   );
   assert.ok(reader.peak() <= BODY_LIMITS.budgetBytes, `peak ${reader.peak()}`);
   assert.ok(reader.held() <= BODY_LIMITS.budgetBytes);
   // Without the budget they would pin count x size = 64 MB.
-  assert.ok(grown < BODY_LIMITS.budgetBytes * 2, `array buffers grew ${grown} bytes`);
+  assert.ok(reader.reading() > 0, 'measured while bodies were still held');
+  assert.ok(grown < bound, `array buffers grew ${grown} bytes`);
   assert.ok(refused.includes('busy'), 'bodies that did not fit were refused');
   held.stop();
 });
