@@ -130,11 +130,18 @@ test('large bodies held open with the secret: bytes held stay within the budget 
   const held = await flood(port, count, [head(size, SECRET), Buffer.alloc(size - 1, 0x20)]);
   t.after(() => held.stop());
   await genuine(r, port, 632);
-  const grown = liveBuffers() - before;
+  // Connections the server has just closed free their buffers a few event-loop turns later (CI once
+  // read 58.5 MB at the first look): what counts is what stays held.
+  const bound = BODY_LIMITS.budgetBytes * 2;
+  let grown = liveBuffers() - before;
+  for (let turn = 0; turn < 50 && grown >= bound; turn++) {
+    await new Promise((done) => setImmediate(done));
+    grown = liveBuffers() - before;
+  }
   t.diagnostic(
-    `held bodies: ${count} x ${size / 1048576} MB sent; peak reserved ${(reader.peak() / 1048576).toFixed(1)} MB (budget ${BODY_LIMITS.budgetBytes / 1048576} MB); array buffers grew ${(grown / 1048576).toFixed(1)} MB`,
+    `held bodies: ${count} x ${size / 1048576} MB sent; peak reserved ${(reader.peak() / 1048576).toFixed(1)} MB (budget ${BODY_LIMITS.budgetBytes / 1048576} MB); array buffers grew ${(grown / 1048576).toFixed(1)} MB; ${reader.reading()} bodies read`,
   );
   assert.ok(reader.peak() <= BODY_LIMITS.budgetBytes, `peak ${reader.peak()}`);
   // Without the budget they would pin count x size = 64 MB.
-  assert.ok(grown < BODY_LIMITS.budgetBytes * 2, `array buffers grew ${grown} bytes`);
+  assert.ok(grown < bound, `array buffers grew ${grown} bytes`);
 });
