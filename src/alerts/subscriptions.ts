@@ -19,24 +19,14 @@ import {
 } from '../store/subscriptions.ts';
 import { DEFAULT_FILTERS } from './filters.ts';
 import { threadPart } from '../domain/destination.ts';
-
-const turns = new Map<string, Promise<unknown>>();
+import { keyedTurns, type Turns } from '../domain/turns.ts';
 
 /**
  * Runs changes to one destination one after another in this process: each
  * reads the subscription and writes it back whole, so two admins pressing at
  * once would otherwise lose one change. Another key's changes do not wait.
  */
-export function inTurn<T>(id: string, change: () => Promise<T>): Promise<T> {
-  const before = turns.get(id) ?? Promise.resolve();
-  const mine = before.then(change, change);
-  const settled = mine.catch(() => undefined);
-  turns.set(id, settled);
-  void settled.then(() => {
-    if (turns.get(id) === settled) turns.delete(id);
-  });
-  return mine;
-}
+export const inTurn: Turns = keyedTurns();
 
 /** Paused "forever" is stored as a far date: JSON has no Infinity. */
 export const FOREVER = 8_640_000_000_000_000;

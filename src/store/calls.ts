@@ -14,6 +14,7 @@
  * keys, so one follow-up round serves both; their other keys are listed there.
  */
 import { type ChainId, tokenKeyOf } from '../domain/chains.ts';
+import { keyedTurns } from '../domain/turns.ts';
 import type { AlertContent } from './outbox.ts';
 import type { Kv } from './strict.ts';
 import type { DestinationPlatform } from './subscriptions.ts';
@@ -115,14 +116,7 @@ export const TOKEN_CALLS_MAX = 2_000;
 export function createCallStore(kv: Kv, o: { retentionMs: number; now?: () => number }): CallStore {
   const now = o.now ?? Date.now;
   // One writer (the lease holder), but many tasks in it: read-modify-write of a list key is serialized per key.
-  const locks = new Map<string, Promise<unknown>>();
-  const locked = <T>(key: string, fn: () => Promise<T>): Promise<T> => {
-    const run = (locks.get(key) ?? Promise.resolve()).then(fn, fn);
-    const tail = run.catch(() => undefined);
-    locks.set(key, tail);
-    void tail.then(() => locks.get(key) === tail && locks.delete(key));
-    return run;
-  };
+  const locked = keyedTurns();
   const ttl = (c: Call) => Math.max(1, c.at + o.retentionMs - now());
 
   async function addTo(key: string, id: string, ttlMs?: number): Promise<void> {

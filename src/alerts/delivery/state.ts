@@ -15,6 +15,7 @@ import { RecentSends } from '../merge.ts';
 import { DEFAULT_LOCALE, translator, type Locale, type T } from '../../i18n/index.ts';
 import { chatLocale } from '../../core/language.ts';
 import type { Sender, SendResult } from './types.ts';
+import { keyedTurns, type Turns } from '../../domain/turns.ts';
 
 export interface DeliveryOptions {
   readonly outbox: Outbox;
@@ -69,7 +70,7 @@ export interface DeliveryState {
    */
   readonly sharing: Map<string, number>;
   /** Work that must not interleave for one key (a chat's topics moving to it), as a chain of promises. */
-  readonly serials: Map<string, Promise<unknown>>;
+  readonly serials: Turns;
   /**
    * Destinations that moved during this run, their entries following: chats (group migration)
    * by chatKeyOf, threads gone to their chat (topics turned off) by destinationKey.
@@ -99,7 +100,7 @@ export function createState(o: DeliveryOptions, drain: () => Promise<void>): Del
     unrecorded: new Map(),
     recent: new RecentSends(now),
     sharing: new Map(),
-    serials: new Map(),
+    serials: keyedTurns(),
     moved: new Map(),
     again: false,
     yieldFollowups: false,
@@ -158,13 +159,7 @@ export async function languageOf(
 
 /** Runs `fn` after every earlier call for `key` has settled (in this process: only the lease holder delivers). */
 export function serial<T>(s: DeliveryState, key: string, fn: () => Promise<T>): Promise<T> {
-  const run = (s.serials.get(key) ?? Promise.resolve()).then(fn, fn);
-  const tail = run.catch(() => undefined);
-  s.serials.set(key, tail);
-  void tail.then(() => {
-    if (s.serials.get(key) === tail) s.serials.delete(key);
-  });
-  return run;
+  return s.serials(key, fn);
 }
 
 /** Follow-up edits wait behind every new alert. */
