@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,7 @@ import { openStore } from '../../src/store/index.ts';
 import { startDiscordFake } from '../fakes/discord/index.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
+import { childEnv, exited, startReadyChild } from '../helpers/child-bot.ts';
 import { REDIS_SKIP, redisAvailable, runOutLeases, startRedis } from '../helpers/redis.ts';
 
 const CHILD = fileURLToPath(new URL('./calls-child.ts', import.meta.url));
@@ -49,28 +50,8 @@ for (const kind of ['SQLite', 'Redis'] as const)
     const seed = await openStore(storeUrl);
     for (const c of CHATS) await seed.subscriptions.put(openSubscription('telegram', String(c)));
     await seed.close();
-    const env = {
-      KOL_API_BASE_URL: sb.url,
-      KOL_API_KEY: sb.apiKey,
-      STORE_URL: storeUrl,
-      DISCORD_TOKEN: discord.token,
-      DISCORD_APPLICATION_ID: discord.applicationId,
-      DISCORD_API_BASE: discord.apiBase,
-      TELEGRAM_BOT_TOKEN: telegram.token,
-      TELEGRAM_API_ROOT: telegram.apiRoot,
-    };
-    const start = async (at: number) => {
-      const c = spawn(process.execPath, [CHILD, String(at), JSON.stringify(env)], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      await new Promise<void>((resolve, reject) => {
-        c.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
-        c.once('exit', (code) => reject(new Error(`child exited ${code}`)));
-      });
-      return c;
-    };
-    const exited = (c: ChildProcess) =>
-      new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
+    const env = childEnv(sb, storeUrl, discord, telegram);
+    const start = (at: number) => startReadyChild(CHILD, [String(at), JSON.stringify(env)]);
     const until = async (what: string, ok: () => boolean | Promise<boolean>) => {
       // A safety net, not a measure: bot processes on a loaded machine (8 test files at once) take their time.
       for (let i = 0; i < 2400 && !(await ok()); i++) await sleep(50);

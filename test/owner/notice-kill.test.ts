@@ -19,6 +19,7 @@ import type { Notice } from '../../src/store/owner.ts';
 import { startDiscordFake } from '../fakes/discord/index.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
+import { childEnv, exited } from '../helpers/child-bot.ts';
 import { until } from '../helpers/wait.ts';
 
 const CHILD = fileURLToPath(new URL('./notice-child.ts', import.meta.url));
@@ -62,16 +63,7 @@ test('a notice to 1,000 destinations on each platform, SIGKILLed mid fan-out: re
   assert.equal(await queueNotice({ outbox: seed.outbox, owner: seed.owner }, notice, targets, Date.now()), 2 * N);
   await seed.close();
 
-  const env = {
-    KOL_API_BASE_URL: sb.url,
-    KOL_API_KEY: sb.apiKey,
-    STORE_URL: storeUrl,
-    DISCORD_TOKEN: discord.token,
-    DISCORD_APPLICATION_ID: discord.applicationId,
-    DISCORD_API_BASE: discord.apiBase,
-    TELEGRAM_BOT_TOKEN: telegram.token,
-    TELEGRAM_API_ROOT: telegram.apiRoot,
-  };
+  const env = childEnv(sb, storeUrl, discord, telegram);
   let out = '';
   const start = () => {
     out = '';
@@ -79,8 +71,6 @@ test('a notice to 1,000 destinations on each platform, SIGKILLed mid fan-out: re
     c.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     return c;
   };
-  const exited = (c: ChildProcess) =>
-    new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
   const onDiscord = () => channels.reduce((n, c) => n + discord.channelMessages(c).length, 0);
   const onTelegram = () => chats.reduce((n, c) => n + telegram.messages(c).length, 0);
 
