@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { bothPlatforms } from '../helpers/platforms.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
+import { until } from '../helpers/wait.ts';
 import { usd } from '../../src/i18n/english.ts';
 
 const HOUR = 3_600_000;
-import { setTimeout as sleep } from 'node:timers/promises';
 const available = redisAvailable();
 if (!available) process.stderr.write(`NOTICE: ${REDIS_SKIP}\n`);
 
@@ -56,10 +56,9 @@ for (const store of ['SQLite', 'Redis'] as const) {
     const arrived = () =>
       [CHANNEL, DELETED_CHANNEL].every((c) => discord.channelMessages(c).length === 1) &&
       [CHAT, DELETED_CHAT].every((c) => telegram.messages(c).length === 1);
-    for (let i = 0; i < 200 && !arrived(); i++) await sleep(25);
-    assert.ok(arrived(), 'one alert in each chat');
+    await until(arrived, 'one alert in each chat');
     // Delivery records each call before marking its alert sent: once nothing is pending, all four are calls.
-    for (let i = 0; i < 400 && (await app.store.outbox.pending()).length > 0; i++) await sleep(25);
+    await until(async () => (await app.store.outbox.pending()).length === 0, 'an empty outbox after the alerts');
     const atAlert = tok.marketcap;
     // Members delete the alert in one Discord channel and one Telegram group.
     discord.deleteMessage(discord.channelMessages(DELETED_CHANNEL)[0]!.id);
@@ -85,8 +84,7 @@ for (const store of ['SQLite', 'Redis'] as const) {
       peak = Math.max(peak, served);
       const line = `Since alert (${label})`;
       const shown = () => discordText().includes(line) && telegramText().includes(line);
-      for (let k = 0; k < 200 && !shown(); k++) await sleep(25);
-      assert.ok(shown(), `${label}: the follow-up line on both platforms`);
+      await until(shown, `${label}: the follow-up line on both platforms`);
       for (const text of [discordText(), telegramText()]) {
         assert.ok(
           text.includes(`${usd(atAlert)} → ${usd(served)}`),
@@ -147,7 +145,12 @@ test('1,000 Telegram chats and a Discord channel on one token: one upstream requ
   await watcher.tick();
   const sent = () =>
     chats.filter((c) => telegram.messages(c).length === 1).length + discord.channelMessages(CHANNEL).length;
-  for (let i = 0; i < 2400 && (sent() < 1001 || (await app.store.outbox.pending()).length > 0); i++) await sleep(25);
+  // 1,001 sends paced at the platforms' limits: a longer safety net than the default.
+  await until(
+    async () => sent() >= 1001 && (await app.store.outbox.pending()).length === 0,
+    'every alert sent and an empty outbox',
+    60_000,
+  );
   assert.equal(sent(), 1001, 'every alert arrived');
   clock += HOUR + 60_000;
   const before = sb.count('2');
@@ -156,7 +159,7 @@ test('1,000 Telegram chats and a Discord channel on one token: one upstream requ
   const edited = () =>
     chats.filter((c) => telegram.messages(c)[0]!.edits.length === 1).length +
     (JSON.stringify(discord.channelMessages(CHANNEL)[0]!.embeds).includes('Since alert (1h)') ? 1 : 0);
-  for (let i = 0; i < 2400 && edited() < 1001; i++) await sleep(25);
+  await until(() => edited() >= 1001, 'each alert edited', 60_000);
   assert.equal(edited(), 1001, 'each alert edited once');
   assert.ok(chats.every((c) => telegram.messages(c)[0]!.edits.length === 1 && telegram.messages(c).length === 1));
   assert.equal(discord.violations.length + telegram.violations.length, 0, 'edits paced within the limits');
@@ -237,21 +240,20 @@ test('Redis, two bot instances with the real adapters: a leader change gives no 
   const tok = sb.data.tokens.find((x) => /^[A-Z0-9]+$/.test(x.symbol) && x.marketcap > 0)!;
   sb.addTweets(1, { token: tok.id, kol: sb.data.kols[0]!.id, tokenScore: 95, kolScore: 95 });
   await both();
-  for (
-    let i = 0;
-    i < 200 && !(discord.channelMessages(CHANNEL).length === 1 && telegram.messages(CHAT).length === 1);
-    i++
-  )
-    await sleep(25);
-  for (let i = 0; i < 400 && (await a.app.store.outbox.pending()).length > 0; i++) await sleep(25);
+  await until(
+    () => discord.channelMessages(CHANNEL).length === 1 && telegram.messages(CHAT).length === 1,
+    'the alert on both platforms',
+  );
+  await until(async () => (await a.app.store.outbox.pending()).length === 0, 'an empty outbox after the alerts');
   const discordEdits = () =>
     discord.requests.filter(
       (r) => r.method === 'PATCH' && r.path.includes(`/channels/${CHANNEL}/messages/`) && r.status === 200,
     ).length;
   const telegramEdits = () => telegram.messages(CHAT)[0]!.edits.length;
-  const wait = async (n: number) => {
-    for (let i = 0; i < 400 && !(discordEdits() >= n && telegramEdits() >= n); i++) await sleep(25);
-    for (let i = 0; i < 400 && (await b.app.store.outbox.pending()).length > 0; i++) await sleep(25);
+  // The outbox lives in the shared Redis: any running instance can say whether it is empty.
+  const wait = async (n: number, live = b) => {
+    await until(() => discordEdits() >= n && telegramEdits() >= n, `edit ${n} on both platforms`);
+    await until(async () => (await live.app.store.outbox.pending()).length === 0, `an empty outbox after edit ${n}`);
   };
   clock += HOUR + 60_000;
   await both();
@@ -263,11 +265,11 @@ test('Redis, two bot instances with the real adapters: a leader change gives no 
   await leader.close();
   clock += 5 * HOUR;
   await other.watcher.tick();
-  await wait(2);
+  await wait(2, other);
   clock += 18 * HOUR;
   await other.watcher.tick();
   await other.watcher.tick();
-  await wait(3);
+  await wait(3, other);
   assert.deepEqual([discordEdits(), telegramEdits()], [3, 3], 'three points, three edits per alert, none twice');
   assert.match(telegram.messages(CHAT)[0]!.text ?? '', /Since alert \(1d\)/);
   assert.equal(discord.channelMessages(CHANNEL).length + telegram.messages(CHAT).length, 2, 'still one message each');

@@ -11,6 +11,7 @@ import { consoleSender } from '../../src/adapters/console/sender.ts';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { silentLogger } from '../../src/log.ts';
+import { until } from '../helpers/wait.ts';
 
 const NEVER = '0 0 1 1 *';
 
@@ -47,7 +48,7 @@ async function terminal(t: import('node:test').TestContext) {
   const type = async (line: string): Promise<string> => {
     const from = out.length;
     input.write(`${line}\n`);
-    for (let i = 0; i < 400 && out.length === from; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => out.length > from, `the console's answer to ${JSON.stringify(line)}`);
     // The answer is one write; a following line waits for it (lines are answered in order).
     return out.slice(from);
   };
@@ -78,7 +79,7 @@ test('the buttons of an alert printed in the console are pressed by their number
   app.sandbox!.addTweets(1, { token: token.id, kol: kol.id, tokenScore: 95, kolScore: 95 });
   const before = out().length;
   await watcher.tick();
-  for (let i = 0; i < 500 && !out().slice(before).includes('🔔'); i++) await new Promise((r) => setTimeout(r, 10));
+  await until(() => out().slice(before).includes('🔔'), 'the alert printed in the console');
   const alert = out().slice(before);
   assert.match(alert, /🔔 ALERT/);
   assert.match(alert, /\[1\] Token card/);

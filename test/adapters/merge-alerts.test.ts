@@ -6,8 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bothPlatforms } from '../helpers/platforms.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
-
-import { setTimeout as sleep } from 'node:timers/promises';
+import { until } from '../helpers/wait.ts';
 
 test('a later KOL within the cooldown edits the alert on both platforms; a click on the alert answers without replacing it', {
   timeout: 60_000,
@@ -26,9 +25,10 @@ test('a later KOL within the cooldown edits the alert on both platforms; a click
   const [k1, k2] = sb.data.kols;
   sb.addTweets(1, { token: tok.id, kol: k1!.id, tokenScore: 95, kolScore: 95 });
   await watcher.tick();
-  const firstArrived = async () =>
-    discord.channelMessages('830000000000000001').length === 1 && telegram.messages(7100001).length === 1;
-  for (let i = 0; i < 100 && !(await firstArrived()); i++) await sleep(50);
+  await until(
+    () => discord.channelMessages('830000000000000001').length === 1 && telegram.messages(7100001).length === 1,
+    'the first alert on both platforms',
+  );
   sb.addTweets(1, { token: tok.id, kol: k2!.id, tokenScore: 95, kolScore: 95 });
   await watcher.tick();
   const named = () =>
@@ -36,10 +36,9 @@ test('a later KOL within the cooldown edits the alert on both platforms; a click
     JSON.stringify(discord.channelMessages('830000000000000001')[0]?.embeds ?? '')
       .replace(/\\\\/g, '')
       .includes(`@${k2!.username}`) && (telegram.messages(7100001)[0]?.text ?? '').includes(`@${k2!.username}`);
-  for (let i = 0; i < 100 && !named(); i++) await sleep(50);
+  await until(named, 'the one message to name the second KOL too');
   assert.equal(discord.channelMessages('830000000000000001').length, 1, 'Discord: still one message');
   assert.equal(telegram.messages(7100001).length, 1, 'Telegram: still one message');
-  assert.ok(named(), 'the one message now names the second KOL too');
   assert.match(telegram.messages(7100001)[0]!.text ?? '', /shilled by 2 KOLs/);
   assert.equal(discord.violations.length + telegram.violations.length, 0);
 
@@ -64,7 +63,7 @@ test('a later KOL within the cooldown edits the alert on both platforms; a click
     .flat()
     .find((b) => b.text === 'Token card')!;
   telegram.pressButton({ chatId: 7100001, messageId: tgAlert.message_id, data: tgButton.callback_data! });
-  for (let i = 0; i < 100 && telegram.messages(7100001).length < 2; i++) await sleep(50);
+  await until(() => telegram.messages(7100001).length >= 2, 'the token card after the press');
   assert.equal(telegram.messages(7100001).length, 2, 'the card comes as a new message');
   assert.equal(telegram.messages(7100001)[0]!.text, tgAlert.text, 'the alert is unchanged');
   assert.ok(telegram.messages(7100001)[1]!.text?.includes(tok.symbol));
