@@ -18,6 +18,7 @@ import {
 } from 'discord.js';
 import { snowflake, startDiscordFake } from './discord/index.ts';
 import type { DiscordFake, DiscordFakeOptions } from './discord/index.ts';
+import { until } from '../helpers/wait.ts';
 
 const GUILD = snowflake();
 const CHANNEL = snowflake();
@@ -121,7 +122,7 @@ test('a message command carries the target message; no intent is needed', async 
     channelId: CHANNEL,
     target: { content: 'CA: So11111111111111111111111111111111111111112' },
   });
-  for (let k = 0; k < 100 && !seen.length; k++) await new Promise((r) => setTimeout(r, 10));
+  await until(() => seen.length > 0, 'the message command');
   assert.deepEqual(seen, ['Token card|CA: So11111111111111111111111111111111111111112|true']);
 });
 
@@ -158,14 +159,22 @@ function collect(client: Client): string[] {
   return got;
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 150));
+/**
+ * A barrier on the client's one gateway session: the bot joins a guild. A session's events
+ * come in order, so once the client has that guild it has seen every message posted before.
+ */
+async function barrier(fake: DiscordFake, client: Client): Promise<void> {
+  const id = snowflake();
+  fake.addGuild({ id, channels: [{ id: snowflake() }] });
+  await until(() => client.guilds.cache.has(id), 'the barrier guild');
+}
 
 test('MESSAGE_CREATE: no message intents, no messages', async (t) => {
   const { fake, client } = await boot(t);
   const got = collect(client);
   fake.postMessage({ channelId: CHANNEL, content: 'gm' });
   fake.postMessage({ channelId: snowflake(), content: 'dm' });
-  await settle();
+  await barrier(fake, client);
   assert.deepEqual(got, []);
 });
 
@@ -183,7 +192,7 @@ test('MESSAGE_CREATE without Message Content: guild content is empty unless the 
   fake.postMessage({ channelId: CHANNEL, content: 'hey bot, look', mentionsBot: true });
   const dm = snowflake();
   fake.postMessage({ channelId: dm, content: 'private paste' });
-  await settle();
+  await barrier(fake, client);
   assert.deepEqual(got, ['guild:', 'guild:hey bot, look', 'dm:private paste']);
   // The bot may answer in that DM.
   const channel = await client.channels.fetch(dm).catch(() => undefined);
@@ -213,6 +222,6 @@ test('Message Content: refused at identify (4014) unless the portal switch is on
   );
   const got = collect(reader);
   allowed.postMessage({ channelId: CHANNEL, content: 'visible paste' });
-  await settle();
+  await barrier(allowed, reader);
   assert.deepEqual(got, ['guild:visible paste']);
 });

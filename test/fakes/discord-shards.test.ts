@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { Client, Events, GatewayIntentBits, type Interaction } from 'discord.js';
 import { guildOnShard, startDiscordFake, snowflake } from './discord/index.ts';
+import { until } from '../helpers/wait.ts';
 
 test("guild events go to every session of the guild's shard and to no other; a DM to shard 0", {
   timeout: 30_000,
@@ -49,8 +50,25 @@ test("guild events go to every session of the guild's shard and to no other; a D
     await fake.close();
   });
   const a = await login('a', 0);
-  await login('b', 0);
+  const b = await login('b', 0);
   const c = await login('c', 1);
+  /**
+   * A barrier for every session: the bot joins a guild on each shard. A session's events
+   * come in order, so a client that has its shard's new guild has seen every interaction
+   * dispatched before it.
+   */
+  let joined = 0;
+  const barrier = async () => {
+    joined++;
+    const on0 = guildOnShard(0, 2, joined);
+    const on1 = guildOnShard(1, 2, joined);
+    fake.addGuild({ id: on0, channels: [{ id: snowflake() }] });
+    fake.addGuild({ id: on1, channels: [{ id: snowflake() }] });
+    await until(
+      () => a.guilds.cache.has(on0) && b.guilds.cache.has(on0) && c.guilds.cache.has(on1),
+      `barrier guild ${joined} on every session`,
+    );
+  };
   assert.deepEqual(fake.sessionShards, [
     [0, 2],
     [0, 2],
@@ -61,22 +79,24 @@ test("guild events go to every session of the guild's shard and to no other; a D
 
   const i0 = await fake.sendCommand({ name: 'help', channelId: c0 });
   await i0.waitFor('callback');
-  await new Promise((r) => setTimeout(r, 300));
+  await barrier();
   assert.equal(got.get('a')!.length, 1);
   assert.equal(got.get('b')!.length, 1, 'both sessions of shard 0 got it');
   assert.equal(got.get('c')!.length, 0, 'shard 1 did not');
-  const refused = fake.requests.filter((r) => r.path.includes(`/interactions/${i0.id}/`) && r.status === 400);
+  const refused = () => fake.requests.filter((r) => r.path.includes(`/interactions/${i0.id}/`) && r.status === 400);
+  // Both sessions acknowledge; the second acknowledgement's answer may still be on its way.
+  await until(() => i0.callbacks.length + refused().length >= 2, 'both acknowledgements answered');
   assert.equal(i0.callbacks.length, 1, 'one acknowledgement accepted');
-  assert.equal(refused.length, 1, 'the other one refused (40060): a double acknowledgement');
+  assert.equal(refused().length, 1, 'the other one refused (40060): a double acknowledgement');
 
   const i1 = await fake.sendCommand({ name: 'help', channelId: c1 });
   await i1.waitFor('callback');
-  await new Promise((r) => setTimeout(r, 300));
+  await barrier();
   assert.deepEqual([got.get('a')!.length, got.get('b')!.length, got.get('c')!.length], [1, 1, 1]);
 
   const dm = await fake.sendCommand({ name: 'help', channelId: snowflake() });
   await dm.waitFor('callback');
-  await new Promise((r) => setTimeout(r, 300));
+  await barrier();
   assert.deepEqual(
     [got.get('a')!.length, got.get('b')!.length, got.get('c')!.length],
     [2, 2, 1],

@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Bot, GrammyError, HttpError, InlineKeyboard, InputFile } from 'grammy';
 import { startTelegramFake, tinyPng, type TelegramFake, type TelegramFakeOptions } from './telegram/index.ts';
+import { nothingMoreAfter, until } from '../helpers/wait.ts';
 
 // Flood limits are off unless a test is about them: several quick sends to one private chat would 429.
 async function setup(
@@ -180,6 +181,7 @@ test('with a time scale, a client that waits retry_after scaled never violates',
       break;
     } catch (err) {
       assert.ok(err instanceof GrammyError && err.error_code === 429);
+      // Not a wait for an event: the client honouring retry_after (scaled) is what this test is about.
       await sleep((err.parameters.retry_after ?? 1) * 1000 * fake.timeScale);
     }
   }
@@ -206,7 +208,7 @@ test('a kicked group answers 403 and setting the bot kicked delivers my_chat_mem
   fake.setMember(-32, fake.botId, 'kicked');
   const viaMember = await rejection(bot.api.sendMessage(-32, 'hi'));
   assert.ok(viaMember instanceof GrammyError && viaMember.error_code === 403);
-  for (let i = 0; i < 100 && seen.length === 0; i++) await sleep(5);
+  await until(() => seen.length > 0, 'the my_chat_member update');
   assert.deepEqual(seen, ['kicked']);
 });
 
@@ -226,7 +228,7 @@ test('a group upgraded to a supergroup answers migrate_to_chat_id', async (t) =>
   assert.equal(err.parameters.migrate_to_chat_id, -1000000000040);
   await bot.api.sendMessage(-1000000000040, 'alert');
   assert.equal(fake.messages(-1000000000040).length, 1);
-  for (let i = 0; i < 100 && migrations.length === 0; i++) await sleep(5);
+  await until(() => migrations.length > 0, 'the migrate_to_chat_id message');
   assert.deepEqual(migrations, [-1000000000040]);
 });
 
@@ -280,15 +282,16 @@ test('getUpdates is a true long poll and bot.stop() returns promptly', { timeout
   const { fake, bot } = await setup(t, {}, (b) => {
     b.on('message:text', () => {});
   });
-  for (let i = 0; i < 200 && fake.pendingPolls === 0; i++) await sleep(2);
+  await until(() => fake.pendingPolls > 0, 'a held getUpdates');
   assert.equal(fake.pendingPolls, 1, 'grammY holds a getUpdates open');
-  const before = fake.requests.length;
-  await sleep(50);
-  assert.equal(fake.requests.length, before, 'the held poll is not answered early');
+  // Barrier: a later request to the same fake, answered while the poll stays held. An answered poll
+  // would have made grammY send the next getUpdates.
+  const polls = () => fake.requests.filter((r) => r.method === 'getUpdates').length;
+  await nothingMoreAfter(polls, () => bot.api.getMe(), 'the held poll is not answered early');
+  assert.equal(fake.pendingPolls, 1, 'the poll is still held');
 
   fake.sendText({ chat: { id: 12, type: 'private' }, text: 'ping' });
-  for (let i = 0; i < 200 && fake.unconfirmedUpdates.length > 0; i++) await sleep(2);
-  assert.equal(fake.unconfirmedUpdates.length, 0, 'the next poll confirmed the update via offset');
+  await until(() => fake.unconfirmedUpdates.length === 0, 'the next poll to confirm the update via offset');
 
   await bot.stop();
   const last = fake.requests.at(-1);
@@ -374,7 +377,7 @@ test("a message sent on behalf of a chat carries sender_chat and Telegram's plac
   fake.sendText({ chat: grp, text: '/a', senderChat: grp });
   fake.sendText({ chat: grp, text: '/b', senderChat: { id: -1009002, type: 'channel', title: 'C' } });
   fake.sendText({ chat: grp, text: '/c' });
-  for (let i = 0; i < 300 && seen.length < 3; i++) await sleep(10);
+  await until(() => seen.length >= 3, 'the three messages handled');
   assert.deepEqual(
     seen.map((s) => [s.from?.username, s.from?.is_bot, s.sender?.id, s.sender?.type]),
     [

@@ -277,6 +277,7 @@ export function createHandler(state: FakeState) {
       status: result.reply.status,
       at,
     });
+    // Not a wait: a slow Discord is the scenario a test asked for (responseDelayMs).
     if (state.responseDelayMs > 0) await sleep(state.responseDelayMs);
     if (!res.destroyed) send(res, result.reply, result.headers);
   };

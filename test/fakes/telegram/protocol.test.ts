@@ -2,7 +2,7 @@
 // polling, flood control and request encodings.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { until } from '../../helpers/wait.ts';
 import { parseHtml, startTelegramFake, tinyPng, type TelegramFake, type TelegramFakeOptions } from './index.ts';
 
 interface Answer {
@@ -83,7 +83,7 @@ test('HTML mode: entities, decoding and the errors Telegram gives', () => {
 test('getUpdates holds until an update arrives, ids start at 1 and offset confirms', { timeout: 20_000 }, async (t) => {
   const fake = await open(t);
   const held = call(fake, 'getUpdates', { timeout: 50 });
-  for (let i = 0; i < 500 && fake.pendingPolls === 0; i++) await sleep(2);
+  await until(() => fake.pendingPolls > 0, 'the getUpdates to be held');
   assert.equal(fake.pendingPolls, 1, 'held with nothing to deliver');
   fake.sendText({ chat: { id: 1, type: 'private' }, text: 'a' });
   const first = await held;
@@ -113,7 +113,7 @@ test('getUpdates holds until an update arrives, ids start at 1 and offset confir
 test('a second poller ends the held one with 409 Conflict', async (t) => {
   const fake = await open(t);
   const first = call(fake, 'getUpdates', { timeout: 5 });
-  for (let i = 0; i < 100 && fake.pendingPolls === 0; i++) await sleep(2);
+  await until(() => fake.pendingPolls > 0, 'the first getUpdates to be held');
   const second = call(fake, 'getUpdates', { timeout: 5 });
   const conflict = await first;
   assert.equal(conflict.status, 409);
@@ -244,7 +244,7 @@ test('unknown chats, methods and callback queries answer as Telegram does', asyn
 test('close() releases held polls and ends promptly', { timeout: 20_000 }, async () => {
   const fake = await startTelegramFake();
   const held = call(fake, 'getUpdates', { timeout: 50 }).catch((err: unknown) => err);
-  for (let i = 0; i < 100 && fake.pendingPolls === 0; i++) await sleep(2);
+  await until(() => fake.pendingPolls > 0, 'the getUpdates to be held');
   assert.equal(fake.pendingPolls, 1);
   await fake.close();
   await held;
