@@ -18,12 +18,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
 import { freePort } from '../helpers/redis.ts';
 import { parseDockerfile } from '../helpers/dockerfile.ts';
 import { startLine } from '../helpers/npm.ts';
+import { until } from '../helpers/wait.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** The host's Node 24 first: what the image's base provides, and what a system install provides. */
@@ -90,7 +90,8 @@ test('npm ci --omit=dev in a fresh folder, then the documented start line: the c
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((r) => child.once('exit', r));
   child.stdin.write('/help\n');
-  for (let i = 0; i < 1200 && !/\/subscribe/.test(out); i++) await sleep(50);
+  // A fresh process on a cold install: the safety net the old loop had.
+  await until(() => /\/subscribe/.test(out), 'the console to print the help', 60_000);
   assert.match(out, /\/token/, 'the help lists the commands');
   assert.match(out, /\/subscribe/);
   child.stdin.end();
@@ -182,12 +183,13 @@ test('the Dockerfile’s install and start steps, run as written in a fresh fold
   const exited = new Promise<number | null>((r) => child.once('exit', r));
   const [hc, ...hcArgs] = final.healthcheck!;
   const healthy = () => spawnSync(hc!, hcArgs, { cwd: app, env: { PATH, ...env }, stdio: 'ignore' }).status === 0;
-  for (let i = 0; i < 600 && !healthy(); i++) await sleep(50);
-  assert.ok(healthy(), `the HEALTHCHECK command passes\n${logs}`);
-  for (let i = 0; i < 600 && !logs.includes('"msg":"ready"'); i++) await sleep(50);
+  // Ready first: each health check is a node process, not something to spawn back to back while the bot starts.
+  const withLogs = (err: Error) => assert.fail(`${err.message}\n${logs}`);
+  await until(() => logs.includes('"msg":"ready"'), 'the bot in the image to log ready', 60_000).catch(withLogs);
+  await until(healthy, 'the HEALTHCHECK command to pass').catch(withLogs);
   assert.ok(existsSync(at(image.stages.length - 1, '/data/kolradar.sqlite')), 'the store lives on the data volume');
   telegram.sendText({ chat: { id: 77, type: 'private' }, from: { id: 77, first_name: 'Op' }, text: '/help' });
-  for (let i = 0; i < 600 && telegram.messages(77).length === 0; i++) await sleep(50);
+  await until(() => telegram.messages(77).length > 0, 'the answer to /help');
   assert.match(telegram.messages(77)[0]?.text ?? '', /\/token/, 'the bot in the image answers');
   child.kill(final.stopSignal ?? 'SIGTERM');
   assert.equal(await exited, 0, 'SIGTERM: drained and exit 0');

@@ -12,13 +12,13 @@ import { startSandbox } from '../../src/sandbox/server.ts';
 import { startDiscordFake } from '../fakes/discord/index.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
 import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
+import { until } from '../helpers/wait.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const API_KEY = 'kolradar-secret-api-key-6f1d2c';
 const TG_TOKEN = '7000000003:AASecretTelegramTokenValue_9x8y7z';
 const STORE_USER = 'kolradar-store-user-4e1';
 const STORE_PASSWORD = 'store-Pass:w0rd/with@signs';
-import { setTimeout as sleep } from 'node:timers/promises';
 const redis = redisAvailable();
 if (!redis)
   process.stderr.write(`NOTICE: ${REDIS_SKIP}; the secrets session runs on memory:, without store credentials\n`);
@@ -62,9 +62,7 @@ test('a whole session leaks no secret into logs, replies or errors', { timeout: 
   });
   child.stdout.on('data', (d: Buffer) => (logs += d.toString()));
   child.stderr.on('data', (d: Buffer) => (logs += d.toString()));
-  const t0 = Date.now();
-  while (!logs.includes('"msg":"ready"') && Date.now() - t0 < 30_000) await sleep(50);
-  assert.match(logs, /"msg":"ready"/);
+  await until(() => logs.includes('"msg":"ready"'), 'the bot process to log ready');
 
   const token = sb.data.tokens.find((x) => x.chain_id === 'solana')!;
   const user = { id: '700000000000000001', username: 'alice' };
@@ -95,9 +93,7 @@ test('a whole session leaks no secret into logs, replies or errors', { timeout: 
       ).length;
     const before = answered();
     telegram.sendText({ chat, from: { id: 4242, first_name: 'Bob' }, text });
-    const t1 = Date.now();
-    while (answered() === before && Date.now() - t1 < 15_000) await sleep(10);
-    assert.ok(answered() > before, `no answer to ${text}`);
+    await until(() => answered() > before, `an answer to ${text}`);
   };
   await slash('token', [
     { name: 'chain', type: 3, value: 'solana' },

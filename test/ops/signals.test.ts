@@ -15,9 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
 import { startLine } from '../helpers/npm.ts';
+import { until } from '../helpers/wait.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-import { setTimeout as sleep } from 'node:timers/promises';
 
 for (const sig of ['SIGTERM', 'SIGINT'] as const) {
   test(`${sig} to the bot's node process drains the in-flight command and exits 0`, { timeout: 60_000 }, async (t) => {
@@ -46,15 +46,13 @@ for (const sig of ['SIGTERM', 'SIGINT'] as const) {
     t.after(() => void child.kill('SIGKILL'));
     child.stderr!.on('data', (d: Buffer) => (logs += d.toString()));
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    const t0 = Date.now();
-    while (!logs.includes('"msg":"ready"') && Date.now() - t0 < 30_000) await sleep(50);
-    assert.match(logs, /"msg":"ready"/);
+    await until(() => logs.includes('"msg":"ready"'), 'the bot process to log ready');
 
     // A slow upstream keeps the command in flight when the signal arrives.
     sb.setFaults({ latencyMs: 1500 });
     const chat = { id: 5151, type: 'private' as const };
     telegram.sendText({ chat, from: { id: 5151, first_name: 'Sig' }, text: '/kols' });
-    while (sb.count('kolTable') < 1 && Date.now() - t0 < 30_000) await sleep(20);
+    await until(() => sb.count('kolTable') >= 1, "the command's upstream request in flight");
     child.kill(sig);
 
     assert.equal(await exited, 0, `${sig} exits 0`);
