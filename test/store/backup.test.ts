@@ -20,17 +20,10 @@ import { testClock } from '../alerts/calls-harness.ts';
 import { contents } from '../helpers/populated.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 import { npmRun } from '../helpers/npm.ts';
+import { until } from '../helpers/wait.ts';
 
 const CHATS = Array.from({ length: 40 }, (_, i) => `chat-${i}`);
 const BEFORE_BACKUP = 15;
-
-async function until(check: () => boolean | Promise<boolean>, what: string) {
-  for (let i = 0; i < 4000; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`never happened: ${what}`);
-}
 
 async function bot(url: string, sb: Sandbox, sender: Sender, now: () => number) {
   const app = await createApp(

@@ -1,7 +1,7 @@
 // Refusals, faults and flood waits through the real grammY bot: each gets a short answer and the bot keeps going.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { group, privateChat, rig, TOKEN } from './helpers.ts';
+import { eventually, group, privateChat, rig, TOKEN } from './helpers.ts';
 
 test('foreign and expired buttons are answered with a short notice; the message stays', async (t) => {
   const r = await rig(t);
@@ -14,9 +14,10 @@ test('foreign and expired buttons are answered with a short notice; the message 
     data: 'a:nosuchkey',
     unchecked: true,
   });
-  const until = Date.now() + 3000;
-  while ((r.fake.answersFor(legacy).length === 0 || r.fake.answersFor(expired).length === 0) && Date.now() < until)
-    await new Promise((res) => setTimeout(res, 10));
+  await eventually(
+    () => r.fake.answersFor(legacy).length > 0 && r.fake.answersFor(expired).length > 0,
+    'the answers to both presses',
+  );
   assert.deepEqual(
     r.fake.answersFor(legacy).map((a) => a.text),
     ['This button is no longer supported. Run the command again.'],
@@ -106,10 +107,9 @@ test('a group that removes the bot has its alerts stopped at once, without waiti
   const done = await r.ask(g, '/subscribe', owner);
   assert.doesNotMatch(done.text!, /^⚠️/);
   r.fake.setMember(g.id, r.fake.botId, 'kicked');
-  let sub = await r.app.store.subscriptions.get(`telegram:${g.id}`);
-  for (let i = 0; i < 100 && !sub?.disabled; i++) {
-    await new Promise((res) => setTimeout(res, 20));
-    sub = await r.app.store.subscriptions.get(`telegram:${g.id}`);
-  }
-  assert.match(sub?.disabled?.reason ?? '', /removed or blocked/);
+  const sub = await eventually(async () => {
+    const s = await r.app.store.subscriptions.get(`telegram:${g.id}`);
+    return s?.disabled ? s : undefined;
+  }, 'the subscription disabled');
+  assert.match(sub.disabled?.reason ?? '', /removed or blocked/);
 });
