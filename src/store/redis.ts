@@ -92,7 +92,7 @@ export interface RedisConnectOptions extends Partial<Omit<WaitOptions, 'log'>> {
  * retry forever without a word (node-redis's default), and an attempt that
  * hangs (a port that accepts and never answers) could not be cut short.
  */
-async function attempt(url: string, signal: AbortSignal, boundMs: number): Promise<RedisClient> {
+export async function connectAttempt(url: string, signal: AbortSignal, boundMs: number): Promise<RedisClient> {
   let started = false;
   let socketOpen = false;
   const client = createClient({
@@ -110,6 +110,10 @@ async function attempt(url: string, signal: AbortSignal, boundMs: number): Promi
   signal.addEventListener('abort', abort, { once: true });
   try {
     await client.connect();
+    // node-redis resolves connect() even when destroy() (the abort above) came while the socket
+    // was still opening: the client is closed and every call would fail "The client is closed".
+    // On a loaded machine the first attempt's bound can pass just then: that attempt failed.
+    if (signal.aborted || !client.isOpen) throw new Error('closed while connecting');
     started = true;
     return client;
   } catch (err) {
@@ -174,7 +178,7 @@ export class RedisKvStore {
       {
         name: `the store (${where})`,
         hint: 'Check STORE_URL and that Redis is running there',
-        attempt: (signal, boundMs) => attempt(url, signal, boundMs),
+        attempt: (signal, boundMs) => connectAttempt(url, signal, boundMs),
       },
       { ...o, log, timeoutMs: o.timeoutMs ?? DEFAULT_STORE_WAIT_MS },
     );
