@@ -102,12 +102,14 @@ test('a notice to 1,000 destinations on each platform, SIGKILLed mid fan-out: re
   t.after(() => store.close());
   const p = await noticeProgress(store.outbox, { ...notice, to: targets.map((s) => s.id) });
   t.diagnostic(`sends cut off by the kill, not sent again: ${p.unsure}; of them not arrived: ${missing}`);
-  // Only a send on the wire at the kill is left unsent again (Telegram takes no nonce): at most the
-  // pacer's eight in flight; and the progress counts it apart, as maybe delivered.
+  // Only a send on the wire at the kill is left unsent again (Telegram takes no nonce), and the
+  // progress counts it apart, as maybe delivered. What never arrived was on the wire: at most the
+  // pacer's eight in flight. The rest of the unsure had arrived, their "sent" mark beaten by the
+  // kill (how many depends on how far the store's writes lagged: not a fixed number).
   assert.equal(p.total, 2 * N);
   assert.equal(p.waiting, 0);
   assert.equal(p.failed, 0);
-  assert.ok(p.unsure <= 8, `${p.unsure} cut off`);
   assert.ok(missing <= p.unsure, `${missing} missing, ${p.unsure} cut off`);
+  assert.ok(missing <= 8, `${missing} missing: more than the pacer lets on the wire`);
   assert.equal(p.sent + p.unsure, 2 * N);
 });
