@@ -41,7 +41,7 @@ function importsOf(file: string): string[] {
 const ORDER: readonly (readonly [string, readonly string[]])[] = [
   ['domain', ['src/domain/']],
   ['api', ['src/api/']],
-  ['config', ['src/config.ts', 'src/startup.ts']],
+  ['config', ['src/config.ts', 'src/config/', 'src/startup.ts']],
   ['store', ['src/store/']],
   ['core', ['src/core/']],
   ['views', ['src/views/']],

@@ -30,7 +30,7 @@ import type { Lease } from '../store/lease.ts';
 import type { LinkSet } from '../domain/links.ts';
 import type { Delivery } from './delivery.ts';
 import { FeedBudget } from './budget.ts';
-import { DEFAULT_FEED_REQUESTS_PER_MINUTE } from '../config.ts';
+import { DEFAULT_FEED_REQUESTS_PER_MINUTE } from '../config/alerts.ts';
 import type { Followups, RoundResult } from './calls/followups.ts';
 import { createFeedReader } from './feedReader.ts';
 import { createTicker, type TickResult } from './tick.ts';

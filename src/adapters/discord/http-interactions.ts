@@ -14,7 +14,7 @@
 import { rememberChannel } from './caller.ts';
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEFAULT_HOST } from '../../config.ts';
+import { DEFAULT_HOST } from '../../config/fields.ts';
 import { createGuardedServer, type Verified } from '../../ops/limits.ts';
 import { createBodyReader, refuseAndClose, REFUSAL_STATUS, type BodyLimits, type BodyReader } from '../../ops/body.ts';
 import { createRefusals, type Refusals } from '../../ops/refusals.ts';
