@@ -7,6 +7,7 @@ import { alertView } from '../../../src/views/cards/alert.ts';
 import { createDiscordSender } from '../../../src/adapters/discord/sender.ts';
 import { silentLogger } from '../../../src/log.ts';
 import type { View } from '../../../src/domain/view.ts';
+import { nothingMoreAfter } from '../../helpers/wait.ts';
 import {
   assertNoPings,
   embedOf,
@@ -74,13 +75,25 @@ for (const authors of ['full', 'minimal', 'mix'] as const)
     );
     await settled(h);
     await watcher.tick();
-    await new Promise((r) => setTimeout(r, 100));
+    // A barrier: one more alert, which each channel's queue sends after anything queued before it.
+    const last = sb.data.tokens.slice(13).find((x) => !tokens.some((tok) => tok.symbol === x.symbol))!;
+    const symbols = (channel: string) =>
+      h.fake.channelMessages(channel).map((m) => shown(embedOf(m).title!).split(' ')[0]);
+    await nothingMoreAfter(
+      () => [a, b].reduce((n, c) => n + symbols(c).filter((s) => s !== last.symbol).length, 0),
+      async () => {
+        sb.addTweets(1, { token: last.id, kol: kol.id, tokenScore: 90, kolScore: 90 });
+        await watcher.tick();
+        await until(() => [a, b].every((c) => symbols(c).includes(last.symbol)), 'the barrier alert in each channel');
+      },
+      'no alert sent twice after a later tick',
+    );
 
     for (const channel of [a, b]) {
       const messages = h.fake.channelMessages(channel);
       assert.deepEqual(
-        messages.map((m) => shown(embedOf(m).title!).split(' ')[0]),
-        tokens.map((tok) => tok.symbol),
+        symbols(channel),
+        [...tokens, last].map((tok) => tok.symbol),
         'each alert once, in order',
       );
       for (const m of messages) {
@@ -89,7 +102,7 @@ for (const authors of ['full', 'minimal', 'mix'] as const)
         assert.equal(m.enforce_nonce, true);
         assert.match(shown(embedOf(m).title!), new RegExp(`shilled by .*@${kol.username}`));
       }
-      assert.equal(new Set(messages.map((m) => m.nonce)).size, 3, 'a nonce per alert');
+      assert.equal(new Set(messages.map((m) => m.nonce)).size, 4, 'a nonce per alert');
     }
     assert.deepEqual(h.fake.violations, []);
   });

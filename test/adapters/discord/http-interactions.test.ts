@@ -41,6 +41,17 @@ const signed = (body: string, timestamp = String(Math.floor(Date.now() / 1000)))
   'x-signature-timestamp': timestamp,
 });
 
+/** Commands the dispatcher ran, whatever came of them (counted before the answer goes out). */
+const ran = () => h.app.metrics.commandSeconds.count();
+
+/**
+ * A barrier: a later command through the endpoint, answered. A refused request that had
+ * reached a command would have started it before its refusal was sent, so before this one.
+ */
+async function barrier(): Promise<void> {
+  await publicAnswer(await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]!, options: [] }));
+}
+
 test('the endpoint passes the check Discord makes when the URL is saved (PING -> PONG, bad signature -> 401)', async () => {
   assert.equal(await h.fake.verifyInteractionsEndpoint(), true);
   assert.equal(h.adapter.isReady(), true);
@@ -90,6 +101,7 @@ test('a paging button and autocomplete take the same path', async () => {
 
 test('a bad or missing signature gets 401 and runs nothing; a stale timestamp too', async () => {
   const before = h.app.sandbox!.count();
+  const commands = ran();
   const body = JSON.stringify({
     id: '1300000000000000001',
     application_id: h.fake.applicationId,
@@ -118,7 +130,8 @@ test('a bad or missing signature gets 401 and runs nothing; a stale timestamp to
     assert.equal(res.status, 401);
     await res.arrayBuffer();
   }
-  await new Promise((r) => setTimeout(r, 200));
+  await barrier();
+  assert.equal(ran(), commands + 1, 'only the barrier ran a command');
   assert.equal(h.app.sandbox!.count(), before, 'no command reached the upstream');
   const ping = JSON.stringify({ id: '1300000000000000002', type: 1 });
   const pong = await post(ping, signed(ping));
@@ -127,7 +140,8 @@ test('a bad or missing signature gets 401 and runs nothing; a stale timestamp to
 
 test('a replay of a signed request already received is refused (409) and runs nothing', async () => {
   const i = await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]! });
-  await i.waitFor('callback');
+  await publicAnswer(i);
+  const commands = ran();
   // What Discord sent for that interaction, captured and sent again within the timestamp window.
   const body = JSON.stringify({
     id: i.id,
@@ -141,7 +155,8 @@ test('a replay of a signed request already received is refused (409) and runs no
   const res = await post(body, signed(body));
   assert.equal(res.status, 409);
   await res.arrayBuffer();
-  await new Promise((r) => setTimeout(r, 200));
+  await barrier();
+  assert.equal(ran(), commands + 1, 'only the barrier ran a command');
   assert.equal(i.callbacks.length, 1);
   assert.equal(i.followups.length, 0);
 });
