@@ -1,20 +1,56 @@
 // Alerts end to end through the real grammY transport: watcher -> outbox -> delivery -> paced sender -> Bot API fake.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Watcher } from '../../../src/alerts/watcher.ts';
 import type { FakeChat, FakeUser, SentMessage } from '../../fakes/telegram/index.ts';
+import { nothingMoreAfter } from '../../helpers/wait.ts';
 import { eventually, group, privateChat, rig, type Rig } from './helpers.ts';
 
 const OPEN = '/subscribe token_score:0 kol_score:0 followers:0 cooldown:0';
 /** A cron that does not fire during a test: ticks are driven by hand. */
 const NEVER = '0 0 1 1 *';
 
-const alerts = (r: Rig, chatId: number): SentMessage[] =>
-  r.fake.messages(chatId).filter((m) => / shilled by /.test(m.text ?? ''));
+/** The symbols of each rig's barrier alerts (see `delivered`). */
+const barriers = new WeakMap<Rig, string[]>();
+const isBarrier = (r: Rig, m: SentMessage) =>
+  (barriers.get(r) ?? []).some((symbol) => (m.text ?? '').startsWith(`${symbol} shilled by `));
 
-async function delivered(r: Rig): Promise<void> {
+/** The alerts in a chat, barriers left out. */
+const alerts = (r: Rig, chatId: number): SentMessage[] =>
+  r.fake.messages(chatId).filter((m) => / shilled by /.test(m.text ?? '') && !isBarrier(r, m));
+
+/**
+ * Waits until the outbox is empty, then shows that nothing more arrives in `chats`: a
+ * barrier alert (one more tweet, on a token whose symbol no other token has) joins each
+ * chat's queue behind whatever was left there and is sent in order, so an alert sent
+ * twice would come before it.
+ */
+async function delivered(r: Rig, watcher: Watcher, chats: readonly number[]): Promise<void> {
   await eventually(async () => (await r.app.store.outbox.pending()).length === 0, 'the outbox to empty');
-  // Anything sent twice would show up now.
-  await new Promise((res) => setTimeout(res, 50));
+  const used = barriers.get(r) ?? [];
+  barriers.set(r, used);
+  const { tokens } = r.sb.data;
+  const tok = tokens.find(
+    (x, i) =>
+      i >= 50 &&
+      x.chain_id === 'solana' &&
+      !used.includes(x.symbol) &&
+      tokens.filter((y) => y.symbol === x.symbol).length === 1,
+  )!;
+  used.push(tok.symbol);
+  const count = () => chats.reduce((n, c) => n + alerts(r, c).length, 0);
+  await nothingMoreAfter(
+    count,
+    async () => {
+      r.sb.addTweets(1, { token: tok.id, kol: r.sb.data.kols[0]!.id, tokenScore: 90, kolScore: 90 });
+      await watcher.tick();
+      await eventually(
+        () => chats.every((c) => r.fake.messages(c).some((m) => isBarrier(r, m))),
+        `the barrier alert (${tok.symbol}) in every chat`,
+      );
+    },
+    'no alert sent twice',
+  );
 }
 
 async function subscribe(r: Rig, chat: FakeChat, admin?: FakeUser): Promise<void> {
@@ -46,7 +82,7 @@ for (const authors of ['full', 'minimal', 'mix'] as const)
     const tokens = r.sb.data.tokens.slice(10, 13);
     for (const tok of tokens) r.sb.addTweets(1, { token: tok.id, kol: kol.id, tokenScore: 90, kolScore: 90 });
     await watcher.tick();
-    await delivered(r);
+    await delivered(r, watcher, [a.id, b.id]);
 
     const expected = tokens.map((tok) => `${tok.symbol} shilled by ${kol.display_name} (@${kol.username})`);
     for (const chat of [a, b]) {
@@ -70,7 +106,7 @@ for (const authors of ['full', 'minimal', 'mix'] as const)
 
     r.sb.addTweets(1, { token: r.sb.data.tokens[20]!.id, kol: kol.id, tokenScore: 90, kolScore: 90 });
     await watcher.tick();
-    await delivered(r);
+    await delivered(r, watcher, [a.id, b.id]);
     assert.equal(alerts(r, a.id).length, 4);
     assert.equal(triesAtKicked().length, 1, 'a disabled chat is not tried again');
   });
@@ -86,7 +122,11 @@ test('a 429 during a fan-out is waited out: delivered once, nothing sent inside 
   for (const tok of r.sb.data.tokens.slice(30, 32))
     r.sb.addTweets(1, { token: tok.id, kol: kol.id, tokenScore: 95, kolScore: 95 });
   await watcher.tick();
-  await delivered(r);
+  await delivered(
+    r,
+    watcher,
+    chats.map((c) => c.id),
+  );
   for (const c of chats) assert.equal(alerts(r, c.id).length, 2, `chat ${c.id}`);
   const limited = r.fake.requests.filter((q) => q.chat_id === 302 && q.method === 'sendMessage');
   assert.equal(limited.filter((q) => q.status === 429).length, 1);
@@ -122,7 +162,7 @@ test('a group upgraded to a supergroup keeps its settings under the new id, and 
   const tok = r.sb.data.tokens.find((x) => x.chain_id === 'solana')!;
   r.sb.addTweets(1, { token: tok.id, kol: r.sb.data.kols[0]!.id, tokenScore: 90, kolScore: 90 });
   await watcher.tick();
-  await delivered(r);
+  await delivered(r, watcher, [-1004401]);
   assert.equal(alerts(r, -1004401).length, 1);
   assert.equal(alerts(r, old.id).length, 0);
 });
@@ -139,7 +179,7 @@ test('a send refused with migrate_to_chat_id moves the subscription and delivers
   r.fake.failChat(old.id, { migrateTo: -1004501 });
   r.sb.addTweets(1, { token: r.sb.data.tokens[3]!.id, kol: r.sb.data.kols[1]!.id, tokenScore: 90, kolScore: 90 });
   await watcher.tick();
-  await delivered(r);
+  await delivered(r, watcher, [-1004501]);
   assert.equal(alerts(r, -1004501).length, 1);
   const moved = await r.app.store.subscriptions.get('telegram:-1004501');
   assert.equal(moved?.disabled, null);
