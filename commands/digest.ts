@@ -38,10 +38,8 @@ export default {
         {
           api: ctx.api,
           calls: ctx.store.calls,
-          charts: ctx.charts,
           log: ctx.log,
           outbox: ctx.store.outbox,
-          languages: ctx.store.languages,
         },
         sub,
         now,

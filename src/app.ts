@@ -272,6 +272,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         senders,
         log,
         languages: store.languages,
+        charts,
         lease: watcherLease,
         marketNow: (tokens) => marketNow(api, tokens, { budgetMs: 10_000, log }),
         onResult: (e, r) => {
@@ -325,7 +326,6 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         api,
         calls: store.calls,
         members: store.members,
-        charts,
         log,
         subscriptions: store.subscriptions,
         outbox: store.outbox,

@@ -11,6 +11,7 @@
  *   pending       the ids of batches with unfinished entries (a short list)
  */
 import type { ChainId } from '../domain/chains.ts';
+import type { CardView } from '../domain/view.ts';
 import type { StoredAction } from './pages.ts';
 import type { Kv } from './strict.ts';
 import type { DestinationPlatform } from './subscriptions.ts';
@@ -94,20 +95,107 @@ export type AlertContent =
    * with the call's latest figures. Sent after every new alert of the run.
    */
   | { readonly kind: 'followup'; readonly call: string; readonly point: number }
-  /** A scheduled digest (alerts/digest), built when due and stored whole, its picture as base64. */
-  | { readonly kind: 'digest'; readonly key: string; readonly view: StoredCard; readonly picture?: StoredPicture };
+  /**
+   * A scheduled digest (alerts/digest): its figures, gathered when due, said in the
+   * destination's language and drawn when sent (views/cards/digest.ts), as alerts are.
+   */
+  | { readonly kind: 'digest'; readonly key: string; readonly data: DigestData }
+  /**
+   * A digest queued by schema version 13 or older: the card rendered when it was queued,
+   * in the language of that moment, its picture as base64. Sent as it was written
+   * (schema version 14); no build writes it any more.
+   */
+  | { readonly kind: 'digest'; readonly key: string; readonly view: RenderedCard; readonly picture?: StoredPicture };
 
-/** A domain/view.ts CardView without its picture, as JSON (the store knows no views). */
-export interface StoredCard {
-  readonly kind: 'card';
-  readonly title: string;
-  readonly [field: string]: unknown;
-}
+/** A CardView without its picture, as JSON: what older digests stored. */
+export type RenderedCard = Omit<CardView, 'picture'>;
 
 export interface StoredPicture {
   readonly png64: string;
   readonly name: string;
   readonly alt: string;
+}
+
+/**
+ * What a digest says, as figures: everything a reader's language changes (words,
+ * digit grouping, the chart's legend) is left to the moment it is sent. `null`
+ * where the upstream or the store did not answer (said as "unavailable").
+ */
+export interface DigestData {
+  readonly weekly: boolean;
+  /** The period (epoch ms), and the time zone its dates are said in. */
+  readonly from: number;
+  readonly at: number;
+  readonly tz: string;
+  /** Posted after its time; `skipped` earlier periods were not posted at all. */
+  readonly late: boolean;
+  readonly skipped: number;
+  readonly tokens: DigestTokens;
+  /** The best win rates of the period among KOLs with `min`+ tokens. */
+  readonly kols: { readonly min: number; readonly rows: readonly DigestKol[] | null };
+  readonly calls: DigestCalls;
+  /** The chat's top callers with `min`+ calls; absent where its board is off. */
+  readonly callers?: { readonly min: number; readonly rows: readonly DigestCaller[] | null };
+}
+
+/** The most shilled tokens: the watcher's own counts of the period, or the upstream's mention ranking. */
+export type DigestTokens =
+  | {
+      readonly source: 'seen';
+      readonly rows: readonly { readonly symbol: string; readonly chain: string; readonly tweets: number }[];
+    }
+  | {
+      readonly source: 'ranking';
+      readonly rows:
+        | readonly {
+            readonly symbol: string;
+            /** One of the period's new tokens. */
+            readonly fresh: boolean;
+            readonly mentions: number;
+            readonly marketCap: number | null;
+          }[]
+        | null;
+    };
+
+export interface DigestKol {
+  readonly username: string;
+  /** The win rate in the period's window, a fraction as the upstream wrote it. */
+  readonly rate: string | number | null;
+  readonly tokens: number;
+}
+
+/** A call's token and its multiple (peak over the alert's market cap). */
+export interface DigestBest {
+  readonly symbol: string;
+  readonly multiple: number;
+}
+
+/** This destination's calls scorecard: 'off' without call tracking, 'none' without calls in the period. */
+export type DigestCalls =
+  | { readonly state: 'off' }
+  | { readonly state: 'none' }
+  | {
+      readonly state: 'scored';
+      readonly calls: number;
+      readonly hitRate: number | null;
+      /** Null: nothing moved. */
+      readonly best: DigestBest | null;
+      /** Market caps read now for only `live` of `tokens` tokens. */
+      readonly partial?: { readonly live: number; readonly tokens: number };
+      /** The chart's rows, best first. */
+      readonly rows: readonly {
+        readonly symbol: string;
+        readonly kol: string;
+        readonly peak: number;
+        readonly now: number;
+      }[];
+    };
+
+export interface DigestCaller {
+  readonly name: string;
+  readonly hitRate: number;
+  readonly calls: number;
+  readonly best: DigestBest;
 }
 
 /** One alert as a line of a merged message. */

@@ -146,6 +146,14 @@ export const MIGRATIONS: readonly Migration[] = [
     kind: 'expand',
     async up() {},
   },
+  {
+    to: 14,
+    what: 'a digest in the outbox is stored as its figures (data) and said in the destination’s language, with its picture drawn, when it is sent; digests queued before are stored rendered (view, picture) and are sent as they were, so nothing is rewritten',
+    // Version 13 code would send a digest stored as figures as an empty card (it reads `view`): it must
+    // not run beside this layout once a digest is queued by version 14.
+    kind: 'contract',
+    async up() {},
+  },
 ];
 
 /** The version this code writes. */

@@ -24,7 +24,8 @@ test('version 5 -> 6: the alerts’ calls a version-5 store held are followed up
   t.after(() => store.close());
   assert.equal(store.schema.found, 5);
   assert.equal(store.schema.mark.version, SCHEMA_VERSION);
-  assert.equal(store.schema.mark.oldestCode, 6, 'version 5 code may not run on it any more');
+  // At least 6: a later contract step (14) raises it further.
+  assert.ok(store.schema.mark.oldestCode >= 6, 'version 5 code may not run on it any more');
   for (const old of before) assert.deepEqual(await store.calls.get(old.id), old, `${old.id} unchanged`);
   const open = before.filter((c) => c.next < c.points.length);
   const due = await store.calls.dueTokens(Number.MAX_SAFE_INTEGER);

@@ -6,6 +6,7 @@
 import type { MergedItem, OutboxEntry } from '../../store/outbox.ts';
 import { alertView } from '../../views/cards/alert.ts';
 import { mergedView } from '../../views/cards/merged.ts';
+import { digestCard, renderedDigest } from '../../views/cards/digest.ts';
 import type { View } from '../../domain/view.ts';
 import { tokenKeyOf } from '../../domain/chains.ts';
 import { translator } from '../../i18n/index.ts';
@@ -15,6 +16,12 @@ import type { Subscription } from '../../store/subscriptions.ts';
 import type { Posting } from './types.ts';
 
 export async function viewOf(s: DeliveryState, e: OutboxEntry): Promise<View> {
+  if (e.content.kind === 'digest') {
+    const c = e.content;
+    if ('view' in c) return renderedDigest(c.view, c.picture);
+    const locale = await localeOf(s, e);
+    return digestCard(c.data, translator(locale), formats(locale), s.o.charts, s.o.log);
+  }
   if (e.content.kind !== 'merged') return alertView(e.content, await languageOf(s, e));
   const [locale, sub] = await Promise.all([localeOf(s, e), s.o.subscriptions.get(e.subId)]);
   const c = e.content;

@@ -10,6 +10,7 @@ import type { Outbox, OutboxEntry } from '../../store/outbox.ts';
 import type { ChatLanguages } from '../../store/languages.ts';
 import type { Lease } from '../../store/lease.ts';
 import type { CallStore } from '../../store/calls.ts';
+import type { ChartPool } from '../../domain/charts.ts';
 import type { MarketAtTime, TokenRef } from '../market.ts';
 import { RecentSends } from '../merge.ts';
 import { DEFAULT_LOCALE, translator, type Locale, type T } from '../../i18n/index.ts';
@@ -44,6 +45,8 @@ export interface DeliveryOptions {
   readonly calls?: CallStore;
   /** Each destination's language (/language, seeded at /subscribe); English when absent or unreadable. */
   readonly languages?: ChatLanguages;
+  /** Draws a digest's calls chart when it is sent, in the destination's language; absent: digests go without it. */
+  readonly charts?: ChartPool;
   /** Follow-up edits at once, across destinations; default 8. Few: a new alert never queues behind many edits in a sender's pacer. */
   readonly followupConcurrency?: number;
 }

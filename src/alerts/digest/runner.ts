@@ -13,15 +13,13 @@
  * older missed periods are not posted at all (one late digest, never a backlog).
  */
 import cron from 'node-cron';
-import { DEFAULT_LOCALE, translator } from '../../i18n/index.ts';
 import { announcePauseEnds } from '../pauses.ts';
-import { formats } from '../../i18n/format.ts';
 import type { Lease } from '../../store/lease.ts';
 import type { ChatLanguages } from '../../store/languages.ts';
 import type { Outbox, OutboxEntry } from '../../store/outbox.ts';
 import type { Kv } from '../../store/strict.ts';
 import type { DigestSettings, Subscription, SubscriptionStore } from '../../store/subscriptions.ts';
-import { buildDigest, type DigestDeps } from './build.ts';
+import { digestData, type DigestDeps } from './build.ts';
 import { cronExpression, latestPeriod, type DigestPeriod } from './schedule.ts';
 import { threadPart } from '../../domain/destination.ts';
 
@@ -56,9 +54,13 @@ export function digestEntryId(subId: string, key: string): string {
   return `digest:${key}:${subId}`;
 }
 
-/** Builds the digest and writes it to the outbox under its period's id; the entry as stored. */
+/**
+ * Gathers the digest's figures and writes them to the outbox under its period's id;
+ * the entry as stored. Words and picture come when it is sent, in the destination's
+ * language of that moment (alerts/delivery/compose.ts).
+ */
 export async function queueDigest(
-  o: DigestDeps & { outbox: Pick<Outbox, 'enqueue' | 'get'>; languages?: ChatLanguages },
+  o: DigestDeps & { outbox: Pick<Outbox, 'enqueue' | 'get'> },
   sub: Subscription,
   period: DigestPeriod,
   late: boolean,
@@ -68,8 +70,6 @@ export async function queueDigest(
   const id = digestEntryId(sub.id, period.key);
   const existing = await o.outbox.get(id);
   if (existing) return existing;
-  const locale = (await o.languages?.get(sub.platform, sub.chatId, sub.threadId)) ?? DEFAULT_LOCALE;
-  const { picture, ...view } = await buildDigest(o, sub, period, translator(locale), late, formats(locale), skipped);
   const entry: OutboxEntry = {
     id,
     subId: sub.id,
@@ -77,14 +77,7 @@ export async function queueDigest(
     chatId: sub.chatId,
     ...threadPart(sub.threadId),
     isGroup: sub.isGroup,
-    content: {
-      kind: 'digest',
-      key: period.key,
-      view,
-      ...(picture
-        ? { picture: { png64: Buffer.from(picture.png).toString('base64'), name: picture.name, alt: picture.alt } }
-        : {}),
-    },
+    content: { kind: 'digest', key: period.key, data: await digestData(o, sub, period, late, skipped) },
     createdAt: now,
     state: 'pending',
     attempts: 0,
@@ -97,7 +90,7 @@ export async function queueDigest(
 
 /** `/digest now`: the period that ends now (a day, or a week for weekly digests), through the same path. */
 export function queueDigestNow(
-  o: DigestDeps & { outbox: Pick<Outbox, 'enqueue' | 'get'>; languages?: ChatLanguages },
+  o: DigestDeps & { outbox: Pick<Outbox, 'enqueue' | 'get'> },
   sub: Subscription,
   now: number,
 ): Promise<OutboxEntry> {

@@ -7,6 +7,7 @@ import { CHAIN_LABEL, explorerTokenUrl } from '../../domain/chains.ts';
 import { renderMessage } from '../../i18n/message.ts';
 import type { AlertButton, AlertContent } from '../../store/outbox.ts';
 import { mergedView } from './merged.ts';
+import { digestView, renderedDigest } from './digest.ts';
 import type { CardView, Field, LinkButton, View } from '../../domain/view.ts';
 import { fmt, type T } from './lang.ts';
 
@@ -31,14 +32,8 @@ export function alertView(c: AlertContent, tr: T, followup?: string): View {
   // Delivery renders merged entries itself (with the chat's time zone and the multiples); this is the fallback.
   if (c.kind === 'merged') return mergedView(c, tr);
   if (c.kind === 'followup') return { kind: 'text', text: followup ?? '' };
-  if (c.kind === 'digest')
-    return {
-      // A stored digest is the card as JSON (StoredCard, kept untyped by the store); it goes back as it was written.
-      ...(c.view as unknown as CardView),
-      ...(c.picture
-        ? { picture: { png: Buffer.from(c.picture.png64, 'base64'), name: c.picture.name, alt: c.picture.alt } }
-        : {}),
-    };
+  // Delivery renders digests itself (with their picture, views/cards/digest.ts); this is the card alone.
+  if (c.kind === 'digest') return 'view' in c ? renderedDigest(c.view, c.picture) : digestView(c.data, tr);
   const names = (kols: readonly { username: string }[]) => kols.map((k) => `@${k.username}`).join(', ');
   if (c.kind === 'more') return { kind: 'text', text: tr('alert.alsoShilled', { names: names(c.kols) }) };
   const t = c.token;
