@@ -113,11 +113,43 @@ export interface CallStore {
 /** Calls of one token whose peak a sighting may raise: the newest; a token alerted in 2,000 places a month is rare. */
 export const TOKEN_CALLS_MAX = 2_000;
 
+/** How long an index entry may name a missing call before it is dropped: far past record()'s gap between its writes. */
+export const MISSING_GRACE_MS = 60_000;
+
 export function createCallStore(kv: Kv, o: { retentionMs: number; now?: () => number }): CallStore {
   const now = o.now ?? Date.now;
   // One writer (the lease holder), but many tasks in it: read-modify-write of a list key is serialized per key.
   const locked = keyedTurns();
   const ttl = (c: Call) => Math.max(1, c.at + o.retentionMs - now());
+  // record() writes a call's indexes first and the call last. A read in between (a /calls while
+  // the alert goes out, or another instance's read) finds an entry with no call yet: dropping it
+  // then would lose the call from its indexes for good. So an entry leaves an index only once
+  // its call has been missing for a while (an expired call, or a record cut off by a crash).
+  const missingSince = new Map<string, number>();
+  /** The index's ids to keep, or undefined when nothing is to be dropped. */
+  function prune(index: string, ids: readonly string[], calls: readonly (Call | undefined)[]): string[] | undefined {
+    const t = now();
+    const keep = ids.filter((id, i) => {
+      const seen = `${index} ${id}`;
+      const since = missingSince.get(seen);
+      if (calls[i] !== undefined) {
+        if (since !== undefined) missingSince.delete(seen);
+        return true;
+      }
+      if (since === undefined) missingSince.set(seen, t);
+      else if (t - since >= MISSING_GRACE_MS) {
+        missingSince.delete(seen);
+        return false;
+      }
+      return true;
+    });
+    return keep.length === ids.length ? undefined : keep;
+  }
+  /** Writes what `prune` kept back to the index (gone when empty). */
+  async function rewrite(index: string, keep: string[], ttlMs?: number): Promise<void> {
+    if (keep.length) await kv.set(index, keep, ttlMs);
+    else await kv.delete(index);
+  }
 
   async function addTo(key: string, id: string, ttlMs?: number): Promise<void> {
     await locked(key, async () => {
@@ -177,18 +209,10 @@ export function createCallStore(kv: Kv, o: { retentionMs: number; now?: () => nu
       return locked(key, async () => {
         const ids = (await kv.get<string[]>(key)) ?? [];
         const calls = await kv.getMany<Call>(ids.map((id) => `c:${id}`));
-        const live = calls.filter((c): c is Call => c !== undefined);
         // Expired calls leave the list as it is read, as the destinations' lists do.
-        if (live.length !== ids.length) {
-          if (live.length)
-            await kv.set(
-              key,
-              live.map((c) => c.id),
-              o.retentionMs,
-            );
-          else await kv.delete(key);
-        }
-        return live;
+        const keep = prune(key, ids, calls);
+        if (keep) await rewrite(key, keep, o.retentionMs);
+        return calls.filter((c): c is Call => c !== undefined);
       });
     },
     get: (id) => kv.get<Call>(`c:${id}`),
@@ -207,14 +231,10 @@ export function createCallStore(kv: Kv, o: { retentionMs: number; now?: () => nu
       return locked(`d:${subId}`, async () => {
         const ids = (await kv.get<string[]>(`d:${subId}`)) ?? [];
         const calls = await kv.getMany<Call>(ids.map((id) => `c:${id}`));
-        const live = calls.filter((c): c is Call => c !== undefined);
         // Expired calls leave the index as it is read: it stays as small as the retention allows.
-        if (live.length !== ids.length)
-          await kv.set(
-            `d:${subId}`,
-            live.map((c) => c.id),
-          );
-        return live.filter((c) => c.at >= from);
+        const keep = prune(`d:${subId}`, ids, calls);
+        if (keep) await rewrite(`d:${subId}`, keep);
+        return calls.filter((c): c is Call => c !== undefined && c.at >= from);
       });
     },
     async clear(subId) {
