@@ -15,7 +15,7 @@ import type { View } from '../domain/view.ts';
 import type { Platform } from './command.ts';
 import { parseDuration } from './duration.ts';
 import { findTokenRefs, type TokenRef } from './detect.ts';
-import { toErrorView, type Outcome } from './dispatch.ts';
+import { toErrorView, type Outcome } from './boundary.ts';
 import { pickLocale, translator, type T } from '../i18n/index.ts';
 import { findOnChains, type FoundToken } from './lookup.ts';
 import { createRateLimiter } from './ratelimit.ts';

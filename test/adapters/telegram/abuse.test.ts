@@ -1,7 +1,7 @@
 // What an ordinary member could do to others: forge buttons from another chat, flood commands, hide behind a shared sender.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FOREIGN_BUTTON } from '../../../src/core/dispatch.ts';
+import { FOREIGN_BUTTON } from '../../../src/core/buttons.ts';
 import type { Caller } from '../../../src/core/command.ts';
 import type { FakeChat, SenderChannel } from '../../fakes/telegram/index.ts';
 import { button, eventually, group, rig } from './helpers.ts';
