@@ -4,9 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Api } from 'grammy';
-import { rig } from './helpers.ts';
-
-import { setTimeout as sleep } from 'node:timers/promises';
+import { eventually, rig } from './helpers.ts';
 
 test('a rival poller: 409 logged once with what to do, polling backs off, then resumes when the rival stops', {
   timeout: 60_000,
@@ -24,17 +22,29 @@ test('a rival poller: 409 logged once with what to do, polling backs off, then r
       await rival.getUpdates({ timeout: 1 }).catch(() => {});
     }
   })();
-  await sleep(4000);
+  // Each 409 the bot meets is logged: the first with what to do, the next ones at debug level.
+  const hint = (l: string) => l.includes('409 Conflict: another process polls with this bot token');
+  const conflicts = () =>
+    r.logs
+      .filter((l) => hint(l) || l.includes('409 again; still backing off'))
+      .map((l) => JSON.parse(l) as { time: number; backoffMs?: number });
+  // The first conflict and two more, each after a backoff (1 s, then 2 s).
+  await eventually(() => conflicts().length >= 3, 'the bot to meet the rival three times');
   const botPolls = polls() - rivalCalls;
   rivalRunning = false;
   await rivalLoop;
 
-  t.diagnostic(`during 4 s of conflict: the bot polled ${botPolls} times, the rival ${rivalCalls}`);
-  const hints = r.logs.filter((l) => l.includes('409 Conflict: another process polls with this bot token'));
+  t.diagnostic(`during three conflicts: the bot polled ${botPolls} times, the rival ${rivalCalls}`);
+  const hints = r.logs.filter(hint);
   assert.equal(hints.length, 1, 'the conflict is logged once');
   assert.match(hints[0]!, /STORE_URL=redis/, 'the log says what to do');
-  // Spinning would be hundreds of calls in 4 s; a doubling backoff from 1 s makes a handful.
-  assert.ok(botPolls <= 6, `the bot polled ${botPolls} times during the conflict (rival: ${rivalCalls})`);
+  const [first, second, third] = conflicts();
+  assert.deepEqual([second!.backoffMs, third!.backoffMs], [2000, 4000], 'the backoff doubles');
+  // Lower bounds on the bot's own log clock (a slow machine only widens the gaps): each retry waited
+  // out its backoff, where a spinning bot would meet the rival again within milliseconds.
+  assert.ok(second!.time - first!.time >= 1000, `1 s before the second poll, not ${second!.time - first!.time} ms`);
+  assert.ok(third!.time - second!.time >= 2000, `2 s before the third poll, not ${third!.time - second!.time} ms`);
+  assert.ok(botPolls <= 4, `one poll per conflict (and one in flight): ${botPolls} (rival: ${rivalCalls})`);
   assert.equal(r.adapter.isReady(), true);
 
   fake.sendText({ chat: { id: 77, type: 'private' }, text: '/help' });
