@@ -12,6 +12,7 @@ test('no window of the given length ever sees more than max sends, counted from 
       w.run(async () => {
         const start = performance.now();
         peak = Math.max(peak, ++inFlight);
+        // Not a wait: sends of random length are the scenario the window must hold under.
         await new Promise((r) => setTimeout(r, 3 + Math.random() * 5));
         inFlight--;
         spans.push({ start, end: performance.now() });

@@ -50,6 +50,7 @@ function counting(to: number, o: { kind?: Migration['kind']; slowMs?: number; fa
     async up(space) {
       runs++;
       await space('watch').set(`migrated-${to}`, runs);
+      // Not a wait: a slow migration step, so that two instances' starts overlap.
       if (o.slowMs) await new Promise((r) => setTimeout(r, o.slowMs));
       if (o.failOnce && !failed) {
         failed = true;

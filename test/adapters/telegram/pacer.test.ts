@@ -15,6 +15,7 @@ test('the bot-wide limit holds in every window, counting sends until they comple
       pacer.run(
         String(i),
         async () => {
+          // Not a wait: each send takes a moment, so the pacer must count it until it completes.
           await new Promise((r) => setTimeout(r, 2));
           done.push(performance.now() - t0);
         },

@@ -65,6 +65,7 @@ test('each Telegram answer maps to what delivery should do', async (t) => {
   assert.equal(next.kind, 'paced', 'still inside the flood wait: delivery is told when it ends, nothing is sent');
   assert.ok(next.kind === 'paced' && next.afterMs > 1000 * fake.timeScale && next.afterMs <= 4 * 1000 * fake.timeScale);
   assert.equal(fake.messages(11).length, before);
+  // Not a wait for an event: delivery waits out the flood window it was told, as it does in production.
   await new Promise((res) => setTimeout(res, next.kind === 'paced' ? next.afterMs : 0));
   assert.equal((await send(11)).kind, 'sent', 'and after it, the send goes out');
 });
@@ -101,6 +102,7 @@ test('pacing: one busy chat neither breaks its limit nor holds up the others', a
       for (;;) {
         const res = await r.adapter.sender.send(String(id), card(`#${i}`), `n${i}`);
         if (res.kind === 'paced') {
+          // Not a wait for an event: the paced answer waited out, as delivery does.
           await new Promise((res2) => setTimeout(res2, res.afterMs));
           continue;
         }
