@@ -26,7 +26,7 @@ export default {
         Promise.all([ctx.api.getKolScore({ xUserId }, call()), ctx.api.getKolTokens({ xUserId }, call())]),
       );
     // A KOL looked up recently has a known id: its table row and its scores are fetched at once.
-    const known = knownKolId(input);
+    const known = knownKolId(ctx, input);
     let kol: ResolvedKol;
     let scores: Awaited<ReturnType<typeof data>>;
     if (known) [kol, scores] = await Promise.all([resolveKol(ctx, input, call, { names: true }), data(known)]);

@@ -13,6 +13,7 @@ import type { View } from '../domain/view.ts';
 import type { Input, OptionsShape } from './options.ts';
 import type { LinkSet } from '../domain/links.ts';
 import type { MemberRef } from '../store/calls.ts';
+import type { KolMemo } from './resolve.ts';
 
 export type Platform = 'discord' | 'telegram' | 'console';
 
@@ -127,6 +128,8 @@ export interface CommandContext {
   readonly commands: ReadonlyMap<string, AnyCommand>;
   readonly log: Logger;
   readonly now: () => number;
+  /** KOL names resolved recently (core/resolve.ts), one per dispatcher, expiring on `now`. */
+  readonly kolMemo: KolMemo;
   /** Where pictures are drawn, off the event loop. */
   readonly charts: ChartPool;
   /** Asks alert delivery to run soon (after `/alerts test`); absent when no watcher runs. */

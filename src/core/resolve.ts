@@ -3,9 +3,10 @@
  * Twitter id the KOL operations take in their path, and a bare token address
  * into a chain. Shared by /kol, /momentum, /kolmap and /token, /tweets, /mindmap.
  * The client caches answers; only the username -> Twitter id mapping is
- * remembered here, because it costs several calls to find and hardly ever changes.
+ * remembered here (KolMemo), because it costs several calls to find and hardly ever changes.
  */
 import { ApiNotFoundError, type KolAccountRanked, type KolTableItem } from '../api/index.ts';
+import { TtlCache } from '../api/cache.ts';
 import {
   ADDRESS_HINT,
   CHAIN_ALIASES,
@@ -29,7 +30,8 @@ export interface ResolvedKol {
   readonly account?: KolAccountRanked | undefined;
 }
 
-type Api = Pick<CommandContext, 'api'>;
+type Memo = Pick<CommandContext, 'kolMemo' | 'now'>;
+type Api = Pick<CommandContext, 'api'> & Memo;
 
 /** Options for one upstream call: the command's signal and what is left of its time budget. */
 export type CallFn = () => { signal: AbortSignal; budgetMs: number };
@@ -47,40 +49,42 @@ export function budgetFrom(ctx: Pick<CommandContext, 'signal' | 'budgetMs'>): Ca
 const ID_PAGES = 10;
 const ID_PAGE_SIZE = 30;
 
-/** Username (lower case) -> Twitter id, for six hours; bounded, oldest dropped first. */
+/** Username (lower case) -> Twitter id, for six hours; bounded, least recently used dropped first. */
 const ID_MEMO_TTL_MS = 6 * 3600_000;
 const ID_MEMO_MAX = 10_000;
-const idMemo = new Map<string, { id: string; at: number }>();
-/** Twitter id -> the win-rate table's account record, same lifetime: names hardly change. */
-const accountMemo = new Map<string, { account: KolAccountRanked; at: number }>();
+
+/**
+ * What resolving a KOL learnt, kept per dispatcher (one per app, not per module):
+ * a username's Twitter id, and the win-rate table's account record for an id
+ * (names hardly change). Both expire on the context's clock.
+ */
+export interface KolMemo {
+  readonly ids: TtlCache<string>;
+  readonly accounts: TtlCache<KolAccountRanked>;
+}
+
+export function createKolMemo(): KolMemo {
+  return { ids: new TtlCache(ID_MEMO_MAX), accounts: new TtlCache(ID_MEMO_MAX) };
+}
 
 /**
  * The Twitter id of `input` without any call: a numeric id as typed, or a
  * username resolved recently. Lets /kol fetch the card's data in parallel with
  * the table row instead of after it.
  */
-export function knownKolId(input: string): string | undefined {
+export function knownKolId(ctx: Memo, input: string): string | undefined {
   const text = input.trim();
   if (/^\d{1,20}$/.test(text)) return text.replace(/^0+(?=\d)/, '');
-  const hit = idMemo.get(text.replace(/^@/, '').toLowerCase());
-  return hit && performance.now() - hit.at < ID_MEMO_TTL_MS ? hit.id : undefined;
+  return ctx.kolMemo.ids.get(text.replace(/^@/, '').toLowerCase(), ctx.now());
 }
 
-function remember(username: string, id: string, account?: KolAccountRanked): void {
-  const key = username.toLowerCase();
-  idMemo.delete(key);
-  idMemo.set(key, { id, at: performance.now() });
-  if (idMemo.size > ID_MEMO_MAX) idMemo.delete(idMemo.keys().next().value!);
-  if (account) {
-    accountMemo.delete(id);
-    accountMemo.set(id, { account, at: performance.now() });
-    if (accountMemo.size > ID_MEMO_MAX) accountMemo.delete(accountMemo.keys().next().value!);
-  }
+function remember(ctx: Memo, username: string, id: string, account?: KolAccountRanked): void {
+  ctx.kolMemo.ids.set(username.toLowerCase(), id, ID_MEMO_TTL_MS, ctx.now());
+  if (account) ctx.kolMemo.accounts.set(id, account, ID_MEMO_TTL_MS, ctx.now());
 }
 
-function rememberedAccount(id: string): KolAccountRanked | undefined {
-  const hit = accountMemo.get(id);
-  return hit && performance.now() - hit.at < ID_MEMO_TTL_MS ? hit.account : undefined;
+function rememberedAccount(ctx: Memo, id: string): KolAccountRanked | undefined {
+  return ctx.kolMemo.accounts.get(id, ctx.now());
 }
 
 /**
@@ -112,13 +116,13 @@ export async function resolveKol(
       near.length ? `/kol ${near[0]}` : '/kols sort:score',
     );
   }
-  const known = knownKolId(name);
-  const account = known ? rememberedAccount(known) : await twitterIdOf(ctx, row, call);
+  const known = knownKolId(ctx, name);
+  const account = known ? rememberedAccount(ctx, known) : await twitterIdOf(ctx, row, call);
   const xUserId = known ?? account?.twitter_id;
   if (xUserId === undefined) {
     throw new UserError({ key: 'errors.kolNoId', values: { name: row.kol } }, '/kols sort:score');
   }
-  remember(row.kol, xUserId, account);
+  remember(ctx, row.kol, xUserId, account);
   return { xUserId, username: row.kol, row, account };
 }
 
@@ -131,7 +135,7 @@ async function namesOf(ctx: Api, xUserId: string, call: CallFn): Promise<Resolve
   const unnamed: ResolvedKol = { xUserId, username: undefined, row: undefined };
   // The name is a nicety next to the scores: if the tables cannot be read, the card goes out without it.
   const account =
-    rememberedAccount(xUserId) ??
+    rememberedAccount(ctx, xUserId) ??
     (await scanWinRates(
       ctx,
       { limit: ID_PAGE_SIZE, sortField: 'numTokensCountedWinRate' },
@@ -141,7 +145,7 @@ async function namesOf(ctx: Api, xUserId: string, call: CallFn): Promise<Resolve
   if (!account) return unnamed;
   const table = await ctx.api.getKolTable({ search: account.username, limit: 100 }, call()).catch(() => undefined);
   const row = table?.items.find((r) => r.kol.toLowerCase() === account.username.toLowerCase());
-  remember(account.username, xUserId, account);
+  remember(ctx, account.username, xUserId, account);
   return { xUserId, username: account.username, row, account };
 }
 

@@ -23,6 +23,7 @@ import { countingUnreadable, withUnreadableNote } from './unreadable.ts';
 import type { Registry } from './registry.ts';
 import { labelled, toErrorView, type Outcome } from './boundary.ts';
 import type { Buttons } from './buttons.ts';
+import { createKolMemo } from './resolve.ts';
 
 /** The metric label of commands nobody defined: users' typos must not grow /metrics. */
 export const UNKNOWN_COMMAND = 'unknown';
@@ -88,6 +89,7 @@ export const senderOf = (caller: Caller) => senderKey(caller.platform, caller.us
 export function createRunner(o: RunnerOptions) {
   const { now, limiter, translate, localeOf } = o;
   const budget = o.budgetMs;
+  const kolMemo = createKolMemo();
 
   /** With `quiet`, a sender already told about the limit gets undefined: no answer at all. */
   async function execute(
@@ -159,6 +161,7 @@ export function createRunner(o: RunnerOptions) {
         commands: o.commands,
         log: o.log,
         now,
+        kolMemo,
         charts: o.charts,
         ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
         ...(o.links ? { links: o.links } : {}),

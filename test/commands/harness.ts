@@ -3,7 +3,7 @@
  * store, every command file, and the dispatcher, driven like the console adapter.
  */
 import assert from 'node:assert/strict';
-import { createKolClient, type KolClient } from '../../src/api/index.ts';
+import { type CallEvent, createKolClient, type KolClient } from '../../src/api/index.ts';
 import type { Caller } from '../../src/core/command.ts';
 import { createDispatcher, type Dispatcher } from '../../src/core/dispatch.ts';
 import { loadCommands } from '../../src/core/registry.ts';
@@ -41,6 +41,10 @@ export interface HarnessOptions {
   readonly budgetMs?: number;
   /** Where pictures are drawn; default the shared pool. */
   readonly charts?: ChartPool;
+  /** The commands' clock (ctx.now); default the wall clock. */
+  readonly now?: () => number;
+  /** Every upstream call the client makes or answers from its cache. */
+  readonly onCall?: (e: CallEvent) => void;
 }
 
 export async function harness(o: HarnessOptions = {}): Promise<Harness> {
@@ -50,6 +54,7 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
     apiKey: sandbox.apiKey,
     retry: { attempts: 2, baseDelayMs: 5, maxDelayMs: 20 },
     timeouts: { connectMs: 1_000, headersMs: 1_500, bodyMs: 1_500 },
+    ...(o.onCall ? { onCall: o.onCall } : {}),
   });
   const store = await openStore('memory:');
   const commands = await loadCommands();
@@ -61,6 +66,7 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
     userLimit: { count: 10_000, windowMs: 1_000 },
     budgetMs: o.budgetMs ?? 5_000,
     charts: o.charts ?? sharedChartPool(),
+    ...(o.now ? { now: o.now } : {}),
   });
   return {
     sandbox,

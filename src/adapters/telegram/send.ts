@@ -7,6 +7,7 @@ import { GrammyError, InputFile, type Api } from 'grammy';
 import type { Logger } from 'pino';
 import { CAPTION_MAX, type TelegramMessage } from '../../views/render/telegram.ts';
 import { isNotModified } from './transport.ts';
+import { TtlCache } from '../../api/cache.ts';
 
 export interface SendOptions {
   /** Answer this message; sent anyway, unthreaded, when it was deleted meanwhile. */
@@ -65,15 +66,15 @@ export async function sendRendered(
 
 /**
  * Text messages that carry a picture's buttons -> that picture's message id, so a
- * button press can update both. In memory and bounded: after a restart an old
- * page only updates its text.
+ * button press can update both. In memory and bounded: after a restart, or a week
+ * on, an old page only updates its text. One per process, not per Api: alerts go
+ * out through their own Api (index.ts senderApi), their buttons come back through the bot's.
  */
-const photos = new Map<string, number>();
-const PHOTOS_MAX = 5_000;
+const photos = new TtlCache<number>(5_000);
+const PHOTOS_TTL_MS = 7 * 24 * 3600_000;
 
 function rememberPhoto(chatId: number | string, textId: number, photoId: number): void {
-  photos.set(`${chatId}:${textId}`, photoId);
-  if (photos.size > PHOTOS_MAX) photos.delete(photos.keys().next().value!);
+  photos.set(`${chatId}:${textId}`, photoId, PHOTOS_TTL_MS);
 }
 
 /** Visible characters of our renderer's HTML, as Telegram counts them. */
