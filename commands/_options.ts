@@ -11,10 +11,10 @@ import { BACK_MAX } from '../src/views/cards/paging.ts';
 type NumberOption = ReturnType<typeof opt.number<false>>;
 
 /** `min_<key>` and `max_<key>`, inclusive bounds. */
-export function range<const K extends string>(key: K, what: string, o: { min?: number; max?: number } = {}) {
+export function range<const K extends string>(key: K, o: { min?: number; max?: number } = {}) {
   return {
-    [`min_${key}`]: opt.number({ description: `Minimum ${what}`, ...o }),
-    [`max_${key}`]: opt.number({ description: `Maximum ${what}`, ...o }),
+    [`min_${key}`]: opt.number({ ...o }),
+    [`max_${key}`]: opt.number({ ...o }),
   } as { [P in `min_${K}` | `max_${K}`]: NumberOption };
 }
 
@@ -32,7 +32,6 @@ export { DEFAULT_MIN_TOKENS } from '../src/domain/score.ts';
 
 export const order = () =>
   opt.choice(['desc', 'asc'], {
-    description: 'Sort order: desc (highest first) or asc',
     noun: 'order',
     aliases: { down: 'desc', descending: 'desc', up: 'asc', ascending: 'asc' },
   });
@@ -41,24 +40,20 @@ export function apiOrder(order: 'asc' | 'desc' | undefined, fallback: 'asc' | 'd
   return (order ?? fallback) === 'asc' ? 'ASC' : 'DESC';
 }
 
-export const limit = (def: number, max: number) =>
-  opt.integer({ description: `Rows to show (1-${max})`, min: 1, max, default: def });
+export const limit = (def: number, max: number) => opt.integer({ min: 1, max, default: def });
 
-export const offset = () => opt.integer({ description: 'Rows to skip (the Next button sets it)', min: 0, default: 0 });
+export const offset = () => opt.integer({ min: 0, default: 0 });
 
-export const cursor = () =>
-  opt.string({ description: 'Page cursor (the Next button sets it)', max: 512, internal: true });
+export const cursor = () => opt.string({ max: 512, internal: true });
 
 export const back = () =>
-  opt.list(opt.string({ description: 'cursor', max: 512 }), {
-    description: 'Earlier page cursors (the buttons set them)',
+  opt.list(opt.string({ max: 512 }), {
     max: BACK_MAX,
     internal: true,
   });
 
 export const labels = () =>
-  opt.list(opt.string({ description: 'label', max: 40 }), {
-    description: 'KOL labels, comma separated (e.g. alpha,degen)',
+  opt.list(opt.string({ max: 40 }), {
     max: 10,
   });
 
@@ -75,7 +70,7 @@ const WHEN =
   /^(\d{1,4})\s*(m|min|h|d|w)$|^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /** A point in time: a date (2024-05-01, ISO time allowed) or how long ago (30m, 24h, 7d, 2w). */
-export const when = (description: string) => opt.string({ description, pattern: WHEN, hint: 'when', max: 40 });
+export const when = () => opt.string({ pattern: WHEN, hint: 'when', max: 40 });
 
 const UNIT_MS: Readonly<Record<string, number>> = {
   m: 60_000,

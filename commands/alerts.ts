@@ -24,7 +24,6 @@ async function mustManage(ctx: CommandContext): Promise<void> {
 
 export default {
   name: 'alerts',
-  description: 'Show this chat’s alert settings; pause, resume or send a test alert',
   options,
   chatSettings: true,
   personal: true,

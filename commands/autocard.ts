@@ -22,7 +22,6 @@ async function reach(ctx: CommandContext): Promise<string | undefined> {
 
 export default {
   name: 'autocard',
-  description: 'Cards for pasted token addresses and links here: on, off, cooldown (admins)',
   options,
   chatSettings: true,
   examples: [EXAMPLE, '/autocard', '/autocard off'],

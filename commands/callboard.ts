@@ -13,7 +13,6 @@ const options = SETTING_OPTIONS.callboard;
 
 export default {
   name: 'callboard',
-  description: "Members' call board here: on, off, forget your calls; remove or reset (admins)",
   options,
   chatSettings: true,
   examples: [

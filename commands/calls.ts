@@ -26,39 +26,33 @@ const NOW_LOOKUPS = MAX_REQUESTS_PER_COMMAND;
 
 const options = {
   action: opt.choice(['show', 'clear'], {
-    description: 'clear: forget this chat’s call history (admins)',
     positional: true,
     noun: 'action',
   }),
   period: opt.choice(['24h', '7d', '30d', 'all'], {
-    description: 'Period: 24h, 7d, 30d or all (default 7d)',
     noun: 'period',
     default: '7d',
     aliases: { day: '24h', '1d': '24h', week: '7d', month: '30d' },
   }),
   sort: opt.choice(['best', 'recent', 'worst'], {
-    description: 'Sort: best, recent or worst (default best)',
     noun: 'sort',
     default: 'best',
   }),
   kol: opt.string({
-    description: 'Only the calls of this KOL (X username)',
     pattern: /^@?[A-Za-z0-9_]{1,15}$/,
     hint: 'username',
     example: '@cobie',
   }),
   by: opt.choice(['call', 'kol'], {
-    description: 'kol: rank the KOLs instead of the calls',
     noun: 'ranking',
     aliases: { calls: 'call', kols: 'kol' },
   }),
   min_calls: opt.integer({
-    description: `Only KOLs with at least this many calls here (default ${MIN_KOL_CALLS})`,
     min: 1,
     max: 1000,
     default: MIN_KOL_CALLS,
   }),
-  offset: opt.integer({ description: 'Rows to skip (the Next button sets it)', min: 0, default: 0, internal: true }),
+  offset: opt.integer({ min: 0, default: 0, internal: true }),
 };
 
 async function clear(ctx: CommandContext, subId: string): Promise<View> {
@@ -69,7 +63,6 @@ async function clear(ctx: CommandContext, subId: string): Promise<View> {
 
 export default {
   name: 'calls',
-  description: 'Calls here: how the alerted tokens did since, by call or by KOL',
   options,
   chatSettings: true,
   examples: ['/calls', '/calls period:30d sort:worst', '/calls by:kol', '/calls kol:@cobie', '/calls clear'],

@@ -15,7 +15,6 @@ const options = SETTING_OPTIONS.digest;
 
 export default {
   name: 'digest',
-  description: 'Post a daily or weekly summary here: top tokens, best KOLs, calls (admins)',
   options,
   chatSettings: true,
   examples: [

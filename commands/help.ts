@@ -5,12 +5,11 @@ import { opt } from '../src/core/options.ts';
 import { helpFor, helpList } from '../src/views/cards/help.ts';
 
 const options = {
-  command: opt.string({ description: 'A command to explain, e.g. token', positional: true, max: 40, example: 'token' }),
+  command: opt.string({ positional: true, max: 40, example: 'token' }),
 };
 
 export default {
   name: 'help',
-  description: 'Every command with an example, or the options of one command',
   options,
   examples: ['/help', '/help kols'],
   async run({ command }, ctx) {

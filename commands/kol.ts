@@ -6,7 +6,6 @@ import { winRatePicture, withPicture } from '../src/views/cards/pictures.ts';
 
 const options = {
   kol: opt.kol({
-    description: 'The KOL: @username, username or numeric X id',
     required: true,
     positional: true,
     example: '@cryptoking',
@@ -15,7 +14,6 @@ const options = {
 
 export default {
   name: 'kol',
-  description: 'KOL card: rank, smart followers, scores and win rate after a shill',
   options,
   examples: ['/kol @cryptoking', '/kol 1790912474830548992'],
   async run({ kol: input }, ctx) {

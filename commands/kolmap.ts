@@ -10,14 +10,13 @@ import { limit, offset } from './_options.ts';
 const CARD_BUTTONS = 3;
 
 const options = {
-  kol: opt.kol({ description: 'The KOL: @username, username or numeric X id', required: true, positional: true }),
+  kol: opt.kol({ required: true, positional: true }),
   limit: limit(10, 25),
   offset: offset(),
 };
 
 export default {
   name: 'kolmap',
-  description: 'The tokens a KOL has mentioned, most mentioned first',
   options,
   examples: ['/kolmap @cryptoking', '/kolmap @cryptoking limit:20'],
   async run(input, ctx) {

@@ -15,7 +15,6 @@ function choices(): Span[] {
 
 export default {
   name: 'language',
-  description: 'Show or set the language I answer in here (admins in groups)',
   options,
   examples: ['/language', '/language ru', '/language auto'],
   async run({ code }, ctx) {

@@ -10,24 +10,21 @@ const PAGE = 10;
 
 const options = {
   period: opt.choice(['1d', '7d', '30d', 'all'], {
-    description: 'Period: 1d, 7d, 30d or all (default 7d)',
     noun: 'period',
     positional: true,
     default: '7d',
     aliases: PERIOD_ALIASES,
   }),
   sort: opt.choice(['hit', 'median', 'best', 'calls'], {
-    description: 'Rank by: hit (rate, default), median, best or calls',
     noun: 'sort',
     default: 'hit',
     aliases: { rate: 'hit', hits: 'hit', peak: 'best' },
   }),
-  offset: opt.integer({ description: 'Rows to skip (the Next button sets it)', min: 0, default: 0, internal: true }),
+  offset: opt.integer({ min: 0, default: 0, internal: true }),
 };
 
 export default {
   name: 'lb',
-  description: "Leaderboard of members' calls here: hit rate, median peak, best call",
   options,
   chatSettings: true,
   audience: 'members',

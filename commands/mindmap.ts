@@ -12,21 +12,20 @@ import { callOpts, checkBounds, numText, range } from './_options.ts';
 const EXAMPLE = '/mindmap solana So11111111111111111111111111111111111111112 hours:24';
 
 const options = {
-  chain: opt.chain({ description: 'Chain: solana, bsc, base, sui or aptos', required: true, positional: true }),
-  address: opt.string({ description: 'Token address', required: true, positional: true, max: 200 }),
-  hours: opt.number({ description: 'Time frame in hours (default 12)', min: 1, max: 720, default: 12 }),
-  limit: opt.integer({ description: 'Linked tokens to show (1-50)', min: 1, max: 50, default: 10 }),
-  ...range('mcap', 'market cap of linked tokens, USD', { min: 0 }),
-  ...range('liquidity', 'liquidity of linked tokens, USD', { min: 0 }),
-  ...range('score', 'score of linked tokens', { min: 0 }),
-  ...range('age', 'age of linked tokens, days', { min: 0 }),
-  ...range('followers', 'followers of linked tokens', { min: 0 }),
-  ...range('posted', 'times linked tokens were posted', { min: 0 }),
+  chain: opt.chain({ required: true, positional: true }),
+  address: opt.string({ required: true, positional: true, max: 200 }),
+  hours: opt.number({ min: 1, max: 720, default: 12 }),
+  limit: opt.integer({ min: 1, max: 50, default: 10 }),
+  ...range('mcap', { min: 0 }),
+  ...range('liquidity', { min: 0 }),
+  ...range('score', { min: 0 }),
+  ...range('age', { min: 0 }),
+  ...range('followers', { min: 0 }),
+  ...range('posted', { min: 0 }),
 };
 
 export default {
   name: 'mindmap',
-  description: 'Tokens most linked to a token by the KOLs who mention it',
   options,
   examples: [
     EXAMPLE,

@@ -31,23 +31,21 @@ const SORTS = [
 const EXAMPLE = '/momentum @cryptoking since:7d sort:24h';
 
 const options = {
-  kol: opt.kol({ description: 'The KOL: @username, username or numeric X id', required: true, positional: true }),
-  chain: opt.chain({ description: 'Only tokens on this chain' }),
+  kol: opt.kol({ required: true, positional: true }),
+  chain: opt.chain({}),
   sort: opt.choice(SORTS, {
-    description: 'recent, a window (5m…24h, 7d: price change), performance, consistency, auc, score…',
     noun: 'sort',
     default: 'recent',
     aliases: { ...WINDOW_ALIASES, new: 'recent', newest: 'recent', time: 'recent' },
   }),
   order: order(),
-  since: when('Only tokens shilled after this date or time ago (2024-05-01, 7d, 24h)'),
+  since: when(),
   limit: limit(10, 25),
   offset: offset(),
 };
 
 export default {
   name: 'momentum',
-  description: "A KOL's shilled tokens: price change after each window, and win rates",
   options,
   examples: [EXAMPLE, '/momentum @cryptoking', '/momentum @cryptoking chain:solana sort:performance'],
   async run(input, ctx) {

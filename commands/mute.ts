@@ -9,14 +9,13 @@ import { opt } from '../src/core/options.ts';
 import { requireSubscription } from './_subscription.ts';
 
 const options = {
-  chain: opt.chain({ description: 'Chain of the token', required: true, positional: true }),
-  address: opt.string({ description: 'Token address', required: true, positional: true }),
-  off: opt.boolean({ description: 'Unmute instead' }),
+  chain: opt.chain({ required: true, positional: true }),
+  address: opt.string({ required: true, positional: true }),
+  off: opt.boolean({}),
 };
 
 export default {
   name: 'mute',
-  description: 'Stop (or with off:yes resume) alerts about one token here (admins)',
   options,
   chatSettings: true,
   examples: [

@@ -12,7 +12,6 @@ const EXAMPLE = '/mycall So11111111111111111111111111111111111111112';
 
 const options = {
   token: opt.string({
-    description: 'Token address, explorer or trading link, or $SYMBOL',
     required: true,
     positional: true,
     max: 200,
@@ -22,7 +21,6 @@ const options = {
 
 export default {
   name: 'mycall',
-  description: 'Record your call of a token here: address, link or $SYMBOL (first caller gets the credit)',
   options,
   chatSettings: true,
   audience: 'members',

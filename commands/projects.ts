@@ -11,8 +11,8 @@ const EXAMPLE = '/projects min_followers:10k limit:10';
 const NAMED = 3;
 
 const options = {
-  ...range('followers', 'followers (10k, 1.5m)', { min: 0 }),
-  ...range('following', 'accounts followed', { min: 0 }),
+  ...range('followers', { min: 0 }),
+  ...range('following', { min: 0 }),
   limit: limit(10, 25),
   cursor: cursor(),
   back: back(),
@@ -30,7 +30,6 @@ function note(p: ProjectItem, t: T): Rich {
 
 export default {
   name: 'projects',
-  description: 'Accounts that smart KOLs follow, most smart followers first',
   options,
   examples: [EXAMPLE, '/projects', '/projects max_followers:50k'],
   async run(input, ctx) {

@@ -29,7 +29,7 @@ import { CHAIN_LABEL, isChainId } from '../src/domain/chains.ts';
 import { clockText } from '../src/domain/zoned.ts';
 import type { Action, Ask, CardView, Span } from '../src/domain/view.ts';
 import { formats } from '../src/i18n/format.ts';
-import { CATALOGUES, optionDescription, translator, type Locale, type T } from '../src/i18n/index.ts';
+import { CATALOGUES, optionText, translator, type Locale, type T } from '../src/i18n/index.ts';
 import type { Subscription } from '../src/store/subscriptions.ts';
 import { followupsSetting } from '../src/views/cards/callLine.ts';
 import { destinationOf } from './_subscription.ts';
@@ -38,14 +38,14 @@ import { actingFor, keepWhere, linkInstead } from './_where.ts';
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
 const options = {
-  page: opt.choice([...PAGES, 'done'], { description: 'Panel page (the buttons set it)', internal: true }),
-  set: opt.string({ description: 'Setting to change (the buttons set it)', max: 32, internal: true }),
-  value: opt.string({ description: 'New value (the buttons set it)', max: 2000, internal: true }),
-  preset: opt.choice(['early', 'balanced', 'best'], { description: 'Preset to show', internal: true }),
-  apply: opt.boolean({ description: 'Apply the preset shown', internal: true }),
-  here: opt.boolean({ description: 'Open the panel in this group, not in private', internal: true }),
-  for: opt.string({ description: 'The chat a private panel acts for', pattern: /^-?\d{1,20}$/, internal: true }),
-  thread: opt.string({ description: 'The topic a private panel acts for', pattern: /^\d{1,12}$/, internal: true }),
+  page: opt.choice([...PAGES, 'done'], { internal: true }),
+  set: opt.string({ max: 32, internal: true }),
+  value: opt.string({ max: 2000, internal: true }),
+  preset: opt.choice(['early', 'balanced', 'best'], { internal: true }),
+  apply: opt.boolean({ internal: true }),
+  here: opt.boolean({ internal: true }),
+  for: opt.string({ pattern: /^-?\d{1,20}$/, internal: true }),
+  thread: opt.string({ pattern: /^\d{1,12}$/, internal: true }),
 };
 
 interface State {
@@ -126,7 +126,6 @@ async function change(ctx: CommandContext, raw: RawArgs, name: string): Promise<
 
 export default {
   name: 'settings',
-  description: 'Every setting of this chat on one panel of buttons (admins)',
   options,
   chatSettings: true,
   requires: 'manage',
@@ -219,10 +218,9 @@ function summary(ctx: CommandContext, t: T, s: State): string[] {
 }
 
 function presetLines(t: T, preset: Preset): Span[] {
-  const opts = SETTING_OPTIONS.subscribe as Record<string, { spec: { description: string } }>;
   const lines = Object.entries(PRESETS[preset]).flatMap(([k, v]): Span[] => [
     '\n• ',
-    optionDescription(t, 'subscribe', k, opts[k]!.spec.description),
+    optionText(t, 'subscribe', k),
     ': ',
     { code: v },
   ]);
@@ -243,16 +241,14 @@ const nav = (label: string, page: Page | 'done', more: Record<string, unknown> =
 
 /** What a value button asks, in the reader's language. */
 function askOf(t: T, c: Control & { kind: 'ask' }, s: State): Ask {
-  const spec = (SETTING_OPTIONS[c.command] as Record<string, { spec: { description: string; example?: string } }>)[
-    c.option
-  ]!.spec;
+  const spec = (SETTING_OPTIONS[c.command] as Record<string, { spec: { example?: string } }>)[c.option]!.spec;
   const example = c.id === 'quiet' ? '23:00-07:00' : (spec.example ?? '');
   return {
     title: t(`settings.button.${c.id}` as never),
     label: t('settings.askLabel'),
     value: current(c, s),
     example,
-    hint: optionDescription(t, c.command, c.option, spec.description),
+    hint: optionText(t, c.command, c.option),
   };
 }
 

@@ -5,7 +5,6 @@ const options = {};
 
 export default {
   name: 'start',
-  description: 'Welcome, and what the bot can do',
   options,
   examples: ['/start'],
   async run(_input, ctx) {

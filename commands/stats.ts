@@ -12,18 +12,16 @@ const RECENT = 10;
 
 const options = {
   member: opt.string({
-    description: 'The member: @username of someone who called here (or reply to their message)',
     positional: true,
     max: 64,
     example: '@alice',
   }),
   period: opt.choice(['1d', '7d', '30d', 'all'], {
-    description: 'Period: 1d, 7d, 30d or all (default all)',
     noun: 'period',
     default: 'all',
     aliases: PERIOD_ALIASES,
   }),
-  call: opt.string({ description: 'A call to draw as a card (its button sets it)', max: 300, internal: true }),
+  call: opt.string({ max: 300, internal: true }),
 };
 
 /**
@@ -57,7 +55,6 @@ async function card(ctx: CommandContext, board: string, id: string): Promise<Vie
 
 export default {
   name: 'stats',
-  description: "A member's calls here: hit rate, best, worst and recent calls (yours by default)",
   options,
   chatSettings: true,
   audience: 'members',

@@ -110,7 +110,6 @@ const list = (k: 'keywords' | 'blockKeywords', typed: string[] | undefined, was:
 
 export default {
   name: 'subscribe',
-  description: 'Turn on alerts here when high-score KOLs shill a token (admins)',
   options,
   chatSettings: true,
   personal: true,

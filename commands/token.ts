@@ -17,12 +17,10 @@ const NO_MATCH_EXAMPLE = '/token $PEPE';
 
 const options = {
   chain: opt.chain({
-    description: 'Chain: solana, bsc, base, sui or aptos (found from the address when left out)',
     positional: true,
     example: 'solana',
   }),
   address: opt.string({
-    description: 'Token address, explorer or trading link, $SYMBOL or name',
     required: true,
     positional: true,
     max: 200,
@@ -134,7 +132,6 @@ async function byName(ctx: CommandContext, query: string, chain: ChainId | undef
 
 export default {
   name: 'token',
-  description: 'Token card by address, link, $SYMBOL or name: market cap, liquidity, mentions, scores, tweets',
   options,
   examples: [
     EXAMPLE,

@@ -66,10 +66,9 @@ const SORTS = Object.keys(SORT) as [keyof typeof SORT, ...(keyof typeof SORT)[]]
 const EXAMPLE = '/tokens chain:solana sort:change24h min_mcap:100k';
 
 const options = {
-  search: opt.string({ description: 'Part of a token name or address', positional: true, max: 100 }),
-  chain: opt.chain({ description: 'Only tokens on this chain' }),
+  search: opt.string({ positional: true, max: 100 }),
+  chain: opt.chain({}),
   sort: opt.choice(SORTS, {
-    description: 'Sort by: change1h, change24h, mcap, liquidity, mentions, score, new, age…',
     noun: 'sort',
     default: 'change1h',
     aliases: {
@@ -84,21 +83,20 @@ const options = {
     },
   }),
   order: order(),
-  new: opt.integer({ description: 'Only tokens created in the last N hours (1-168)', min: 1, max: 168 }),
-  ...range('mcap', 'market cap in USD (10k, 2.5m)', { min: 0 }),
-  ...range('liquidity', 'liquidity in USD', { min: 0 }),
-  ...range('age', 'token age in days', { min: 0 }),
-  ...range('mentions', 'mentions', { min: 0 }),
-  ...range('followers', 'smart followers', { min: 0 }),
-  ...range('score', 'score v2', { min: 0 }),
-  ...range('change24h', '24h price change in %'),
+  new: opt.integer({ min: 1, max: 168 }),
+  ...range('mcap', { min: 0 }),
+  ...range('liquidity', { min: 0 }),
+  ...range('age', { min: 0 }),
+  ...range('mentions', { min: 0 }),
+  ...range('followers', { min: 0 }),
+  ...range('score', { min: 0 }),
+  ...range('change24h'),
   limit: limit(10, 25),
   offset: offset(),
 };
 
 export default {
   name: 'tokens',
-  description: 'Token list: price changes, market cap, mentions and scores; sort, filter and page',
   options,
   examples: [
     EXAMPLE,

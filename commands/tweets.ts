@@ -33,29 +33,24 @@ const TOKEN_EXAMPLE = '/tweets solana So1111111111111111111111111111111111111111
 
 const options = {
   chain: opt.chain({
-    description: 'With an address: tweets about that token; alone: the feed on that chain',
     positional: true,
   }),
-  address: opt.string({ description: 'Token address, for the tweets about one token', positional: true, max: 200 }),
-  chains: opt.list(opt.chain({ description: 'chain' }), {
-    description: 'Feed: only tokens on these chains (solana,base)',
-  }),
-  types: opt.list(opt.string({ description: 'type', max: 30 }), {
-    description: 'Feed: tweet types, e.g. tweet,reply,quote,retweet',
+  address: opt.string({ positional: true, max: 200 }),
+  chains: opt.list(opt.chain({}), {}),
+  types: opt.list(opt.string({ max: 30 }), {
     max: 10,
   }),
-  ...range('token_score', 'token score (feed)', { min: 0 }),
-  ...range('kol_score', 'KOL score (feed)', { min: 0 }),
-  ...range('followers', 'author followers (feed)', { min: 0 }),
+  ...range('token_score', { min: 0 }),
+  ...range('kol_score', { min: 0 }),
+  ...range('followers', { min: 0 }),
   labels: labels(),
   sort: opt.choice(SORTS, {
-    description: 'newest; feed: tokenscore, kolscore, followers; one token: ranking, score',
     noun: 'sort',
     default: 'newest',
     aliases: { new: 'newest', latest: 'newest', time: 'newest', rank: 'ranking' },
   }),
   order: order(),
-  limit: opt.integer({ description: 'Tweets to show (1-10)', min: 1, max: 10, default: 5 }),
+  limit: opt.integer({ min: 1, max: 10, default: 5 }),
   cursor: cursor(),
   back: back(),
 };
@@ -64,7 +59,6 @@ type In = Input<typeof options>;
 
 export default {
   name: 'tweets',
-  description: 'Latest tweets: the feed with filters, or the tweets about one token',
   options,
   examples: [EXAMPLE, '/tweets', TOKEN_EXAMPLE, '/tweets types:tweet,quote sort:kolscore min_followers:10k'],
   normalize: inferChain('tweets'),

@@ -6,7 +6,6 @@ const options = {};
 
 export default {
   name: 'unsubscribe',
-  description: 'Turn off alerts here (admins)',
   options,
   chatSettings: true,
   personal: true,

@@ -63,9 +63,8 @@ const SORTS = [
 const EXAMPLE = '/winrate sort:24h chain:solana';
 
 const options = {
-  chain: opt.chain({ description: 'Only tokens on this chain (default: all chains)', positional: true }),
+  chain: opt.chain({ positional: true }),
   sort: opt.choice(SORTS, {
-    description: 'Sort by a window (5m…24h, 7d) or performance, consistency, auc, tokens, score…',
     noun: 'sort',
     default: '1h',
     // The spec calls scoreV2 "the unified performance score": one choice for both (Discord allows 25).
@@ -73,15 +72,14 @@ const options = {
   }),
   order: order(),
   labels: labels(),
-  start: when('Only shills from this date or time ago (2024-05-01, 7d)'),
-  end: when('Only shills up to this date or time ago'),
-  ...range('score', 'performance score (score v2)', { min: 0 }),
-  ...range('performance', 'weighted performance score (v2)', { min: 0 }),
-  ...range('auc', 'area-under-curve score (v2)', { min: 0 }),
-  ...range('consistency', 'consistency score (v2)', { min: 0 }),
-  ...range('engagement', 'engagement score (v2)', { min: 0 }),
+  start: when(),
+  end: when(),
+  ...range('score', { min: 0 }),
+  ...range('performance', { min: 0 }),
+  ...range('auc', { min: 0 }),
+  ...range('consistency', { min: 0 }),
+  ...range('engagement', { min: 0 }),
   min_tokens: opt.integer({
-    description: `Only KOLs with at least this many tokens counted (default ${DEFAULT_MIN_TOKENS})`,
     min: 1,
     max: 1000,
     default: DEFAULT_MIN_TOKENS,
@@ -94,7 +92,6 @@ const options = {
 
 export default {
   name: 'winrate',
-  description: 'KOL win rates after a shill, by time window, with performance scores',
   options,
   examples: [
     EXAMPLE,

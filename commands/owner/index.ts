@@ -13,15 +13,10 @@ import { destinations, disableOne, enableOne } from './destinations.ts';
 import { notice, progress, send } from './notice.ts';
 import { stats } from './stats.ts';
 
+// Outside the registry, so no line in the catalogue's `commands`/`options`: its words are `owner.*` (owner.usage, and owner.description for Telegram's menu).
 const options = {
-  action: opt.string({
-    description: 'stats, destinations, disable, enable, ban, unban, bans, notice, send, progress',
-    positional: true,
-  }),
-  rest: opt.string({
-    description: 'What the action needs: a destination, platform:id, a notice text',
-    positional: true,
-  }),
+  action: opt.string({ positional: true }),
+  rest: opt.string({ positional: true }),
 };
 
 export type OwnerContext = CommandContext & { readonly owner: OwnerTools };
@@ -41,7 +36,6 @@ const ACTIONS: Record<string, (ctx: OwnerContext, rest: string) => Promise<View>
 
 export default {
   name: 'owner',
-  description: 'The owner’s console: every community the bot serves',
   options,
   examples: ['/owner stats', '/owner destinations failing', '/owner notice Maintenance at 02:00 UTC'],
   async run({ action, rest }, ctx) {

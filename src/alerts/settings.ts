@@ -12,77 +12,65 @@ import { opt } from '../core/options.ts';
 import { KEYWORD } from './rules.ts';
 import { DEFAULT_FILTERS } from './filters.ts';
 
-const username = opt.string({ description: 'X username', pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'usernames' });
-const keyword = opt.string({ description: 'word', pattern: KEYWORD, hint: 'keywords' });
+const username = opt.string({ pattern: /^@?[A-Za-z0-9_]{1,15}$/, hint: 'usernames' });
+const keyword = opt.string({ pattern: KEYWORD, hint: 'keywords' });
 
 /** Tweet types the feed names (the panel toggles these; typed text may name others). */
 export const TWEET_TYPES = ['tweet', 'reply', 'quote', 'retweet'] as const;
 
 const subscribe = {
-  chains: opt.list(opt.chain({ description: 'chain' }), {
-    description: `Chains to watch (default all): ${CHAINS.join(', ')}`,
+  chains: opt.list(opt.chain({}), {
     example: 'solana,base',
   }),
   token_score: opt.number({
-    description: `Minimum token score 0-100 (default ${DEFAULT_FILTERS.minTokenScore})`,
     min: 0,
     max: 100,
     example: '80',
   }),
   kol_score: opt.number({
-    description: `Minimum KOL score 0-100 (default ${DEFAULT_FILTERS.minKolScore})`,
     min: 0,
     max: 100,
     example: '65',
   }),
   followers: opt.integer({
-    description: `Minimum followers of the KOL (default ${DEFAULT_FILTERS.minFollowers})`,
     min: 0,
     max: 1_000_000_000,
     example: '25k',
   }),
-  labels: opt.list(opt.string({ description: 'label', pattern: /^[\w -]{1,40}$/, hint: 'words' }), {
-    description: 'Only KOLs with one of these labels',
+  labels: opt.list(opt.string({ pattern: /^[\w -]{1,40}$/, hint: 'words' }), {
     max: 20,
     example: 'alpha,degen',
   }),
-  types: opt.list(opt.string({ description: 'type', pattern: /^[a-z_]{1,20}$/i, hint: 'tweetTypes' }), {
-    description: 'Tweet types, e.g. tweet,quote (default all)',
+  types: opt.list(opt.string({ pattern: /^[a-z_]{1,20}$/i, hint: 'tweetTypes' }), {
     max: 10,
     example: 'tweet,quote',
   }),
-  only: opt.list(username, { description: 'Only these KOLs (usernames)', max: 100, example: '@cobie,@ansem' }),
-  except: opt.list(username, { description: 'Never these KOLs (usernames)', max: 100, example: '@cobie,@ansem' }),
+  only: opt.list(username, { max: 100, example: '@cobie,@ansem' }),
+  except: opt.list(username, { max: 100, example: '@cobie,@ansem' }),
   cooldown: opt.integer({
-    description: `Minutes between alerts for one token (default ${DEFAULT_FILTERS.cooldownMinutes})`,
     min: 0,
     max: 10_080,
     example: '30',
   }),
-  followups: opt.string({ description: 'Follow-up times after an alert, e.g. 1h,6h,24h, or off', example: '1h,24h' }),
+  followups: opt.string({ example: '1h,24h' }),
   min_mcap: opt.number({
-    description: 'Minimum market cap in USD at alert time (100k, 2.5m; 0: off)',
     min: 0,
     example: '100k',
   }),
   max_mcap: opt.number({
-    description: 'Maximum market cap in USD at alert time (50m; 0: off)',
     min: 0,
     example: '50m',
   }),
   min_liquidity: opt.number({
-    description: 'Minimum liquidity in USD at alert time (25k; 0: off)',
     min: 0,
     example: '25k',
   }),
-  max_age: opt.string({ description: 'Maximum token age: 30m, 6h, 3d (off: any age)', example: '3d' }),
+  max_age: opt.string({ example: '3d' }),
   keywords: opt.list(keyword, {
-    description: 'Only tweets with one of these words or $TICKERs (off: any)',
     max: 50,
     example: 'airdrop,$wif',
   }),
   block: opt.list(keyword, {
-    description: 'Hold tweets with any of these words or $TICKERs (off: none)',
     max: 50,
     example: 'rug,scam',
   }),
@@ -90,38 +78,33 @@ const subscribe = {
 
 const alerts = {
   action: opt.choice(['show', 'pause', 'resume', 'test', 'quiet'], {
-    description: 'show (default), pause, resume, test or quiet',
     positional: true,
     noun: 'action',
   }),
   duration: opt.string({
-    description: 'How long to pause: 30m, 2h, 1d; quiet hours: 23:00-07:00 or off',
     positional: true,
     example: '2h',
   }),
-  tz: opt.string({ description: 'Time zone of quiet hours (IANA name)', example: 'Europe/Berlin', max: 64 }),
+  tz: opt.string({ example: 'Europe/Berlin', max: 64 }),
 };
 
 const digest = {
   period: opt.choice(['daily', 'weekly', 'off', 'now'], {
-    description: 'daily, weekly, off, or now to post one at once',
     positional: true,
     noun: 'period',
     required: true,
   }),
-  at: opt.string({ description: 'Local time to post it, 24-hour (default 09:00)', example: '09:00', max: 5 }),
-  tz: opt.string({ description: 'Time zone, an IANA name (default UTC)', example: 'Europe/Berlin', max: 64 }),
-  day: opt.string({ description: 'Weekly digests: the day (mon-sun, default mon)', example: 'mon', max: 9 }),
+  at: opt.string({ example: '09:00', max: 5 }),
+  tz: opt.string({ example: 'Europe/Berlin', max: 64 }),
+  day: opt.string({ example: 'mon', max: 9 }),
 };
 
 const autocard = {
   mode: opt.choice(['on', 'off'] as const, {
-    description: 'Answer pasted addresses and links with a card: on or off',
     noun: 'mode',
     positional: true,
   }),
   cooldown: opt.string({
-    description: 'Quiet time per token after a card, like 10m or 2h (at most 24h)',
     max: 10,
     example: '10m',
   }),
@@ -129,12 +112,10 @@ const autocard = {
 
 const callboard = {
   action: opt.choice(['on', 'off', 'forget', 'remove', 'reset'], {
-    description: 'on, off, forget (your own calls), remove (a token’s calls) or reset (admins)',
     noun: 'action',
     positional: true,
   }),
   token: opt.string({
-    description: 'remove: the token whose calls go (address, link or $SYMBOL)',
     max: 200,
     example: '$PEPE',
   }),
@@ -143,7 +124,6 @@ const callboard = {
 const language = {
   // Free text rather than choices: 'pt-br', 'zh-CN' or 'Ru' are all understood.
   code: opt.string({
-    description: 'Language code (en, zh, ru, es, pt-BR, tr, vi, ko) or auto',
     positional: true,
     max: 35,
     example: 'ru',
@@ -158,13 +138,12 @@ export const SETTING_OPTIONS = { subscribe, alerts, digest, autocard, callboard,
  * channel's kind is picked where the platform has them: Discord roles, announcement channels).
  */
 export const POSTING_OPTIONS = {
-  ping: opt.role({ description: 'A role to ping on each new alert (@everyone: no ping)', example: '@traders' }),
+  ping: opt.role({ example: '@traders' }),
   ping_summaries: opt.boolean({
-    description: 'Also ping the role on merged bursts, quiet-hour summaries and digests',
     example: 'true',
   }),
-  publish: opt.boolean({ description: 'Announcement channels: publish alerts to following servers', example: 'true' }),
-  tag: opt.string({ description: 'The forum tag each alert post gets', max: 20, example: 'alerts' }),
+  publish: opt.boolean({ example: 'true' }),
+  tag: opt.string({ max: 20, example: 'alerts' }),
 };
 
 export type SettingCommand = keyof typeof SETTING_OPTIONS;

@@ -178,11 +178,14 @@ export type CommandStore = Pick<Store, 'subscriptions' | 'languages' | 'calls' |
 /** Raw option values before validation: text gives strings, Discord typed values. */
 export type RawArgs = Record<string, unknown>;
 
+/**
+ * A command file's default export. It carries no English: its one-line description
+ * and its options' are the catalogue's (`commands.<name>`, `options.<name>.<option>`),
+ * which the registry checks at start and hands out with it (AnyCommand).
+ */
 export interface Command<O extends OptionsShape = OptionsShape> {
   /** 1-32 of [a-z0-9_]: valid on Discord and Telegram alike. */
   readonly name: string;
-  /** One line, at most 100 characters (Discord's limit). */
-  readonly description: string;
   readonly options: O;
   /** Typed exactly as a user would, first one shown in `/help`. */
   readonly examples: readonly [string, ...string[]];
@@ -215,4 +218,16 @@ export function audienceOf(c: Pick<Command, 'audience' | 'chatSettings'>): 'memb
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds commands of every option shape; `run`'s input is contravariant, so `unknown` would not accept them.
-export type AnyCommand = Command<any>;
+export type SomeCommand = Command<any>;
+
+/**
+ * A command as the registry holds it (registry.ts): its file, with its English
+ * texts from the catalogue, each 1-100 characters (Discord's limit). Other
+ * languages are read from the catalogue where they are shown (i18n commandDescription).
+ */
+export type AnyCommand = SomeCommand & {
+  /** One line. */
+  readonly description: string;
+  /** A line per option a user can set (internal options have none). */
+  readonly optionTexts: Readonly<Record<string, string>>;
+};

@@ -14,7 +14,7 @@ import type { Store } from '../store/index.ts';
 import type { ChartPool } from '../domain/charts.ts';
 import type { Ask, View } from '../domain/view.ts';
 import { chatLocale } from './language.ts';
-import type { AnyCommand, Caller, OwnerTools, Quotas, RawArgs } from './command.ts';
+import type { SomeCommand, Caller, OwnerTools, Quotas, RawArgs } from './command.ts';
 import { isOwnerCall, OWNER_COMMAND } from './owner.ts';
 import { argsFor, splitCommand } from './parse.ts';
 import { argsFromQuote, readsQuote } from './quote.ts';
@@ -60,7 +60,7 @@ export interface DispatcherOptions {
    */
   readonly owner?: {
     readonly ids: ReadonlySet<string>;
-    readonly command: AnyCommand;
+    readonly command: SomeCommand;
     tools(caller: Caller): OwnerTools;
   };
   /** Subscriptions one server and one person may hold. */
@@ -74,7 +74,7 @@ export interface Dispatcher {
   readonly commands: Registry;
   /** The owners (platform:userId) and their console, for the adapters' per-owner menus; empty without OWNER_IDS. */
   readonly owners: ReadonlySet<string>;
-  readonly ownerCommand: AnyCommand | undefined;
+  readonly ownerCommand: SomeCommand | undefined;
   /**
    * A typed line. Undefined when the text is not a command at all (chat noise),
    * or when its sender is over the limit and has already been told so.
@@ -111,7 +111,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
   const limiter = createRateLimiter(limit.count, limit.windowMs);
   const translate = o.translate ?? translator;
   /** The command `name` means for this caller: the owner's console only for an owner in private. */
-  const commandFor = (name: string, caller: Caller): AnyCommand | undefined =>
+  const commandFor = (name: string, caller: Caller): SomeCommand | undefined =>
     name === OWNER_COMMAND && o.owner && isOwnerCall(o.owner.ids, caller) ? o.owner.command : o.commands.get(name);
 
   function localeOf(caller: Caller): Promise<Locale> {

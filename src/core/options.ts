@@ -1,7 +1,6 @@
 /**
  * Option builders for commands. Each option is two things at once: a neutral
- * description (`spec`) that adapters turn into Discord option types or help
- * text, and a zod schema that validates the value whatever its source (typed
+ * shape (`spec`) that adapters turn into Discord option types or help text, and a zod schema that validates the value whatever its source (typed
  * text, where every value is a string, or a Discord option, already typed).
  * One definition, so help, registration and validation cannot drift apart.
  */
@@ -21,9 +20,13 @@ type NounKey = keyof typeof en.errors.noun;
 
 export type OptionType = 'string' | 'integer' | 'number' | 'boolean';
 
+/**
+ * What an option is, without words: its English description lives in the
+ * catalogue (`options.<command>.<option>`), and the registry hands it out with
+ * the command (AnyCommand.optionTexts).
+ */
 export interface OptionSpec {
   readonly type: OptionType;
-  readonly description: string;
   readonly required: boolean;
   /** Fixed values offered as choices (Discord choices, help text). */
   readonly choices?: readonly string[];
@@ -37,7 +40,7 @@ export interface OptionSpec {
   readonly positional?: boolean;
   readonly example?: string;
   readonly default?: string | number | boolean;
-  /** Set by buttons only (page cursors): left out of help and of Discord's option list. */
+  /** Set by buttons only (page cursors): left out of help and of Discord's option list, so it needs no description. */
   readonly internal?: boolean;
   /** The value names a role of the server (Discord's role picker); typed, a role mention or id. */
   readonly role?: boolean;
@@ -57,7 +60,6 @@ export type Input<O extends OptionsShape> = {
 };
 
 interface Base<R extends boolean> {
-  description: string;
   required?: R;
   positional?: boolean;
   example?: string;
@@ -226,7 +228,6 @@ function role<R extends boolean = false>(o: Base<R>) {
 
 function pick(o: Base<boolean>) {
   return {
-    description: o.description,
     ...(o.positional ? { positional: true } : {}),
     ...(o.example !== undefined ? { example: o.example } : {}),
     ...(o.internal ? { internal: true } : {}),

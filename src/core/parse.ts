@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import { suggest } from '../domain/chains.ts';
-import type { AnyCommand, RawArgs } from './command.ts';
+import type { SomeCommand, RawArgs } from './command.ts';
 import { type Message, UserError } from './errors.ts';
 import type { OptionsShape } from './options.ts';
 
@@ -72,7 +72,7 @@ export function tokenize(s: string): string[] {
 }
 
 /** Maps words onto a command's options. Throws UserError on unknown or repeated keys. */
-export function argsFor(command: AnyCommand, words: readonly string[]): RawArgs {
+export function argsFor(command: SomeCommand, words: readonly string[]): RawArgs {
   const names = Object.keys(command.options);
   const positional = names.filter((n) => command.options[n]!.spec.positional);
   const raw: RawArgs = {};
@@ -106,7 +106,7 @@ export function argsFor(command: AnyCommand, words: readonly string[]): RawArgs 
   return raw;
 }
 
-function resolveKey(command: AnyCommand, key: string): string {
+function resolveKey(command: SomeCommand, key: string): string {
   const names = Object.keys(command.options);
   const exact = names.find((n) => n.toLowerCase() === key.toLowerCase());
   if (exact) return exact;
@@ -122,7 +122,7 @@ function resolveKey(command: AnyCommand, key: string): string {
 }
 
 /** Validates raw values against the command's options; the first problem becomes the answer. */
-export function validate(command: AnyCommand, raw: RawArgs): Record<string, unknown> {
+export function validate(command: SomeCommand, raw: RawArgs): Record<string, unknown> {
   const input = command.normalize ? command.normalize({ ...raw }) : raw;
   const out: Record<string, unknown> = {};
   const missing: string[] = [];
@@ -169,7 +169,7 @@ function describe(name: string, value: unknown, error: z.ZodError): Message {
  * own, or else one made from the option's example value (with the required
  * options' examples before it), so the answer shows the option working.
  */
-function exampleFor(command: AnyCommand, name: string): string {
+function exampleFor(command: SomeCommand, name: string): string {
   const own = command.examples.find((e) => e.includes(` ${name}:`));
   if (own) return own;
   const spec = command.options[name]?.spec;

@@ -14,7 +14,7 @@ import type { Store } from '../store/index.ts';
 import type { ChartPool } from '../domain/charts.ts';
 import type { View } from '../domain/view.ts';
 import { suggest } from '../domain/chains.ts';
-import type { AnyCommand, Caller, Capabilities, CommandContext, OwnerTools, Quotas, RawArgs } from './command.ts';
+import type { SomeCommand, Caller, Capabilities, CommandContext, OwnerTools, Quotas, RawArgs } from './command.ts';
 import { PermissionError, UserError } from './errors.ts';
 import { validate } from './parse.ts';
 import type { RateLimiter } from './ratelimit.ts';
@@ -63,7 +63,7 @@ export interface RunnerOptions {
   readonly kickAlerts?: () => void;
   readonly links?: LinkSet;
   readonly quotas?: Quotas;
-  readonly owner?: { readonly command: AnyCommand; tools(caller: Caller): OwnerTools };
+  readonly owner?: { readonly command: SomeCommand; tools(caller: Caller): OwnerTools };
   readonly onOutcome?: (command: string, outcome: Outcome, ms: number) => void;
   readonly now: () => number;
   /** Upstream time budget per command, unless the run says otherwise. */
@@ -93,7 +93,7 @@ export function createRunner(o: RunnerOptions) {
 
   /** With `quiet`, a sender already told about the limit gets undefined: no answer at all. */
   async function execute(
-    command: AnyCommand | undefined,
+    command: SomeCommand | undefined,
     name: string,
     getRaw: () => RawArgs,
     caller: Caller,
@@ -101,7 +101,7 @@ export function createRunner(o: RunnerOptions) {
     quiet: true,
   ): Promise<View | undefined>;
   async function execute(
-    command: AnyCommand | undefined,
+    command: SomeCommand | undefined,
     name: string,
     getRaw: () => RawArgs,
     caller: Caller,
@@ -110,7 +110,7 @@ export function createRunner(o: RunnerOptions) {
     known?: Locale,
   ): Promise<View>;
   async function execute(
-    command: AnyCommand | undefined,
+    command: SomeCommand | undefined,
     name: string,
     getRaw: () => RawArgs,
     caller: Caller,
@@ -208,7 +208,7 @@ export function createRunner(o: RunnerOptions) {
   }
 
   /** The checks a command gets before it may run: it exists and its options are valid. Throws the answer. */
-  function precheck(command: AnyCommand | undefined, name: string, getRaw: () => RawArgs) {
+  function precheck(command: SomeCommand | undefined, name: string, getRaw: () => RawArgs) {
     if (!command) throw unknownCommand(name, o.commands);
     return { command, input: validate(command, getRaw()), needsManager: command.requires === 'manage' };
   }

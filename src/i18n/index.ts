@@ -189,8 +189,8 @@ export function languageOf(t: T): Locale {
 
 /**
  * A command's one-line description in `t`'s language. In English it is the
- * command's own text (any registry, test commands too); other languages take
- * the catalogue's, or the English one where the catalogue has none.
+ * registry's (the catalogue's, or a test's own commands' texts); other languages
+ * take the catalogue's, or the English one where the catalogue has none.
  */
 export function commandDescription(t: T, command: { readonly name: string; readonly description: string }): string {
   if ((localeOfT.get(t) ?? DEFAULT_LOCALE) === DEFAULT_LOCALE) return command.description;
@@ -212,4 +212,9 @@ export function hasChoiceText(value: string): boolean {
 export function optionDescription(t: T, command: string, option: string, english: string): string {
   if ((localeOfT.get(t) ?? DEFAULT_LOCALE) === DEFAULT_LOCALE || !hasOptionText(command, option)) return english;
   return t(`options.${command}.${option}` as never, { defaultValue: english }) as string;
+}
+
+/** A real command's option, straight from the catalogue (the registry checked at start that it is there). */
+export function optionText(t: T, command: string, option: string): string {
+  return t(`options.${command}.${option}` as never) as string;
 }

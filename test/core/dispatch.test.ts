@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createKolClient } from '../../src/api/index.ts';
-import type { AnyCommand, Caller, Command } from '../../src/core/command.ts';
+import type { SomeCommand, Caller, Command } from '../../src/core/command.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
 import { UserError } from '../../src/core/errors.ts';
 import { opt } from '../../src/core/options.ts';
@@ -18,10 +18,9 @@ const caller: Caller = {
   canManage: async () => false,
 };
 
-const pagesOptions = { offset: opt.integer({ description: 'first row', min: 0 }) };
+const pagesOptions = { offset: opt.integer({ min: 0 }) };
 const pages = {
   name: 'pages',
-  description: 'A paged list',
   examples: ['/pages'],
   options: pagesOptions,
   run: async ({ offset = 0 }) => ({
@@ -33,29 +32,33 @@ const pages = {
 
 const admin = {
   name: 'admin',
-  description: 'Admins only',
   examples: ['/admin'],
   options: {},
   requires: 'manage',
   run: async () => ({ kind: 'text', text: 'done' }),
-} satisfies AnyCommand;
+} satisfies SomeCommand;
 
 const boom = {
   name: 'boom',
-  description: 'Fails',
   examples: ['/boom'],
   options: {},
   run: async () => {
     throw new Error('secret internals at /srv/x.ts:1');
   },
-} satisfies AnyCommand;
+} satisfies SomeCommand;
+
+/** These commands' words, as the catalogue holds the real ones'. */
+const texts = {
+  commands: { pages: 'A paged list', admin: 'Admins only', boom: 'Fails', pair: 'Two calls at once' },
+  options: { pages: { offset: 'first row' } },
+};
 
 async function setup(over: { now?: () => number; actionTtlMs?: number } = {}) {
   const store = await openStore('memory:');
   const api = createKolClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'unused' });
   const d = createDispatcher({
     charts: sharedChartPool(),
-    commands: buildRegistry([pages, admin, boom]),
+    commands: buildRegistry([pages, admin, boom], texts),
     api,
     store,
     log: silentLogger(),
@@ -110,7 +113,6 @@ test('once a command has answered, the upstream calls it no longer awaits are st
   // As /kol with an unknown id: the score fails at once while the name lookup beside it is still retrying.
   const pair = {
     name: 'pair',
-    description: 'Two calls at once',
     examples: ['/pair'],
     options: {},
     run: async (_input, ctx) => {
@@ -124,10 +126,10 @@ test('once a command has answered, the upstream calls it no longer awaits are st
       const [, score] = await Promise.all([nicety, Promise.reject(new UserError('No such KOL.'))]);
       return { kind: 'text', text: String(score) };
     },
-  } satisfies AnyCommand;
+  } satisfies SomeCommand;
   const d = createDispatcher({
     charts: sharedChartPool(),
-    commands: buildRegistry([pair]),
+    commands: buildRegistry([pair], texts),
     api,
     store,
     log: silentLogger(),
@@ -168,7 +170,7 @@ test('with the store down an answer still goes out, without buttons; a pressed b
   });
   const d = createDispatcher({
     charts: sharedChartPool(),
-    commands: buildRegistry([pages]),
+    commands: buildRegistry([pages], texts),
     api,
     store,
     log: silentLogger(),
@@ -238,7 +240,7 @@ test('unknown command names share one metric label, whatever users type', async 
   const labels = new Set<string>();
   const d = createDispatcher({
     charts: sharedChartPool(),
-    commands: buildRegistry([pages]),
+    commands: buildRegistry([pages], texts),
     api,
     store,
     log: silentLogger(),

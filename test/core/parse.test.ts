@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { AnyCommand } from '../../src/core/command.ts';
+import type { SomeCommand } from '../../src/core/command.ts';
 import { UserError } from '../../src/core/errors.ts';
 import { opt } from '../../src/core/options.ts';
 import { argsFor, splitCommand, tokenize, validate } from '../../src/core/parse.ts';
@@ -8,29 +8,27 @@ import { chainsForAddress, isValidAddress, suggest } from '../../src/domain/chai
 
 const kols = {
   name: 'kols',
-  description: 'KOL table',
   examples: ['/kols sort:winrate limit:10'],
   options: {
-    search: opt.string({ description: 'name', positional: true }),
-    sort: opt.choice(['winrate', 'score', 'followers'], { description: 'sort', noun: 'sort' }),
-    limit: opt.integer({ description: 'rows', min: 1, max: 25, default: 10 }),
-    chains: opt.list(opt.chain({ description: 'chain' }), { description: 'chains' }),
-    mention: opt.boolean({ description: 'mentioned in 24h' }),
-    followers: opt.number({ description: 'min followers', min: 0 }),
+    search: opt.string({ positional: true }),
+    sort: opt.choice(['winrate', 'score', 'followers'], { noun: 'sort' }),
+    limit: opt.integer({ min: 1, max: 25, default: 10 }),
+    chains: opt.list(opt.chain({}), {}),
+    mention: opt.boolean({}),
+    followers: opt.number({ min: 0 }),
   },
   run: async () => ({ kind: 'text', text: '' }),
-} satisfies AnyCommand;
+} satisfies SomeCommand;
 
 const token = {
   name: 'token',
-  description: 'Token card',
   examples: ['/token solana So11111111111111111111111111111111111111112'],
   options: {
-    chain: opt.chain({ description: 'chain', positional: true, required: true }),
-    address: opt.string({ description: 'address', positional: true, required: true }),
+    chain: opt.chain({ positional: true, required: true }),
+    address: opt.string({ positional: true, required: true }),
   },
   run: async () => ({ kind: 'text', text: '' }),
-} satisfies AnyCommand;
+} satisfies SomeCommand;
 
 function userError(fn: () => unknown): UserError {
   try {

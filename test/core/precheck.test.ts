@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createKolClient } from '../../src/api/index.ts';
-import type { AnyCommand, Caller, Command } from '../../src/core/command.ts';
+import type { SomeCommand, Caller, Command } from '../../src/core/command.ts';
 import { createDispatcher } from '../../src/core/dispatch.ts';
 import { opt } from '../../src/core/options.ts';
 import { buildRegistry } from '../../src/core/registry.ts';
@@ -10,10 +10,9 @@ import { openStore } from '../../src/store/index.ts';
 import { sharedChartPool } from '../../src/views/charts/pool.ts';
 
 let ran = 0;
-const countOptions = { n: opt.integer({ description: 'a number', min: 1, max: 5, required: true }) };
+const countOptions = { n: opt.integer({ min: 1, max: 5, required: true }) };
 const count = {
   name: 'count',
-  description: 'Counts',
   examples: ['/count 2'],
   options: countOptions,
   run: async ({ n }) => {
@@ -23,7 +22,6 @@ const count = {
 } satisfies Command<typeof countOptions>;
 const admin = {
   name: 'admin',
-  description: 'Admins only',
   examples: ['/admin'],
   options: {},
   requires: 'manage',
@@ -31,7 +29,7 @@ const admin = {
     ran++;
     return { kind: 'text', text: 'done' };
   },
-} satisfies AnyCommand;
+} satisfies SomeCommand;
 
 test('the pre-check an adapter asks before deferring refuses exactly what run() refuses without running', async (t) => {
   const store = await openStore('memory:');
@@ -42,7 +40,10 @@ test('the pre-check an adapter asks before deferring refuses exactly what run() 
   });
   const d = createDispatcher({
     charts: sharedChartPool(),
-    commands: buildRegistry([count, admin]),
+    commands: buildRegistry([count, admin], {
+      commands: { count: 'Counts', admin: 'Admins only' },
+      options: { count: { n: 'a number' } },
+    }),
     api,
     store,
     log: silentLogger(),

@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadCommands } from '../../src/core/registry.ts';
+import type { OptionSpec } from '../../src/core/options.ts';
+import { DEFAULT_FILTERS } from '../../src/alerts/filters.ts';
+import { CHAINS } from '../../src/domain/chains.ts';
 import { PLURAL_SUFFIX } from '../../src/i18n/catalogue.ts';
 import { CATALOGUES, LOCALES, translator, type Locale } from '../../src/i18n/index.ts';
 import { catalogueTexts } from '../helpers/catalogue.ts';
@@ -160,24 +163,23 @@ test('every command has a description in every language, within Discord and Tele
     assert.ok(CATALOGUES[locale].bot.description.length <= 512, `${locale} bot description`);
     assert.ok(CATALOGUES[locale].bot.shortDescription.length <= 120, `${locale} bot short description`);
   }
-  // Until the commands read their description from the catalogue, the English texts must not drift apart.
+  // The registry hands out the catalogue's line: there is no other English to drift from.
   for (const c of commands.values())
-    assert.equal((CATALOGUES.en.commands as Record<string, string>)[c.name], c.description, `/${c.name}`);
+    assert.equal(c.description, (CATALOGUES.en.commands as Record<string, string>)[c.name], `/${c.name}`);
 });
 
-test('option descriptions in the catalogue belong to real options, match their English and fit Discord', async () => {
+test('option descriptions in the catalogue belong to real options a user sets, and fit Discord', async () => {
   const commands = await loadCommands();
   const en = CATALOGUES.en.options as Readonly<Record<string, Readonly<Record<string, string>>>>;
   for (const [command, options] of Object.entries(en)) {
-    const specs = commands.get(command)?.options as Record<string, { spec: { description: string } }> | undefined;
-    assert.ok(specs, `/${command} exists`);
-    for (const [option, text] of Object.entries(options)) {
-      assert.equal(
-        specs[option]?.spec.description,
-        text,
-        `/${command} ${option}: the command's English and the catalogue's agree`,
-      );
+    const c = commands.get(command);
+    assert.ok(c, `/${command} exists`);
+    for (const option of Object.keys(options)) {
+      const spec = (c.options as Record<string, { spec: OptionSpec }>)[option]?.spec;
+      assert.ok(spec && !spec.internal, `/${command} ${option}: an option a user sets`);
     }
+    // The registry hands out exactly these lines (it refuses to start without one for each option a user sets).
+    assert.deepEqual(c.optionTexts, options, `/${command}`);
   }
   for (const locale of LOCALES) {
     for (const options of Object.values(
@@ -192,4 +194,32 @@ test('option descriptions in the catalogue belong to real options, match their E
 test('values are inserted as they are: no HTML escaping, no nested lookups', () => {
   const t = translator('es');
   assert.equal(t('help.noSuch', { name: '<b>x</b>&$t(help.more)' }), 'No existe /<b>x</b>&$t(help.more).');
+});
+
+test("the catalogue's option lines name the defaults and bounds the code uses", async () => {
+  const commands = await loadCommands();
+  let checked = 0;
+  for (const c of commands.values()) {
+    for (const [name, text] of Object.entries(c.optionTexts)) {
+      const spec = (c.options as Record<string, { spec: OptionSpec }>)[name]!.spec;
+      const stated = /\(default ([^)]+)\)/.exec(text)?.[1];
+      if (stated !== undefined && spec.default !== undefined) {
+        assert.equal(stated, String(spec.default), `/${c.name} ${name}: “${text}”`);
+        checked++;
+      }
+      const bounds = /\((-?\d+)-(\d+)\)/.exec(text);
+      if (bounds && spec.min !== undefined && spec.max !== undefined) {
+        assert.deepEqual([Number(bounds[1]), Number(bounds[2])], [spec.min, spec.max], `/${c.name} ${name}: “${text}”`);
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked >= 10, `${checked} lines checked`);
+  // Alert filters take their defaults from DEFAULT_FILTERS, not from the option.
+  const subscribe = CATALOGUES.en.options.subscribe;
+  assert.ok(subscribe.chains.endsWith(`: ${CHAINS.join(', ')}`), subscribe.chains);
+  assert.ok(subscribe.token_score.endsWith(`(default ${DEFAULT_FILTERS.minTokenScore})`), subscribe.token_score);
+  assert.ok(subscribe.kol_score.endsWith(`(default ${DEFAULT_FILTERS.minKolScore})`), subscribe.kol_score);
+  assert.ok(subscribe.followers.endsWith(`(default ${DEFAULT_FILTERS.minFollowers})`), subscribe.followers);
+  assert.ok(subscribe.cooldown.endsWith(`(default ${DEFAULT_FILTERS.cooldownMinutes})`), subscribe.cooldown);
 });

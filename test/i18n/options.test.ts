@@ -7,16 +7,18 @@ import kols from '../../commands/kols.ts';
 import token from '../../commands/token.ts';
 import { asCard, harness, plain } from '../commands/harness.ts';
 import { englishIn } from '../helpers/english.ts';
+import { CATALOGUES } from '../../src/i18n/index.ts';
 
 const h = await harness();
 after(() => h.close());
 
 const COMMANDS = [token, kols];
 
+/** Each option a user sets, with its English from the catalogue (the registry hands it out from there). */
 const englishOf = (c: (typeof COMMANDS)[number]): [string, string][] =>
   Object.entries(c.options as Record<string, { spec: OptionSpec }>)
     .filter(([, o]) => !o.spec.internal)
-    .map(([name, o]) => [name, o.spec.description]);
+    .map(([name]) => [name, (CATALOGUES.en.options as Record<string, Record<string, string>>)[c.name]![name]!]);
 
 const caller = (locale: Caller['locale']): Caller => ({
   platform: 'telegram',

@@ -4,7 +4,7 @@
  * cannot drift from what the bot accepts.
  */
 import { PermissionFlagsBits } from 'discord.js';
-import type { AnyCommand } from '../../core/command.ts';
+import type { AnyCommand, SomeCommand } from '../../core/command.ts';
 import type { OptionSpec } from '../../core/options.ts';
 import type { Registry } from '../../core/registry.ts';
 import {
@@ -98,15 +98,15 @@ function cutDescription(text: string): string {
   return one.length <= DESCRIPTION_MAX ? one : `${one.slice(0, DESCRIPTION_MAX - 1)}…`;
 }
 
-function toOption(command: string, name: string, spec: OptionSpec): DiscordCommandOption {
+function toOption(command: string, name: string, spec: OptionSpec, english: string): DiscordCommandOption {
   const option: DiscordCommandOption = {
     type: spec.role ? ROLE : OPTION_TYPES[spec.type],
     name,
-    description: cutDescription(spec.description),
+    description: cutDescription(english),
     required: spec.required,
   };
   if (hasOptionText(command, name)) {
-    option.description_localizations = localised((t) => optionDescription(t, command, name, spec.description));
+    option.description_localizations = localised((t) => optionDescription(t, command, name, english));
   }
   if (spec.autocomplete) {
     // Discord refuses choices together with autocomplete; suggestions come from the API instead.
@@ -146,7 +146,7 @@ export function toDiscordCommand(command: AnyCommand): DiscordCommand {
   );
   // Discord requires every required option before the optional ones; the order within each group is kept.
   const options = [...entries.filter(([, o]) => o.spec.required), ...entries.filter(([, o]) => !o.spec.required)].map(
-    ([name, o]) => toOption(command.name, name, o.spec),
+    ([name, o]) => toOption(command.name, name, o.spec, command.optionTexts[name] ?? ''),
   );
   return {
     name: command.name,
@@ -160,7 +160,7 @@ export function toDiscordCommand(command: AnyCommand): DiscordCommand {
   };
 }
 
-function placement(command: AnyCommand): { contexts: number[]; integration_types: number[] } {
+function placement(command: SomeCommand): { contexts: number[]; integration_types: number[] } {
   const p = command.personal ? PERSONAL : command.chatSettings ? CHAT_SETTINGS : LOOKUP;
   return { contexts: [...p.contexts], integration_types: [...p.integration_types] };
 }

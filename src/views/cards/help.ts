@@ -1,5 +1,5 @@
 /** /help and /start: built from the loaded commands, so help cannot drift from what runs. */
-import { audienceOf, type AnyCommand } from '../../core/command.ts';
+import { audienceOf, type AnyCommand, type SomeCommand } from '../../core/command.ts';
 import type { OptionSpec } from '../../core/options.ts';
 import { commandDescription, optionDescription, type T } from '../../i18n/index.ts';
 import type { CardView, Field, Span, TextView } from '../../domain/view.ts';
@@ -34,17 +34,17 @@ export function helpList(commands: Commands, t: T): TextView {
 }
 
 /** `/token <chain> <address> [key:value …]` */
-function usage(c: AnyCommand): string {
+function usage(c: SomeCommand): string {
   const specs = Object.entries(c.options as Record<string, { spec: OptionSpec }>).filter(([, o]) => !o.spec.internal);
   const pos = specs.filter(([, o]) => o.spec.positional).map(([n, o]) => (o.spec.required ? `<${n}>` : `[${n}]`));
   const named = specs.some(([, o]) => !o.spec.positional) ? ['[key:value …]'] : [];
   return [`/${c.name}`, ...pos, ...named].join(' ');
 }
 
-// Option descriptions come from the catalogue where it has them (options.<command>.<option>), else the command's English.
-function describeOption(command: string, name: string, s: OptionSpec, t: T): Field {
+// Option descriptions come from the catalogue where it has them (options.<command>.<option>), else the registry's English.
+function describeOption(command: AnyCommand, name: string, s: OptionSpec, t: T): Field {
   const parts = [
-    optionDescription(t, command, name, s.description),
+    optionDescription(t, command.name, name, command.optionTexts[name] ?? ''),
     s.list ? t(`help.listOf.${s.type}`) : t(`help.type.${s.type}`),
   ];
   if (s.choices) parts.push(t('help.oneOf', { choices: s.choices.join(', ') }));
@@ -67,7 +67,7 @@ export function helpFor(c: AnyCommand, t: T): CardView {
     kind: 'card',
     title: `/${c.name}`,
     description,
-    fields: specs.map(([n, o]) => describeOption(c.name, n, o.spec, t)),
+    fields: specs.map(([n, o]) => describeOption(c, n, o.spec, t)),
     colour: 'brand',
   };
 }

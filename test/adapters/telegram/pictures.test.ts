@@ -5,7 +5,7 @@ import type { App } from '../../../src/app.ts';
 import type { Command } from '../../../src/core/command.ts';
 import { createDispatcher } from '../../../src/core/dispatch.ts';
 import { opt } from '../../../src/core/options.ts';
-import { buildRegistry } from '../../../src/core/registry.ts';
+import { buildRegistry, CATALOGUE_TEXTS } from '../../../src/core/registry.ts';
 import { silentLogger } from '../../../src/log.ts';
 import type { CardView } from '../../../src/domain/view.ts';
 import { tinyPng } from '../../fakes/telegram/index.ts';
@@ -13,12 +13,11 @@ import { PATIENCE_MS } from '../../helpers/wait.ts';
 import { button, privateChat, rig } from './helpers.ts';
 import { sharedChartPool } from '../../../src/views/charts/pool.ts';
 
-const options = { page: opt.integer({ description: 'Page', positional: true, min: 1, max: 9 }) };
+const options = { page: opt.integer({ positional: true, min: 1, max: 9 }) };
 
 /** A command whose answer carries a picture: pages 1, 2 and 5 short, 3 too long for a caption, 4 without a picture; 5 leads to 4. */
 const chart = {
   name: 'chart',
-  description: 'A test chart',
   options,
   examples: ['/chart 1'],
   async run({ page = 1 }) {
@@ -38,7 +37,10 @@ const chart = {
 const withChart = (app: App) =>
   createDispatcher({
     charts: sharedChartPool(),
-    commands: buildRegistry([...app.dispatcher.commands.values(), chart]),
+    commands: buildRegistry([...app.dispatcher.commands.values(), chart], {
+      commands: { ...CATALOGUE_TEXTS.commands, chart: 'A test chart' },
+      options: { ...CATALOGUE_TEXTS.options, chart: { page: 'Page' } },
+    }),
     api: app.api,
     store: app.store,
     log: silentLogger(),

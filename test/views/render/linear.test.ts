@@ -78,15 +78,17 @@ function growth(f: (s: string) => unknown, make: (n: number) => string): number 
   return Math.max(cost(f, [whole]), 0.05) / Math.max(cost(f, pieces), 0.05);
 }
 
-const commands = buildRegistry([
-  {
-    name: 'echo',
-    description: 'Echo',
-    examples: ['/echo'],
-    options: {},
-    run: async () => ({ kind: 'text', text: '' }),
-  },
-]);
+const commands = buildRegistry(
+  [
+    {
+      name: 'echo',
+      examples: ['/echo'],
+      options: {},
+      run: async () => ({ kind: 'text', text: '' }),
+    },
+  ],
+  { commands: { echo: 'Echo' }, options: {} },
+);
 
 const view = (text: string): View[] => [
   { kind: 'error', message: text, example: text },
