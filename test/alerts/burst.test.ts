@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { bothPlatforms } from '../helpers/platforms.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 import type { OutboxEntry } from '../../src/store/outbox.ts';
+import { until } from '../helpers/wait.ts';
 
-import { setTimeout as sleep } from 'node:timers/promises';
 const GROUP = -1001234500001;
 const CHANNEL = '830000000000000161';
 
@@ -35,7 +35,7 @@ test('60 alerts for one Telegram group arrive as a handful of merged messages wi
 
   const listed = (texts: readonly string[]) => texts.reduce((n, s) => n + (s.match(/^• /gm)?.length ?? 0), 0);
   const tgTexts = () => telegram.messages(GROUP).map((m) => m.text ?? '');
-  for (let i = 0; i < 400 && listed(tgTexts()) < 60; i++) await sleep(50);
+  await until(() => listed(tgTexts()) >= 60, 'all 60 alerts listed in the group');
   const group = telegram.messages(GROUP);
   assert.equal(listed(tgTexts()), 60, 'every alert is listed');
   assert.ok(group.length >= 2 && group.length <= 10, `a handful of messages, not 60: ${group.length}`);
@@ -50,19 +50,15 @@ test('60 alerts for one Telegram group arrive as a handful of merged messages wi
 
   // Every entry for the group is merged into one that was sent: none lost, none twice.
   // Telegram shows the last merged message before delivery marks it sent (each member is
-  // recorded as a call first): wait for the outbox, bounded, so a stuck entry still fails.
+  // recorded as a call first): wait for the outbox; a stuck entry fails the wait by name.
   const pendingHere = async () => (await app.store.outbox.pending()).filter((e) => e.chatId === String(GROUP));
-  for (let i = 0; i < 400 && (await pendingHere()).length > 0; i++) await sleep(25);
-  assert.deepEqual(
-    (await pendingHere()).map((e) => `${e.id} ${e.state}`),
-    [],
-  );
+  await until(async () => (await pendingHere()).length === 0, 'every entry for the group sent or merged');
 
   // One more shill: a single alert, sent alone and at once (the group still has room this minute).
   const before = telegram.messages(GROUP).length;
   sb.addTweets(1, { token: tokens[0]!.id, kol: sb.data.kols[1]!.id, tokenScore: 95, kolScore: 95 });
   await watcher.tick();
-  for (let i = 0; i < 100 && telegram.messages(GROUP).length === before; i++) await sleep(50);
+  await until(() => telegram.messages(GROUP).length > before, 'the single alert in the group');
   const single = telegram.messages(GROUP).at(-1)!;
   assert.equal(telegram.messages(GROUP).length, before + 1);
   // An ordinary alert in the group's language ("{{symbol}} шиллит {{who}}"), not a merged one.
@@ -89,13 +85,13 @@ test('Discord: a burst larger than the channel bucket Discord announced is merge
   const kol = sb.data.kols[0]!;
   sb.addTweets(1, { token: tokens[0]!.id, kol: kol.id, tokenScore: 95, kolScore: 95 });
   await watcher.tick();
-  for (let i = 0; i < 100 && discord.channelMessages(CHANNEL).length < 1; i++) await sleep(50);
+  await until(() => discord.channelMessages(CHANNEL).length >= 1, 'the single alert in the channel');
   assert.equal(discord.channelMessages(CHANNEL).length, 1, 'a single alert goes alone at once');
   for (const tok of tokens.slice(1)) sb.addTweets(1, { token: tok.id, kol: kol.id, tokenScore: 95, kolScore: 95 });
   await watcher.tick();
   const listed = () =>
     discord.channelMessages(CHANNEL).reduce((n, m) => n + (JSON.stringify(m.embeds).match(/• /g)?.length ?? 0), 0);
-  for (let i = 0; i < 200 && listed() < 20; i++) await sleep(50);
+  await until(() => listed() >= 20, 'all 20 alerts listed in the channel');
   assert.equal(listed(), 20, 'all 20 listed');
   assert.ok(
     discord.channelMessages(CHANNEL).length <= 4,

@@ -17,10 +17,11 @@ import { startDiscordFake } from '../fakes/discord/index.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 import { childEnv, exited, startReadyChild } from '../helpers/child-bot.ts';
+import { moreTicks, outboxDrained } from '../helpers/pipeline.ts';
+import { nothingMoreAfter, until } from '../helpers/wait.ts';
 
 const CHILD = fileURLToPath(new URL('./calls-child.ts', import.meta.url));
 const HOUR = 3_600_000;
-import { setTimeout as sleep } from 'node:timers/promises';
 const CHANNELS = ['832000000000000001', '832000000000000002'];
 const CHATS = [7300001, 7300002];
 
@@ -52,21 +53,17 @@ test('SIGKILL between "due" and "edited": exactly one edit per alert after the r
   await seed.close();
   const env = childEnv(sb, storeUrl, discord, telegram);
   const start = (at: number) => startReadyChild(CHILD, [String(at), JSON.stringify(env)]);
-  const until = async (what: string, ok: () => boolean) => {
-    for (let i = 0; i < 600 && !ok(); i++) await sleep(50);
-    assert.ok(ok(), what);
-  };
 
   // Life 1: the watcher takes the head, then a KOL shills; one alert per chat.
   child = await start(clock);
-  await until('the first tick read the feed head', () => sb.count('tweets') >= 1);
+  await until(() => sb.count('tweets') >= 1, 'the first tick read the feed head');
   const tok = sb.data.tokens.find((x) => /^[A-Z0-9]+$/.test(x.symbol) && x.marketcap > 0)!;
   sb.addTweets(1, { token: tok.id, kol: sb.data.kols[0]!.id, tokenScore: 95, kolScore: 95 });
   await until(
-    'alerts arrived',
     () =>
       CHANNELS.every((c) => discord.channelMessages(c).length === 1) &&
       CHATS.every((c) => telegram.messages(c).length === 1),
+    'one alert in each channel and chat',
   );
   // Read from the store the bot writes: every alert recorded as a call (it is, before the alert is marked sent).
   const recorded = async () => {
@@ -78,8 +75,7 @@ test('SIGKILL between "due" and "edited": exactly one edit per alert after the r
       await s.close();
     }
   };
-  for (let i = 0; i < 400 && !(await recorded()); i++) await sleep(50);
-  assert.ok(await recorded(), 'each alert is a call');
+  await until(recorded, 'each alert recorded as a call');
   child.kill('SIGKILL');
   await exited(child);
 
@@ -95,7 +91,7 @@ test('SIGKILL between "due" and "edited": exactly one edit per alert after the r
     CHATS.every((c) =>
       telegram.requests.some((r) => r.method === 'editMessageText' && String(r.chat_id) === String(c)),
     );
-  await until('the due edits were attempted', tried);
+  await until(tried, 'the due edits attempted');
   child.kill('SIGKILL');
   await exited(child);
   const okEdits = () => ({
@@ -115,10 +111,19 @@ test('SIGKILL between "due" and "edited": exactly one edit per alert after the r
   clock += 2 * 60_000;
   child = await start(clock);
   await until(
-    'each alert edited',
     () => okEdits().discord.every((n) => n >= 1) && okEdits().telegram.every((n) => n >= 1),
+    'each alert edited',
   );
-  await sleep(3000); // three more ticks
+  // The barrier: three more ticks, each with its follow-up round, and an empty outbox; a second edit would be sent by then.
+  const edits = () => [...okEdits().discord, ...okEdits().telegram].reduce((a, b) => a + b, 0);
+  await nothingMoreAfter(
+    edits,
+    async () => {
+      await moreTicks(sb, 3);
+      await until(() => outboxDrained(storeUrl), 'nothing left in the outbox');
+    },
+    'no second edit of an alert',
+  );
   assert.deepEqual(okEdits(), { discord: [1, 1], telegram: [1, 1] }, 'exactly one edit per alert');
   for (const c of CHATS) assert.match(telegram.messages(c)[0]!.text ?? '', /Since alert \(1h\)/);
   child.kill('SIGTERM');

@@ -12,6 +12,7 @@ import { silentLogger } from '../../src/log.ts';
 import type { View } from '../../src/domain/view.ts';
 import type { Sandbox } from '../../src/sandbox/server.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
+import { until } from '../helpers/wait.ts';
 
 export interface Edit {
   readonly chatId: string;
@@ -104,15 +105,9 @@ export async function callsHarness(
   const sb = (o.sandbox ?? app.sandbox)!;
   // The first tick takes the head of the feed as its mark.
   await watcher.tick();
-  const idle = async () => {
-    // Delivery runs on its own after a tick; wait for the outbox to empty (no clock involved).
-    for (let i = 0; i < 2000; i++) {
-      const pending = await app.store.outbox.pending();
-      if (!pending.some((e) => e.notBefore <= now())) return;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    throw new Error('delivery never went idle');
-  };
+  // Delivery runs on its own after a tick; wait for the outbox to empty of what is due (no clock involved).
+  const idle = () =>
+    until(async () => !(await app.store.outbox.pending()).some((e) => e.notBefore <= now()), 'delivery idle');
   return {
     app,
     sb,

@@ -5,7 +5,6 @@
  * token with no point due is not asked about again.
  */
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,7 +16,9 @@ import { openStore } from '../../src/store/index.ts';
 import { startDiscordFake } from '../fakes/discord/index.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
-import { childEnv, exited, startReadyChild } from '../helpers/child-bot.ts';
+import { CHILD_PATIENCE_MS, childEnv, exited, startReadyChild } from '../helpers/child-bot.ts';
+import { moreTicks } from '../helpers/pipeline.ts';
+import { nothingMoreAfter, until } from '../helpers/wait.ts';
 import { REDIS_SKIP, redisAvailable, runOutLeases, startRedis } from '../helpers/redis.ts';
 
 const CHILD = fileURLToPath(new URL('./calls-child.ts', import.meta.url));
@@ -52,19 +53,14 @@ for (const kind of ['SQLite', 'Redis'] as const)
     await seed.close();
     const env = childEnv(sb, storeUrl, discord, telegram);
     const start = (at: number) => startReadyChild(CHILD, [String(at), JSON.stringify(env)]);
-    const until = async (what: string, ok: () => boolean | Promise<boolean>) => {
-      // A safety net, not a measure: bot processes on a loaded machine (8 test files at once) take their time.
-      for (let i = 0; i < 2400 && !(await ok()); i++) await sleep(50);
-      assert.ok(await ok(), what);
-    };
     const marketAnswers = () => sb.count('2');
 
     // Life 1: an alert in each chat, recorded as a call.
     child = await start(clock);
-    await until('the first tick read the feed head', () => sb.count('tweets') >= 1);
+    await until(() => sb.count('tweets') >= 1, 'the first tick read the feed head', CHILD_PATIENCE_MS);
     const tok = sb.data.tokens.find((x) => /^[A-Z0-9]+$/.test(x.symbol) && x.marketcap > 0)!;
     sb.addTweets(1, { token: tok.id, kol: sb.data.kols[0]!.id, tokenScore: 95, kolScore: 95 });
-    await until('alerts arrived', () => CHATS.every((c) => telegram.messages(c).length === 1));
+    await until(() => CHATS.every((c) => telegram.messages(c).length === 1), 'alerts arrived', CHILD_PATIENCE_MS);
     const recorded = async () => {
       const s = await openStore(storeUrl);
       try {
@@ -73,7 +69,7 @@ for (const kind of ['SQLite', 'Redis'] as const)
         await s.close();
       }
     };
-    await until('each alert is a call', recorded);
+    await until(recorded, 'each alert is a call', CHILD_PATIENCE_MS);
     child.kill('SIGKILL');
     await exited(child);
     if (kind === 'Redis') await runOutLeases(storeUrl);
@@ -82,8 +78,8 @@ for (const kind of ['SQLite', 'Redis'] as const)
     clock += HOUR + 60_000;
     const before = marketAnswers();
     child = await start(clock);
-    await until('the round asked the market', () => marketAnswers() > before);
-    await sleep(3);
+    await until(() => marketAnswers() > before, 'the round asked the market', CHILD_PATIENCE_MS);
+    await sleep(3); // a few ms after the answer: the kill's moment, the scenario, not a wait
     child.kill('SIGKILL');
     await exited(child);
     if (kind === 'Redis') await runOutLeases(storeUrl);
@@ -92,12 +88,13 @@ for (const kind of ['SQLite', 'Redis'] as const)
     clock += 60_000;
     child = await start(clock);
     const shown = () => CHATS.every((c) => /Since alert \(1h\)/.test(telegram.messages(c)[0]!.text ?? ''));
-    await until('the 1h point in every alert', shown);
-    const settled = marketAnswers();
-    // Three more ticks (each reads the feed), with no point due: no market request among them.
-    const reads = sb.count('tweets');
-    await until('three more ticks', () => sb.count('tweets') >= reads + 3);
-    assert.equal(marketAnswers(), settled, 'no token asked about with no point due');
+    await until(shown, 'the 1h point in every alert', CHILD_PATIENCE_MS);
+    // Three more ticks, each with its follow-up round, with no point due: no market request among them.
+    await nothingMoreAfter(
+      marketAnswers,
+      () => moreTicks(sb, 3, CHILD_PATIENCE_MS),
+      'no token asked about with no point due',
+    );
     child.kill('SIGTERM');
     await exited(child);
   });

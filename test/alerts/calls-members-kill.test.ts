@@ -18,7 +18,9 @@ import { openStore } from '../../src/store/index.ts';
 import { memberCall } from '../../src/store/membercalls.ts';
 import { startDiscordFake } from '../fakes/discord/index.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
-import { childEnv, exited, startReadyChild } from '../helpers/child-bot.ts';
+import { CHILD_PATIENCE_MS, childEnv, exited, startReadyChild } from '../helpers/child-bot.ts';
+import { moreTicks } from '../helpers/pipeline.ts';
+import { nothingMoreAfter, until } from '../helpers/wait.ts';
 
 const CHILD = fileURLToPath(new URL('./calls-child.ts', import.meta.url));
 const BOARD = 'telegram:-7500001';
@@ -69,11 +71,6 @@ test('SQLite: SIGKILL right after a round’s market answer, with members’ cal
   await seed.close();
   const env = childEnv(sb, storeUrl, discord, telegram);
   const start = (at: number) => startReadyChild(CHILD, [String(at), JSON.stringify(env)]);
-  const until = async (what: string, ok: () => boolean | Promise<boolean>) => {
-    // A safety net, not a measure: bot processes on a loaded machine (8 test files at once) take their time.
-    for (let i = 0; i < 2400 && !(await ok()); i++) await sleep(50);
-    assert.ok(await ok(), what);
-  };
   const board = async () => {
     const s = await openStore(storeUrl);
     try {
@@ -87,19 +84,25 @@ test('SQLite: SIGKILL right after a round’s market answer, with members’ cal
   clock += 6 * 60_000;
   const before = sb.count('2');
   child = await start(clock);
-  await until('the round asked the market', () => sb.count('2') > before);
-  await sleep(3);
+  await until(() => sb.count('2') > before, 'the round asked the market', CHILD_PATIENCE_MS);
+  await sleep(3); // a few ms after the answer: the kill's moment, the scenario, not a wait
   child.kill('SIGKILL');
   await exited(child);
 
   // Life 2: every call sampled at its 5 min point, once.
   clock += 60_000;
   child = await start(clock);
-  await until('every call sampled', async () => (await board()).calls.every((c) => c.samples.length >= 1));
-  const settled = sb.count('2');
-  const reads = sb.count('tweets');
-  await until('three more ticks', () => sb.count('tweets') >= reads + 3);
-  assert.equal(sb.count('2'), settled, 'no token asked about with no point due');
+  await until(
+    async () => (await board()).calls.every((c) => c.samples.length >= 1),
+    'every call sampled',
+    CHILD_PATIENCE_MS,
+  );
+  // Three more ticks, each with its follow-up round, with no point due: no market request among them.
+  await nothingMoreAfter(
+    () => sb.count('2'),
+    () => moreTicks(sb, 3, CHILD_PATIENCE_MS),
+    'no token asked about with no point due',
+  );
   const { calls, queued } = await board();
   assert.equal(calls.length, 6, 'each call once on the board');
   assert.deepEqual(queued, [], 'all moved to the follow-up queue');

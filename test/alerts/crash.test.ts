@@ -1,5 +1,6 @@
 /**
- * The real bot process, SIGKILLed at random points of a fan-out 20 times and
+ * The real bot process, SIGKILLed at random points of a fan-out 20 times (one
+ * of them mid-fan-out by construction, as soon as a send arrived) and
  * restarted on the same SQLite state, posting through the real discord.js and
  * grammY to the platform fakes: nothing is lost; on Discord (nonce) nothing is
  * duplicated; on Telegram only a send in flight at a kill can repeat: one the
@@ -18,6 +19,9 @@ import { openStore } from '../../src/store/index.ts';
 import { startDiscordFake } from '../fakes/discord/index.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
+import { CHILD_PATIENCE_MS } from '../helpers/child-bot.ts';
+import { feedTicks } from '../helpers/pipeline.ts';
+import { until } from '../helpers/wait.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 const KILLS = 20;
@@ -68,12 +72,23 @@ test('SIGKILL at random points of a fan-out, 20 times: nothing lost, no Discord 
     LOG_LEVEL: 'info',
   };
   let ready = false;
+  /** This life's log, whole: a line may come split across two chunks. */
+  let logs = '';
   const start = () => {
     ready = false;
+    logs = '';
     const c = spawn(process.execPath, [MAIN], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    c.stderr!.on('data', (d: Buffer) => (ready ||= d.toString().includes('"msg":"ready"')));
+    c.stderr!.on('data', (d: Buffer) => {
+      logs += d.toString();
+      ready ||= logs.includes('"msg":"ready"');
+    });
     return c;
   };
+  /** Waits for this life's "ready"; fails with its log when it never comes. */
+  const readyNow = () =>
+    until(() => ready, 'the bot ready', CHILD_PATIENCE_MS).catch((err: Error) =>
+      assert.fail(`${err.message} (exit ${child?.exitCode ?? child?.signalCode ?? 'none yet'}):\n${logs.slice(-4000)}`),
+    );
   const exited = (c: ChildProcess) =>
     new Promise<number | null>((r) =>
       c.exitCode !== null || c.signalCode !== null ? r(c.exitCode) : c.once('exit', (code) => r(code)),
@@ -81,10 +96,8 @@ test('SIGKILL at random points of a fan-out, 20 times: nothing lost, no Discord 
 
   // First life: the watcher takes the head of the feed as its mark; then the burst arrives.
   child = start();
-  const t0 = Date.now();
-  while (sb.count('tweets') < 1 && Date.now() - t0 < 20_000) await sleep(50);
-  assert.ok(sb.count('tweets') >= 1, 'the first tick read the feed head');
-  await sleep(300);
+  // Ticks never overlap: once the second one reads, the first has stored the head as its mark.
+  await until(() => feedTicks(sb) >= 2, 'the first tick stored the feed head', CHILD_PATIENCE_MS);
   const tokens = sb.data.tokens.filter((x) => /^[A-Z0-9]+$/.test(x.symbol)).slice(0, ALERTS);
   for (const tok of tokens) sb.addTweets(1, { token: tok.id, kol: sb.data.kols[0]!.id, tokenScore: 95, kolScore: 95 });
 
@@ -103,8 +116,10 @@ test('SIGKILL at random points of a fan-out, 20 times: nothing lost, no Discord 
   const countAtRisk = async () => {
     // Requests the dead process had already written are still read and answered: let them land in this life.
     await new Promise((r) => setImmediate(r));
-    while (telegram.requests.some((r) => r.method === 'sendMessage' && r.status === 0 && r.description === undefined))
-      await sleep(5);
+    await until(
+      () => !telegram.requests.some((r) => r.method === 'sendMessage' && r.status === 0 && r.description === undefined),
+      'the sends the dead process had written answered',
+    );
     const inLife = new Map<string, string[]>();
     for (const c of chats) {
       const texts = telegram.messages(Number(c)).map((m) => m.text ?? '');
@@ -128,30 +143,35 @@ test('SIGKILL at random points of a fan-out, 20 times: nothing lost, no Discord 
     rng = (rng * 48271) % 2147483647;
     return rng / 2147483647;
   };
+  const delivered = () => deliveredDiscord() + deliveredTelegramDistinct();
+  /** Kills that came while a fan-out was under way: some alerts delivered, not all, read at the kill. */
+  let midFanOut = 0;
   for (let k = 0; k < KILLS; k++) {
     if (k % 4 === 3) {
-      await sleep(Math.floor(random() * 500)); // during start-up
+      await sleep(Math.floor(random() * 500)); // a random moment of start-up: the scenario, not a wait
     } else {
-      // Somewhere in the fan-out: after the process is ready, however loaded the machine is.
-      const t2 = Date.now();
-      while (!ready && Date.now() - t2 < 20_000) await sleep(20);
-      await sleep(Math.floor(random() * 1200));
+      await readyNow();
+      const sofar = delivered();
+      if (midFanOut === 0 && sofar < expected) {
+        // No kill has landed mid-fan-out yet: this one does by construction, once this life's next send arrived.
+        await until(() => delivered() > sofar, 'a send of this life', CHILD_PATIENCE_MS);
+      } else {
+        await sleep(Math.floor(random() * 1200)); // a random moment of the fan-out: the scenario, not a wait
+      }
     }
+    const now = delivered();
     child.kill('SIGKILL');
+    if (now > 0 && now < expected) midFanOut++;
     await exited(child);
-    atKill.push(deliveredDiscord() + deliveredTelegramDistinct());
+    atKill.push(delivered());
     await countAtRisk();
     child = start();
   }
-  t.diagnostic(`delivered at each kill (of ${expected}): ${atKill.join(' ')}`);
-  assert.ok(
-    atKill.some((n) => n > 0 && n < expected),
-    'some kills landed in the middle of the fan-out',
-  );
+  t.diagnostic(`delivered after each kill (of ${expected}): ${atKill.join(' ')}; kills mid-fan-out: ${midFanOut}`);
+  assert.ok(midFanOut >= 1, 'a kill landed in the middle of the fan-out');
   // Last life: let it finish the fan-out, then stop it cleanly.
-  const t1 = Date.now();
-  while ((!ready || deliveredDiscord() + deliveredTelegramDistinct() < expected) && Date.now() - t1 < 60_000)
-    await sleep(200);
+  await readyNow();
+  await until(() => delivered() >= expected, 'the last life finished the fan-out', CHILD_PATIENCE_MS);
   child.kill('SIGTERM');
   assert.equal(await exited(child), 0, 'SIGTERM exits 0');
 

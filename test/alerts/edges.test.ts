@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import type { Outbox } from '../../src/store/outbox.ts';
 import type { Kv } from '../../src/store/strict.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
+import { until } from '../helpers/wait.ts';
 import { scripted, type FeedTweet } from './scripted.ts';
 
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -83,7 +84,7 @@ test('a store blip after the platform accepted an alert does not send it again',
     feed,
     outbox,
     send: async (c) => {
-      if (c === 'b') await sleep(30);
+      if (c === 'b') await sleep(30); // b a slower destination than a, whose record blips: the scenario, not a wait
       return undefined;
     },
   });
@@ -143,7 +144,7 @@ test('alerts queued for a destination that unsubscribes, pauses or mutes meanwhi
   await h.watcher.tick();
   feed.unshift({ id: '102', at: at(12) }, { id: '101', at: at(11) });
   await h.watcher.tick();
-  while (gate === undefined) await new Promise((r) => setImmediate(r)); // the first send is on the wire
+  await until(() => gate !== undefined, 'the first send on the wire');
   await h.store.subscriptions.delete('console:a');
   gate!();
   await h.delivery.drain();

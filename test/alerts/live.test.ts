@@ -16,8 +16,8 @@ import type { SandboxData } from '../../src/sandbox/server.ts';
 import { bothPlatforms } from '../helpers/platforms.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 import { REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
-
-import { setTimeout as sleep } from 'node:timers/promises';
+import { moreTicks } from '../helpers/pipeline.ts';
+import { nothingMoreAfter, until } from '../helpers/wait.ts';
 
 /**
  * The filters as plainly as they can be written, independent of the matcher, on the
@@ -54,10 +54,16 @@ async function scenario(t: TestContext, storeUrl: string): Promise<void> {
     const mark: FeedPosition = { tweetedAt: head.tweeted_at, id: head.id };
     const watcher = app.startAlerts([dc.sender, tg.sender]);
     await watcher.tick();
+    // The feed moves by twenty tweets, read by ticks as they come: counted, not timed.
+    const before = sb.data.tweets.length;
     sb.setLive({ tweetsPerSecond: 4 });
-    await sleep(5_000);
+    await Promise.all([
+      until(() => sb.data.tweets.length >= before + 20, 'twenty tweets on the live feed'),
+      moreTicks(sb, 3),
+    ]);
     sb.setLive(false);
-    await sleep(1_500); // the last ticks
+    // A tick that began once the feed stood still has read all of it.
+    await moreTicks(sb, 1);
 
     // Every tweet since the mark, newest first, then oldest first.
     const feed: TweetListItem[] = [];
@@ -90,18 +96,22 @@ async function scenario(t: TestContext, storeUrl: string): Promise<void> {
     const expected = Object.fromEntries(
       subs.map((s) => [s.id, feed.filter((t) => wants(s.filters, t, sb.data)).map((t) => t.twitter_id)]),
     );
-    const t0 = Date.now();
-    while (
-      Date.now() - t0 < 30_000 &&
-      subs.some((s) => got[s.id as keyof typeof got]().length < expected[s.id]!.length)
-    )
-      await sleep(200);
+    const delivered = (s: { id: string }) => got[s.id as keyof typeof got]();
+    await until(
+      () => subs.every((s) => delivered(s).length >= expected[s.id]!.length),
+      'every matching tweet delivered',
+    );
+    // The barrier: two more ticks and an empty outbox; an alert sent twice would have gone by then.
+    await nothingMoreAfter(
+      () => subs.reduce((n, s) => n + delivered(s).length, 0),
+      async () => {
+        await moreTicks(sb, 2);
+        await until(async () => (await app.store.outbox.pending()).length === 0, 'nothing left in the outbox');
+      },
+      'no alert twice',
+    );
     for (const s of subs)
-      assert.deepEqual(
-        got[s.id as keyof typeof got](),
-        expected[s.id],
-        `${s.id}: exactly the matching tweets, once each, in order`,
-      );
+      assert.deepEqual(delivered(s), expected[s.id], `${s.id}: exactly the matching tweets, once each, in order`);
     assert.ok(
       expected['discord:820000000000000001']!.length > 0 && expected['telegram:7000001']!.length > 0,
       'the scenario sends something',

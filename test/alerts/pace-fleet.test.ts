@@ -87,7 +87,7 @@ test('a leader change during fast reading loses nothing, doubles nothing, and th
             await new Promise((r) => signal.addEventListener('abort', r, { once: true }));
             return;
           }
-          await sleep(ms, undefined, { signal }).catch(() => {});
+          await sleep(ms, undefined, { signal }).catch(() => {}); // the paced reader's own pause, as in production
         },
       });
       t.after(async () => {
@@ -109,7 +109,7 @@ test('a leader change during fast reading loses nothing, doubles nothing, and th
   };
   for (let k = 0; k < 10; k++) {
     add(3);
-    await sleep(50);
+    await sleep(50); // tweets arrive over time: the scenario, not a wait
   }
   await until(() => received.length >= 30, 'alerts from the first leader', 10_000);
   const first = instances.find((i) => i.lease.status() === 'leader')!;
@@ -117,7 +117,7 @@ test('a leader change during fast reading loses nothing, doubles nothing, and th
   // Tweets keep coming while the leader is dead and its lease not yet expired.
   for (let k = 0; k < 20; k++) {
     add(2);
-    await sleep(50);
+    await sleep(50); // tweets arrive over time, while the dead leader's lease runs out: the scenario, not a wait
   }
   const second = instances.find((i) => i !== first)!;
   await until(() => second.lease.status() === 'leader', 'the takeover', 10_000);

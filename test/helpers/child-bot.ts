@@ -37,3 +37,10 @@ export async function startReadyChild(script: string, args: readonly string[]): 
 /** Resolves once `c` has exited (at once when it already has). */
 export const exited = (c: ChildProcess): Promise<void> =>
   new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
+
+/**
+ * How long a SIGKILL test waits for a bot process before calling it stuck: a
+ * safety net, not a measure (at 8 test files at once on 2 cores one took over
+ * 30 s to record its calls).
+ */
+export const CHILD_PATIENCE_MS = 120_000;
