@@ -4,7 +4,7 @@
  * what is tested is what runs.
  */
 import type { Logger } from 'pino';
-import { createKolClient, type KolClient } from './api/index.ts';
+import { createKolClient, type KolClient, type KolClientOptions } from './api/index.ts';
 import type { Config } from './config.ts';
 import { createAutoCards, type AutoCards, type AutoCardsOptions } from './core/autocard.ts';
 import { createLookupBudget, type LookupBudget } from './core/budget.ts';
@@ -13,7 +13,7 @@ import { loadCommands } from './core/registry.ts';
 import type { Sandbox } from './sandbox/server.ts';
 import { describeStore, openStore, type Store } from './store/index.ts';
 import { watchSchema } from './store/schema.ts';
-import { createDelivery, type Sender } from './alerts/delivery.ts';
+import { createDelivery, type Delivery, type Sender } from './alerts/delivery.ts';
 import { localLease, redisLease, type Lease } from './store/lease.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -61,6 +61,7 @@ export interface App {
         | 'cron'
         | 'feedRequestsPerMinute'
         | 'marketHedgeMs'
+        | 'budgetMs'
         | 'pageSize'
         | 'maxBacklog'
         | 'onTick'
@@ -75,10 +76,14 @@ export interface App {
       readonly digestNow?: () => number;
       /** false: no node-cron schedule, checks only when a test calls them. */
       readonly digestSchedule?: boolean;
+      /** false: the watcher is built but not started; a test ticks it and drains delivery itself. */
+      readonly schedule?: boolean;
     },
   ): Watcher;
   /** Scheduled digests, once alerts run. */
   readonly digests: Digests | undefined;
+  /** Alert delivery, once alerts run: drain() sends what is due now. */
+  readonly delivery: Delivery | undefined;
   /** Stops the watcher and lets in-flight sends finish; before the adapters whose senders it uses stop. */
   stopAlerts(): Promise<void>;
   /**
@@ -108,6 +113,8 @@ export interface AppOverrides {
   readonly autoCards?: Partial<Pick<AutoCardsOptions, 'perMinute' | 'now'>>;
   /** How often a running instance re-reads the store's schema version (default 30 s). */
   readonly schemaCheckMs?: number;
+  /** The upstream client's cache and retries (tests count every request, and retry fast). */
+  readonly api?: Pick<KolClientOptions, 'cacheTtlMs' | 'retry'>;
 }
 
 export async function createApp(config: Config, log: Logger, over: AppOverrides = {}): Promise<App> {
@@ -137,6 +144,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
       if (e.outcome !== 'cache') upstreamRecent.add(e.operation);
       if (e.outcome !== 'cache') metrics.upstreamSeconds.observe(e.ms / 1000, { operation: e.operation });
     },
+    ...over.api,
   });
   // Names this process in every lease it holds and in the schema mark, so an operator can tell who did what.
   const instanceId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -181,6 +189,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
   let leaseState = () => 'not running';
   let watcher: Watcher | undefined;
   let digests: Digests | undefined;
+  let delivering: Delivery | undefined;
   const charts = sharedChartPool();
   // Every instance tells the owners' /owner stats that it runs, and its roles.
   const startedAt = Date.now();
@@ -253,7 +262,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
       return `the tweet feed has not been read for ${f.failedTicks} ticks (${since}): alerts are blind`;
     },
     lease,
-    startAlerts(senders, { followupNow, digestNow, digestSchedule, ...opts } = {}) {
+    startAlerts(senders, { followupNow, digestNow, digestSchedule, schedule, ...opts } = {}) {
       if (watcher) return watcher;
       const watcherLease = lease('watcher');
       const followups = createFollowups({
@@ -335,15 +344,19 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         kick: () => w.kick(),
         ...(digestNow ? { now: digestNow } : {}),
       });
-      if (digestSchedule !== false) digests.start();
+      if (digestSchedule !== false && schedule !== false) digests.start();
       watcher = w;
       leaseState = () => watcherLease.status();
       kick = () => w.kick();
-      w.start();
+      delivering = delivery;
+      if (schedule !== false) w.start();
       return w;
     },
     get digests() {
       return digests;
+    },
+    get delivery() {
+      return delivering;
     },
     outdated: outdatedLine,
     setRoles(r) {
@@ -355,6 +368,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
       // Started again later, alerts run as a new process would: a new lease, delivery and schedule.
       watcher = undefined;
       digests = undefined;
+      delivering = undefined;
     },
     async close() {
       schemaWatch.stop();

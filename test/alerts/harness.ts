@@ -1,25 +1,22 @@
 /**
- * Alerts end to end below the chat libraries: the real sandbox, client, store,
- * commands, watcher and delivery, with a recording Sender standing in for a
- * platform (the adapters' own tests drive discord.js and grammY).
+ * Alerts end to end below the chat libraries: the app as main.ts builds it
+ * (createApp: client, store, commands, dispatcher, watcher, delivery, follow-ups
+ * and digests), on the real sandbox, with a recording Sender standing in for a
+ * platform (the adapters' own tests drive discord.js and grammY). The watcher is
+ * not started: each cycle() is one tick and a full drain.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
-import { createKolClient } from '../../src/api/index.ts';
-import { createDelivery, type Sender, type SendResult } from '../../src/alerts/delivery.ts';
-import { localLease } from '../../src/store/lease.ts';
-import { marketNow } from '../../src/alerts/market.ts';
-import { createWatcher, type TickResult } from '../../src/alerts/watcher.ts';
+import type { Sender, SendResult } from '../../src/alerts/delivery.ts';
+import type { TickResult, Watcher } from '../../src/alerts/watcher.ts';
+import { type App, createApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
 import type { Caller } from '../../src/core/command.ts';
-import { createDispatcher } from '../../src/core/dispatch.ts';
-import { loadCommands } from '../../src/core/registry.ts';
 import { silentLogger } from '../../src/log.ts';
 import { startSandbox, type AuthorShape } from '../../src/sandbox/server.ts';
-import { openStore, type Store } from '../../src/store/index.ts';
 import type { View } from '../../src/domain/view.ts';
-import { sharedChartPool } from '../../src/views/charts/pool.ts';
 
 export interface Sent {
   readonly chatId: string;
@@ -46,15 +43,9 @@ export async function alertHarness(
 ) {
   const dir = opts.storeUrl ? undefined : await mkdtemp(join(tmpdir(), 'kolradar-alerts-'));
   const storeUrl = opts.storeUrl ?? `sqlite:${join(dir!, 'state.sqlite')}`;
+  // Outlives a restart: a new process on the same state reads the same upstream.
   const sb = await startSandbox(opts.authors ? { authors: opts.authors } : {});
-  const api = createKolClient({
-    baseUrl: sb.url,
-    apiKey: sb.apiKey,
-    cacheTtlMs: false,
-    retry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 200 },
-  });
-  const log = silentLogger();
-  const commands = await loadCommands();
+  const config = loadConfig({ STORE_URL: storeUrl, KOL_API_BASE_URL: sb.url, KOL_API_KEY: sb.apiKey });
   const sent: Sent[] = [];
   /** Every tick's result, for counting upstream lookups and held-back tweets. */
   const ticks: TickResult[] = [];
@@ -75,78 +66,59 @@ export async function alertHarness(
       return { kind: 'sent', messageId };
     },
   };
-  let store: Store = await openStore(storeUrl);
-  const build = () => {
-    const dispatcher = createDispatcher({
-      charts: sharedChartPool(),
-      commands,
-      api,
-      store,
-      log,
-      userLimit: { count: 10_000, windowMs: 1000 },
+  const start = async (): Promise<{ app: App; watcher: Watcher }> => {
+    const app = await createApp(config, silentLogger(), {
+      // Every upstream request is counted here: none answered from a cache; retries quick.
+      api: { cacheTtlMs: false, retry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 200 } },
+      dispatcher: { userLimit: { count: 10_000, windowMs: 1000 } },
     });
-    const delivery = createDelivery({
-      outbox: store.outbox,
-      subscriptions: store.subscriptions,
-      senders: [sender],
-      log,
-      languages: store.languages,
-      marketNow: (tokens) => marketNow(api, tokens, { budgetMs: 10_000, log }),
-      ...(opts.now ? { now: opts.now } : {}),
-    });
-    const watcher = createWatcher({
+    const watcher = app.startAlerts([sender], {
+      schedule: false,
       onTick: (r) => ticks.push(r),
-      api,
-      subscriptions: store.subscriptions,
-      outbox: store.outbox,
-      state: store.watch,
-      pages: store.pages,
-      delivery,
-      lease: localLease(),
-      log,
       pageSize: opts.pageSize ?? 30,
       maxBacklog: opts.maxBacklog ?? 1000,
       budgetMs: opts.budgetMs ?? 10_000,
       // Upstream requests are counted here: no twin for a market answer slowed by a loaded machine.
       marketHedgeMs: false,
-      ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.now ? { now: opts.now, followupNow: opts.now } : {}),
       ...(opts.sleep ? { sleep: opts.sleep } : {}),
     });
-    return { dispatcher, delivery, watcher };
+    return { app, watcher };
   };
-  let parts = build();
+  let running = await start();
   t.after(async () => {
-    await parts.watcher.stop();
-    await store.close();
-    await api.close();
+    await running.app.close();
     await sb.close();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
   return {
     sb,
-    api,
     sent,
     ticks,
     edits,
     behaviour,
+    get app() {
+      return running.app;
+    },
+    get api() {
+      return running.app.api;
+    },
     get store() {
-      return store;
+      return running.app.store;
     },
     get dispatcher() {
-      return parts.dispatcher;
+      return running.app.dispatcher;
     },
     /** One watcher tick, then a full drain of the outbox. */
     async cycle() {
-      const r = await parts.watcher.tick();
-      await parts.delivery.drain();
+      const r = await running.watcher.tick();
+      await running.app.delivery!.drain();
       return r;
     },
     /** A new process on the same state file. */
     async restart() {
-      await parts.watcher.stop();
-      await store.close();
-      store = await openStore(storeUrl);
-      parts = build();
+      await running.app.close();
+      running = await start();
     },
   };
 }
