@@ -17,7 +17,7 @@ import { createChartPool } from '../src/views/charts/pool.ts';
 import { ms, summary, type Row } from './stats.ts';
 
 const CONCURRENT = 20;
-/** More distinct requests than the image cache holds (50), cycled in order: every draw is a miss. */
+/** More distinct requests than an app's picture cache holds (50), cycled in order: every draw would miss it. */
 const DISTINCT = 64;
 
 export async function benchContention(iterations = 400): Promise<Row[]> {
@@ -55,7 +55,7 @@ export async function benchContention(iterations = 400): Promise<Row[]> {
     { length: DISTINCT },
     (_, i) => `/mindmap solana ${big.address} hours:${700 - i} limit:50`,
   );
-  // The burst has lines of its own, so none is in the image cache yet.
+  // The burst has lines of its own, so none would be in a picture cache yet.
   const burstLines = Array.from(
     { length: CONCURRENT },
     (_, i) => `/mindmap solana ${big.address} hours:${300 - i} limit:50`,

@@ -5,7 +5,7 @@
  */
 import { translator } from '../src/i18n/index.ts';
 import { createKolClient } from '../src/api/index.ts';
-import { mindmapChart, momentumChart, priceStripChart, winRateChart } from '../src/views/cards/pictures.ts';
+import { mindmapChart, momentumChart, priceStripChart, winRateChart } from '../src/views/cards/pictureInputs.ts';
 import { mindmapSvg, momentumSvg, priceStripSvg, renderPng, winRateSvg } from '../src/views/charts/index.ts';
 import { startSandbox } from '../src/sandbox/server.ts';
 import { RASTER_WIDTH } from '../src/views/charts/draw.ts';

@@ -6,17 +6,10 @@ import { formats } from '../src/i18n/format.ts';
 import { subscriptionId } from '../src/store/subscriptions.ts';
 import { currentCaps, keyOfToken } from '../src/alerts/current.ts';
 import { MAX_REQUESTS_PER_COMMAND } from '../src/core/budget.ts';
-import {
-  callColumns,
-  callRows,
-  callsChart,
-  callsPicture,
-  kolColumns,
-  kolRows,
-  summaryLine,
-} from '../src/views/cards/calls.ts';
+import { callColumns, callRows, callsChart, kolColumns, kolRows, summaryLine } from '../src/views/cards/calls.ts';
 import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
-import { withPicture } from '../src/views/cards/pictures.ts';
+import { callsPicture } from '../src/pictures/cards.ts';
+import { withPicture } from '../src/pictures/draw.ts';
 import type { View } from '../src/domain/view.ts';
 
 const PERIOD_MS = { '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, all: Infinity } as const;
@@ -78,7 +71,6 @@ export default {
       (c) => !kol || c.kols.includes(kol),
     );
     if (!calls.length) return { kind: 'text', text: kol ? t('calls.noneKol', { kol }) : t('calls.none') };
-    const request = { ...input, offset: undefined };
     const offset = input.offset ?? 0;
     const sort = input.sort ?? 'best';
     // "Now" is now: the tokens this page shows first (as their stored figures sort), then the
@@ -139,13 +131,6 @@ export default {
     // The picture shows the whole period, so it is drawn with the first page only.
     if (offset > 0) return table;
     const chartTitle = `${t('calls.chartTitle', { period: periodText })}${kol ? ` · @${kol}` : ''}`;
-    return withPicture(
-      table,
-      await callsPicture(ctx, callsChart(scored, summary, chartTitle, t, f), {
-        subId,
-        ...request,
-        now: Math.floor(now / 60_000),
-      }),
-    );
+    return withPicture(table, await callsPicture(ctx, callsChart(scored, summary, chartTitle, t, f)));
   },
 } satisfies Command<typeof options>;

@@ -2,7 +2,8 @@ import type { Command } from '../src/core/command.ts';
 import { opt } from '../src/core/options.ts';
 import { budgetFrom, knownKolId, kolNotFound, resolveKol, type ResolvedKol } from '../src/core/resolve.ts';
 import { kolCard } from '../src/views/cards/kolCard.ts';
-import { winRatePicture, withPicture } from '../src/views/cards/pictures.ts';
+import { winRatePicture } from '../src/pictures/cards.ts';
+import { withPicture } from '../src/pictures/draw.ts';
 
 const options = {
   kol: opt.kol({

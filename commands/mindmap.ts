@@ -6,7 +6,8 @@ import { checkAddress, inferChain } from '../src/core/resolve.ts';
 import { sameAddress } from '../src/domain/chains.ts';
 import { shortAddress } from '../src/views/cards/common.ts';
 import { mindmapText } from '../src/views/cards/mindmapText.ts';
-import { mindmapPicture, withPicture } from '../src/views/cards/pictures.ts';
+import { mindmapPicture } from '../src/pictures/cards.ts';
+import { withPicture } from '../src/pictures/draw.ts';
 import { callOpts, checkBounds, numText, range } from './_options.ts';
 
 const EXAMPLE = '/mindmap solana So11111111111111111111111111111111111111112 hours:24';
@@ -70,7 +71,7 @@ export default {
     const centre = Object.values(graph.tokens).find(
       (t) => t.chain_id === chain && sameAddress(chain, t.address, address),
     );
-    const drawn = await mindmapPicture(ctx, graph, centre, { chain, address, hours, limit });
+    const drawn = await mindmapPicture(ctx, graph, centre, hours);
     return withPicture(
       {
         kind: 'text',

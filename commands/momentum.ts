@@ -4,7 +4,8 @@ import { budgetFrom, kolNotFound, kolRef, resolveKol } from '../src/core/resolve
 import { winRateLine } from '../src/views/cards/kolCard.ts';
 import { momentumColumns, momentumRow, reachedWindows } from '../src/views/cards/momentumTable.ts';
 import { offsetActions, rangeText } from '../src/views/cards/paging.ts';
-import { momentumPicture, withPicture } from '../src/views/cards/pictures.ts';
+import { momentumPicture } from '../src/pictures/cards.ts';
+import { withPicture } from '../src/pictures/draw.ts';
 import { shownWindows, WINDOW_ALIASES, WINDOW_LABELS, windowDef } from '../src/views/cards/windows.ts';
 import { apiOrder, limit, offset, order, when, whenMs } from './_options.ts';
 
@@ -73,13 +74,7 @@ export default {
     const items = res.items.slice(page.offset, page.offset + page.limit);
     const windows = reachedWindows(shownWindows(window?.label), items, now);
     const who = kolRef(kol);
-    const drawn = await momentumPicture(
-      ctx,
-      kol,
-      items,
-      { chain: input.chain, sort, order: input.order, since: startTime, ...page },
-      now,
-    );
+    const drawn = await momentumPicture(ctx, kol, items, sort, now);
     return withPicture(
       {
         kind: 'table',

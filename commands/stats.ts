@@ -4,8 +4,9 @@ import { opt } from '../src/core/options.ts';
 import { callerRow, scoreBoardCall, type ScoredCall } from '../src/domain/board.ts';
 import type { View } from '../src/domain/view.ts';
 import type { Call, MemberRef } from '../src/store/calls.ts';
-import { callCardPicture, cardButtons, statsColumns, statsLine, statsRows } from '../src/views/cards/memberCalls.ts';
-import { withPicture } from '../src/views/cards/pictures.ts';
+import { cardButtons, statsColumns, statsLine, statsRows } from '../src/views/cards/memberCalls.ts';
+import { callCardPicture } from '../src/pictures/cards.ts';
+import { withPicture } from '../src/pictures/draw.ts';
 import { boardHere, PERIOD_ALIASES, PERIOD_MS } from './_board.ts';
 
 const RECENT = 10;

@@ -6,7 +6,8 @@ import { findOnChains, searchTerm, searchTokens, type FoundToken } from '../src/
 import { opt } from '../src/core/options.ts';
 import { checkAddress, inferChain } from '../src/core/resolve.ts';
 import { shortAddress } from '../src/views/cards/common.ts';
-import { priceStripPicture, withPicture } from '../src/views/cards/pictures.ts';
+import { priceStripPicture } from '../src/pictures/cards.ts';
+import { withPicture } from '../src/pictures/draw.ts';
 import { tokenCard } from '../src/views/cards/tokenCard.ts';
 import { tokenPickList } from '../src/views/cards/tokenPick.ts';
 import { fromTokenTweet } from '../src/views/cards/tweets.ts';
@@ -118,7 +119,7 @@ async function card(ctx: CommandContext, chain: ChainId, address: string, call: 
     { chain, item, tweets: tweets?.slice(0, TWEETS), now: ctx.now(), ...(ctx.links ? { links: ctx.links } : {}) },
     ctx.t,
   );
-  return withPicture(view, await priceStripPicture(ctx, chain, item));
+  return withPicture(view, await priceStripPicture(ctx, item));
 }
 
 async function byName(ctx: CommandContext, query: string, chain: ChainId | undefined, call: Call) {

@@ -24,6 +24,8 @@ import { marketNow } from './alerts/market.ts';
 import { createDigests, type Digests } from './alerts/digest/runner.ts';
 import { compactCards } from './views/cards/tokenCompact.ts';
 import { sharedChartPool } from './views/charts/pool.ts';
+import { cachedCharts } from './pictures/cache.ts';
+import type { ChartPool } from './domain/charts.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { recentCounts } from './ops/recent.ts';
 import ownerCommand from '../commands/owner/index.ts';
@@ -115,6 +117,8 @@ export interface AppOverrides {
   readonly schemaCheckMs?: number;
   /** The upstream client's cache and retries (tests count every request, and retry fast). */
   readonly api?: Pick<KolClientOptions, 'cacheTtlMs' | 'retry'>;
+  /** Where pictures are drawn (tests count the drawings); default the process's shared pool. */
+  readonly charts?: ChartPool;
 }
 
 export async function createApp(config: Config, log: Logger, over: AppOverrides = {}): Promise<App> {
@@ -190,7 +194,11 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
   let watcher: Watcher | undefined;
   let digests: Digests | undefined;
   let delivering: Delivery | undefined;
-  const charts = sharedChartPool();
+  // The pool is the process's; the pictures it drew lately are this app's, kept on the commands' clock.
+  const charts = cachedCharts(
+    over.charts ?? sharedChartPool(),
+    over.dispatcher?.now ? { now: over.dispatcher.now } : {},
+  );
   // Every instance tells the owners' /owner stats that it runs, and its roles.
   const startedAt = Date.now();
   const beat = () =>

@@ -5,7 +5,7 @@
  * The order, from the floor up (a module imports its own layer and the ones
  * below, never one above):
  *
- *   domain < api < config < store < core < views < alerts < commands < adapters < app < bot < main
+ *   domain < api < config < store < core < views < pictures < alerts < commands < adapters < app < bot < main
  *
  * Leaves sit beside the order: any layer may import them, and they import
  * nothing of the project but themselves: i18n (catalogue and formats), log,
@@ -45,6 +45,7 @@ const ORDER: readonly (readonly [string, readonly string[]])[] = [
   ['store', ['src/store/']],
   ['core', ['src/core/']],
   ['views', ['src/views/']],
+  ['pictures', ['src/pictures/']],
   ['alerts', ['src/alerts/']],
   ['commands', ['commands/']],
   ['adapters', ['src/adapters/']],
@@ -113,7 +114,7 @@ test('the rules read real edges: every layer above the floor imports it', () => 
   const importers = new Set(
     code.filter((f) => importsOf(f).some((t) => t.startsWith('src/domain/'))).map((f) => ORDER[rank(f)]?.[0]),
   );
-  for (const layer of ['api', 'store', 'core', 'views', 'alerts', 'commands', 'adapters'])
+  for (const layer of ['api', 'store', 'core', 'views', 'pictures', 'alerts', 'commands', 'adapters'])
     assert.ok(importers.has(layer), layer);
 });
 

@@ -12,6 +12,7 @@ import { type Sandbox, startSandbox } from '../../src/sandbox/server.ts';
 import { openStore, type Store } from '../../src/store/index.ts';
 import type { ChartPool } from '../../src/domain/charts.ts';
 import { sharedChartPool } from '../../src/views/charts/pool.ts';
+import { cachedCharts } from '../../src/pictures/cache.ts';
 import { richText } from '../../src/views/render/common.ts';
 import type { Action, CardView, ErrorView, Rich, TableView, TextView, View } from '../../src/domain/view.ts';
 
@@ -39,7 +40,7 @@ export interface Harness {
 export interface HarnessOptions {
   /** Upstream time budget per command (short in fault tests). */
   readonly budgetMs?: number;
-  /** Where pictures are drawn; default the shared pool. */
+  /** Where pictures are drawn (behind a cache of this harness's own, as in app.ts); default the shared pool. */
   readonly charts?: ChartPool;
   /** The commands' clock (ctx.now); default the wall clock. */
   readonly now?: () => number;
@@ -65,7 +66,7 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
     log: silentLogger(),
     userLimit: { count: 10_000, windowMs: 1_000 },
     budgetMs: o.budgetMs ?? 5_000,
-    charts: o.charts ?? sharedChartPool(),
+    charts: cachedCharts(o.charts ?? sharedChartPool(), o.now ? { now: o.now } : {}),
     ...(o.now ? { now: o.now } : {}),
   });
   return {

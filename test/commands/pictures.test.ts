@@ -1,7 +1,8 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLogger } from '../../src/log.ts';
-import { BUSY_NOTE, drawPicture } from '../../src/views/cards/pictures.ts';
+import { BUSY_NOTE, drawPicture } from '../../src/pictures/draw.ts';
+import { cachedCharts, PICTURE_TTL_MS } from '../../src/pictures/cache.ts';
 import type { ChartPool } from '../../src/domain/charts.ts';
 import { ChartPoolBusy, createChartPool } from '../../src/views/charts/pool.ts';
 import { renderPng } from '../../src/views/charts/render.ts';
@@ -154,7 +155,6 @@ test('a failing drawing costs only the picture, and is logged', async () => {
   const ctx = { capabilities: { pictures: true, buttons: true }, log, charts: countingPool('layout exploded') };
   const drawn = await drawPicture(ctx, {
     kind: 'price-strip',
-    request: { n: 1 },
     name: 'broken.png',
     alt: () => 'broken',
     input: () => ({ value: 1 }) as never,
@@ -165,16 +165,16 @@ test('a failing drawing costs only the picture, and is logged', async () => {
   assert.match(lines[0]!, /without its picture/);
 });
 
-test('the same picture is drawn once, and drawn again when the data changes', async () => {
+test('the same picture is drawn once, and drawn again when the data changes or once it is stale', async () => {
   const charts = countingPool();
+  let now = 1_000_000;
   const ctx = {
     capabilities: { pictures: true, buttons: true },
     log: createLogger({ level: 'silent', secrets: [] }),
-    charts,
+    charts: cachedCharts(charts, { now: () => now }),
   };
   const spec = (value: number) => ({
     kind: 'price-strip' as const,
-    request: { token: 'cache-test' },
     name: 'x.png',
     alt: () => 'x',
     input: () => ({ value }) as never,
@@ -188,6 +188,33 @@ test('the same picture is drawn once, and drawn again when the data changes', as
   assert.ok(countColour(decodePng(fresh!.png), THEME.up, 4) > countColour(decodePng(first!.png), THEME.up, 4));
   assert.deepEqual(await drawPicture({ ...ctx, capabilities: { pictures: false, buttons: true } }, spec(99)), {});
   assert.equal(charts.draws, 2);
+  now += PICTURE_TTL_MS - 1;
+  await drawPicture(ctx, spec(15));
+  assert.equal(charts.draws, 2, 'still fresh a millisecond before the TTL');
+  now += PICTURE_TTL_MS;
+  await drawPicture(ctx, spec(15));
+  assert.equal(charts.draws, 3, 'stale: drawn again');
+});
+
+test('a refused or failed drawing is not kept: the next ask draws again', async () => {
+  let refuse = true;
+  let draws = 0;
+  const pool: ChartPool = {
+    async draw() {
+      draws++;
+      if (refuse) throw new ChartPoolBusy();
+      return new Uint8Array([draws]);
+    },
+    stats: () => ({ running: 0, queued: 0, refused: 0 }),
+    close: async () => {},
+  };
+  const charts = cachedCharts(pool, { now: () => 0 });
+  const input = { symbol: 'Z', title: 'Z', changes: { m5: 1, h1: 1, h4: 1, h24: 1 } };
+  await assert.rejects(charts.draw('price-strip', input), ChartPoolBusy);
+  refuse = false;
+  assert.deepEqual([...(await charts.draw('price-strip', input))], [2]);
+  assert.deepEqual([...(await charts.draw('price-strip', input))], [2], 'then kept');
+  assert.equal(draws, 2);
 });
 
 test('the render pool draws in worker threads and refuses past its queue', async () => {

@@ -7,7 +7,7 @@ import { LOCALES, translator } from '../../src/i18n/index.ts';
 import { mindmapSvg, momentumSvg, priceStripSvg, winRateSvg } from '../../src/views/charts/index.ts';
 import { sampleMindmap, sampleMomentum, sampleWinRate } from '../../src/views/charts/samples.ts';
 import { textWidth } from '../../src/views/charts/font.ts';
-import { chartWords } from '../../src/views/cards/pictures.ts';
+import { chartWords } from '../../src/views/cards/pictureInputs.ts';
 import { englishIn } from '../helpers/english.ts';
 import { coordinates, textContents } from '../views/charts/svgCheck.ts';
 

@@ -6,7 +6,8 @@
 import type { MergedItem, OutboxEntry } from '../../store/outbox.ts';
 import { alertView } from '../../views/cards/alert.ts';
 import { mergedView } from '../../views/cards/merged.ts';
-import { digestCard, renderedDigest } from '../../views/cards/digest.ts';
+import { renderedDigest } from '../../views/cards/digest.ts';
+import { digestCard } from '../../pictures/digest.ts';
 import type { View } from '../../domain/view.ts';
 import { tokenKeyOf } from '../../domain/chains.ts';
 import { translator } from '../../i18n/index.ts';

@@ -21,7 +21,7 @@ import { CALLS_CHART_MAX_ROWS } from '../../views/charts/index.ts';
 import { int, pct, usd } from '../../i18n/english.ts';
 import type { CardView } from '../../domain/view.ts';
 import type { DigestCaller, DigestCalls, DigestData, DigestKol, DigestTokens } from '../../store/outbox.ts';
-import { digestCard } from '../../views/cards/digest.ts';
+import { digestCard } from '../../pictures/digest.ts';
 import { DEFAULT_MIN_TOKENS, scoreCall, sortCalls, summarise } from '../../domain/score.ts';
 import type { DigestPeriod } from './schedule.ts';
 import type { Kv } from '../../store/strict.ts';

@@ -32,7 +32,7 @@ export function alertView(c: AlertContent, tr: T, followup?: string): View {
   // Delivery renders merged entries itself (with the chat's time zone and the multiples); this is the fallback.
   if (c.kind === 'merged') return mergedView(c, tr);
   if (c.kind === 'followup') return { kind: 'text', text: followup ?? '' };
-  // Delivery renders digests itself (with their picture, views/cards/digest.ts); this is the card alone.
+  // Delivery renders digests itself (with their picture, src/pictures/digest.ts); this is the card alone.
   if (c.kind === 'digest') return 'view' in c ? renderedDigest(c.view, c.picture) : digestView(c.data, tr);
   const names = (kols: readonly { username: string }[]) => kols.map((k) => `@${k.username}`).join(', ');
   if (c.kind === 'more') return { kind: 'text', text: tr('alert.alsoShilled', { names: names(c.kols) }) };

@@ -18,7 +18,6 @@ import type { Column } from '../../domain/view.ts';
 import { tokenKeyOf } from '../../domain/chains.ts';
 import { multiple } from './callLine.ts';
 import { rateOf, ticker } from './common.ts';
-import { drawPicture, type Drawn } from './pictures.ts';
 
 type Scored = ScoredOf<Call>;
 type Summary = SummaryOf<Call>;
@@ -127,18 +126,4 @@ export function callsChart(scored: readonly Scored[], s: Summary, title: string,
     threshold: HIT_MULTIPLE,
     legend: { peak: t('calls.legendPeak'), now: t('calls.legendNow') },
   };
-}
-
-export function callsPicture(
-  ctx: Parameters<typeof drawPicture>[0],
-  input: CallsChartInput,
-  request: Readonly<Record<string, unknown>>,
-): Promise<Drawn> {
-  return drawPicture(ctx, {
-    kind: 'calls',
-    request,
-    name: 'calls.png',
-    alt: (i) => `${i.title}. ${i.subtitle}`,
-    input: () => (input.rows.length ? input : undefined),
-  });
 }

@@ -3,9 +3,7 @@
  * destination's language at the moment it is sent (as alerts are): a chat that
  * changed its language between the scheduled minute and the send reads the new one.
  */
-import type { Logger } from 'pino';
 import { clockText, localTime } from '../../domain/zoned.ts';
-import type { ChartPool } from '../../domain/charts.ts';
 import { HIT_MULTIPLE } from '../../domain/score.ts';
 import type { CardView, Field, Picture } from '../../domain/view.ts';
 import type { DigestBest, DigestData, DigestTokens, RenderedCard, StoredPicture } from '../../store/outbox.ts';
@@ -18,7 +16,7 @@ type F = Pick<Formats, 'usd' | 'pct' | 'int'>;
 const x = (m: number) => `${m >= 10 ? m.toFixed(0) : m.toFixed(2)}x`;
 const best = (b: DigestBest) => `${b.symbol} ${x(b.multiple)}`;
 
-/** The card without its picture (digestCard adds it). */
+/** The card without its picture (src/pictures/digest.ts adds it). */
 export function digestView(d: DigestData, t: T, f: F = fmt(t)): CardView {
   const fields: Field[] = [tokensField(d.tokens, t, f)];
   fields.push({
@@ -69,27 +67,6 @@ export function digestView(d: DigestData, t: T, f: F = fmt(t)): CardView {
     footer: t('digest.footer', { from: date(d.from), to: date(d.at), tz: d.tz }),
     colour: d.late ? 'warn' : 'brand',
   };
-}
-
-/** The card with the calls chart, drawn now in `t`'s language; without it where no pool runs or drawing failed. */
-export async function digestCard(
-  d: DigestData,
-  t: T,
-  f: F = fmt(t),
-  charts?: ChartPool,
-  log?: Pick<Logger, 'warn'>,
-): Promise<CardView> {
-  const view = digestView(d, t, f);
-  const input = digestChart(d, t, f);
-  if (!input || !charts) return view;
-  try {
-    const png = await charts.draw('calls', input);
-    return { ...view, picture: { png, name: 'digest.png', alt: t('digest.calls') } };
-  } catch (err) {
-    // A picture is decoration: the digest goes without it.
-    log?.warn({ err }, 'digest picture not drawn');
-    return view;
-  }
 }
 
 /** A digest stored rendered by an older build (schema version 13): the card as it was written. */

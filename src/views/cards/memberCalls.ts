@@ -15,7 +15,6 @@ import { capOf } from '../../core/membercalls.ts';
 import type { CallCardInput } from '../charts/callCard.ts';
 import { CHAIN_LABEL } from '../../domain/chains.ts';
 import type { Action } from '../../domain/view.ts';
-import { drawPicture, type Drawn } from './pictures.ts';
 
 /** One line per token of the paste that was a call or a repeat; undefined when none (a cap reached, no market cap). */
 export function callNote(recorded: readonly Recorded[], t: T, now: number): TextView | undefined {
@@ -79,21 +78,6 @@ export function callCardInput(c: Call, t: T, now: number): CallCardInput {
     series: [c.marketCap ?? 0, ...c.samples.map((p) => p.marketCap)],
     footnote: t('board.cardFootnote'),
   };
-}
-
-export function callCardPicture(ctx: Parameters<typeof drawPicture>[0], c: Call, t: T, now: number): Promise<Drawn> {
-  return drawPicture(ctx, {
-    kind: 'call-card',
-    request: { call: c.id, samples: c.samples.length, minute: Math.floor(now / 60_000) },
-    name: 'call.png',
-    alt: (i) =>
-      t('board.cardAlt', {
-        symbol: ticker(c.token.symbol, c.token.name),
-        name: c.member?.name ?? '?',
-        multiple: i.multiple,
-      }),
-    input: () => callCardInput(c, t, now),
-  });
 }
 
 const pct = (x: number, f: Formats) => f.pct(x * 100, 'percent', { decimals: 0 });

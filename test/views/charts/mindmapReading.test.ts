@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mindmapLayout, mindmapSvg } from '../../../src/views/charts/index.ts';
 import { sampleMindmap } from '../../../src/views/charts/samples.ts';
-import { chartWords } from '../../../src/views/cards/pictures.ts';
+import { chartWords } from '../../../src/views/cards/pictureInputs.ts';
 import { translator } from '../../../src/i18n/index.ts';
 import { textContents } from './svgCheck.ts';
 

@@ -135,7 +135,7 @@ test('no tokens at all still gives a readable picture', () => {
 });
 
 test('legend names are not cut: a long one is set smaller; one symbol on two chains is told apart by chain', async () => {
-  const { momentumChart } = await import('../../../src/views/cards/pictures.ts');
+  const { momentumChart } = await import('../../../src/views/cards/pictureInputs.ts');
   const long = momentumSvg({ title: 'KOL', tokens: [token('DOGEWIFHATMOON', '1', () => '2')] });
   assert.ok(textContents(long).includes('DOGEWIFHATMOON'), 'the whole name');
   const now = Date.UTC(2026, 10, 25, 12);

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { priceLine, priceStripSvg, renderPng } from '../../../src/views/charts/index.ts';
-import { priceStripChart } from '../../../src/views/cards/pictures.ts';
+import { priceStripChart } from '../../../src/views/cards/pictureInputs.ts';
 import { translator } from '../../../src/i18n/index.ts';
 import { THEME } from '../../../src/views/charts/theme.ts';
 import { countColour, decodePng } from './png.ts';

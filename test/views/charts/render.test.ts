@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderPng } from '../../../src/views/charts/index.ts';
-import { imageCacheKey } from '../../../src/views/cards/pictures.ts';
 import { FONT_FAMILY } from '../../../src/views/charts/font.ts';
 import { decodePng, pixel, pngStats } from './png.ts';
 import { externalReferences } from './svgCheck.ts';
@@ -56,15 +55,6 @@ test('the reference checker used by the chart tests does catch remote references
     ),
     [],
   );
-});
-
-test('cache keys ignore parameter order but not parameter values', () => {
-  assert.equal(
-    imageCacheKey('mindmap', { token: 'abc', chain: 'sol' }),
-    imageCacheKey('mindmap', { chain: 'sol', token: 'abc' }),
-  );
-  assert.notEqual(imageCacheKey('mindmap', { token: 'abc' }), imageCacheKey('mindmap', { token: 'abd' }));
-  assert.notEqual(imageCacheKey('mindmap', { token: 'abc' }), imageCacheKey('winrate', { token: 'abc' }));
 });
 
 test('text drawn as glyph outlines looks like resvg drawing the same text with the font', async () => {

@@ -1,10 +1,9 @@
 /**
- * The bot's pictures: API results turned into chart inputs, drawn to PNG, and
- * cached briefly. Drawing is optional decoration: it is skipped where the
- * platform shows no pictures, and a failure only costs the picture, never the answer.
+ * API results turned into chart inputs: pure builders (data and a translator
+ * in, a chart's input out), so a test or the bench can build any picture's
+ * input without a pool. Drawing them, and reusing recent drawings, is the
+ * pictures service's (src/pictures/).
  */
-import { createHash } from 'node:crypto';
-import { TtlCache } from '../../api/cache.ts';
 import type {
   KolScore,
   KolTokenItem,
@@ -13,36 +12,18 @@ import type {
   TokenAnalyticsItem,
   TokenSummary,
 } from '../../api/index.ts';
-import type { CommandContext } from '../../core/command.ts';
 import { type ResolvedKol, kolRef } from '../../core/resolve.ts';
 import type { MindmapInput, MomentumInput, PriceStripInput, WinRateInput } from '../charts/index.ts';
 import { priceLine } from '../charts/index.ts';
-import type { ChartInputs, ChartKind } from '../../domain/charts.ts';
-import { ChartPoolBusy } from '../charts/pool.ts';
 import { decimalRatio } from '../charts/decimal.ts';
 import type { ChartWords } from '../charts/words.ts';
 import { languageOf } from '../../i18n/index.ts';
-import type { CardView, Picture, TableView, TextView } from '../../domain/view.ts';
 import { ticker } from './common.ts';
-import { ENGLISH, fmt, type T } from './lang.ts';
+import { fmt, type T } from './lang.ts';
 import { WINDOWS } from './windows.ts';
-
-/** Long enough to absorb a burst or a double press, short next to how fast prices move. */
-const TTL_MS = 60_000;
-const cache = new TtlCache<Uint8Array>(50);
-
-/** A stable cache key for a picture: kind plus its request parameters, key order ignored. */
-export function imageCacheKey(kind: string, params: Readonly<Record<string, unknown>>): string {
-  const sorted = Object.keys(params)
-    .sort()
-    .map((k) => [k, params[k]]);
-  return `${kind}:${JSON.stringify(sorted)}`;
-}
 
 /** Lines the momentum chart can tell apart (one per colour). */
 export const MOMENTUM_MAX_TOKENS = 8;
-
-type PictureCtx = Pick<CommandContext, 'capabilities' | 'log' | 'charts'> & { readonly t?: T };
 
 /** A number whose plural category in `locale` is `category` (1 for one, 2 for few, 5 for many...). */
 function sampleOf(locale: string, category: string): number {
@@ -79,60 +60,6 @@ export function chartWords(t: T): ChartWords {
   };
 }
 
-interface PictureSpec<K extends ChartKind> {
-  readonly kind: K;
-  /** The request as the user made it; the chart input is added to the key too. */
-  readonly request: Readonly<Record<string, unknown>>;
-  readonly name: string;
-  readonly alt: (input: ChartInputs[K]) => string;
-  /** Undefined when there is nothing worth drawing. */
-  readonly input: () => ChartInputs[K] | undefined;
-}
-
-/** A picture, or a line telling the user why there is none (when they would expect one). */
-export interface Drawn {
-  readonly picture?: Picture;
-  readonly note?: string;
-}
-
-export const BUSY_NOTE = ENGLISH('chart.busy');
-
-/**
- * Draws one picture in the chart pool, or reuses it. Never throws. The key
- * carries a digest of the chart input as well as the request, so a fresher API
- * answer is never shown beside a stale picture of the same request.
- */
-export async function drawPicture<K extends ChartKind>(ctx: PictureCtx, spec: PictureSpec<K>): Promise<Drawn> {
-  if (!ctx.capabilities.pictures) return {};
-  try {
-    const input = spec.input();
-    if (input === undefined) return {};
-    const digest = createHash('sha1').update(JSON.stringify(input)).digest('base64url');
-    const key = imageCacheKey(spec.kind, { ...spec.request, input: digest });
-    let png = cache.get(key);
-    if (!png) {
-      png = await ctx.charts.draw(spec.kind, input);
-      cache.set(key, png, TTL_MS);
-    }
-    return { picture: { png, name: spec.name, alt: spec.alt(input) } };
-  } catch (err) {
-    const busy = err instanceof ChartPoolBusy;
-    ctx.log.warn({ picture: spec.kind, err }, 'answer sent without its picture');
-    return busy ? { note: (ctx.t ?? ENGLISH)('chart.busy') } : {};
-  }
-}
-
-/** The view with its picture, or with the note saying why it has none. */
-export function withPicture<V extends CardView | TableView | TextView>(view: V, drawn: Drawn): V {
-  if (drawn.picture) return { ...view, picture: drawn.picture };
-  if (!drawn.note) return view;
-  if (view.kind === 'text') {
-    const text = typeof view.text === 'string' ? [view.text] : view.text;
-    return { ...view, text: [...text, `\n\n${drawn.note}`] };
-  }
-  return { ...view, footer: view.footer ? `${view.footer}\n${drawn.note}` : drawn.note };
-}
-
 // ---- /mindmap (operation 1) ----
 
 export function mindmapChart(graph: MindmapGraph, centre: TokenSummary | undefined, hours: number, t: T): MindmapInput {
@@ -159,25 +86,6 @@ export function mindmapChart(graph: MindmapGraph, centre: TokenSummary | undefin
     title: t('chart.mindmapTitle', { name: centre ? ticker(centre.symbol, centre.name) : t('chart.token'), hours }),
     words: chartWords(t),
   };
-}
-
-export function mindmapPicture(
-  ctx: PictureCtx,
-  graph: MindmapGraph,
-  centre: TokenSummary | undefined,
-  request: { readonly chain: string; readonly address: string; readonly hours: number; readonly limit: number },
-): Promise<Drawn> {
-  const t = ctx.t ?? ENGLISH;
-  const name = centre ? ticker(centre.symbol, centre.name) : t('mindmap.thisToken');
-  const linked = Math.max(0, graph.nodes.length - 1);
-  return drawPicture(ctx, {
-    kind: 'mindmap',
-    request,
-    name: 'mindmap.png',
-    alt: () => t('chart.mindmapAlt', { name, count: linked, n: linked, hours: request.hours }),
-    // A lone token says nothing the text does not: no picture then.
-    input: () => (graph.edges.length > 0 ? mindmapChart(graph, centre, request.hours, t) : undefined),
-  });
 }
 
 // ---- /kol: win rate (operation 4's summary) with scores (operation 6) ----
@@ -215,24 +123,6 @@ export function winRateChart({ kol, score: s, momentum }: WinRateChartInput, t: 
       { label: t('chart.shilledTokens'), value: int(s.num_shill_tokens) },
     ],
   };
-}
-
-export function winRatePicture(ctx: PictureCtx, data: WinRateChartInput): Promise<Drawn> {
-  const t = ctx.t ?? ENGLISH;
-  const { pct } = fmt(t);
-  const at = (label: string): string =>
-    pct(data.momentum.summary[WINDOWS.find((w) => w.label === label)!.summaryKey], 'fraction', { decimals: 0 });
-  const rates =
-    data.momentum.total > 0
-      ? t('chart.winRateAltRates', { h1: at('1h'), h24: at('24h'), d7: at('7d') })
-      : t('chart.winRateAltNone');
-  return drawPicture(ctx, {
-    kind: 'winrate',
-    request: { kol: data.kol.xUserId },
-    name: 'winrate.png',
-    alt: () => t('chart.winRateAlt', { who: kolRef(data.kol), rates }),
-    input: () => winRateChart(data, t),
-  });
 }
 
 // ---- /momentum: price after the shill per token (operation 4 items) ----
@@ -299,27 +189,6 @@ export function momentumChart(
   };
 }
 
-export function momentumPicture(
-  ctx: PictureCtx,
-  kol: ResolvedKol,
-  items: readonly KolTokenItem[],
-  request: Readonly<Record<string, unknown>> & { readonly sort: string },
-  now: number,
-): Promise<Drawn> {
-  const who = kolRef(kol);
-  const t = ctx.t ?? ENGLISH;
-  return drawPicture(ctx, {
-    kind: 'momentum',
-    request: { ...request, kol: kol.xUserId },
-    name: 'momentum.png',
-    alt: (input) => t('chart.momentumAlt', { symbols: input.tokens.map((x) => x.symbol).join(', '), who }),
-    input: () => {
-      const chart = momentumChart(t('chart.momentumTitle', { who }), items, request.sort, now, t);
-      return chart.tokens.length > 0 ? chart : undefined;
-    },
-  });
-}
-
 // ---- /token: price change strip (operation 2's changes) ----
 
 /** The day's price line, or undefined where it would say nothing the card's text does not. */
@@ -327,19 +196,4 @@ export function priceStripChart(item: TokenAnalyticsItem, t: T): PriceStripInput
   if (!priceLine(item.changes)) return undefined;
   const symbol = ticker(item.token.symbol, item.token.name);
   return { symbol, changes: item.changes, title: t('chart.priceTitle', { symbol }), words: chartWords(t) };
-}
-
-export function priceStripPicture(ctx: PictureCtx, chain: string, item: TokenAnalyticsItem): Promise<Drawn> {
-  const c = item.changes;
-  const t = ctx.t ?? ENGLISH;
-  const { pct } = fmt(t);
-  const p = (v: number) => pct(v, 'percent', { sign: true });
-  return drawPicture(ctx, {
-    kind: 'price-strip',
-    request: { chain, address: item.token.address },
-    name: 'price-strip.png',
-    alt: () =>
-      `${t('chart.priceTitle', { symbol: ticker(item.token.symbol, item.token.name) })}: 5m ${p(c.m5)}, 1h ${p(c.h1)}, 4h ${p(c.h4)}, 24h ${p(c.h24)}`,
-    input: () => priceStripChart(item, t),
-  });
 }
