@@ -31,7 +31,7 @@ const str = (name: string, value: string) => ({ name, type: 3, value });
  * refused as an unknown interaction), so a recorded callback was in time.
  */
 async function acknowledgedInTime(i: InteractionHandle, type: number): Promise<void> {
-  await i.waitFor('callback', 3000);
+  await i.waitFor('callback');
   assert.equal(i.callbacks[0]!.type, type, `first callback is type ${type}`);
 }
 
@@ -118,7 +118,7 @@ test('the Mindmap button on a token card replaces it in place with a chart pictu
   assert.ok(mindmap, `a Mindmap button among ${buttons.map((b) => b.label).join(', ')}`);
   const click = await h.fake.clickButton({ customId: mindmap.custom_id!, message: cardMessage });
   await acknowledgedInTime(click, 6);
-  await click.waitFor((x) => (x.original?.edits ?? 0) >= 2, 5000);
+  await click.waitFor((x) => (x.original?.edits ?? 0) >= 2);
   const m = h.fake.message(cardMessage.id)!;
   assertNoPings(m);
   assert.equal(m.attachments.length, 1, 'one picture');
@@ -264,7 +264,7 @@ test('an upstream 5xx burst gives a short private answer the channel never sees,
     });
     await acknowledgedInTime(i, 5);
     // Retries with backoff may use most of the command's 8 s budget before the answer is given.
-    const m = await privateAnswer(i, 10_000);
+    const m = await privateAnswer(i);
     assert.match(embedOf(m).description!, /slow or unavailable/);
   } finally {
     h.app.sandbox!.clearFaults();
@@ -282,7 +282,6 @@ test('an upstream that hangs: acknowledged within 3 s, then a private "too slow"
   const kol = h.app.sandbox!.data.kols[11]!;
   h.app.sandbox!.setFaults({ hangRate: 1 });
   try {
-    const sentAt = Date.now();
     const from = h.app.sandbox!.requests.length;
     const i = await h.fake.sendCommand({ name: 'kol', channelId: h.channels[2]!, options: [str('kol', kol.username)] });
     await acknowledgedInTime(i, 5);
@@ -291,8 +290,12 @@ test('an upstream that hangs: acknowledged within 3 s, then a private "too slow"
       h.app.sandbox!.requests.slice(from).every((r) => r.finished === 0),
       'deferred while the upstream still hung',
     );
-    const m = await privateAnswer(i, 6000);
-    assert.ok(Date.now() - sentAt >= 1400, 'the upstream really hung until the budget ran out');
+    const m = await privateAnswer(i);
+    // The upstream never answered one of them, and the bot gave each up (closed it) rather than
+    // leaving it open: "too slow" came from the budget running out, not from an upstream error.
+    const calls = h.app.sandbox!.requests.slice(from);
+    assert.ok(calls.length > 0 && calls.every((r) => r.fault === 'hang' && r.status === 0), 'the upstream hung');
+    await until(() => calls.every((r) => r.finished !== 0), 'the bot to give up the hung calls');
     assertNoPings(m);
     assert.match(embedOf(m).description!, /too long|slow or unavailable/);
   } finally {
@@ -311,7 +314,7 @@ test('a 429 on the reply edit is waited out by the client; no request breaks a r
   const cancel = h.fake.force429((r) => r.route.startsWith('/webhooks'), { count: 1, retryAfterMs: 400 });
   try {
     const i = await h.fake.sendCommand({ name: 'help', channelId: h.channels[3]!, options: [] });
-    const m = await publicAnswer(i, 5000);
+    const m = await publicAnswer(i);
     assertNoPings(m);
   } finally {
     cancel();
@@ -360,7 +363,7 @@ test('after a dropped gateway connection the bot resumes and keeps answering', a
   const resumed = h.fake.waitForGateway('resume', { timeoutMs: 5000 });
   h.fake.dropConnection();
   await resumed;
-  await until(() => h.adapter.isReady(), 'ready again', 5000);
+  await until(() => h.adapter.isReady(), 'ready again');
   const i = await h.fake.sendCommand({ name: 'help', channelId: h.channels[0]!, options: [] });
   assertNoPings(await publicAnswer(i));
 });

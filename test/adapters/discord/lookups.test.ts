@@ -153,7 +153,7 @@ test('user install: lookups run where the bot is not, privately where the server
     options: [{ name: 'address', type: 3, value: tok!.address }],
     ...where,
   });
-  await i.waitFor('original', 4000);
+  await i.waitFor('original');
   assert.equal(i.original!.flags & 64, 64, 'Discord made it private');
   assert.ok(embedOf(i.original!).title!.includes(tok!.symbol));
   assert.equal(i.followups.length, 0, 'no error follow-up');
@@ -167,7 +167,7 @@ test('user install: lookups run where the bot is not, privately where the server
   });
   assert.match(embedOf(await privateAnswer(bad)).description!, /not a .* token address/);
   const card = await h.fake.sendMessageCommand({ name: 'Token card', target: { content: tok!.address }, ...where });
-  await card.waitFor('original', 4000);
+  await card.waitFor('original');
   assert.ok(card.original!.content.includes(tok!.address));
   const dmGroup = await h.fake.sendCommand({
     name: 'kols',
@@ -176,7 +176,7 @@ test('user install: lookups run where the bot is not, privately where the server
     install: 'user',
     context: 2,
   });
-  await dmGroup.waitFor('original', 4000);
+  await dmGroup.waitFor('original');
   assert.ok(embedOf(dmGroup.original!).title, 'a private channel gets the table');
   // /subscribe is offered to user installs for personal alerts in the bot's DM; in a server without the bot it is refused.
   const foreignSubscribe = await h.fake.sendCommand({ name: 'subscribe', options: [], ...where });
@@ -207,7 +207,8 @@ test('autocomplete on the token option suggests names and symbols; a choice open
     assert.ok(c.name.length <= 100 && c.value.length <= 100);
     assert.match(c.value, /^(solana|bsc|base|sui|aptos) \S+$/);
   }
-  assert.ok(ac.callbacks[0]!.atMs < 3000, "inside Discord's 3 s");
+  // In time: the fake refuses a callback after Discord's 3 s (Unknown interaction), so one recorded was accepted.
+  assert.equal(ac.callbacks.length, 1);
   const picked = choices[0]!;
   const run = await h.fake.sendCommand({
     name: 'token',

@@ -53,7 +53,7 @@ test('inline queries: an address, a link, a $symbol, a name and a @kol each get 
   const byKol = await r.fake.waitForInlineAnswer(r.fake.sendInlineQuery({ query: `@${kol.username}` })!);
   assert.equal(byKol.results[0]!.title, `KOL @${kol.username}`);
   assert.ok(byKol.results[0]!.text.includes(`/kol @${kol.username}`));
-  for (const a of [byAddress, byLink, byName, bySymbol, byKol]) assert.ok(a.afterMs < 10_000, 'answered in time');
+  // In time, each: the fake refuses an answer after Telegram's 10 s ("query is too old"), so the ones above were accepted.
 });
 
 test('inline queries: an empty query shows a hint, nothing found offers a private chat, and faults stay quiet', async (t) => {
@@ -66,7 +66,7 @@ test('inline queries: an empty query shows a hint, nothing found offers a privat
   assert.deepEqual(none.results, []);
   assert.match(none.button!.text, /open a chat with me/);
   r.sb.setFaults({ burst5xx: 1_000 });
-  const down = await r.fake.waitForInlineAnswer(r.fake.sendInlineQuery({ query: 'pepe' })!, 8_000);
+  const down = await r.fake.waitForInlineAnswer(r.fake.sendInlineQuery({ query: 'pepe' })!);
   r.sb.clearFaults();
   assert.deepEqual(down.results, []);
   assert.equal(r.fake.messages(424242).length, 0, 'nothing posted anywhere');
@@ -79,7 +79,7 @@ test('inline queries are charged per upstream request: past the lookup budget a 
   const fits = Math.floor(LOOKUP_BUDGET_PER_MINUTE / SEARCH_REQUESTS);
   const before = r.sb.count();
   const ids = Array.from({ length: fits + 3 }, (_, i) => r.fake.sendInlineQuery({ query: `zz${i}`, from: fast })!);
-  const answers = await Promise.all(ids.map((id) => r.fake.waitForInlineAnswer(id, 8_000)));
+  const answers = await Promise.all(ids.map((id) => r.fake.waitForInlineAnswer(id)));
   const limited = answers.filter((a) => a.is_personal && a.cache_time === 0);
   assert.equal(limited.length, 3);
   assert.ok(
@@ -112,7 +112,6 @@ test('inline queries: an upstream outage is answered as an outage, for the asker
   r.sb.setFaults({ burst5xx: 1_000 });
   const down = await r.fake.waitForInlineAnswer(
     r.fake.sendInlineQuery({ query: 'pepe', from: { id: 5004, first_name: 'Out' } })!,
-    8_000,
   );
   r.sb.clearFaults();
   assert.deepEqual(down.results, []);
@@ -123,7 +122,6 @@ test('inline queries: an upstream outage is answered as an outage, for the asker
   // Once the upstream is back, the same query is answered (nothing kept the outage).
   const back = await r.fake.waitForInlineAnswer(
     r.fake.sendInlineQuery({ query: 'pepe', from: { id: 5004, first_name: 'Out' } })!,
-    8_000,
   );
   assert.doesNotMatch(back.button?.text ?? '', /not answering/);
 });
