@@ -49,7 +49,7 @@ test('a later KOL within the cooldown edits the alert on both platforms; a click
   );
   const tokenButton = buttons.find((b) => b.label === 'Token card')!;
   const click = await discord.clickButton({ customId: tokenButton.custom_id!, message: alert });
-  await click.waitFor('original', 5000);
+  await click.waitFor('original');
   assert.equal(click.callbacks[0]!.type, 5, 'deferred as a new (private) reply, not an update');
   assert.equal(
     discord.channelMessages('830000000000000001')[0]!.embeds[0]!['title'],

@@ -99,7 +99,7 @@ async function autocompleteMinute(r: Rig, user: FakeUser, channelId: string): Pr
       user,
       options: [{ name: 'address', type: 3, value: `qq${k}zz`, focused: true }],
     });
-    await ac.waitFor('callback', 8_000);
+    await ac.waitFor('callback');
   }
 }
 
@@ -121,7 +121,7 @@ async function autocardsMinute(r: Rig, user: FakeUser, channels: readonly string
       author: user,
       content: `${freshEvm()} ${freshEvm()}`,
     });
-  await until(() => autocardOutcomes(r) - before >= count, 'every paste handled', 8_000);
+  await until(() => autocardOutcomes(r) - before >= count, 'every paste handled');
 }
 
 function report(t: TestContext, entry: string, made: number): void {

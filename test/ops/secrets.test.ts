@@ -79,7 +79,6 @@ test('a whole session leaks no secret into logs, replies or errors', { timeout: 
       (x) =>
         x.followups.length > 0 ||
         (x.original !== undefined && (x.original.flags & 128) === 0 && x.original.shown.some(Boolean)),
-      15_000,
     );
     return h;
   };

@@ -21,6 +21,7 @@ import {
   type FakeMessage,
   type InteractionHandle,
 } from '../../fakes/discord/index.ts';
+import { PATIENCE_MS } from '../../helpers/wait.ts';
 
 export interface Harness {
   readonly fake: DiscordFake;
@@ -113,7 +114,7 @@ export function assertNoPings(message: FakeMessage | undefined): void {
 }
 
 /** A deferred command's public answer: @original filled in with real content. */
-export async function publicAnswer(h: InteractionHandle, timeoutMs = 4000): Promise<FakeMessage> {
+export async function publicAnswer(h: InteractionHandle, timeoutMs = PATIENCE_MS): Promise<FakeMessage> {
   await h.waitFor('original', timeoutMs);
   const m = h.original!;
   assert.equal(m.flags & EPHEMERAL, 0, 'the answer is public');
@@ -125,7 +126,7 @@ export async function publicAnswer(h: InteractionHandle, timeoutMs = 4000): Prom
  * (refused before deferring), or an ephemeral follow-up came and the public
  * reply is gone.
  */
-export async function privateAnswer(h: InteractionHandle, timeoutMs = 4000): Promise<FakeMessage> {
+export async function privateAnswer(h: InteractionHandle, timeoutMs = PATIENCE_MS): Promise<FakeMessage> {
   await h.waitFor(
     (x) =>
       (x.callbacks[0]?.type === 4 && x.original !== undefined) ||

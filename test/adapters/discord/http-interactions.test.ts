@@ -83,7 +83,7 @@ test('a paging button and autocomplete take the same path', async () => {
     b.label.startsWith('Next'),
   )!;
   const click = await h.fake.clickButton({ customId: next.custom_id!, message: page1 });
-  await click.waitFor((x) => (x.original?.edits ?? 0) >= 2, 5000);
+  await click.waitFor((x) => (x.original?.edits ?? 0) >= 2);
   assert.equal(click.callbacks[0]!.type, 6);
   assert.match(embedOf(h.fake.message(page1.id)!).footer!.text, /^11-20 of \d+/);
 

@@ -41,7 +41,7 @@ async function choose(m: FakeMessage, label: string): Promise<FakeMessage> {
   const edits = h.fake.message(m.id)!.edits;
   const { customId, value } = option(m, label);
   const c = await h.fake.chooseOption({ customId, values: [value], message: m, ...admin });
-  await c.waitFor((x) => (x.original?.edits ?? 0) > edits, 4000);
+  await c.waitFor((x) => (x.original?.edits ?? 0) > edits);
   return h.fake.message(m.id)!;
 }
 
@@ -51,7 +51,7 @@ async function fill(m: FakeMessage, label: string, value: string): Promise<FakeM
   await press.waitFor('callback');
   const edits = h.fake.message(m.id)!.edits;
   const submit = await h.fake.submitModal(press, { value });
-  await submit.waitFor((x) => (x.original?.edits ?? 0) > edits, 4000);
+  await submit.waitFor((x) => (x.original?.edits ?? 0) > edits);
   return h.fake.message(m.id)!;
 }
 
@@ -66,7 +66,7 @@ function button(m: FakeMessage, label: string): string {
 async function click(m: FakeMessage, label: string, who = admin): Promise<FakeMessage> {
   const edits = h.fake.message(m.id)!.edits;
   const c = await h.fake.clickButton({ customId: button(m, label), message: m, channelId: m.channel_id, ...who });
-  await c.waitFor((x) => (x.original?.edits ?? 0) > edits, 4000);
+  await c.waitFor((x) => (x.original?.edits ?? 0) > edits);
   return h.fake.message(m.id)!;
 }
 
@@ -101,7 +101,7 @@ test('an admin sets a preset, numbers, a chain, a KOL list, quiet hours, a diges
   assert.equal(field.value, '60', 'the current value is filled in');
   const edits = panel.edits;
   const submit = await h.fake.submitModal(press, { value: '85' });
-  await submit.waitFor((x) => (x.original?.edits ?? 0) > edits, 4000);
+  await submit.waitFor((x) => (x.original?.edits ?? 0) > edits);
   assert.deepEqual(
     submit.callbacks.map((c) => c.type),
     [6],
@@ -166,7 +166,7 @@ test("a member's press opens no modal and changes nothing; a bad number is refus
   const press = await h.fake.clickButton({ customId: button(panel, 'KOL score'), message: panel, ...admin });
   await press.waitFor('callback');
   const bad: InteractionHandle = await h.fake.submitModal(press, { value: '150' });
-  await bad.waitFor((x) => x.followups.length > 0, 4000);
+  await bad.waitFor((x) => x.followups.length > 0);
   const m = bad.followups[0]!;
   assert.equal(m.flags & 64, 64, 'only the admin sees it');
   assert.match(embedOf(m).description!, /150/);

@@ -18,7 +18,7 @@ test('one process runs shards 0-1 of 2 and answers the guilds of both', { timeou
   assert.deepEqual(h.adapter.roles?.(), { shards: [0, 1], shardCount: 2 });
   for (const channelId of [g0.channels[0]!.id, g1.channels[0]!.id]) {
     const i = await h.fake.sendCommand({ name: 'help', channelId });
-    await i.waitFor('callback', 5000);
+    await i.waitFor('callback');
     assert.equal(i.callbacks.length, 1);
   }
 });

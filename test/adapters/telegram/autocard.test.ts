@@ -17,7 +17,7 @@ function solTokens(r: Rig) {
 /** Waits until the bot has handled everything sent to `chat` so far: a command's answer comes after it (updates of a chat run in order). */
 async function barrier(r: Rig, chat: { id: number; type: 'private' | 'group' | 'supergroup' }): Promise<void> {
   r.fake.sendText({ chat, text: '/autocard' });
-  await r.fake.waitForMessage(chat.id, (m) => /^Automatic cards are/.test(m.text ?? ''), 5_000);
+  await r.fake.waitForMessage(chat.id, (m) => /^Automatic cards are/.test(m.text ?? ''));
 }
 
 test('a pasted address in a group gets one threaded card; a repeat within the cooldown, an unknown address and a bot get nothing', async (t) => {
@@ -205,7 +205,7 @@ test('a paste deleted before its card gets the card unthreaded, without an error
   r.sb.setFaults({ latencyMs: 300, operations: ['tokenAnalytics'] });
   const paste = r.fake.sendText({ chat, text: a!.address })!;
   r.fake.deleteIncoming(chat.id, paste.message!.message_id);
-  const card = await r.fake.waitForMessage(chat.id, undefined, 5_000);
+  const card = await r.fake.waitForMessage(chat.id);
   r.sb.clearFaults();
   assert.ok(card.text!.includes(a!.address));
   assert.equal(card.reply_to_message_id, undefined, 'nothing left to thread under');

@@ -26,7 +26,7 @@ const median = (xs: number[]) => {
 async function say(r: Rig, chat: ReturnType<typeof group>, from: typeof ALICE, text: string, match: RegExp) {
   const last = r.fake.messages(chat.id).at(-1)?.message_id ?? 0;
   const sent = r.fake.sendText({ chat, from, text })!;
-  const answer = await r.fake.waitForMessage(chat.id, (m) => m.message_id > last && match.test(m.text ?? ''), 5_000);
+  const answer = await r.fake.waitForMessage(chat.id, (m) => m.message_id > last && match.test(m.text ?? ''));
   return { sent, answer };
 }
 
@@ -67,11 +67,7 @@ test('Telegram: first caller credited, the second named on their card, followed 
   const anon = toks[6]!;
   const last6 = r.fake.messages(g.id).at(-1)!.message_id;
   r.fake.sendText({ chat: g, senderChat: g, text: `anon ${anon.address}` });
-  const anonCard = await r.fake.waitForMessage(
-    g.id,
-    (m) => m.message_id > last6 && m.text!.includes(anon.address),
-    5_000,
-  );
+  const anonCard = await r.fake.waitForMessage(g.id, (m) => m.message_id > last6 && m.text!.includes(anon.address));
   assert.ok(!/Call recorded|First called/.test(anonCard.text!), anonCard.text);
   r.fake.sendText({ chat: g, from: { id: 5999, first_name: 'Relay' }, fromBot: true, text: `bot ${toks[7]!.address}` });
   await say(r, g, ADMIN, '/callboard', /call board is on/);
@@ -114,7 +110,7 @@ test('Telegram: first caller credited, the second named on their card, followed 
   // As a reply to her message: the same member.
   const last = r.fake.messages(g.id).at(-1)!.message_id;
   r.fake.sendText({ chat: g, from: BOB, text: '/stats', replyToMessageId: pastes.get(first.address)! });
-  const byReply = await r.fake.waitForMessage(g.id, (m) => m.message_id > last, 5_000);
+  const byReply = await r.fake.waitForMessage(g.id, (m) => m.message_id > last);
   assert.match(byReply.text!, /Calls by @alice/);
   await say(r, g, BOB, '/stats @carol', /I don’t know @carol here/);
 

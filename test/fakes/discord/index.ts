@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Gateway } from './gateway.ts';
+import { PATIENCE_MS } from '../../helpers/wait.ts';
 import {
   APPLICATION_COMMAND,
   assertOffered,
@@ -377,7 +378,7 @@ export class DiscordFake {
     kind: GatewayEvent['kind'],
     options: { after?: number; timeoutMs?: number } = {},
   ): Promise<GatewayEvent> {
-    return this.#gateway.waitFor(kind, options.after ?? this.#gateway.events.length, options.timeoutMs ?? 5000);
+    return this.#gateway.waitFor(kind, options.after ?? this.#gateway.events.length, options.timeoutMs ?? PATIENCE_MS);
   }
 
   /** The bot is removed from a guild: GUILD_DELETE without `unavailable`; its channels then answer 403 50001. */

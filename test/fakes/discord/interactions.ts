@@ -3,6 +3,7 @@ import { interactionToken, snowflake } from './ids.ts';
 import { channelPayload, appPermissions, DEFAULT_MEMBER_PERMISSIONS, memberPayload, userPayload } from './payloads.ts';
 import type { FakeState, StoredCommand } from './state.ts';
 import type { CallbackRecord, FakeMessage, FakeUser, InteractionTarget } from './types.ts';
+import { PATIENCE_MS } from '../../helpers/wait.ts';
 
 export const DEFAULT_USER: FakeUser = { id: '1000000000000000042', username: 'tester' };
 
@@ -118,7 +119,7 @@ export class InteractionHandle {
   }
 
   /** Resolves once the bot has acknowledged, produced @original, or met the predicate. */
-  waitFor(target: WaitTarget, timeoutMs = 2000): Promise<InteractionHandle> {
+  waitFor(target: WaitTarget, timeoutMs = PATIENCE_MS): Promise<InteractionHandle> {
     const done = (): boolean => {
       if (target === 'callback') return this.#record.callbacks.length > 0;
       if (target === 'original') {

@@ -21,6 +21,7 @@ import type {
 } from './types.ts';
 import type { UpdateQueue } from './updates.ts';
 import type { InlineAnswer } from './inline.ts';
+import { PATIENCE_MS } from '../../helpers/wait.ts';
 
 export interface FakeChat {
   id: number;
@@ -403,7 +404,7 @@ export class TelegramFake {
   }
 
   /** Resolves with the bot's accepted answer to an inline query. */
-  waitForInlineAnswer(id: string, timeoutMs = 3000): Promise<InlineAnswer> {
+  waitForInlineAnswer(id: string, timeoutMs = PATIENCE_MS): Promise<InlineAnswer> {
     return this.waitFor(
       () => this.parts.state.inline.answers.find((a) => a.inline_query_id === id),
       timeoutMs,
@@ -438,7 +439,7 @@ export class TelegramFake {
   waitForMessage(
     chatId: number,
     predicate: (m: SentMessage) => boolean = () => true,
-    timeoutMs = 2000,
+    timeoutMs = PATIENCE_MS,
   ): Promise<SentMessage> {
     return this.waitFor(
       () => {
@@ -456,7 +457,7 @@ export class TelegramFake {
   waitForEdit(
     chatId: number,
     predicate: (m: SentMessage, edit: MessageVersion) => boolean = () => true,
-    timeoutMs = 2000,
+    timeoutMs = PATIENCE_MS,
   ): Promise<SentMessage> {
     return this.waitFor(
       () => {

@@ -78,7 +78,7 @@ test('the alert, its follow-up, the quiet-hours summary and a digest in every la
   await watcher.tick();
   const seen = (d: (typeof dest)[number], n: number) =>
     discord.channelMessages(d.channel).length >= n && telegram.messages(d.chat).length >= n;
-  await until(() => dest.every((d) => seen(d, 1)), 'an alert everywhere', 10_000);
+  await until(() => dest.every((d) => seen(d, 1)), 'an alert everywhere');
   // Delivery records each call before marking its alert sent (the quiet destinations' alerts stay held).
   const recorded = async () => {
     for (const d of dest)
@@ -86,14 +86,14 @@ test('the alert, its follow-up, the quiet-hours summary and a digest in every la
         if ((await app.store.calls.list(id, 0)).length === 0) return false;
     return true;
   };
-  await until(recorded, 'every alert recorded as a call', 10_000);
+  await until(recorded, 'every alert recorded as a call');
 
   // An hour later: the follow-up is edited into each alert.
   clock += HOUR + 60_000;
   await watcher.tick();
   const edited = (d: (typeof dest)[number]) =>
     discord.channelMessages(d.channel)[0]!.edits > 0 && telegram.messages(d.chat)[0]!.edits.length > 0;
-  await until(() => dest.every(edited), 'a follow-up everywhere', 10_000);
+  await until(() => dest.every(edited), 'a follow-up everywhere');
 
   // Quiet hours over: one summary in each quiet destination.
   clock += 2 * HOUR;
@@ -104,7 +104,6 @@ test('the alert, its follow-up, the quiet-hours summary and a digest in every la
         (d) => discord.channelMessages(d.quietChannel).length > 0 && telegram.messages(d.quietChat).length > 0,
       ),
     'a quiet-hours summary everywhere',
-    10_000,
   );
 
   // A digest asked for now.
@@ -116,7 +115,7 @@ test('the alert, its follow-up, the quiet-hours summary and a digest in every la
       const caller: Caller = { platform, userId: 'adm', chatId: id, chatType: 'group', canManage: async () => true };
       await app.dispatcher.text('/digest now', caller);
     }
-  await until(() => dest.every((d) => seen(d, 2)), 'a digest everywhere', 10_000);
+  await until(() => dest.every((d) => seen(d, 2)), 'a digest everywhere');
 
   const posted = (d: (typeof dest)[number]) => ({
     alert: [discordText(discord.channelMessages(d.channel)[0]!), telegramText(telegram.messages(d.chat)[0]!)],

@@ -140,7 +140,7 @@ async function run(h: Harness, locale: Locale, steps: readonly Step[]): Promise<
         locale: discordLocale,
         ...(step.admin ? { user: MANAGER, memberPermissions: MANAGER_PERMISSIONS } : { user: MEMBER }),
       } as never);
-      await handle.waitFor(answered, 8000);
+      await handle.waitFor(answered);
       answers.push({ step, handle, shown: '', pictures: 0, buttons: [] });
     } finally {
       if (step.fault) h.app.sandbox!.clearFaults();
@@ -254,7 +254,7 @@ test('an alert in each language reaches its server’s channel within the limits
         memberPermissions: MANAGER_PERMISSIONS,
         options: [],
       });
-      await sub.waitFor(answered, 4000);
+      await sub.waitFor(answered);
       channels.push({ locale, discordLocale, channelId });
     }
     const watcher = h.app.startAlerts([h.adapter.sender], { cron: NEVER });
@@ -264,7 +264,7 @@ test('an alert in each language reaches its server’s channel within the limits
     await watcher.tick();
     const alertIn = (channelId: string) =>
       h.fake.channelMessages(channelId).find((m) => m.source === 'channel' && m.embeds.length > 0);
-    await until(() => channels.every((c) => alertIn(c.channelId)), 'an alert in every channel', 8000);
+    await until(() => channels.every((c) => alertIn(c.channelId)), 'an alert in every channel');
     const english = visible(alertIn(channels[0]!.channelId)!);
     assert.match(english, / shilled by /);
     for (const c of channels) {
@@ -284,7 +284,7 @@ test('an alert in each language reaches its server’s channel within the limits
         user: MANAGER,
         memberPermissions: MANAGER_PERMISSIONS,
       } as never);
-      await click.waitFor((x) => x.callbacks.length > 0 && (x.followups.length > 0 || x.original !== undefined), 4000);
+      await click.waitFor((x) => x.callbacks.length > 0 && (x.followups.length > 0 || x.original !== undefined));
       for (const f of [...click.followups, ...(click.original ? [click.original] : [])])
         assert.deepEqual(englishLeft(visible(f), sb, c.locale), [], `${c.locale}: after the press`);
     }
@@ -307,10 +307,10 @@ test("the bot's own refusals in every language: the flood notice (privately) and
       const user = { id: snowflake(), username: `member-${locale}` };
       const channelId = h.channels[0]!;
       const first = await h.fake.sendCommand({ name: 'kols', channelId, locale: discordLocale, user, options: [] });
-      await first.waitFor(answered, 8000);
+      await first.waitFor(answered);
       const list = messagesOf(first)[0]!;
       const second = await h.fake.sendCommand({ name: 'tweets', channelId, locale: discordLocale, user, options: [] });
-      await second.waitFor(answered, 8000);
+      await second.waitFor(answered);
       const flood = messagesOf(second)[0]!;
       assert.equal(flood.flags & 64, 64, `${locale}: the notice is private`);
       // Another member's answer, and that member replaying the page button onto it (a modified client).
@@ -322,7 +322,7 @@ test("the bot's own refusals in every language: the flood notice (privately) and
         user: clicker,
         options: [],
       });
-      await other.waitFor(answered, 8000);
+      await other.waitFor(answered);
       const click = await h.fake.clickButton({
         customId: pressable(list)[0]!.custom_id!,
         message: messagesOf(other)[0]!,
@@ -330,7 +330,7 @@ test("the bot's own refusals in every language: the flood notice (privately) and
         user: clicker,
         forged: true,
       } as never);
-      await click.waitFor((x) => x.followups.length > 0, 8000);
+      await click.waitFor((x) => x.followups.length > 0);
       said.set(locale, { flood: visible(flood), forged: visible(click.followups[0]!) });
     }
     const en = said.get('en')!;
