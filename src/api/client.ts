@@ -52,6 +52,8 @@ export interface KolClientOptions {
   cacheMaxEntries?: number;
   onCall?: (e: CallEvent) => void;
   logger?: LoggerLike;
+  /** Waits between attempts (a backoff or a Retry-After); default a timer. Tests pass one that records the wait. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<unknown>;
 }
 
 type Method<PI, RO> = (params: PI, opts?: CallOptions) => Promise<RO>;
@@ -95,6 +97,7 @@ export function createKolClient(o: KolClientOptions): KolClient {
       maxDelayMs: o.retry?.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
     },
     logger: o.logger,
+    sleep: o.sleep,
     scrub,
   });
   const defaultBudgetMs = o.defaultBudgetMs ?? DEFAULT_BUDGET_MS;

@@ -38,6 +38,8 @@ export interface TransportConfig {
   timeouts: Timeouts;
   retry: RetryPolicy;
   logger?: LoggerLike | undefined;
+  /** Waits between attempts (rejects when `signal` aborts); tests pass one that records the wait instead of timing it. */
+  sleep?: ((ms: number, signal: AbortSignal) => Promise<unknown>) | undefined;
   /** Removes the API key from any upstream text before it reaches an error or a log. */
   scrub: (text: string) => string;
 }
@@ -274,7 +276,7 @@ export function createTransport(config: TransportConfig): Transport {
           'upstream call failed; retrying',
         );
         try {
-          await sleep(waitMs, undefined, { signal });
+          await (config.sleep ?? defaultSleep)(waitMs, signal);
         } catch {
           throw new ApiAbortedError(operation, signal.reason);
         }
@@ -285,6 +287,8 @@ export function createTransport(config: TransportConfig): Transport {
     },
   };
 }
+
+const defaultSleep = (ms: number, signal: AbortSignal) => sleep(ms, undefined, { signal });
 
 function isTimeout(err: unknown): boolean {
   const code = err && typeof err === 'object' && 'code' in err ? err.code : undefined;
