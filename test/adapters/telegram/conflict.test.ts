@@ -27,7 +27,7 @@ test('a rival poller: 409 logged once with what to do, polling backs off, then r
   const conflicts = () =>
     r.logs
       .filter((l) => hint(l) || l.includes('409 again; still backing off'))
-      .map((l) => JSON.parse(l) as { time: number; backoffMs?: number });
+      .map((l) => JSON.parse(l) as { backoffMs?: number });
   // The first conflict and two more, each after a backoff (1 s, then 2 s).
   await eventually(() => conflicts().length >= 3, 'the bot to meet the rival three times');
   const botPolls = polls() - rivalCalls;
@@ -38,17 +38,15 @@ test('a rival poller: 409 logged once with what to do, polling backs off, then r
   const hints = r.logs.filter(hint);
   assert.equal(hints.length, 1, 'the conflict is logged once');
   assert.match(hints[0]!, /STORE_URL=redis/, 'the log says what to do');
-  const [first, second, third] = conflicts();
+  const [, second, third] = conflicts();
+  // The bot's own account of its backoff; that it waits each one out before polling again is shown on
+  // a mocked clock in poller.test.ts. Here: it does not fight the rival, one poll per conflict.
   assert.deepEqual([second!.backoffMs, third!.backoffMs], [2000, 4000], 'the backoff doubles');
-  // Lower bounds on the bot's own log clock (a slow machine only widens the gaps): each retry waited
-  // out its backoff, where a spinning bot would meet the rival again within milliseconds.
-  assert.ok(second!.time - first!.time >= 1000, `1 s before the second poll, not ${second!.time - first!.time} ms`);
-  assert.ok(third!.time - second!.time >= 2000, `2 s before the third poll, not ${third!.time - second!.time} ms`);
   assert.ok(botPolls <= 4, `one poll per conflict (and one in flight): ${botPolls} (rival: ${rivalCalls})`);
   assert.equal(r.adapter.isReady(), true);
 
   fake.sendText({ chat: { id: 77, type: 'private' }, text: '/help' });
-  const reply = await fake.waitForMessage(77, undefined, 20_000);
+  const reply = await fake.waitForMessage(77);
   assert.ok(reply.text, 'polling resumed and the command was answered');
 });
 
