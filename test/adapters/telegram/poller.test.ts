@@ -31,6 +31,10 @@ test('after a 409 the poller polls again only once its backoff has passed, doubl
       supports_inline_queries: false,
       can_connect_to_business: false,
       has_main_web_app: false,
+      has_topics_enabled: false,
+      allows_users_to_create_topics: false,
+      can_manage_bots: false,
+      supports_join_request_queries: false,
     },
   });
   bot.api.config.use(async (prev, method, payload, signal) => {
