@@ -35,9 +35,11 @@
  * should sleep inside a sender's send() for one chat's limit.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { SlidingWindow } from '../window.ts';
+
+// The global timer (not timers/promises, bound at import): tests move it with mock.timers and the pacer's clock.
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 import { PAID_PER_SECOND, type PaidBroadcasts } from './paid.ts';
 
 export interface PacingOptions {
