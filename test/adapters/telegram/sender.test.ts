@@ -94,8 +94,8 @@ test('pacing: one busy chat neither breaks its limit nor holds up the others', a
   const busy = 21;
   const others = Array.from({ length: 40 }, (_, i) => 100 + i);
   for (const id of [busy, ...others, -22]) fake.addChat({ id, type: id < 0 ? 'group' : 'private' });
-  const started = performance.now();
-  const done = new Map<number, number>();
+  /** For each chat, how many of the busy chat's messages were out when that chat's own were all sent. */
+  const busyOutWhenDone = new Map<number, number>();
   // As delivery does: one destination's messages in order, and a paced answer waited out on a timer.
   const deliver = async (id: number, n: number) => {
     for (let i = 0; i < n; i++)
@@ -109,9 +109,11 @@ test('pacing: one busy chat neither breaks its limit nor holds up the others', a
         assert.equal(res.kind, 'sent');
         break;
       }
-    done.set(id, performance.now() - started);
+    busyOutWhenDone.set(id, fake.messages(busy).length);
   };
   await Promise.all([deliver(busy, 8), ...others.map((id) => deliver(id, 1)), deliver(-22, 22)]);
+  // The fake answers 429 (and records a violation) to a send that breaks any of Telegram's limits:
+  // 1 a second per chat, 20 a minute per group, 30 a second in all. Not one 429 is each limit kept.
   assert.equal(
     fake.requests.filter((q) => q.status === 429).length,
     0,
@@ -122,18 +124,9 @@ test('pacing: one busy chat neither breaks its limit nor holds up the others', a
     ['#0', '#1', '#2', '#3', '#4', '#5', '#6', '#7'],
     'in order',
   );
-  const gaps = fake
-    .messages(busy)
-    .slice(1)
-    .map((m, i) => m.time - fake.messages(busy)[i]!.time);
-  for (const gap of gaps) assert.ok(gap >= 1000 * fake.timeScale, `1 per second per chat (gap ${gap} ms)`);
-  const lastOther = Math.max(...others.map((id) => done.get(id)!));
-  const busyLast = fake.messages(busy).at(-1)!.time;
-  assert.ok(lastOther < busyLast, 'the other chats did not wait behind the busy one');
-  // 20 per minute per group: the 21st waits for the first to leave the window.
-  const g = fake.messages(-22);
-  assert.equal(g.length, 22);
-  assert.ok(g[20]!.time - g[0]!.time >= 60 * 1000 * fake.timeScale);
+  const busyOut = Math.max(...others.map((id) => busyOutWhenDone.get(id)!));
+  assert.ok(busyOut < 8, `the other chats did not wait behind the busy one (${busyOut} of its 8 were out)`);
+  assert.equal(fake.messages(-22).length, 22, 'the group got all 22, the 21st once the first left its minute');
 });
 
 test('a fan-out to 600 chats stays within 30 messages a second without a single 429', async (t) => {
@@ -141,7 +134,6 @@ test('a fan-out to 600 chats stays within 30 messages a second without a single 
   const r = await rig(t, { start: false, fake: { knownChatsOnly: false, timeScale: 0.05 } });
   const { fake } = r;
   const ids = Array.from({ length: 600 }, (_, i) => 1_000_000 + i);
-  const t0 = performance.now();
   let next = 0;
   // As delivery does: a fixed number of destinations in flight at once.
   const worker = async () => {
@@ -152,11 +144,10 @@ test('a fan-out to 600 chats stays within 30 messages a second without a single 
     }
   };
   await Promise.all(Array.from({ length: 256 }, worker));
-  const ms = performance.now() - t0;
+  // The fake refuses the 31st send inside any of its seconds with a 429: 600 sent, not one refused,
+  // is the pacer holding 256 workers to 30 a second.
   assert.equal(fake.requests.filter((q) => q.method === 'sendMessage' && q.status === 200).length, 600);
   assert.equal(fake.requests.filter((q) => q.status === 429).length, 0);
-  // 600 at 30/s is at least 19 "seconds" of the fake's clock after the first 30.
-  assert.ok(ms >= (600 / 30 - 1) * 1000 * fake.timeScale, `${ms} ms`);
 });
 
 test('an alert that went out as a picture is edited as its caption; "not modified" counts as done; a deleted one is refused', async (t) => {
