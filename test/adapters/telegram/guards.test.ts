@@ -74,7 +74,7 @@ test('a 429 on a reply is waited out: no send inside the window, the reply arriv
     sends.every((s, i) => i === 0 || s.status === 200),
     'one 429, then everything went through',
   );
-  assert.ok(sends[1]!.time - sends[0]!.time >= 2 * 1000 * r.fake.timeScale - 1.5, 'waited retry_after');
+  // Waited retry_after: the fake answers a send inside the window 429 again and records a violation.
   assert.deepEqual(r.fake.violations, []);
 });
 
