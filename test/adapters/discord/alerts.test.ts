@@ -253,7 +253,7 @@ test('removed from a guild: its channels’ subscriptions are disabled at once',
 test('stop(): a command in flight still gets its answer, a new one is told the bot is restarting, then the client disconnects', async (t) => {
   // The budget is far past what the slow command needs even on a loaded machine: past it, the answer
   // would be "too slow" (tested on its own), not the card this test looks for.
-  const h = await harness(t, { adapter: { commandBudgetMs: 60_000 } });
+  const h = await harness(t, { adapter: { commandBudgetMs: 60_000, stopGraceMs: 60_000 } });
   h.app.sandbox!.setFaults({ latencyMs: 300 });
   const kol = h.app.sandbox!.data.kols[9]!;
   const slow = await h.fake.sendCommand({

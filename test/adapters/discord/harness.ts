@@ -83,7 +83,9 @@ export async function startHarness(
     bans: app.store.owner,
     autoCards: app.autoCards,
     lookups: app.lookups,
-    commandBudgetMs: 1500,
+    // The adapter's own default: a shorter budget turns answers into "too slow" on a loaded machine
+    // (8 test files on 2 cores). The tests of the budget itself run out a hung upstream, not a slow one.
+    commandBudgetMs: 10_000,
     stopGraceMs: 2000,
     ...o.adapter,
   });

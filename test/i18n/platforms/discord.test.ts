@@ -191,7 +191,7 @@ function assertEmbedLimits(m: FakeMessage, what: string): void {
 }
 
 test('every command, error and first button in every language, through discord.js and the Discord fake', async () => {
-  const h = await startHarness({ adapter: { commandBudgetMs: 4000 } });
+  const h = await startHarness();
   try {
     const steps = script(h.app.sandbox!, h.app.dispatcher.commands).filter((s) => optionsFor(h, s.line));
     assert.ok(steps.length >= 90, `only ${steps.length} steps a slash command can carry`);
