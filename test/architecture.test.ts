@@ -142,3 +142,14 @@ test('the test-alert mark is written and read in src/alerts/testAlert.ts only', 
 test('subscriptions change only through src/alerts/subscriptions.ts', () => {
   assert.deepEqual(writersOf(/\bsub(?:scription)?s\.(?:put|delete)\(/, ['src/alerts/subscriptions.ts']), []);
 });
+
+test('the README draws the order and the leaves this test enforces', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const drawn = readme.match(/^(main > [a-z >]+)$/m)?.[1]?.split(' > ');
+  assert.deepEqual(drawn, ORDER.map(([name]) => name).reverse(), 'the layer line under "Layout"');
+  const leaves = readme.match(/^\s+leaves: ([a-z0-9, ]+)$/m)?.[1]?.split(', ');
+  assert.deepEqual(
+    leaves,
+    LEAVES.map(([name]) => name),
+  );
+});
