@@ -14,8 +14,8 @@ import { openSubscription } from '../helpers/subscriptions.ts';
 import { REDIS_SKIP, redisAvailable, startRedis, type RedisServer } from '../helpers/redis.ts';
 import type { Caller } from '../../src/core/command.ts';
 import type { Call } from '../../src/store/calls.ts';
+import { nothingMoreAfter, until } from '../helpers/wait.ts';
 
-import { setTimeout as sleep } from 'node:timers/promises';
 const CHANNEL = '830000000000000171';
 const CHAT = 7300001;
 
@@ -59,7 +59,7 @@ function suite(kind: string, storeUrl: (t: TestContext) => Promise<string>, skip
     }
     const counts = () => [discord.channelMessages(CHANNEL).length, telegram.messages(CHAT).length];
     const waitFor = async (n: number) => {
-      for (let i = 0; i < 200 && counts().some((c) => c < n); i++) await sleep(50);
+      await until(() => counts().every((c) => c >= n), `digest ${n} in the channel and the chat`);
       assert.deepEqual(counts(), [n, n]);
     };
 
@@ -101,7 +101,12 @@ function suite(kind: string, storeUrl: (t: TestContext) => Promise<string>, skip
     // The 30th and the 31st will not come: the late one says so.
     assert.match(lateText, /2 earlier digests were skipped while the bot was offline/);
     assert.match(JSON.stringify(discord.channelMessages(CHANNEL)[2]!.embeds), /Posted late/);
-    await sleep(300);
+    // The barrier: an empty outbox. A digest is marked sent once the platform took it, so a second send comes before.
+    await nothingMoreAfter(
+      () => counts().reduce((a, b) => a + b, 0),
+      () => until(async () => (await bot.app.store.outbox.pending()).length === 0, 'nothing left in the outbox'),
+      'no digest twice',
+    );
     assert.deepEqual(counts(), [3, 3], 'never twice');
     assert.equal(discord.violations.length + telegram.violations.length, 0);
   });
@@ -156,7 +161,7 @@ function suite(kind: string, storeUrl: (t: TestContext) => Promise<string>, skip
     await bot.app.store.calls.record(call('c1', 'PUMPA', 3_000_000, 2_000_000));
     await bot.app.store.calls.record(call('c2', 'RUGGB', 1_000_000, 500_000));
     assert.match(await say('/digest now'), /on its way/);
-    for (let i = 0; i < 200 && bot.telegram.messages(CHAT).length < 1; i++) await sleep(50);
+    await until(() => bot.telegram.messages(CHAT).length >= 1, 'the digest in the chat');
     assert.equal(bot.telegram.messages(CHAT).length, 1);
     const m = bot.telegram.messages(CHAT)[0]!;
     assert.match(m.text ?? '', /Weekly digest/);

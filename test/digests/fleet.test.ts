@@ -20,8 +20,9 @@ import { startTelegramFake } from '../fakes/telegram/index.ts';
 import { openStore } from '../../src/store/index.ts';
 import { openSubscription } from '../helpers/subscriptions.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
+import { moreTicks, outboxDrained } from '../helpers/pipeline.ts';
+import { nothingMoreAfter, until } from '../helpers/wait.ts';
 
-import { setTimeout as sleep } from 'node:timers/promises';
 const INSTANCE = fileURLToPath(new URL('./instance.ts', import.meta.url));
 const CHAT = 7400001;
 const TOKEN = '7000000020:AAFakeTokenForTheFleetDigest_012345';
@@ -67,7 +68,10 @@ test('three instances, leader SIGKILLed at the scheduled minute after writing th
     t.after(() => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')));
     return { child, logs: () => logs };
   });
-  for (let i = 0; i < 400 && telegram.messages(CHAT).length === 0; i++) await sleep(100);
+  // Bot processes, one killed and one taking over after its lease: a longer safety net than the default.
+  await until(() => telegram.messages(CHAT).length >= 1, 'the digest posted', 40_000).catch((err: Error) =>
+    assert.fail(`${err.message}: ${children.map((c) => c.logs()).join('\n')}`),
+  );
   assert.ok(
     existsSync(flag),
     `the leader was killed after writing the digest: ${children.map((c) => c.logs()).join('\n')}`,
@@ -78,8 +82,15 @@ test('three instances, leader SIGKILLed at the scheduled minute after writing th
   assert.equal(telegram.messages(CHAT).length, 1, 'posted by the instance that took over');
   assert.match(telegram.messages(CHAT)[0]!.text ?? '', /Daily digest/);
   assert.match(telegram.messages(CHAT)[0]!.text ?? '', /2026-10-25 09:00/);
-  // The survivors keep checking for a while: never a second one.
-  await sleep(3000);
+  // The survivors keep checking: three more ticks of the leader (each with its check) and an empty outbox, never a second one.
+  await nothingMoreAfter(
+    () => telegram.messages(CHAT).length,
+    async () => {
+      await moreTicks(sandbox, 3, 40_000);
+      await until(() => outboxDrained(url), 'nothing left in the outbox');
+    },
+    'no second digest',
+  );
   assert.equal(telegram.messages(CHAT).length, 1);
   assert.equal(telegram.violations.length, 0);
 });
