@@ -25,7 +25,7 @@ function collectingLogger() {
   return { log, lines };
 }
 
-/** The pause between attempts on the mocked callback timer (abortable like the real one). */
+/** The pause between attempts on the mocked callback timer (abortable like the real one): simulated time, not a wait. */
 const mockedSleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const t = setTimeout(resolve, ms);
@@ -39,16 +39,22 @@ const mockedSleep = (ms: number, signal: AbortSignal) =>
     );
   });
 
-/** Drives simulated time in small steps until `p` settles. */
+/** Simulated time after which a wait that has not settled fails by name instead of spinning on. */
+const SIMULATED_LIMIT_MS = 10 * 60_000;
+
+/** Drives simulated time in small steps until `p` settles (no real time passes: the steps are mocked). */
 async function settle<T>(p: Promise<T>): Promise<{ value?: T; error?: unknown; at: number }> {
   let done: { value?: T; error?: unknown } | undefined;
   p.then(
     (value) => (done = { value }),
     (error: unknown) => (done = { error }),
   );
+  const limit = Date.now() + SIMULATED_LIMIT_MS;
   while (!done) {
     for (let i = 0; i < 5; i++) await Promise.resolve();
-    if (!done) mock.timers.tick(10);
+    if (done) break;
+    if (Date.now() > limit) assert.fail(`the wait never settled in ${SIMULATED_LIMIT_MS} ms of simulated time`);
+    mock.timers.tick(10);
   }
   return { ...done, at: Date.now() };
 }
