@@ -11,8 +11,9 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import type { Sandbox } from '../../src/sandbox/server.ts';
 import { guildOnShard, snowflake, startDiscordFake, type InteractionHandle } from '../fakes/discord/index.ts';
-import { fleetRig, startBot, waitUntil, type BotProcess } from '../helpers/fleet.ts';
+import { fleetRig, startBot, type BotProcess } from '../helpers/fleet.ts';
 import { freePort, REDIS_SKIP, redisAvailable } from '../helpers/redis.ts';
+import { until } from '../helpers/wait.ts';
 
 const skip = redisAvailable() ? false : REDIS_SKIP;
 const hanging = (sb: Sandbox) => sb.requests.filter((r) => r.operation === 'kolTable' && r.finished === 0).length;
@@ -21,7 +22,7 @@ const hanging = (sb: Sandbox) => sb.requests.filter((r) => r.operation === 'kolT
 async function killAfterDefer(sb: Sandbox, holder: BotProcess, h: InteractionHandle): Promise<void> {
   await h.waitFor('callback', 15_000);
   assert.equal(h.callbacks[0]?.type, 5, 'deferred ("thinking…")');
-  await waitUntil('the answer pending upstream', () => hanging(sb) === 1);
+  await until(() => hanging(sb) === 1, 'the answer pending upstream');
   assert.equal(await holder.kill('SIGKILL'), null);
   sb.clearFaults();
   await h.waitFor('original', 60_000);

@@ -21,14 +21,18 @@ import {
   type DiscordFake,
   type InteractionHandle,
 } from '../fakes/discord/index.ts';
-import { roundRobin, sleep, startBot } from '../helpers/fleet.ts';
+import { roundRobin, startBot } from '../helpers/fleet.ts';
 import { freePort, REDIS_SKIP, redisAvailable, startRedis } from '../helpers/redis.ts';
+import { nothingMoreAfter } from '../helpers/wait.ts';
 
 const skip = redisAvailable() ? false : REDIS_SKIP;
 
 /** Second acknowledgements Discord refused (40060 already acknowledged, 10062 unknown interaction). */
 const refusedAcks = (fake: DiscordFake) =>
   fake.requests.filter((r) => /\/interactions\/\d+\/[^/]+\/callback/.test(r.path) && r.status >= 400).length;
+
+/** Acknowledgements given to these interactions, all told. */
+const acks = (handles: readonly InteractionHandle[]) => handles.reduce((n, h) => n + h.callbacks.length, 0);
 
 test('Discord sharded gateway, three instances on Redis: each interaction acknowledged once, the others keep answering when one dies', {
   skip,
@@ -69,7 +73,16 @@ test('Discord sharded gateway, three instances on Redis: each interaction acknow
   const handles: InteractionHandle[] = [];
   for (let round = 0; round < 5; round++) for (const g of guilds) handles.push(await ask(g));
   await Promise.all(handles.map((h) => h.waitFor('callback', 10_000)));
-  await sleep(500);
+  // The barrier: a later interaction in every guild, acknowledged. A shard's events reach its session in
+  // order, so a second session on a shard would have been handed the earlier ones, and acknowledged them, before.
+  const barrier = async (gs: typeof guilds) => {
+    await Promise.all((await Promise.all(gs.map(ask))).map((h) => h.waitFor('callback', 10_000)));
+  };
+  await nothingMoreAfter(
+    () => acks(handles),
+    () => barrier(guilds),
+    'a second acknowledgement',
+  );
   assert.ok(
     handles.every((h) => h.callbacks.length === 1),
     'each interaction acknowledged once',
@@ -83,7 +96,11 @@ test('Discord sharded gateway, three instances on Redis: each interaction acknow
   const later = await Promise.all(alive.map(ask));
   const lost = await Promise.all(orphan.map(ask));
   await Promise.all(later.map((h) => h.waitFor('callback', 10_000)));
-  await sleep(500);
+  await nothingMoreAfter(
+    () => acks([...later, ...lost]),
+    () => barrier(alive),
+    'a second acknowledgement',
+  );
   assert.ok(
     later.every((h) => h.callbacks.length === 1),
     'shards 0 and 2 still answer, once each',
@@ -106,7 +123,11 @@ test('Discord sharded gateway, three instances on Redis: each interaction acknow
   const onZero = guilds.filter((g) => fake.shardOf(g.id, SHARDS) === 0);
   const asked = await Promise.all(onZero.map(ask));
   await Promise.all(asked.map((h) => h.waitFor('callback', 10_000)));
-  await ask(guilds.find((g) => fake.shardOf(g.id, SHARDS) === 2)!).then((h) => h.waitFor('callback', 10_000)); // a barrier
+  await nothingMoreAfter(
+    () => acks(asked),
+    () => barrier(onZero),
+    'a second acknowledgement on shard 0',
+  );
   assert.ok(
     asked.every((h) => h.callbacks.length === 1),
     'shard 0 still answers, once each',
@@ -170,7 +191,17 @@ test('Discord HTTP interactions, three instances behind a round-robin proxy: eac
   await Promise.all(handles.map((h) => h.waitFor('original', 15_000))).catch((err: Error) => {
     throw new Error(`${err.message}; HTTP answers: ${fake.interactionPosts.map((p) => p.status).join(',')}`);
   });
-  await sleep(300);
+  // The barrier: a later /help in each channel through each instance (the proxy takes turns), answered.
+  // Each from a user of its own: the first user has spent their commands for the next half minute.
+  const barrier = async () => {
+    const later: InteractionHandle[] = [];
+    for (let k = 0; k < 6; k++) {
+      const user = { id: snowflake(), username: `barrier${k}` };
+      later.push(await fake.sendCommand({ name: 'help', channelId: guild.channels[k % 2]!.id, user }));
+    }
+    await Promise.all(later.map((h) => h.waitFor('original', 15_000)));
+  };
+  await nothingMoreAfter(() => acks(handles), barrier, 'a second answer');
   assert.ok(
     handles.every((h) => h.callbacks.length === 1),
     'each interaction answered once',
@@ -208,7 +239,7 @@ test('Discord HTTP interactions, three instances behind a round-robin proxy: eac
     assert.equal(res.status, 401, 'each instance refuses a bad signature');
     await res.arrayBuffer();
   }
-  await sleep(300);
+  await nothingMoreAfter(() => sb.count('kolTable'), barrier, 'nothing ran: no /kols table asked for');
   assert.equal(sb.count('kolTable'), before, 'nothing ran');
   for (const b of bots) assert.equal(await b.kill('SIGTERM'), 0);
 });

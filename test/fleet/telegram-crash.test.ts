@@ -4,14 +4,15 @@
  * when the kill comes (counted at the sandbox, no timing); it answers again
  * once the holder is dead. Each command must then be answered by another
  * instance, once: a second answer to the same update would show in the chat
- * before the barrier (a later /help in the same chat).
+ * before the barrier (a later /start in the same chat).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Sandbox } from '../../src/sandbox/server.ts';
 import type { TelegramFake } from '../fakes/telegram/index.ts';
-import { startBot, telegramFleet, waitUntil, webhookEnv, type BotProcess } from '../helpers/fleet.ts';
+import { greetingBarrier, startBot, telegramFleet, webhookEnv, type BotProcess } from '../helpers/fleet.ts';
 import { freePort, REDIS_SKIP, redisAvailable } from '../helpers/redis.ts';
+import { until } from '../helpers/wait.ts';
 
 const TOKEN = '7000000015:AAFleetTokenForTheCrashTakeoverTests';
 const skip = redisAvailable() ? false : REDIS_SKIP;
@@ -19,11 +20,12 @@ const skip = redisAvailable() ? false : REDIS_SKIP;
 /** Requests for the /kols table the sandbox holds open now. */
 const hanging = (sb: Sandbox) => sb.requests.filter((r) => r.operation === 'kolTable' && r.finished === 0).length;
 
-/** The chat's answers, after a barrier: /help sent after them is answered, so any repeat would show before it. */
-async function answersAfterBarrier(fake: TelegramFake, chat: number, send: () => unknown) {
-  const before = fake.messages(chat).length;
-  await send();
-  await waitUntil(`the barrier in chat ${chat}`, () => fake.messages(chat).length > before);
+/**
+ * The chat's answers, after a barrier: /start sent after them is answered, so any repeat would show
+ * before its greeting (waited for by its text: a repeat arriving first does not pass for it).
+ */
+async function answersAfterBarrier(fake: TelegramFake, chat: number, send?: (chat: number) => unknown) {
+  await greetingBarrier(fake, [chat], send);
   return fake.messages(chat).map((m) => m.text ?? '');
 }
 
@@ -36,7 +38,7 @@ test('SIGKILL of the Telegram poller with three slow commands in flight: each an
   await Promise.all(bots.map((b) => b.ready()));
   const role = async (b: BotProcess) =>
     b.exited ? 'gone' : ((await b.readyz()).roles?.['telegram'] as { poller?: string } | undefined)?.poller;
-  await waitUntil('one poller', async () => (await Promise.all(bots.map(role))).includes('poller'));
+  await until(async () => (await Promise.all(bots.map(role))).includes('poller'), 'one poller');
   const poller = bots[(await Promise.all(bots.map(role))).indexOf('poller')]!;
 
   sb.setFaults({ hangRate: 1, operations: ['kolTable'] });
@@ -45,13 +47,14 @@ test('SIGKILL of the Telegram poller with three slow commands in flight: each an
     fake.sendText({ chat: { id: chat, type: 'private' }, from: { id: chat, first_name: 'K' }, text });
   // Three different tables: the same one asked three times would be one upstream call.
   for (const [i, c] of chats.entries()) say(c, ['/kols', '/kols sort:winrate', '/kols sort:followers'][i]!);
-  await waitUntil('three commands in flight', () => hanging(sb) === 3);
+  await until(() => hanging(sb) === 3, 'three commands in flight');
   assert.equal(await poller.kill('SIGKILL'), null, 'killed, not exited');
   sb.clearFaults();
 
-  await waitUntil('every command answered', () => chats.every((c) => fake.messages(c).length >= 1), 60_000);
+  // A takeover waits out the dead poller's lease: a longer safety net than the default.
+  await until(() => chats.every((c) => fake.messages(c).length >= 1), 'every command answered', 60_000);
   for (const c of chats) {
-    const texts = await answersAfterBarrier(fake, c, () => say(c, '/help'));
+    const texts = await answersAfterBarrier(fake, c, () => say(c, '/start'));
     assert.equal(texts.length, 2, `chat ${c}: the command answered once, then the barrier: ${texts.length} answers`);
     assert.doesNotMatch(texts[0]!, /slow|try again|went wrong/i, `chat ${c}: a real answer`);
   }
@@ -103,13 +106,13 @@ test('Telegram webhook: a retry after the instance died mid-answer is answered, 
   sb.setFaults({ hangRate: 1, operations: ['kolTable'] });
   const slow = update('/kols');
   const first = deliver(ports[0]!, slow);
-  await waitUntil('the command in flight', () => hanging(sb) === 1);
+  await until(() => hanging(sb) === 1, 'the command in flight');
   await a!.kill('SIGKILL');
   assert.equal(await first, 'failed', 'Telegram saw the delivery fail, so it retries');
   sb.clearFaults();
   assert.equal(await deliver(ports[1]!, slow), 200, 'the retry is accepted');
-  await waitUntil('the answer', () => fake.messages(chat).length >= 1, 60_000);
-  const texts = await answersAfterBarrier(fake, chat, () => deliver(ports[1]!, update('/help')));
+  await until(() => fake.messages(chat).length >= 1, 'the answer', 60_000);
+  const texts = await answersAfterBarrier(fake, chat, () => deliver(ports[1]!, update('/start')));
   assert.equal(texts.length, 2, `the command answered once, then the barrier: ${texts.length} answers`);
   assert.doesNotMatch(texts[0]!, /slow|try again|went wrong/i);
   assert.equal(await b!.kill('SIGTERM'), 0);
