@@ -6,6 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { TestContext } from 'node:test';
+import { PATIENCE_MS } from './wait.ts';
 
 export function redisAvailable(): boolean {
   const found = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -75,7 +76,7 @@ export async function startRedis(
   });
   await new Promise<void>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), PATIENCE_MS);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       if (out.includes('Ready to accept connections')) {

@@ -278,7 +278,10 @@ test('an upstream 5xx burst gives a short private answer the channel never sees,
   assert.ok(shown(embedOf(m).title!).includes(token.symbol));
 });
 
-test('an upstream that hangs: acknowledged within 3 s, then a private "too slow" answer; the bot stays connected', async () => {
+test('an upstream that hangs: acknowledged within 3 s, then a private "too slow" answer; the bot stays connected', async (t) => {
+  // A bot of its own with a short command budget: waiting the budget out is the scenario.
+  const h = await startHarness({ adapter: { commandBudgetMs: 1500 } });
+  t.after(() => h.close());
   const kol = h.app.sandbox!.data.kols[11]!;
   h.app.sandbox!.setFaults({ hangRate: 1 });
   try {
