@@ -9,7 +9,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSandbox } from '../../src/sandbox/server.ts';
-import { startBot, waitUntil } from '../helpers/fleet.ts';
+import { startBot } from '../helpers/fleet.ts';
+import { until } from '../helpers/wait.ts';
 import { freePort } from '../helpers/redis.ts';
 
 const TOKEN = '7000000016:AAUnreachableTelegramAtStartTest';
@@ -63,7 +64,7 @@ test('Telegram unreachable at start: a SIGTERM during the wait ends it at once w
     STORE_URL: 'memory:',
     PLATFORM_CONNECT_TIMEOUT: '600s',
   });
-  await waitUntil('the first failure said', () => bot.logs().includes('cannot connect to Telegram'));
+  await until(() => bot.logs().includes('cannot connect to Telegram'), 'the first failure said');
   assert.equal(await bot.kill('SIGTERM'), 0);
   assert.match(bot.logs(), /stopped while starting/);
   assert.doesNotMatch(bot.logs(), /could not start/);

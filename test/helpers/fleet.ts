@@ -17,13 +17,6 @@ import { translator } from '../../src/i18n/index.ts';
 import { until } from './wait.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-/**
- * @deprecated Use `until` from ./wait.ts (condition first, then what it waits for). Kept only for
- * test/faults/telegram-start.test.ts, which another change moves over; it goes once nothing imports it.
- */
-export const waitUntil = (what: string, ok: () => boolean | Promise<boolean>, timeoutMs?: number): Promise<true> =>
-  until(ok, what, timeoutMs);
-
 /** How long a bot process may take to start: a safety net for several processes starting at once on 2 cores. */
 const START_PATIENCE_MS = 60_000;
 
