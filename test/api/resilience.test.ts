@@ -81,16 +81,15 @@ test('a hanging upstream times out into ApiUnavailableError within the budget', 
   const err = await failure(client.getKolTable({}, { budgetMs: 400 }));
   assert.ok(err instanceof ApiUnavailableError, String(err));
   assert.equal(err.kind, 'timeout');
-  assert.ok(sb.count() >= 2, 'the per-attempt timeout left room for a retry');
   assert.ok(
     sb.requests.every((r) => r.fault === 'hang'),
     'every attempt hung: the budget, not an answer, ended the call',
   );
 
-  // With room in the budget, every attempt times out on its own headers timeout.
-  // (Were the headers timeout not applied, the first attempt would use up the whole budget.)
+  // With room in the budget, every attempt times out on its own headers timeout, leaving room for
+  // the retries. (Were the headers timeout not applied, the first attempt would use up the whole budget.)
   sb.resetRequests();
-  const err2 = await failure(client.getKolTable({ limit: 3 }, { budgetMs: 2_000 }));
+  const err2 = await failure(client.getKolTable({ limit: 3 }, { budgetMs: 10_000 }));
   assert.ok(err2 instanceof ApiUnavailableError);
   assert.equal(err2.kind, 'timeout');
   assert.equal(err2.attempts, 3);

@@ -34,7 +34,7 @@ async function collectErrors(client: KolClient, calls: ((c: KolClient) => Promis
 test('the API key appears in no error message, stack or log line', async (t) => {
   const { logger, lines } = capturingLogger();
   const wrongKey = 'sk-wrong-0a9b8c7d6e5f4a3b2c1d';
-  const { sb, client } = await setup(t, { logger, timeouts: { headersMs: 100 } });
+  const { sb, client } = await setup(t, { logger });
   const kol = sb.data.kols[0];
   assert.ok(kol);
   const wrong = createKolClient({ baseUrl: sb.url, apiKey: wrongKey, logger });
