@@ -30,7 +30,7 @@ import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { recentCounts } from './ops/recent.ts';
 import ownerCommand from '../commands/owner/index.ts';
 import { idOf } from './core/owner.ts';
-import type { OutboxEntry } from './store/outbox.ts';
+import { alertMetrics } from './app/alertMetrics.ts';
 import type { WaitOptions } from './startup.ts';
 
 export interface App {
@@ -273,6 +273,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
     startAlerts(senders, { followupNow, digestNow, digestSchedule, schedule, ...opts } = {}) {
       if (watcher) return watcher;
       const watcherLease = lease('watcher');
+      const counted = alertMetrics(metrics);
       const followups = createFollowups({
         calls: store.calls,
         outbox: store.outbox,
@@ -292,17 +293,8 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         charts,
         lease: watcherLease,
         marketNow: (tokens) => marketNow(api, tokens, { budgetMs: 10_000, log }),
-        onResult: (e, r) => {
-          if (r.kind === 'sent') {
-            metrics.alertsSent.inc({ platform: e.platform });
-            observeAlertDelay(metrics, e, Date.now());
-          }
-          // Paced: a destination at its own limit, scheduled; nothing failed.
-          else if (r.kind === 'paced') metrics.rateLimitWaits.inc({ platform: e.platform });
-          else metrics.alertsFailed.inc({ platform: e.platform, kind: r.kind });
-          if (r.kind === 'retry' && r.rateLimited) metrics.rateLimitWaits.inc({ platform: e.platform });
-        },
-        onDrained: (n) => metrics.outboxDepth.set(n),
+        onResult: counted.onResult,
+        onDrained: counted.onDrained,
         calls: store.calls,
         ...(followupNow ? { now: followupNow } : {}),
       });
@@ -319,24 +311,9 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         ...(config.watchCron !== undefined ? { cron: config.watchCron } : {}),
         ...(config.feedRequestsPerMinute !== undefined ? { feedRequestsPerMinute: config.feedRequestsPerMinute } : {}),
         followups,
-        onTick: (r) => {
-          metrics.watcherTicks.inc({ result: r.leader ? 'leader' : 'follower' });
-          metrics.alertsMatched.inc({}, r.matched);
-          metrics.alertsQueued.inc({}, r.queued);
-          metrics.authorLookups.inc({}, r.lookup.requests);
-          metrics.authorCacheHits.inc({}, r.lookup.cacheHits);
-          metrics.authorUnknown.inc({}, r.lookup.unknown);
-          metrics.alertsHeld.inc({}, r.held);
-          if (r.lagMs !== null) metrics.watcherLag.set(r.lagMs / 1000);
-          metrics.feedRequests.inc({}, r.reads);
-          for (const ms of r.firstReadMs) metrics.tweetToRead.observe(ms / 1000);
-        },
-        onTickError: () => metrics.watcherTicks.inc({ result: 'error' }),
-        onFollowups: (f) => {
-          metrics.followupRequests.inc({}, f.requests);
-          metrics.followupsQueued.inc({}, f.queued);
-          metrics.followupsDeferred.inc({}, f.deferred);
-        },
+        onTick: counted.onTick,
+        onTickError: counted.onTickError,
+        onFollowups: counted.onFollowups,
         ...opts,
       });
       digests = createDigests({
@@ -388,17 +365,4 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
       await sandbox?.close();
     },
   };
-}
-
-/**
- * The delay histograms for a new alert the platform accepted at `sentAt`: its
- * first tweet (the one that made it an alert) to sent, and first read to sent.
- * Edits, merged lines, notices and digests are not alerts' first sends.
- */
-export function observeAlertDelay(m: Metrics, e: OutboxEntry, sentAt: number): void {
-  if (e.content.kind !== 'alert') return;
-  const platform = e.platform;
-  const tweeted = Date.parse(e.content.kols[0]?.tweetedAt ?? '');
-  if (Number.isFinite(tweeted)) m.tweetToSent.observe(Math.max(0, sentAt - tweeted) / 1000, { platform });
-  if (e.readAt !== undefined) m.readToSent.observe(Math.max(0, sentAt - e.readAt) / 1000, { platform });
 }

@@ -49,7 +49,7 @@ const ORDER: readonly (readonly [string, readonly string[]])[] = [
   ['alerts', ['src/alerts/']],
   ['commands', ['commands/']],
   ['adapters', ['src/adapters/']],
-  ['app', ['src/app.ts']],
+  ['app', ['src/app.ts', 'src/app/']],
   ['bot', ['src/bot.ts']],
   ['main', ['src/main.ts']],
 ];
