@@ -57,7 +57,7 @@ test('inline queries: an address, a link, a $symbol, a name and a @kol each get 
 });
 
 test('inline queries: an empty query shows a hint, nothing found offers a private chat, and faults stay quiet', async (t) => {
-  const r = await rig(t, { fake: { inlineMode: true }, budgetMs: 500 });
+  const r = await rig(t, { fake: { inlineMode: true } });
   const empty = await r.fake.waitForInlineAnswer(r.fake.sendInlineQuery({ query: '' })!);
   assert.deepEqual(empty.results, []);
   assert.match(empty.button!.text, /address, a link, a \$SYMBOL/);
@@ -108,7 +108,7 @@ test('inline queries: ten addresses in one query make at most the per-lookup bou
 });
 
 test('inline queries: an upstream outage is answered as an outage, for the asker only and briefly, never as "nothing found"', async (t) => {
-  const r = await rig(t, { fake: { inlineMode: true }, budgetMs: 500 });
+  const r = await rig(t, { fake: { inlineMode: true } });
   r.sb.setFaults({ burst5xx: 1_000 });
   const down = await r.fake.waitForInlineAnswer(
     r.fake.sendInlineQuery({ query: 'pepe', from: { id: 5004, first_name: 'Out' } })!,
