@@ -2,7 +2,8 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { asCard, asError, field, harness } from './harness.ts';
 
-const h = await harness({ budgetMs: 800 });
+// The command's own budget: an ordinary lookup on a loaded machine fits it (the hang has a harness of its own).
+const h = await harness();
 after(() => h.close());
 
 const SLOW = 'The analytics service is slow or unavailable right now. Try again in a minute.';
@@ -19,10 +20,12 @@ test('a burst of upstream 5xx gives the short "slow or unavailable" answer', asy
 });
 
 test('an upstream that never answers gives the same answer within the time budget', async (t) => {
-  t.after(() => h.sandbox.clearFaults());
-  h.sandbox.setFaults({ hangRate: 1 });
+  // A short budget: waiting it out is the scenario.
+  const slow = await harness({ budgetMs: 800 });
+  t.after(() => slow.close());
+  slow.sandbox.setFaults({ hangRate: 1 });
   // A hung upstream never answers: an answer at all is the budget ending the call.
-  const view = asError(await h.send('/tokens sort:liquidity'));
+  const view = asError(await slow.send('/tokens sort:liquidity'));
   assert.equal(view.message, SLOW);
 });
 
