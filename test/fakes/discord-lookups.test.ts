@@ -212,7 +212,7 @@ test('Message Content: refused at identify (4014) unless the portal switch is on
     await client.destroy();
     await fake.close();
   });
-  const closed = fake.waitForGateway('close', { timeoutMs: 5000 });
+  const closed = fake.waitForGateway('close');
   client.login(fake.token).catch(() => {});
   assert.equal((await closed).code, 4014);
   const { fake: allowed, client: reader } = await boot(

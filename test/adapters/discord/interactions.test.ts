@@ -363,7 +363,7 @@ test('commands in a DM work, and an unknown command gets a private hint', async 
 });
 
 test('after a dropped gateway connection the bot resumes and keeps answering', async () => {
-  const resumed = h.fake.waitForGateway('resume', { timeoutMs: 5000 });
+  const resumed = h.fake.waitForGateway('resume');
   h.fake.dropConnection();
   await resumed;
   await until(() => h.adapter.isReady(), 'ready again');
