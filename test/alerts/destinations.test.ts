@@ -90,6 +90,15 @@ test('version 3 -> 4: subscriptions, languages and queued alerts written before 
   assert.equal(await store.languages.get('console', 'korean', '5'), 'ko', "a topic speaks its chat's language");
   const pending = await store.outbox.pending();
   assert.ok(pending.length >= 2 && pending.every((e) => e.threadId === undefined));
+  // The snapshot's quiet hours surround the hour it was recorded at (a daily window): moved around
+  // now, so that chat "quiet" is in its quiet hours whatever the hour this test runs at.
+  const quiet = subs.find((s) => s.chatId === 'quiet');
+  assert.ok(quiet?.quiet, 'the version-3 snapshot holds a chat with quiet hours');
+  const minute = (ms: number) => Math.floor((ms % 86_400_000) / 60_000);
+  await store.subscriptions.put({
+    ...quiet,
+    quiet: { ...quiet.quiet, from: minute(Date.now() - 3_600_000), to: minute(Date.now() + 3 * 3_600_000) },
+  });
   await store.close();
 
   // And the bot on that store delivers to the chats themselves.

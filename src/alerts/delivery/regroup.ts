@@ -30,8 +30,17 @@ export async function regroup(
   const held: OutboxEntry[] = [];
   for (const e of out) {
     if (e.quietUntil !== undefined) {
-      if (until !== undefined && e.quietUntil > t) wake(s, e.quietUntil);
-      else held.push(e);
+      if (until === undefined) held.push(e);
+      else {
+        // Quiet hours again (the bot was down, or stalled, through the hours between): what the
+        // last ones held waits for these to end too, never a summary in the middle of the night.
+        if (e.quietUntil < until) {
+          e.quietUntil = until;
+          e.notBefore = until;
+          await s.o.outbox.update(e);
+        }
+        wake(s, e.quietUntil);
+      }
     } else if (until !== undefined && isAlert(e) && e.state === 'pending') {
       e.quietUntil = until;
       e.notBefore = until;

@@ -25,6 +25,25 @@ test('quiet hours hold a new alert until they end, then what they held goes out 
   assert.equal((await k.store.outbox.get(a.id))!.state, 'merged', 'members are marked, never sent alone');
 });
 
+test('alerts held through one night, the bot back only in the next quiet hours: the summary waits for these to end', async (t) => {
+  const k = await deliveryKit(t);
+  // Quiet all day but the minute before midnight UTC: the kit's clock sits inside them.
+  const sub = await k.subscribe('q', { quiet: { from: 0, to: 1439, tz: 'UTC' } });
+  const a = await k.alert('q');
+  assert.deepEqual(await regroup(k.s, [a], sub, k.sender), []);
+  const firstEnd = (await k.store.outbox.get(a.id))!.quietUntil!;
+  // Down through the minute between (no drain ran then): back two minutes after, quiet again.
+  k.advance(firstEnd - k.now + 2 * 60_000);
+  assert.deepEqual(await regroup(k.s, await k.store.outbox.pending(), sub, k.sender), [], 'no summary at night');
+  const moved = (await k.store.outbox.get(a.id))!;
+  assert.equal(moved.state, 'pending');
+  assert.ok(moved.quietUntil! > k.now && moved.notBefore === moved.quietUntil, 'held until these quiet hours end');
+  k.advance(moved.quietUntil! - k.now + 1);
+  const after = await regroup(k.s, await k.store.outbox.pending(), sub, k.sender);
+  assert.equal(after.length, 1);
+  assert.deepEqual(after[0]!.content.kind === 'merged' && after[0]!.content.members, [a.id]);
+});
+
 test('a burst larger than the minute allows is merged; one that fits is not', async (t) => {
   const k = await deliveryKit(t, { perMinute: 3 });
   const sub = await k.subscribe('g');
