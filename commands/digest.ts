@@ -37,6 +37,10 @@ export default {
         {
           api: ctx.api,
           calls: ctx.store.calls,
+          // As the schedule's: the chat's top callers where its board is on, and the watcher's own
+          // counts of the tokens it saw (the upstream's ranking only where it has none).
+          members: ctx.store.members,
+          state: ctx.store.watch,
           log: ctx.log,
           outbox: ctx.store.outbox,
         },
