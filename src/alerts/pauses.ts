@@ -1,14 +1,13 @@
 /**
  * A pause that ends by itself (`/alerts pause 2h`) is said in its destination
- * once, as its start and /alerts resume are: a notice through the outbox, in
- * the destination's language, then the pause is cleared. The notice's id names
+ * once, as its start and /alerts resume are: a notice through the outbox, stored
+ * as what happened and said in the destination's language when it is sent
+ * (views/cards/notice.ts), then the pause is cleared. The notice's id names
  * the subscription and the pause's end, so a check repeated after a crash
  * between the two writes queues nothing new; a pause resumed, changed or
  * renewed meanwhile is left alone (its own answer said so).
  */
-import { DEFAULT_LOCALE, translator } from '../i18n/index.ts';
 import type { Outbox, OutboxEntry } from '../store/outbox.ts';
-import type { ChatLanguages } from '../store/languages.ts';
 import type { Subscription, SubscriptionStore } from '../store/subscriptions.ts';
 import { alertEntry } from './plan.ts';
 import { endPause, FOREVER } from './subscriptions.ts';
@@ -16,7 +15,6 @@ import { endPause, FOREVER } from './subscriptions.ts';
 export interface PauseEndDeps {
   readonly subscriptions: SubscriptionStore;
   readonly outbox: Pick<Outbox, 'enqueue'>;
-  readonly languages?: Pick<ChatLanguages, 'get'>;
   /** Runs a write only while this instance leads (the watcher's lease). */
   readonly fenced: <T>(write: () => Promise<T>) => Promise<T>;
 }
@@ -35,11 +33,10 @@ export async function announcePauseEnds(
   for (const sub of subs) {
     if (!pauseEnded(sub, now)) continue;
     const until = sub.pausedUntil!;
-    const locale = (await o.languages?.get(sub.platform, sub.chatId, sub.threadId)) ?? DEFAULT_LOCALE;
     const entry = alertEntry(
       `pause-end:${sub.id}:${until}`,
       sub,
-      { kind: 'notice', text: translator(locale)('subscribe.pauseEnded') },
+      { kind: 'notice', event: { what: 'pause-ended', until } },
       now,
     );
     // The notice first: a crash after it leaves the pause to clear at the next check (same id, nothing new).

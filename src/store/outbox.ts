@@ -69,11 +69,18 @@ export type AlertContent =
       readonly links?: readonly { readonly label: string; readonly url: string }[];
       readonly test?: boolean;
     }
+  /**
+   * A notice as text: an owner's notice, the catch-up notice (its count said in the
+   * destination's language), or a pause-ended notice queued by schema version 14 or
+   * older, in the language of that moment (sent as it was written).
+   */
   | {
       readonly kind: 'notice';
       readonly text: string /** Tweets skipped (the catch-up notice), said in the destination's language. */;
       readonly skipped?: number;
     }
+  /** A notice of what happened, as data: said in the destination's language when sent (views/cards/notice.ts). */
+  | { readonly kind: 'notice'; readonly event: NoticeEvent }
   /**
    * More KOLs shilled a token already alerted to this destination within its
    * cooldown: the earlier alert (entry `of`) is edited to name them all.
@@ -106,6 +113,13 @@ export type AlertContent =
    * (schema version 14); no build writes it any more.
    */
   | { readonly kind: 'digest'; readonly key: string; readonly view: RenderedCard; readonly picture?: StoredPicture };
+
+/** What a notice stored as data says happened. */
+export interface NoticeEvent {
+  /** A pause with an end (`/alerts pause 2h`) ran out at `until` (epoch ms) and was cleared. */
+  readonly what: 'pause-ended';
+  readonly until: number;
+}
 
 /** A CardView without its picture, as JSON: what older digests stored. */
 export type RenderedCard = Omit<CardView, 'picture'>;

@@ -76,7 +76,7 @@ test('a pause that runs out is announced once, in the chat’s language; resumed
   });
   await assert.rejects(
     announcePauseEnds(
-      { subscriptions: crashing, outbox: store.outbox, languages: store.languages, fenced: (w) => w() },
+      { subscriptions: crashing, outbox: store.outbox, fenced: (w) => w() },
       [await get('timed')],
       clock,
     ),
@@ -94,4 +94,44 @@ test('a pause that runs out is announced once, in the chat’s language; resumed
   assert.deepEqual(byChat('forever'), []);
   assert.equal((await get('timed')).pausedUntil, null, 'the pause is cleared');
   assert.equal((await get('forever')).pausedUntil, FOREVER);
+});
+
+test('a pause-ended notice queued while the chat read English and sent after it chose Russian is said in Russian', async (t) => {
+  const store = await openStore('memory:');
+  t.after(() => store.close());
+  const clock = Date.parse('2026-11-26T12:00:00Z');
+  const sent: string[] = [];
+  const sender: Sender = {
+    platform: 'console',
+    async send(_chatId, view) {
+      sent.push(textOf(view));
+      return { kind: 'sent', messageId: String(sent.length) };
+    },
+  };
+  const delivery = createDelivery({
+    outbox: store.outbox,
+    subscriptions: store.subscriptions,
+    senders: [sender],
+    log: silentLogger(),
+    languages: store.languages,
+    now: () => clock,
+  });
+  t.after(() => delivery.stop());
+  await store.subscriptions.put({ ...openSubscription('console', 'c'), isGroup: true });
+  await store.languages.set('console', 'c', 'en');
+  const until = clock - 60_000;
+  await setPaused(store.subscriptions, (await store.subscriptions.get('console:c'))!, until, clock - 3_600_000);
+  const [entry] = await announcePauseEnds(
+    { subscriptions: store.subscriptions, outbox: store.outbox, fenced: (w) => w() },
+    [(await store.subscriptions.get('console:c'))!],
+    clock,
+  );
+  const stored = (await store.outbox.get(entry!.id))?.content;
+  assert.deepEqual(stored, { kind: 'notice', event: { what: 'pause-ended', until } }, 'what happened, no words');
+
+  await store.languages.set('console', 'c', 'ru');
+  await delivery.drain();
+  assert.deepEqual(sent, [translator('ru')('subscribe.pauseEnded')]);
+  assert.notEqual(sent[0], translator('en')('subscribe.pauseEnded'));
+  assert.equal((await store.outbox.get(entry!.id))?.state, 'sent');
 });

@@ -6,40 +6,29 @@
 // 89152b1, for the populated store's "digest" chat, English, with two calls and so the calls chart).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDelivery, nonceFor } from '../../src/alerts/delivery.ts';
-import type { Sender } from '../../src/alerts/delivery/types.ts';
-import type { CardView, View } from '../../src/domain/view.ts';
-import { silentLogger } from '../../src/log.ts';
+import { nonceFor } from '../../src/alerts/delivery.ts';
+import type { CardView } from '../../src/domain/view.ts';
 import { openStore } from '../../src/store/index.ts';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/store/schema.ts';
-import { rawOnly, rowsOf, seedVersion, snapshotOf, type SnapshotRow } from '../helpers/schema.ts';
-
-const inner = (v: unknown) => (v as { value: unknown } | undefined)?.value;
+import { deliverAll, inner, seedQueued } from '../helpers/queued.ts';
+import { snapshotOf } from '../helpers/schema.ts';
 
 test('version 13 -> 14: a digest queued rendered by version 13 is sent once, as it was written, picture included', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'kolradar-v14-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const url = `sqlite:${join(dir, 'state.sqlite')}`;
-  const before = await seedVersion(url, 13);
   // The digest written beside the version-13 store's own rows, and listed in its pending batches.
-  const digest = JSON.parse(
-    await readFile(new URL('./versions/v13-digest.json', import.meta.url), 'utf8'),
-  ) as SnapshotRow[];
-  const entryRow = digest.find((r) => r.key.startsWith('outbox::e:'))!;
-  const old = inner(entryRow.value) as {
+  const {
+    before,
+    queued: digest,
+    entry: old,
+  } = await seedQueued<{
     id: string;
     content: { view: CardView; picture: { png64: string; name: string; alt: string } };
-  };
-  const batch = digest.find((r) => r.key.startsWith('outbox::b:'))!.key.slice('outbox::b:'.length);
-  const pending = inner(before.find((r) => r.key === 'outbox::pending')!.value) as string[];
-  const raw = await rawOnly(url);
-  await raw.store.putRows(
-    rowsOf([...digest, { key: 'outbox::pending', value: { value: [...pending, batch] }, ttlMs: null }]),
-  );
-  await raw.close();
+  }>(url, 13, 'digest');
 
   const store = await openStore(url);
   t.after(() => store.close());
@@ -52,24 +41,7 @@ test('version 13 -> 14: a digest queued rendered by version 13 is sent once, as 
 
   // The chat chose Russian since: the digest was written in English and is sent as it was.
   await store.languages.set('console', 'digest', 'ru');
-  const sent: { nonce: string; view: View }[] = [];
-  const sender: Sender = {
-    platform: 'console',
-    async send(_chatId, view, nonce) {
-      sent.push({ nonce, view });
-      return { kind: 'sent', messageId: String(sent.length) };
-    },
-  };
-  const delivery = createDelivery({
-    outbox: store.outbox,
-    subscriptions: store.subscriptions,
-    languages: store.languages,
-    senders: [sender],
-    log: silentLogger(),
-  });
-  t.after(() => delivery.stop());
-  await delivery.drain();
-  await delivery.drain();
+  const sent = await deliverAll(t, store);
   // The version-13 store's own unsent alerts go out too; the digest is told by its nonce.
   const digests = sent.filter((s) => s.nonce === nonceFor(old.id));
   assert.equal(digests.length, 1, 'sent once');
@@ -83,5 +55,5 @@ test('version 13 -> 14: a digest queued rendered by version 13 is sent once, as 
   assert.deepEqual(Buffer.from(picture!.png).subarray(1, 4).toString(), 'PNG');
   const entry = await store.outbox.get(old.id);
   assert.equal(entry?.state, 'sent');
-  assert.equal(entry?.messageId, String(sent.indexOf(digests[0]!) + 1));
+  assert.equal(entry?.messageId, digests[0]!.messageId);
 });

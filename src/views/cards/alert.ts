@@ -8,6 +8,7 @@ import { renderMessage } from '../../i18n/message.ts';
 import type { AlertButton, AlertContent } from '../../store/outbox.ts';
 import { mergedView } from './merged.ts';
 import { digestView, renderedDigest } from './digest.ts';
+import { noticeView } from './notice.ts';
 import type { CardView, Field, LinkButton, View } from '../../domain/view.ts';
 import { fmt, type T } from './lang.ts';
 
@@ -27,8 +28,10 @@ function buttonLabel(a: AlertButton, tr: T): string {
 /** `followup`: the call's latest line (views/cards/calls.ts), shown above the alert when it is edited. */
 export function alertView(c: AlertContent, tr: T, followup?: string): View {
   const { compact, int, pct, score, usd } = fmt(tr);
-  if (c.kind === 'notice')
+  if (c.kind === 'notice') {
+    if ('event' in c) return noticeView(c.event, tr);
     return { kind: 'text', text: c.skipped !== undefined ? tr('alert.skipped', { n: int(c.skipped) }) : c.text };
+  }
   // Delivery renders merged entries itself (with the chat's time zone and the multiples); this is the fallback.
   if (c.kind === 'merged') return mergedView(c, tr);
   if (c.kind === 'followup') return { kind: 'text', text: followup ?? '' };
