@@ -13,7 +13,7 @@ import type { View } from '../domain/view.ts';
 import type { Input, OptionsShape } from './options.ts';
 import type { LinkSet } from '../domain/links.ts';
 import type { MemberRef } from '../store/calls.ts';
-import type { KolMemo } from './resolve.ts';
+import type { KolMemo } from './kolMemo.ts';
 
 export type Platform = 'discord' | 'telegram' | 'console';
 

@@ -6,7 +6,7 @@
  * remembered here (KolMemo), because it costs several calls to find and hardly ever changes.
  */
 import { ApiNotFoundError, type KolAccountRanked, type KolTableItem } from '../api/index.ts';
-import { TtlCache } from '../api/cache.ts';
+import { ID_MEMO_TTL_MS } from './kolMemo.ts';
 import {
   ADDRESS_HINT,
   CHAIN_ALIASES,
@@ -48,24 +48,6 @@ export function budgetFrom(ctx: Pick<CommandContext, 'signal' | 'budgetMs'>): Ca
 /** Operation 5 pages scanned to find a Twitter id; 10 x 30 covers 300 KOLs with the same labels. */
 const ID_PAGES = 10;
 const ID_PAGE_SIZE = 30;
-
-/** Username (lower case) -> Twitter id, for six hours; bounded, least recently used dropped first. */
-const ID_MEMO_TTL_MS = 6 * 3600_000;
-const ID_MEMO_MAX = 10_000;
-
-/**
- * What resolving a KOL learnt, kept per dispatcher (one per app, not per module):
- * a username's Twitter id, and the win-rate table's account record for an id
- * (names hardly change). Both expire on the context's clock.
- */
-export interface KolMemo {
-  readonly ids: TtlCache<string>;
-  readonly accounts: TtlCache<KolAccountRanked>;
-}
-
-export function createKolMemo(): KolMemo {
-  return { ids: new TtlCache(ID_MEMO_MAX), accounts: new TtlCache(ID_MEMO_MAX) };
-}
 
 /**
  * The Twitter id of `input` without any call: a numeric id as typed, or a

@@ -23,7 +23,7 @@ import { countingUnreadable, withUnreadableNote } from './unreadable.ts';
 import type { Registry } from './registry.ts';
 import { labelled, toErrorView, type Outcome } from './boundary.ts';
 import type { Buttons } from './buttons.ts';
-import { createKolMemo } from './resolve.ts';
+import { createKolMemo } from './kolMemo.ts';
 
 /** The metric label of commands nobody defined: users' typos must not grow /metrics. */
 export const UNKNOWN_COMMAND = 'unknown';
