@@ -4,7 +4,10 @@
  * skips with a visible notice, except under CI, where its absence fails.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { PATIENCE_MS } from './wait.ts';
 
@@ -32,14 +35,43 @@ function tryListen(port: number): Promise<number | undefined> {
 }
 
 /**
+ * Ports handed out by any test process, one file each: between handing a port out and a child
+ * binding it (a bot starting, seconds on a loaded machine), another test file running in parallel
+ * drew the same port (EADDRINUSE at the bot's start). A port is not handed out again for a while.
+ */
+const HANDED_OUT = join(tmpdir(), 'kolradar-test-ports');
+const HELD_MS = 15 * 60_000;
+
+/** Takes `port` for this process unless a test process (this one included) took it in the last HELD_MS. */
+export function reservePort(port: number): boolean {
+  mkdirSync(HANDED_OUT, { recursive: true });
+  const file = join(HANDED_OUT, String(port));
+  try {
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch {
+    try {
+      if (Date.now() - statSync(file).mtimeMs < HELD_MS) return false;
+      rmSync(file, { force: true });
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return true;
+    } catch {
+      return false; // another process took it just now
+    }
+  }
+}
+
+/**
  * A port nothing listens on (just closed); also where a test may start something later.
  * Not an ephemeral port: between this check and a child process binding it, any
- * listen(0) or outgoing connection in the parallel tests could otherwise take it.
+ * listen(0) or outgoing connection in the parallel tests could otherwise take it;
+ * and not one another test file was handed lately (reservePort).
  */
 export async function freePort(): Promise<number> {
-  for (let i = 0; i < 50; i++) {
-    const port = await tryListen(QUIET_PORTS.from + Math.floor(Math.random() * (QUIET_PORTS.to - QUIET_PORTS.from)));
-    if (port !== undefined) return port;
+  for (let i = 0; i < 200; i++) {
+    const port = QUIET_PORTS.from + Math.floor(Math.random() * (QUIET_PORTS.to - QUIET_PORTS.from));
+    if (!reservePort(port)) continue;
+    if ((await tryListen(port)) !== undefined) return port;
   }
   const any = await tryListen(0);
   if (any === undefined) throw new Error('no free port on 127.0.0.1');
