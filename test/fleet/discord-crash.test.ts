@@ -14,15 +14,30 @@ import { guildOnShard, snowflake, startDiscordFake, type InteractionHandle } fro
 import { fleetRig, startBot, type BotProcess } from '../helpers/fleet.ts';
 import { freePort, REDIS_SKIP, redisAvailable } from '../helpers/redis.ts';
 import { until } from '../helpers/wait.ts';
+import { openStore } from '../../src/store/index.ts';
 
 const skip = redisAvailable() ? false : REDIS_SKIP;
 const hanging = (sb: Sandbox) => sb.requests.filter((r) => r.operation === 'kolTable' && r.finished === 0).length;
 
+/** Whether the interaction's claim (written just after the acknowledgement) is in the store. */
+async function claimed(storeUrl: string, id: string): Promise<boolean> {
+  const store = await openStore(storeUrl);
+  try {
+    return (await store.redis!.keys(`kolradar-work:discord:*:${id}`)).length > 0;
+  } finally {
+    await store.close();
+  }
+}
+
 /** Defers /kols on `holder`, kills it there, and waits for `h` to be answered by someone else. */
-async function killAfterDefer(sb: Sandbox, holder: BotProcess, h: InteractionHandle): Promise<void> {
+async function killAfterDefer(sb: Sandbox, storeUrl: string, holder: BotProcess, h: InteractionHandle): Promise<void> {
   await h.waitFor('callback', 15_000);
   assert.equal(h.callbacks[0]?.type, 5, 'deferred ("thinking…")');
   await until(() => hanging(sb) === 1, 'the answer pending upstream');
+  // The kill comes once the instance has recorded that it holds the interaction (a store write just
+  // after the acknowledgement): on a loaded machine it could otherwise land between the two, a
+  // window of its own that no other instance can see.
+  await until(() => claimed(storeUrl, h.id), 'the interaction claimed in the store');
   assert.equal(await holder.kill('SIGKILL'), null);
   sb.clearFaults();
   await h.waitFor('original', 60_000);
@@ -39,7 +54,7 @@ async function rig(t: import('node:test').TestContext, guilds: Parameters<typeof
     DISCORD_APPLICATION_ID: fake.applicationId,
     DISCORD_API_BASE: fake.apiBase,
   };
-  return { ...r, env: { ...r.env, ...discord } };
+  return { ...r, storeUrl: r.env['STORE_URL']!, env: { ...r.env, ...discord } };
 }
 
 test('Discord gateway: an interaction deferred by an instance that is then killed is finished by another', {
@@ -47,14 +62,14 @@ test('Discord gateway: an interaction deferred by an instance that is then kille
   timeout: 180_000,
 }, async (t) => {
   const guild = { id: guildOnShard(0, 2, 0), channels: [{ id: snowflake() }] };
-  const { sb, fake, env } = await rig(t, { guilds: [guild], recommendedShards: 2 });
+  const { sb, fake, env, storeUrl } = await rig(t, { guilds: [guild], recommendedShards: 2 });
   const bots = await Promise.all(
     [0, 1].map((s) => startBot(t, `shard${s}`, { ...env, DISCORD_SHARD_COUNT: '2', DISCORD_SHARD_IDS: String(s) })),
   );
   await Promise.all(bots.map((b) => b.ready()));
   sb.setFaults({ hangRate: 1, operations: ['kolTable'] });
   const h = await fake.sendCommand({ name: 'kols', channelId: guild.channels[0]!.id, guildId: guild.id });
-  await killAfterDefer(sb, bots[0]!, h);
+  await killAfterDefer(sb, storeUrl, bots[0]!, h);
   assert.match(bots[1]!.logs(), /taking over an interaction/);
   assert.equal(await bots[1]!.kill('SIGTERM'), 0);
 });
@@ -64,7 +79,7 @@ test('Discord HTTP interactions: an interaction deferred by an instance that is 
   timeout: 120_000,
 }, async (t) => {
   const guild = { id: snowflake(), channels: [{ id: snowflake() }] };
-  const { sb, fake, env } = await rig(t, { guilds: [guild] });
+  const { sb, fake, env, storeUrl } = await rig(t, { guilds: [guild] });
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const publicHex = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('hex');
   const ports = [await freePort(), await freePort()];
@@ -77,7 +92,7 @@ test('Discord HTTP interactions: an interaction deferred by an instance that is 
   fake.setInteractionsEndpoint(`http://127.0.0.1:${ports[0]}/interactions`, privateKey);
   sb.setFaults({ hangRate: 1, operations: ['kolTable'] });
   const h = await fake.sendCommand({ name: 'kols', channelId: guild.channels[0]!.id });
-  await killAfterDefer(sb, bots[0]!, h);
+  await killAfterDefer(sb, storeUrl, bots[0]!, h);
   assert.match(bots[1]!.logs(), /taking over an interaction/);
   assert.equal(await bots[1]!.kill('SIGTERM'), 0);
 });
