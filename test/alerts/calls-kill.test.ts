@@ -61,15 +61,15 @@ for (const kind of ['SQLite', 'Redis'] as const)
     const tok = sb.data.tokens.find((x) => /^[A-Z0-9]+$/.test(x.symbol) && x.marketcap > 0)!;
     sb.addTweets(1, { token: tok.id, kol: sb.data.kols[0]!.id, tokenScore: 95, kolScore: 95 });
     await until(() => CHATS.every((c) => telegram.messages(c).length === 1), 'alerts arrived', CHILD_PATIENCE_MS);
-    const recorded = async () => {
-      const s = await openStore(storeUrl);
-      try {
-        return (await Promise.all(CHATS.map((c) => s.calls.list(`telegram:${c}`, 0)))).every((l) => l.length === 1);
-      } finally {
-        await s.close();
-      }
-    };
-    await until(recorded, 'each alert is a call', CHILD_PATIENCE_MS);
+    // One reader for the whole wait: the condition is checked every few milliseconds.
+    const reader = await openStore(storeUrl);
+    try {
+      const recorded = async () =>
+        (await Promise.all(CHATS.map((c) => reader.calls.list(`telegram:${c}`, 0)))).every((l) => l.length === 1);
+      await until(recorded, 'each alert is a call', CHILD_PATIENCE_MS);
+    } finally {
+      await reader.close();
+    }
     child.kill('SIGKILL');
     await exited(child);
     if (kind === 'Redis') await runOutLeases(storeUrl);

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox } from '../../src/sandbox/server.ts';
-import { openStore } from '../../src/store/index.ts';
+import { openStore, type Store } from '../../src/store/index.ts';
 import { memberCall } from '../../src/store/membercalls.ts';
 import { startDiscordFake } from '../fakes/discord/index.ts';
 import { startTelegramFake } from '../fakes/telegram/index.ts';
@@ -71,14 +71,7 @@ test('SQLite: SIGKILL right after a round’s market answer, with members’ cal
   await seed.close();
   const env = childEnv(sb, storeUrl, discord, telegram);
   const start = (at: number) => startReadyChild(CHILD, [String(at), JSON.stringify(env)]);
-  const board = async () => {
-    const s = await openStore(storeUrl);
-    try {
-      return { calls: await s.members.list(BOARD, 0), queued: await s.members.intake() };
-    } finally {
-      await s.close();
-    }
-  };
+  const board = async (s: Store) => ({ calls: await s.members.list(BOARD, 0), queued: await s.members.intake() });
 
   // Life 1, six minutes on: killed a few milliseconds after the round's market answer.
   clock += 6 * 60_000;
@@ -92,8 +85,11 @@ test('SQLite: SIGKILL right after a round’s market answer, with members’ cal
   // Life 2: every call sampled at its 5 min point, once.
   clock += 60_000;
   child = await start(clock);
+  // One reader for the rest of the test: the condition is checked every few milliseconds.
+  const reader = await openStore(storeUrl);
+  t.after(() => reader.close());
   await until(
-    async () => (await board()).calls.every((c) => c.samples.length >= 1),
+    async () => (await board(reader)).calls.every((c) => c.samples.length >= 1),
     'every call sampled',
     CHILD_PATIENCE_MS,
   );
@@ -103,7 +99,7 @@ test('SQLite: SIGKILL right after a round’s market answer, with members’ cal
     () => moreTicks(sb, 3, CHILD_PATIENCE_MS),
     'no token asked about with no point due',
   );
-  const { calls, queued } = await board();
+  const { calls, queued } = await board(reader);
   assert.equal(calls.length, 6, 'each call once on the board');
   assert.deepEqual(queued, [], 'all moved to the follow-up queue');
   for (const c of calls) {

@@ -19,11 +19,15 @@ import { openStore } from '../../src/store/index.ts';
 const skip = redisAvailable() ? false : REDIS_SKIP;
 const hanging = (sb: Sandbox) => sb.requests.filter((r) => r.operation === 'kolTable' && r.finished === 0).length;
 
-/** Whether the interaction's claim (written just after the acknowledgement) is in the store. */
-async function claimed(storeUrl: string, id: string): Promise<boolean> {
+/** Waits until the interaction's claim (written just after the acknowledgement) is in the store. */
+async function claimed(storeUrl: string, id: string): Promise<void> {
+  // One reader for the whole wait: the condition is checked every few milliseconds.
   const store = await openStore(storeUrl);
   try {
-    return (await store.redis!.keys(`kolradar-work:discord:*:${id}`)).length > 0;
+    await until(
+      async () => (await store.redis!.keys(`kolradar-work:discord:*:${id}`)).length > 0,
+      'the interaction claimed in the store',
+    );
   } finally {
     await store.close();
   }
@@ -37,7 +41,7 @@ async function killAfterDefer(sb: Sandbox, storeUrl: string, holder: BotProcess,
   // The kill comes once the instance has recorded that it holds the interaction (a store write just
   // after the acknowledgement): on a loaded machine it could otherwise land between the two, a
   // window of its own that no other instance can see.
-  await until(() => claimed(storeUrl, h.id), 'the interaction claimed in the store');
+  await claimed(storeUrl, h.id);
   assert.equal(await holder.kill('SIGKILL'), null);
   sb.clearFaults();
   await h.waitFor('original', 60_000);
