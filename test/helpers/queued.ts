@@ -12,7 +12,7 @@ import type { Sender } from '../../src/alerts/delivery/types.ts';
 import type { View } from '../../src/domain/view.ts';
 import { silentLogger } from '../../src/log.ts';
 import type { Store } from '../../src/store/index.ts';
-import { rawOnly, rowsOf, seedVersion, type SnapshotRow } from './schema.ts';
+import { rawOnly, readSnapshot, rebased, rowsOf, seedVersion, shiftFor, type SnapshotRow } from './schema.ts';
 
 /** A row's value inside its keyv envelope. */
 export const inner = (v: unknown) => (v as { value: unknown } | undefined)?.value;
@@ -23,9 +23,14 @@ export async function seedQueued<E>(
   version: number,
   what: string,
 ): Promise<{ before: SnapshotRow[]; queued: SnapshotRow[]; entry: E }> {
-  const before = await seedVersion(url, version);
+  const now = Date.now();
+  const before = await seedVersion(url, version, now);
   const file = new URL(`../store/versions/v${version}-${what}.json`, import.meta.url);
-  const queued = JSON.parse(await readFile(file, 'utf8')) as SnapshotRow[];
+  // Moved with the store it was queued in (its own rows carry no expiry to tell when).
+  const queued = rebased(
+    JSON.parse(await readFile(file, 'utf8')) as SnapshotRow[],
+    shiftFor(await readSnapshot(version), now),
+  );
   const entry = inner(queued.find((r) => r.key.startsWith('outbox::e:'))!.value) as E;
   const batch = queued.find((r) => r.key.startsWith('outbox::b:'))!.key.slice('outbox::b:'.length);
   const pending = inner(before.find((r) => r.key === 'outbox::pending')!.value) as string[];

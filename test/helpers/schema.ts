@@ -6,7 +6,13 @@
  * fresh store, opening it with today's code, and reading it back.
  *
  * Expiry is kept relative (ttlMs from the moment of the snapshot), so seeded
- * rows live as long as they had left, whenever the test runs.
+ * rows live as long as they had left, whenever the test runs. Every other time a
+ * snapshot carries (calls, outbox times, tweets, the feed's mark, hour buckets in
+ * keys) is moved by the same whole number of hours to just before now
+ * (`rebased`): a seeded store is as old when the test runs as it was when it was
+ * recorded, whatever the date, and the time of day it was recorded at is kept to
+ * the hour's fraction (so a tweet-time order, a quiet window's minutes and a
+ * follow-up's point stay what they were).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { openStore, type Store } from '../../src/store/index.ts';
@@ -22,6 +28,47 @@ const file = (version: number) => new URL(`../store/versions/v${version}.json`, 
 
 export async function readSnapshot(version: number): Promise<SnapshotRow[]> {
   return JSON.parse(await readFile(file(version), 'utf8')) as SnapshotRow[];
+}
+
+const HOUR = 3_600_000;
+/** Epoch milliseconds between 2020 and 2050: the only numbers taken for times. */
+const isInstant = (n: number) => Number.isInteger(n) && n >= 1_577_836_800_000 && n < 2_524_608_000_000;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+/** A 13-digit instant standing alone inside a key or an id (never part of a longer run of digits). */
+const INSTANT_IN_TEXT = /(?<![0-9])1[5-9]\d{11}(?![0-9])/g;
+
+/** When a snapshot was recorded: a row with an expiry carries it exactly (expires - ttlMs). */
+export function recordedAt(rows: readonly SnapshotRow[]): number {
+  for (const r of rows) {
+    const expires = (r.value as { expires?: unknown } | null)?.expires;
+    if (r.ttlMs !== null && typeof expires === 'number') return expires - r.ttlMs;
+  }
+  throw new Error('the snapshot has no row with an expiry to tell when it was recorded');
+}
+
+/** How far a snapshot's times move so that it was recorded within the hour before `now`. */
+export function shiftFor(rows: readonly SnapshotRow[], now = Date.now()): number {
+  return Math.floor((now - recordedAt(rows)) / HOUR) * HOUR;
+}
+
+/** The rows with every time they carry moved by `shift` (a whole number of hours). */
+export function rebased(rows: readonly SnapshotRow[], shift: number): SnapshotRow[] {
+  if (shift % HOUR !== 0) throw new Error('snapshots move by whole hours, or their hour buckets would not follow');
+  const text = (s: string) =>
+    ISO.test(s)
+      ? new Date(Date.parse(s) + shift).toISOString()
+      : s.replace(INSTANT_IN_TEXT, (d) => (isInstant(Number(d)) ? String(Number(d) + shift) : d));
+  const move = (v: unknown): unknown => {
+    if (typeof v === 'number') return isInstant(v) ? v + shift : v;
+    if (typeof v === 'string') return text(v);
+    if (Array.isArray(v)) return v.map(move);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [text(k), move(x)]));
+    return v;
+  };
+  // The watcher's per-hour counts of shilled tokens are keyed by the hour's number.
+  const key = (k: string) =>
+    text(k).replace(/^(watch::shills:)(\d+)$/, (_, p: string, h: string) => `${p}${Number(h) + shift / HOUR}`);
+  return rows.map((r) => ({ key: key(r.key), value: move(r.value), ttlMs: r.ttlMs }));
 }
 
 /** Rows as stored, their keyv envelope parsed so the file reads and diffs well. */
@@ -54,8 +101,9 @@ export function rowsOf(snapshot: readonly SnapshotRow[], now = Date.now()): RawR
  * Writes what a store of `version` held into the empty store at `url`, below
  * today's code (no schema check runs on these rows until the next open).
  */
-export async function seedVersion(url: string, version: number): Promise<SnapshotRow[]> {
-  const snapshot = await readSnapshot(version);
+export async function seedVersion(url: string, version: number, now = Date.now()): Promise<SnapshotRow[]> {
+  const recorded = await readSnapshot(version);
+  const snapshot = rebased(recorded, shiftFor(recorded, now));
   const raw = await rawOnly(url);
   await raw.store.putRows(rowsOf(snapshot));
   await raw.close();
