@@ -2,7 +2,7 @@
  * What a default install costs upstream: a simulated day with the sandbox.
  * The feed's pace comes from the default configuration (FEED_REQUESTS_PER_MINUTE
  * where it exists, else WATCH_CRON), so whoever changes it reruns
- * `npm run bench cost` and copies the rows into the README.
+ * `npm run bench cost` and copies the rows into docs/operations.md ("What it costs upstream").
  *
  * The day: the real watcher, delivery and follow-ups against the embedded
  * sandbox, one tick per feed read the default pace allows, the sandbox feed

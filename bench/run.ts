@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: prints every figure as a table. Figures, not pass/fail
- * tests: the machine and its load move them; the README records the latest.
+ * tests: the machine and its load move them; docs/benchmarks.md records the latest.
  */
 import { cpus, totalmem } from 'node:os';
 import { benchCommands } from './commands.ts';

@@ -143,8 +143,8 @@ test('subscriptions change only through src/alerts/subscriptions.ts', () => {
   assert.deepEqual(writersOf(/\bsub(?:scription)?s\.(?:put|delete)\(/, ['src/alerts/subscriptions.ts']), []);
 });
 
-test('the README draws the order and the leaves this test enforces', () => {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+test('the layout page (docs/architecture.md) draws the order and the leaves this test enforces', () => {
+  const readme = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
   const drawn = readme.match(/^(main > [a-z >]+)$/m)?.[1]?.split(' > ');
   assert.deepEqual(drawn, ORDER.map(([name]) => name).reverse(), 'the layer line under "Layout"');
   const leaves = readme.match(/^\s+leaves: ([a-z0-9, ]+)$/m)?.[1]?.split(', ');

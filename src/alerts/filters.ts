@@ -1,6 +1,6 @@
 /**
  * What a channel wants to hear about. The defaults are what "high score" means
- * when a channel says nothing (documented in the README next to these numbers),
+ * when a channel says nothing (documented in docs/alerts.md next to these numbers),
  * and every filter can be written back as the exact `/subscribe` line that
  * recreates it, so settings can be copied between channels.
  */

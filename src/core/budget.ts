@@ -3,7 +3,7 @@
  * autocomplete, Discord's "Token card" and automatic cards draw on one budget
  * per sender, charged per upstream request (not per query: ten addresses on
  * two chains are twenty requests), and each lookup is bounded on its own. The
- * README's Security section quotes these numbers; the cost tests hold the code
+ * docs/security.md quotes these numbers; the cost tests hold the code
  * to them.
  */
 import type { Platform } from './command.ts';

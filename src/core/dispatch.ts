@@ -26,7 +26,7 @@ import { createRunner, senderOf, type RunOptions } from './run.ts';
 
 export type { RunOptions } from './run.ts';
 
-/** Commands (and button presses) per user per window: the README's Security section quotes it. */
+/** Commands (and button presses) per user per window: docs/security.md quotes it. */
 export const DEFAULT_USER_LIMIT = { count: 10, windowMs: 30_000 } as const;
 
 export interface DispatcherOptions {

@@ -3,7 +3,7 @@
  * point and through all of them together, driven as hard as a user can (a new
  * query each time, so no cache helps) through discord.js against the fake. The
  * command limit and the lookup budget run on an injected clock; a minute is
- * covered by moving it. Each test prints its count and fails above the README.
+ * covered by moving it. Each test prints its count and fails above docs/security.md.
  */
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
@@ -126,7 +126,7 @@ async function autocardsMinute(r: Rig, user: FakeUser, channels: readonly string
 
 function report(t: TestContext, entry: string, made: number): void {
   const bound = readmeBound(entry);
-  t.diagnostic(`${entry}: one user caused ${made} upstream requests in a minute (README bound ${bound})`);
+  t.diagnostic(`${entry}: one user caused ${made} upstream requests in a minute (docs/security.md bound ${bound})`);
   assert.ok(made <= bound, `${entry}: ${made} upstream requests > ${bound}`);
 }
 

@@ -3,7 +3,7 @@
  * automatic cards and commands together, driven as hard as a user can (a new
  * query each time, so no cache helps) through grammY against the fake. The
  * limits run on an injected clock. Each test prints its count and fails above
- * the README's bound.
+ * the bound in docs/security.md.
  */
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
@@ -13,7 +13,7 @@ import { readmeBound } from '../helpers/readme-bounds.ts';
 
 function report(t: TestContext, entry: string, made: number): void {
   const bound = readmeBound(entry);
-  t.diagnostic(`${entry}: one user caused ${made} upstream requests in a minute (README bound ${bound})`);
+  t.diagnostic(`${entry}: one user caused ${made} upstream requests in a minute (docs/security.md bound ${bound})`);
   assert.ok(made <= bound, `${entry}: ${made} upstream requests > ${bound}`);
 }
 
