@@ -1,15 +1,17 @@
 /**
  * "May this user change this group's alerts?" Only the group's creator and
- * administrators may. Asking costs a getChatMember call, so answers are kept
- * briefly: a yes for a minute, a no only for seconds, so that a user who was
- * just promoted is not refused for long.
+ * administrators may. Telegram is asked at every check: a yes kept even for a
+ * minute let an admin demoted meanwhile apply a preset or change the digest
+ * (issue 39), and a getChatMember call per press or command is cheap beside the
+ * message it answers with. Only a no is kept, for seconds: a member sending
+ * admin commands in a loop costs one call per few seconds, and a user just
+ * promoted is not refused for long.
  */
 import type { Api } from 'grammy';
 import type { Logger } from 'pino';
 import { TtlCache } from '../../api/cache.ts';
 
 export interface AdminCheckOptions {
-  readonly yesTtlMs?: number;
   readonly noTtlMs?: number;
   /** Most answers kept; the oldest go first. */
   readonly maxEntries?: number;
@@ -21,37 +23,25 @@ export interface AdminCheck {
 }
 
 export function createAdminCheck(api: Api, log: Logger, o: AdminCheckOptions = {}): AdminCheck {
-  const yesTtl = o.yesTtlMs ?? 60_000;
   const noTtl = o.noTtlMs ?? 5_000;
   const max = o.maxEntries ?? 10_000;
   const now = o.now ?? Date.now;
-  const cache = new TtlCache<boolean>(max);
-  const asking = new Map<string, Promise<boolean>>();
-
-  async function ask(chatId: number, userId: number, key: string): Promise<boolean> {
-    try {
-      const member = await api.getChatMember(chatId, userId);
-      const admin = member.status === 'creator' || member.status === 'administrator';
-      cache.set(key, admin, admin ? yesTtl : noTtl, now());
-      return admin;
-    } catch (err) {
-      // Unknown means no: a settings change can be retried, a wrong yes cannot be taken back.
-      log.warn({ err }, 'telegram: could not check admin status');
-      return false;
-    }
-  }
+  const refused = new TtlCache<true>(max);
 
   return {
-    isAdmin(chatId, userId) {
+    async isAdmin(chatId, userId) {
       const key = `${chatId}:${userId}`;
-      const hit = cache.get(key, now());
-      if (hit !== undefined) return Promise.resolve(hit);
-      let p = asking.get(key);
-      if (!p) {
-        p = ask(chatId, userId, key).finally(() => asking.delete(key));
-        asking.set(key, p);
+      if (refused.get(key, now())) return false;
+      try {
+        const member = await api.getChatMember(chatId, userId);
+        const admin = member.status === 'creator' || member.status === 'administrator';
+        if (!admin) refused.set(key, true, noTtl, now());
+        return admin;
+      } catch (err) {
+        // Unknown means no: a settings change can be retried, a wrong yes cannot be taken back.
+        log.warn({ err }, 'telegram: could not check admin status');
+        return false;
       }
-      return p;
     },
   };
 }

@@ -204,3 +204,40 @@ test('from the group link an admin sets the group in their private chat; a membe
   const refused = await r.ask(theirs, `/start set_${grp.id}`, member);
   assert.match(refused.text!, /Only that chat's admins/);
 });
+
+test('an admin demoted in the group is refused at the next press and command, in the group and from the private link', async (t) => {
+  const r = await rig(t);
+  const grp = group(-4905, 'Demoted');
+  r.fake.setMember(grp.id, admin.id, 'administrator');
+  // Two panels opened as an admin: in the group, and from its link in the private chat.
+  let panel = await openHere(r, grp);
+  panel = await press(r, panel, 'Presets', admin, grp);
+  panel = await press(r, panel, 'Early gems', admin, grp);
+  const mine = { id: admin.id, type: 'private' as const };
+  let away = await r.ask(mine, `/start set_${grp.id}`, admin);
+  away = await press(r, away, 'Alerts', admin, mine);
+  r.fake.setMember(grp.id, admin.id, 'member');
+
+  // The Apply button they saw as an admin: told why on the button, nothing stored, the panel as it was.
+  const edits = current(r, panel, grp).edits.length;
+  const apply = r.fake.pressButton({
+    chatId: grp.id,
+    messageId: panel.message_id,
+    data: button(current(r, panel, grp), 'Apply'),
+    from: admin,
+  });
+  const refused = await eventually(() => r.fake.answersFor(apply)[0], 'the press to be answered');
+  assert.match(refused.text ?? '', /Only group admins may change/);
+  assert.equal(current(r, panel, grp).edits.length, edits);
+  const on = r.fake.pressButton({
+    chatId: mine.id,
+    messageId: away.message_id,
+    data: button(current(r, away, mine), 'Turn alerts on'),
+    from: admin,
+  });
+  const there = await eventually(() => r.fake.answersFor(on)[0], 'the private press to be answered');
+  assert.match(there.text ?? '', /Only that chat's admins/);
+  const typed = await r.ask(grp, '/subscribe token_score:60', admin);
+  assert.match(typed.text!, /Only group admins may change/);
+  assert.equal(await sub(r, grp), undefined, 'nothing stored for the group');
+});
