@@ -19,11 +19,11 @@ const SOUND = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <link rel="stylesheet" href="/style.css"></head><body><main><h1>Top callers</h1>
 <table><caption>Last 7 days</caption><thead><tr><th scope="col">Member</th><th scope="col">Hit rate</th></tr></thead>
 <tbody><tr><td>@alice 龙币</td><td>67% of 3</td></tr><tr><td>@боб</td><td>50% of 4</td></tr></tbody></table>
-<p class="sr-only">Screen-reader text that sits on top of nothing a visitor sees</p></main></body></html>`;
+<p class="sr-only">Screen-reader text drawn over the heading, clipped to nothing</p></main></body></html>`;
 
 const STYLE = `body { font: 16px/1.4 sans-serif; margin: 0 16px; color: #111; background: #fff; }
-table { border-collapse: collapse; width: 100%; } td, th { padding: 4px; text-align: left; }
-.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }`;
+h1 { margin-top: 0; } table { border-collapse: collapse; width: 100%; } td, th { padding: 4px; text-align: left; }
+.sr-only { position: absolute; top: 0; left: 16px; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }`;
 
 const BROKEN = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Broken</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>

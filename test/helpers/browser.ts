@@ -184,9 +184,13 @@ export async function layoutReport(page: Page, minFontPx = 12): Promise<LayoutRe
       const s = getComputedStyle(el);
       return s.overflowX !== 'visible' || s.clipPath !== 'none' || (s.clip !== 'auto' && s.clip !== '');
     };
-    /** The part of `el`'s ancestors' clipping that remains: the visible horizontal span. */
-    const visibleSpan = (el: PageElement, left: number, right: number): [number, number] => {
-      for (let a = el.parentElement; a; a = a.parentElement) {
+    /**
+     * What remains of the span left..right once `from` and its ancestors clip it (overflow, clip,
+     * clip-path): the visible horizontal span. A box starts at its parent (its own overflow clips
+     * its content, not itself); a text at the element holding it.
+     */
+    const visibleSpan = (from: PageElement | null, left: number, right: number): [number, number] => {
+      for (let a = from; a; a = a.parentElement) {
         if (a === document.documentElement || a === document.body) continue;
         if (!clips(a)) continue;
         const r = a.getBoundingClientRect();
@@ -206,7 +210,7 @@ export async function layoutReport(page: Page, minFontPx = 12): Promise<LayoutRe
       if (!shown(el)) continue;
       const r = el.getBoundingClientRect();
       if (r.width === 0 || r.height === 0) continue;
-      const [left, right] = visibleSpan(el, r.left, r.right);
+      const [left, right] = visibleSpan(el.parentElement, r.left, r.right);
       if (right <= left) continue; // clipped away entirely
       if (left < -0.5 || right > vw + 0.5)
         overflowing.push(`${label(el)} spans ${Math.round(left)}..${Math.round(right)} px of a ${vw} px viewport`);
@@ -221,7 +225,8 @@ export async function layoutReport(page: Page, minFontPx = 12): Promise<LayoutRe
       const text = n.textContent?.trim() ?? '';
       const el = n.parentElement;
       if (!text || !el || !shown(el)) continue;
-      if (['SCRIPT', 'STYLE', 'NOSCRIPT', 'TITLE'].includes(el.tagName)) continue;
+      // SVG's tag names are lower case: <title> and <desc> are a chart's text alternative, never drawn.
+      if (['SCRIPT', 'STYLE', 'NOSCRIPT', 'TITLE', 'DESC'].includes(el.tagName.toUpperCase())) continue;
       const range = document.createRange();
       range.selectNodeContents(n);
       const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
