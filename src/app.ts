@@ -312,6 +312,7 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
         ...(config.feedRequestsPerMinute !== undefined ? { feedRequestsPerMinute: config.feedRequestsPerMinute } : {}),
         followups,
         onTick: counted.onTick,
+        onFeedRequest: counted.onFeedRequest,
         onTickError: counted.onTickError,
         onFollowups: counted.onFollowups,
         ...opts,

@@ -117,8 +117,9 @@ export async function paidBroadcasts(
         if (policy.messages % PAID_LOG_EVERY === 0)
           log.info({ messages: policy.messages, starsToday: policy.spentToday }, 'telegram: paid broadcasts sent');
       },
+      // Each refused send is counted; the pause they cause is logged once.
+      refusal: () => metrics.paidRefusals.inc(),
       refused(reason, until) {
-        metrics.paidRefusals.inc();
         log.warn(
           { reason, retryAt: new Date(until).toISOString() },
           'telegram: paid broadcast refused (Stars balance or eligibility); alerts go at the free rate meanwhile',

@@ -54,6 +54,8 @@ export interface FeedReaderOptions {
   /** Aborted when the watcher stops: a wait for the budget ends at once. */
   readonly signal: AbortSignal;
   readonly stopped: () => boolean;
+  /** Told of every feed request as it goes out (each page, the head, one that fails or is refused). */
+  readonly onRequest?: () => void;
 }
 
 export interface FeedReader {
@@ -96,7 +98,11 @@ export function createFeedReader(o: FeedReaderOptions): FeedReader {
    * back. A leader that lost its lease stops reading at once.
    */
   async function feedRequest(params: Parameters<KolClient['getTweets']>[0]) {
-    if (!budget) return o.api.getTweets(params, { budgetMs: o.budgetMs, cache: 'bypass' });
+    if (!budget) {
+      reads++;
+      o.onRequest?.();
+      return o.api.getTweets(params, { budgetMs: o.budgetMs, cache: 'bypass' });
+    }
     for (let w = budget.waitMs(now()); w > 0; w = budget.waitMs(now())) {
       if (o.stopped()) break;
       await o.sleep(w, o.signal);
@@ -105,6 +111,8 @@ export function createFeedReader(o: FeedReaderOptions): FeedReader {
     if (o.lease.status() !== 'leader') throw new LeaseLostError('lease lost while reading the feed');
     budget.start(now(), reads > readsAtTick);
     reads++;
+    // Counted as it leaves: a read that ends in a refusal or a failure cost a request all the same.
+    o.onRequest?.();
     try {
       const r = await o.api.getTweets(params, { budgetMs: o.budgetMs, cache: 'bypass', attempts: 1, quiet: true });
       if (budget.succeeded() && slowed) {

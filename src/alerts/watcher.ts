@@ -83,6 +83,8 @@ export interface WatcherOptions {
   readonly followups?: Followups;
   readonly onFollowups?: (r: RoundResult) => void;
   readonly onTick?: (r: TickResult) => void;
+  /** Every feed request the watcher makes (each page; refused and failed ones too), as it goes out. */
+  readonly onFeedRequest?: () => void;
   /** Chart, trading and safety links on alerts (the operator's LINKS_*); absent: the defaults. */
   readonly links?: LinkSet;
   /** A scheduled tick failed (upstream or store); the next tick retries. */
@@ -145,6 +147,7 @@ export function createWatcher(o: WatcherOptions): Watcher {
     sleep,
     signal: abort.signal,
     stopped: () => stopped,
+    ...(o.onFeedRequest ? { onRequest: o.onFeedRequest } : {}),
   });
   const runTick = createTicker({
     ...o,

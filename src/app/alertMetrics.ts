@@ -13,6 +13,7 @@ export interface AlertMetrics {
   readonly onResult: NonNullable<DeliveryOptions['onResult']>;
   readonly onDrained: NonNullable<DeliveryOptions['onDrained']>;
   readonly onTick: NonNullable<WatcherOptions['onTick']>;
+  readonly onFeedRequest: NonNullable<WatcherOptions['onFeedRequest']>;
   readonly onTickError: NonNullable<WatcherOptions['onTickError']>;
   readonly onFollowups: NonNullable<WatcherOptions['onFollowups']>;
 }
@@ -39,9 +40,10 @@ export function alertMetrics(metrics: Metrics, now: () => number = Date.now): Al
       metrics.authorUnknown.inc({}, r.lookup.unknown);
       metrics.alertsHeld.inc({}, r.held);
       if (r.lagMs !== null) metrics.watcherLag.set(r.lagMs / 1000);
-      metrics.feedRequests.inc({}, r.reads);
       for (const ms of r.firstReadMs) metrics.tweetToRead.observe(ms / 1000);
     },
+    // Where the request is made, not from a tick's result: a tick that fails never reports one.
+    onFeedRequest: () => metrics.feedRequests.inc(),
     onTickError: () => metrics.watcherTicks.inc({ result: 'error' }),
     onFollowups: (f) => {
       metrics.followupRequests.inc({}, f.requests);

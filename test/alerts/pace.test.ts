@@ -222,3 +222,18 @@ test('/metrics: the delays of an alert, tweet to first read, read to sent and tw
   assert.match(text, /kolradar_alert_tweet_to_sent_seconds_count\{platform="console"\} 2/);
   assert.match(text, /kolradar_feed_requests_total \d+/);
 });
+
+test('/metrics: a feed read the upstream refuses (429) or fails (503) is a feed request all the same', async (t) => {
+  const { alertHarness } = await import('./harness.ts');
+  const h = await alertHarness(t);
+  await h.store.subscriptions.put(openSubscription('console', 'chat-1'));
+  await h.cycle();
+  const counted = () => Number(/^kolradar_feed_requests_total (\d+)$/m.exec(h.app.metrics.render())?.[1] ?? 0);
+  assert.equal(counted(), h.sb.count('8'), 'the reads that were answered');
+  h.sb.setFaults({ rateLimit: { count: 1, retryAfterSec: 1 }, operations: ['8'] });
+  await assert.rejects(h.cycle());
+  h.sb.setFaults({ burst5xx: 1, operations: ['8'] });
+  await assert.rejects(h.cycle());
+  h.sb.clearFaults();
+  assert.equal(counted(), h.sb.count('8'), 'every request the upstream saw, the refused and the failed among them');
+});

@@ -114,12 +114,22 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
   });
   // Alerts get their own transport: paced the same (one Pacer), but a 429, or a chat whose own limit is further
   // away than one send interval, goes back to delivery, which schedules that destination and serves the others.
-  const senderApi = new Api(o.token, { ...client, timeoutSeconds: 30 });
-  // Only alerts may go out paid (pacing.paid, when the operator opted in): replies never cost Stars.
-  senderApi.config.use(
-    pacingTransformer(pacer, { retries: 0, maxWaitMs: 0, pace: { maxChatWaitMs: pacer.secondMs, paid: true } }),
-  );
-  const sender: Sender = createTelegramSender({ api: senderApi, log, secondMs: pacer.secondMs, pacer });
+  const deliveryApi = (paid: boolean) => {
+    const api = new Api(o.token, { ...client, timeoutSeconds: 30 });
+    api.config.use(
+      pacingTransformer(pacer, { retries: 0, maxWaitMs: 0, pace: { maxChatWaitMs: pacer.secondMs, paid } }),
+    );
+    return api;
+  };
+  // Only new alerts may go out paid (pacing.paid, when the operator opted in): replies, merged
+  // bursts, summaries, digests and notices never cost Stars.
+  const sender: Sender = createTelegramSender({
+    api: deliveryApi(false),
+    ...(o.pacing?.paid ? { paidApi: deliveryApi(true) } : {}),
+    log,
+    secondMs: pacer.secondMs,
+    pacer,
+  });
 
   const inflight = new Set<Promise<unknown>>();
   const track = (p: Promise<unknown>): void => {

@@ -44,8 +44,10 @@ export const LEDGER_EVERY_MS = 1_000;
 export interface PaidEvents {
   /** One message went out paid: `stars` is what it cost (0.1). */
   sent?(stars: number): void;
-  /** Telegram refused a paid send; paying pauses until `until` (ms since the epoch). */
+  /** Telegram refused paying: paying pauses until `until` (ms since the epoch). Said once per pause. */
   refused?(reason: string, until: number): void;
+  /** Every paid send Telegram refused, those refused together in one pause included (for /metrics). */
+  refusal?(): void;
   /** The day's cap is reached; free sending goes on until the next UTC day. */
   capped?(spentStars: number): void;
 }
@@ -150,6 +152,7 @@ export class PaidBroadcasts {
   refused(reason: string): void {
     this.release();
     this.refusals++;
+    this.#events.refusal?.();
     const t = this.#now();
     // Several sends in flight are refused together: one pause, said once.
     if (t < this.#pausedUntil) return;

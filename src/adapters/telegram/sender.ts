@@ -25,6 +25,8 @@ import {
 export interface TelegramSenderOptions {
   /** A grammY Api whose transport paces sends without retrying 429s. */
   readonly api: Api;
+  /** The same, but a send the free bot-wide window would make wait goes out paid: used for new alerts only (Posting.mayPay). */
+  readonly paidApi?: Api;
   readonly log: Logger;
   /** Real milliseconds per Telegram second (1000 unless the clock is scaled in tests). */
   readonly secondMs: number;
@@ -47,7 +49,7 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
       return wait > o.secondMs ? wait : 0;
     },
     marksOnWire: true,
-    async send(chatId, view, _nonce, threadId, wire): Promise<SendResult> {
+    async send(chatId, view, _nonce, threadId, wire, how): Promise<SendResult> {
       let message: TelegramMessage;
       try {
         message = toTelegramHtml(view);
@@ -60,7 +62,8 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
       const wait = o.pacer?.readyIn(chatId, message.photo && message.textAfterPhoto ? 2 : 1) ?? 0;
       if (wait > o.secondMs) return { kind: 'paced', afterMs: wait };
       try {
-        const go = () => sendRendered(o.api, chatParam(chatId), message, o.log, { threadId });
+        const api = how?.mayPay && o.paidApi ? o.paidApi : o.api;
+        const go = () => sendRendered(api, chatParam(chatId), message, o.log, { threadId });
         const id = await (wire ? onWire.run(wire, go) : go());
         return { kind: 'sent', messageId: String(id) };
       } catch (err) {

@@ -64,6 +64,8 @@ export function postingOf(e: OutboxEntry, sub: Subscription | undefined, locale?
     ...(p.publish ? { publish: true } : {}),
     ...(p.forum ? { forum: p.forum } : {}),
     ...(alert ? { title: `${alert.token.symbol ? `$${alert.token.symbol} ` : ''}${alert.token.name}`.trim() } : {}),
+    // Speed is bought for new alerts only (README, Paid broadcasts); a test alert is one chat's, never worth Stars.
+    ...(alert && !alert.test ? { mayPay: true as const } : {}),
     ...(p.personal ? { dm: true } : {}),
     ...(locale ? { locale } : {}),
   };

@@ -104,6 +104,11 @@ export interface Posting {
   readonly title?: string;
   /** A person's own subscription (a DM): some platform answers mean less there. */
   readonly dm?: boolean;
+  /**
+   * A new alert, the one kind of message that may go out as a paid broadcast where the operator
+   * turned them on (Telegram): merged bursts, summaries, digests, notices and edits go free.
+   */
+  readonly mayPay?: true;
   /** The destination's language, for what the sender adds itself (the hourly summary of unpublished alerts). */
   readonly locale?: string;
 }

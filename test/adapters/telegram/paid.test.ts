@@ -12,6 +12,12 @@ import { createMetrics } from '../../../src/ops/metrics.ts';
 import { openStore } from '../../../src/store/index.ts';
 import { paidLedger } from '../../../src/store/paid.ts';
 import { startTelegramFake, type TelegramFake } from '../../fakes/telegram/index.ts';
+import { createDelivery } from '../../../src/alerts/delivery.ts';
+import { mergedEntry } from '../../../src/alerts/merge.ts';
+import type { OutboxEntry } from '../../../src/store/outbox.ts';
+import { openSubscription } from '../../helpers/subscriptions.ts';
+import { until } from '../../helpers/wait.ts';
+import { alertContent } from '../../alerts/delivery/kit.ts';
 
 const card: CardView = { kind: 'card', title: 'Alert', description: 'body', links: [] };
 const TIME_SCALE = 0.05;
@@ -25,7 +31,14 @@ interface Seen {
 
 async function fanOut(
   t: TestContext,
-  o: { chats: number; stars: number; maxStarsPerDay: number; now?: () => number },
+  o: {
+    chats: number;
+    stars: number;
+    maxStarsPerDay: number;
+    now?: () => number;
+    /** The policy as the bot wires it (bot.ts), counting into these metrics. */
+    metrics?: ReturnType<typeof createMetrics>;
+  },
 ): Promise<{ fake: TelegramFake; policy: PaidBroadcasts; seen: Seen; results: string[] }> {
   const fake = await startTelegramFake({
     knownChatsOnly: false,
@@ -42,7 +55,9 @@ async function fanOut(
     refused: (reason) => void seen.refused.push(reason),
     capped: () => void seen.capped++,
   };
-  const policy = new PaidBroadcasts({ maxStarsPerDay: o.maxStarsPerDay, events, ...(o.now ? { now: o.now } : {}) });
+  const policy = o.metrics
+    ? await paidBroadcasts({ maxStarsPerDay: o.maxStarsPerDay }, o.metrics, silentLogger())
+    : new PaidBroadcasts({ maxStarsPerDay: o.maxStarsPerDay, events, ...(o.now ? { now: o.now } : {}) });
   const adapter = createTelegramAdapter({
     token: fake.token,
     apiRoot: fake.apiRoot,
@@ -62,7 +77,8 @@ async function fanOut(
   const worker = async () => {
     while (next < ids.length) {
       const id = ids[next++]!;
-      results.push((await adapter.sender.send(id, card, 'n')).kind);
+      // As delivery sends a new alert: it may pay.
+      results.push((await adapter.sender.send(id, card, 'n', undefined, undefined, { mayPay: true })).kind);
     }
   };
   await Promise.all(Array.from({ length: 64 }, worker));
@@ -100,6 +116,17 @@ test('when the balance runs out half-way, the rest goes free: nothing lost, noth
   assert.match(seen.refused[0]!, /BALANCE_TOO_LOW/);
   assert.equal(ok.filter((q) => q.paid).length, 30, 'no paid send after the refusal');
   assert.deepEqual(fake.violations, []);
+});
+
+test('/metrics counts every paid send Telegram refused, not one per pause', async (t) => {
+  const metrics = createMetrics();
+  // A balance of nothing: every paid send the fan-out makes is refused, many of them in flight together.
+  const { fake } = await fanOut(t, { chats: 150, stars: 0, maxStarsPerDay: 100, metrics });
+  assert.equal(posted(fake).length, 150, 'every chat got its alert at the free rate');
+  const refused = fake.requests.filter((q) => q.method === 'sendMessage' && q.paid && q.status !== 200).length;
+  assert.ok(refused >= 1, 'Telegram refused paying');
+  const counted = Number(/^kolradar_telegram_paid_refusals_total (\d+)$/m.exec(metrics.render())?.[1]);
+  assert.equal(counted, refused, 'each refused send counted');
 });
 
 test('the day’s cap stops paying, free sending goes on, and the next UTC day pays again', async (t) => {
@@ -140,13 +167,16 @@ test('paid sends, their Stars and a refusal reach /metrics and the log (the bot�
     assert.ok(policy.reserve());
     policy.charged();
   }
+  // Two paid sends in flight together, both refused: two refusals counted, one pause said.
   assert.ok(policy.reserve());
+  assert.ok(policy.reserve());
+  policy.refused('Bad Request: BALANCE_TOO_LOW');
   policy.refused('Bad Request: BALANCE_TOO_LOW');
   assert.equal(policy.reserve(), false, 'paying pauses after a refusal');
   const text = metrics.render();
   assert.match(text, /^kolradar_telegram_paid_messages_total 3$/m);
   assert.match(text, /^kolradar_telegram_paid_stars_total 0\.3/m);
-  assert.match(text, /^kolradar_telegram_paid_refusals_total 1$/m);
+  assert.match(text, /^kolradar_telegram_paid_refusals_total 2$/m);
   assert.ok(lines.some((l) => /paid broadcasts on/.test(l) && /"maxStarsPerDay":1/.test(l)));
   assert.equal(lines.filter((l) => /paid broadcast refused/.test(l)).length, 1);
 });
@@ -179,4 +209,62 @@ test('the day’s spending is kept in the store: a restart goes on from it, and 
   const tomorrow = new PaidBroadcasts({ maxStarsPerDay: 0.5, now: () => now, ledger });
   await tomorrow.sync();
   assert.equal(spend(tomorrow, 5), 5);
+});
+
+test('paid broadcasts go to new alerts only: merged bursts and notices to as many chats go free', async (t) => {
+  const fake = await startTelegramFake({ knownChatsOnly: false, timeScale: TIME_SCALE, paidBroadcast: { stars: 100 } });
+  const store = await openStore('memory:');
+  const policy = new PaidBroadcasts({ maxStarsPerDay: 100 });
+  const adapter = createTelegramAdapter({
+    token: fake.token,
+    apiRoot: fake.apiRoot,
+    dispatcher: undefined as never,
+    store,
+    log: silentLogger(),
+    pacing: { timeScale: TIME_SCALE, paid: policy },
+  });
+  const delivery = createDelivery({
+    outbox: store.outbox,
+    subscriptions: store.subscriptions,
+    senders: [adapter.sender],
+    log: silentLogger(),
+  });
+  t.after(async () => {
+    await delivery.stop();
+    await store.close();
+    await fake.close();
+  });
+  const chats = Array.from({ length: 120 }, (_, i) => String(3_000_000 + i));
+  for (const id of chats) await store.subscriptions.put(openSubscription('telegram', id));
+  const alert = (id: string, i: number): OutboxEntry => ({
+    id: `tw${i}:telegram:${id}`,
+    subId: `telegram:${id}`,
+    platform: 'telegram',
+    chatId: id,
+    isGroup: false,
+    content: alertContent(i),
+    createdAt: Date.now(),
+    state: 'pending',
+    attempts: 0,
+    notBefore: 0,
+  });
+  // A merged burst and a notice for every chat at once: more than the free 30 a second.
+  const free = chats.flatMap((id) => [
+    mergedEntry('burst', [alert(id, 1), alert(id, 2)], Date.now()),
+    { ...alert(id, 3), id: `notice:${id}`, content: { kind: 'notice' as const, text: 'maintenance tonight' } },
+  ]);
+  await store.outbox.enqueue('free', free);
+  await delivery.drain();
+  const ok = () => posted(fake).length;
+  await until(() => ok() === 240, 'every merged burst and notice delivered');
+  assert.equal(fake.paidSends, 0, 'none of them paid');
+  // The same chats' new alerts: what the free window cannot take at once goes paid.
+  await store.outbox.enqueue(
+    'alerts',
+    chats.map((id) => alert(id, 4)),
+  );
+  await delivery.drain();
+  await until(() => ok() === 360, 'every new alert delivered');
+  assert.ok(fake.paidSends > 0, 'new alerts bought speed');
+  assert.deepEqual(fake.violations, []);
 });
