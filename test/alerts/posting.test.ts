@@ -39,10 +39,11 @@ test('a forum post is titled with the token; a person’s own subscription is a 
   assert.deepEqual(postingOf(alert(), sub({ forum: { tags: ['9'] } })), {
     forum: { tags: ['9'] },
     title: '$WIF dogwifhat',
+    mayPay: true,
   });
   assert.equal(postingOf(alert(), sub({ personal: true }, false))?.dm, true);
   // Not every subscription without a group is a DM: only one made in a DM says so.
   assert.equal(postingOf(alert(), sub(undefined, false))?.dm, undefined);
-  assert.deepEqual(postingOf(alert(), sub(undefined)), { title: '$WIF dogwifhat' });
+  assert.deepEqual(postingOf(alert(), sub(undefined)), { title: '$WIF dogwifhat', mayPay: true });
   assert.equal(postingOf(alert(), undefined), undefined);
 });

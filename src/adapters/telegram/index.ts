@@ -34,7 +34,7 @@ import type { LookupBudget } from '../../core/budget.ts';
 import { migrateSubscription } from './migrate.ts';
 import { Pacer, type PacingOptions } from './pacer.ts';
 import { createPoller, isConflict, type Poller } from './poller.ts';
-import { createTelegramSender } from './sender.ts';
+import { createTelegramSender, deliveryApis } from './sender.ts';
 import { migrateToOf, pacingTransformer } from './transport.ts';
 import { startWebhookServer, type WebhookOptions, type WebhookServer } from './webhook.ts';
 
@@ -114,22 +114,8 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
   });
   // Alerts get their own transport: paced the same (one Pacer), but a 429, or a chat whose own limit is further
   // away than one send interval, goes back to delivery, which schedules that destination and serves the others.
-  const deliveryApi = (paid: boolean) => {
-    const api = new Api(o.token, { ...client, timeoutSeconds: 30 });
-    api.config.use(
-      pacingTransformer(pacer, { retries: 0, maxWaitMs: 0, pace: { maxChatWaitMs: pacer.secondMs, paid } }),
-    );
-    return api;
-  };
-  // Only new alerts may go out paid (pacing.paid, when the operator opted in): replies, merged
-  // bursts, summaries, digests and notices never cost Stars.
-  const sender: Sender = createTelegramSender({
-    api: deliveryApi(false),
-    ...(o.pacing?.paid ? { paidApi: deliveryApi(true) } : {}),
-    log,
-    secondMs: pacer.secondMs,
-    pacer,
-  });
+  // Only new alerts may pay (pacing.paid, opted in): replies, merged bursts, digests and notices never cost Stars.
+  const sender: Sender = createTelegramSender({ ...deliveryApis(o.token, client, pacer), log, pacer });
 
   const inflight = new Set<Promise<unknown>>();
   const track = (p: Promise<unknown>): void => {

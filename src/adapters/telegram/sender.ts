@@ -5,7 +5,7 @@
  * not resend, because the Bot API has no idempotency key and a resend could
  * post the alert twice.
  */
-import { GrammyError, HttpError, type Api } from 'grammy';
+import { Api, GrammyError, HttpError, type ApiClientOptions } from 'grammy';
 import type { Logger } from 'pino';
 import type { Sender, SendResult } from '../../alerts/delivery.ts';
 import type { View } from '../../domain/view.ts';
@@ -18,6 +18,7 @@ import {
   isConnectionRefused,
   isNotModified,
   migrateToOf,
+  pacingTransformer,
   retryAfterOf,
   topicRefusal,
 } from './transport.ts';
@@ -35,6 +36,24 @@ export interface TelegramSenderOptions {
    * when a chat frees, so a destination at its limit is scheduled rather than waited for.
    */
   readonly pacer?: Pick<Pacer, 'limits' | 'readyIn'>;
+}
+
+/**
+ * The alert sender's transports, paced by the bot's one pacer: a 429, or a chat whose own limit is
+ * further away than one send interval, goes back to delivery. With paid broadcasts on, a second
+ * one whose sends may pay, for new alerts only.
+ */
+export function deliveryApis(
+  token: string,
+  client: ApiClientOptions,
+  pacer: Pacer,
+): Pick<TelegramSenderOptions, 'api' | 'paidApi' | 'secondMs'> {
+  const api = (paid: boolean) => {
+    const a = new Api(token, { ...client, timeoutSeconds: 30 });
+    a.config.use(pacingTransformer(pacer, { retries: 0, maxWaitMs: 0, pace: { maxChatWaitMs: pacer.secondMs, paid } }));
+    return a;
+  };
+  return { api: api(false), ...(pacer.paidPolicy ? { paidApi: api(true) } : {}), secondMs: pacer.secondMs };
 }
 
 export function createTelegramSender(o: TelegramSenderOptions): Sender {
