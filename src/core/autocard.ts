@@ -181,7 +181,8 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
   const pending = new Set<string>();
 
   async function answer(text: string, w: Where, signal: AbortSignal): Promise<{ view?: View; outcome: Outcome }> {
-    const refs = findTokenRefs(text, MAX_LOOKUPS);
+    // Every reference, so the card can say how many it leaves out; lookups stay bounded below.
+    const refs = findTokenRefs(text, Number.MAX_SAFE_INTEGER);
     if (!refs.length) return { outcome: 'ok' };
     const s = await settings.get(w.platform, w.chatId, w.threadId);
     const board =
@@ -189,50 +190,75 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
     if (!s.enabled && !board) return { outcome: 'ok' };
     const cdKey = (w: Where, address: string) => cdKeyOf(w, address, board);
     const cooling = await cooldowns.getMany<number>(refs.map((r) => cdKey(w, r.address)));
-    const fresh = refsWithin(refs.filter((r, i) => cooling[i] === undefined && !pending.has(cdKey(w, r.address))));
-    if (!fresh.length) return { outcome: 'limited' };
-    const cost = refsCost(fresh);
-    // No card could be shown, or no more unknown lookups this minute (as if all were unknown), or the sender is out.
-    if (!shown.fits(chatOf(w), now()) || !unknown.fits(chatOf(w), now(), cost) || !spend(w, cost))
+    const fresh = refs.filter((r, i) => cooling[i] === undefined && !pending.has(cdKey(w, r.address)));
+    const first = refsWithin(fresh.slice(0, MAX_LOOKUPS));
+    if (!first.length) return { outcome: 'limited' };
+    const cost = refsCost(first);
+    // A card could be shown, or a call recorded: the credit never waits for the card cap (a busy chat
+    // still credits its first caller). Unknown lookups and the sender's budget bound the cost either way.
+    const showable = s.enabled && shown.fits(chatOf(w), now());
+    if ((!showable && !board) || !unknown.fits(chatOf(w), now(), cost) || !spend(w, cost))
       return { outcome: 'limited' };
     const keys = fresh.map((r) => cdKey(w, r.address));
     for (const k of keys) pending.add(k);
     try {
-      const { found, fault } = await lookupAll(fresh, signal);
+      const { found, fault } = await lookupAll(first, signal);
+      const misses = first.filter((r) => !found.some((f) => sameRef(f, r.address)));
+      if (misses.length) unknown.take(chatOf(w), now(), refsCost(misses));
+      // With the board on, the references past one lookup's bound are calls too: looked up in further
+      // bounded lookups while the sender's budget lasts (each paid before it runs).
+      const more = board ? await lookupRest(fresh.slice(first.length), w, signal) : [];
       if (fault)
         o.log.warn(
           { err: fault instanceof Error ? { name: fault.name, message: fault.message } : String(fault) },
           'autocard: lookup failed (silent)',
         );
-      const misses = fresh.filter((r) => !found.some((f) => sameRef(f, r.address)));
-      if (misses.length) unknown.take(chatOf(w), now(), refsCost(misses));
-      if (!found.length) return { outcome: fault ? 'unavailable' : 'not_found' };
+      if (!found.length && !more.length) return { outcome: fault ? 'unavailable' : 'not_found' };
       // The call is recorded whatever is shown: the card below may be capped, the credit is not.
       const recorded =
         board && o.memberCalls && w.member
           ? await recordCalls(
               o.store,
-              found,
+              [...found, ...more],
               { platform: w.platform, chatId: w.chatId, messageId: w.messageId ?? '', member: w.member },
               now(),
             )
           : [];
-      if (!s.enabled) return { outcome: 'ok' };
-      // Only a card shown takes a slot; two answers racing for the last one: the later stays silent.
+      if (!s.enabled || !found.length) return { outcome: 'ok' };
+      // Only a card shown takes a slot; past the cap the calls above stand and the chat hears nothing more.
       if (shown.take(chatOf(w), now()).waitMs > 0) return { outcome: 'limited' };
       // Only what was shown cools down: an unknown paste stays cheap to retry (the client caches misses).
       await Promise.all(found.map((f) => cooldowns.set(cdKey(w, f.item.token.address), now(), s.cooldownMs)));
       const t = await textOf(w);
-      const note = recorded.length ? o.memberCalls?.note(recorded, t, now()) : undefined;
-      return { view: await o.bind(withNote(o.cards(found, t), note), w), outcome: 'ok' };
+      const onCard = recorded.filter((r) => found.includes(r.found));
+      const note = onCard.length ? o.memberCalls?.note(onCard, t, now()) : undefined;
+      const calledMore = recorded.filter((r) => !found.includes(r.found) && r.outcome.kind === 'recorded').length;
+      const rest = leftOutNote(fresh.length - first.length, calledMore, t);
+      return { view: await o.bind(withNote(withNote(o.cards(found, t), note), rest), w), outcome: 'ok' };
     } finally {
       for (const k of keys) pending.delete(k);
     }
   }
 
+  /** The tokens among `refs`, a bounded lookup at a time while the sender can pay for the next. */
+  async function lookupRest(refs: readonly TokenRef[], w: Where, signal: AbortSignal): Promise<FoundToken[]> {
+    const out: FoundToken[] = [];
+    for (let left = refs; left.length; ) {
+      const batch = refsWithin(left);
+      if (!batch.length || !spend(w, refsCost(batch))) break;
+      const { found } = await lookupAll(batch, signal);
+      const misses = batch.filter((r) => !found.some((f) => sameRef(f, r.address)));
+      if (misses.length) unknown.take(chatOf(w), now(), refsCost(misses));
+      out.push(...found);
+      left = left.slice(batch.length);
+    }
+    return out;
+  }
+
   async function explicit(text: string, w: Where): Promise<Explicit> {
     const t = await textOf(w);
-    const refs = refsWithin(findTokenRefs(text, MAX_LOOKUPS));
+    const all = findTokenRefs(text, Number.MAX_SAFE_INTEGER);
+    const refs = refsWithin(all.slice(0, MAX_LOOKUPS));
     if (!refs.length) return { refused: { kind: 'error', message: t('lookup.messageCommandNothing') } };
     const wait = (ms: number) => formats(w.locale ? pickLocale(w.locale) : 'en').int(Math.ceil(ms / 1000));
     if (!shown.fits(chatOf(w), now())) {
@@ -247,7 +273,7 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
         const { found, fault } = await lookupAll(refs, signal);
         if (found.length) {
           shown.take(chatOf(w), now());
-          return o.bind(o.cards(found, t), w);
+          return o.bind(withNote(o.cards(found, t), leftOutNote(all.length - refs.length, 0, t)), w);
         }
         return fault
           ? toErrorView(fault, NAME, o.log, t).view
@@ -275,6 +301,14 @@ export function createAutoCards(o: AutoCardsOptions): AutoCards {
       }
     },
   };
+}
+
+/** What the card leaves out of a paste: how many references, and how many of them became calls. */
+export function leftOutNote(leftOut: number, called: number, t: T): View | undefined {
+  if (leftOut <= 0) return undefined;
+  const lines = [t('lookup.leftOut', { count: leftOut })];
+  if (called > 0) lines.push(t('board.recordedMore', { count: called }));
+  return { kind: 'text', text: lines.join('\n') };
 }
 
 /** The card with the calls' line under it. */

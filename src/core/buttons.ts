@@ -56,6 +56,7 @@ export function createButtons(o: ButtonsOptions): Buttons {
                 o.store.pages,
                 { command: a.command, options: a.options, chats, ...(a.ask ? { ask: a.ask } : {}) },
                 o.actionTtlMs,
+                { opensNew: a.opensNew === true },
               );
           }),
         );

@@ -58,6 +58,11 @@ export interface Action {
   readonly pick?: string;
   /** Marks the option currently in force, for a select menu's default. */
   readonly chosen?: boolean;
+  /**
+   * Answers with a new message and leaves the pressed one as it was (a call card under a token
+   * card: a text message cannot become a picture, and the card is the chat's, not the presser's).
+   */
+  readonly opensNew?: boolean;
   /** Set by the core before rendering. */
   id?: string;
 }

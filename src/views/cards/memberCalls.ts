@@ -44,12 +44,16 @@ export function callNote(recorded: readonly Recorded[], t: T, now: number): Text
   return { kind: 'text', text: lines.join('\n'), actions: cardButtons(shown, t) };
 }
 
-/** A "Call card" button per call (at most three): the picture, drawn when pressed. */
+/**
+ * A "Call card" button per call (at most three): the picture, drawn when pressed and sent as a
+ * message of its own, so the token card or the /stats it sits under stays as it was.
+ */
 export function cardButtons(calls: readonly Call[], t: T): Action[] {
   return calls.slice(0, 3).map((c) => ({
     label: t('board.pictureButton', { symbol: ticker(c.token.symbol, c.token.name) }),
     command: 'stats',
     options: { call: c.id },
+    opensNew: true,
   }));
 }
 
