@@ -130,6 +130,27 @@ test('a forum takes posts, not messages; a forum that requires a tag refuses a p
   assert.deepEqual(fake.forumPosts(TAGGED)[0]!.tags, [TAG]);
 });
 
+test('a forum post with an enforced nonce: the same nonce within the window answers with the first post, none opened', async (t) => {
+  const { fake, rest } = await boot(t);
+  const open = (text: string, nonce: string) =>
+    rest.post(Routes.threads(FORUM), {
+      body: { name: '$WIF on solana', message: { content: text, nonce, enforce_nonce: true } },
+    }) as Promise<{ id: string; message: { id: string; content: string } }>;
+  const first = await open('first', 'post-1');
+  const again = await open('first, sent again', 'post-1');
+  assert.equal(again.id, first.id);
+  assert.equal(again.message.content, 'first', 'the first post’s message, unchanged');
+  await open('another', 'post-2');
+  assert.deepEqual(
+    fake.forumPosts(FORUM).map((p) => p.messages.map((m) => m.content)),
+    [['first'], ['another']],
+  );
+  const { status } = await refusal(
+    rest.delete(Routes.channelMessage(first.id, first.id)).then(() => open('x', 'post-1')),
+  );
+  assert.equal(status, 404, 'the nonce of a deleted post answers Unknown Message');
+});
+
 test('crossposts: only in an announcement channel, once a message, 10 an hour, then 429 until the hour ends', async (t) => {
   let now = 1_000_000;
   const { fake, rest } = await boot(t, { clock: () => now });

@@ -124,11 +124,11 @@ export function createDiscordSender(
         let postedIn = threadId ?? chatId;
         if (how?.forum) {
           // A forum takes posts: a thread named for the token whose first message is the alert
-          // (the thread's id is that message's, so edits find it by the message id alone).
-          const { nonce: _n, enforce_nonce: _e, ...first } = body;
+          // (the thread's id is that message's, so edits find it by the message id alone). The
+          // message carries the enforced nonce: a resend after a lost answer gets the first post back.
           const post = (await window.run(() =>
             rest.post(Routes.threads(chatId), {
-              body: { name: postTitle(how.title ?? view), applied_tags: how.forum!.tags, message: first },
+              body: { name: postTitle(how.title ?? view), applied_tags: how.forum!.tags, message: body },
               ...(files ? { files } : {}),
             }),
           )) as { id: string };
@@ -147,12 +147,6 @@ export function createDiscordSender(
         if (err instanceof DiscordAPIError && err.code === NONCE_MESSAGE_DELETED) {
           return { kind: 'sent', messageId: '' };
         }
-        // A forum post carries no nonce: after a lost answer it may exist, and a resend would open a second one.
-        if (
-          how?.forum &&
-          !(err instanceof DiscordAPIError || err instanceof HTTPError || err instanceof RateLimitError)
-        )
-          return { kind: 'uncertain', reason: `forum post: ${(err as Error).message}` };
         const result = mapSendError(err, how?.dm === true);
         log.debug(
           { chatId, result: result.kind, reason: 'reason' in result ? result.reason : undefined },

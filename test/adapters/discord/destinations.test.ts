@@ -4,6 +4,11 @@
 import { test, type TestContext } from 'node:test';
 import { generateKeyPairSync } from 'node:crypto';
 import assert from 'node:assert/strict';
+import { nonceFor } from '../../../src/alerts/delivery.ts';
+import { postingOf } from '../../../src/alerts/delivery/compose.ts';
+import { translator } from '../../../src/i18n/index.ts';
+import type { AlertContent } from '../../../src/store/outbox.ts';
+import { alertView } from '../../../src/views/cards/alert.ts';
 import { snowflake, type FakeGuildConfig, type SendCommandOptions } from '../../fakes/discord/index.ts';
 import {
   embedOf,
@@ -308,6 +313,38 @@ test('a forum: /subscribe in one of its posts needs a tag it has; each token the
   });
   await publicAnswer(off);
   assert.equal(await h.app.store.subscriptions.get(`discord:${FORUM}`), undefined, 'the forum’s alerts are off');
+});
+
+test('a forum post sent again with its entry’s nonce (as after a crash before it was recorded) opens no second post', async (t) => {
+  const h = await harness(t);
+  await publicAnswer(await subscribe(h, POST, [{ name: 'tag', type: 3, value: 'alerts' }]));
+  const watcher = h.app.startAlerts([h.adapter.sender]);
+  await watcher.tick();
+  const sb = h.app.sandbox!;
+  const [tweet] = sb.addTweets(1, {
+    token: sb.data.tokens[20]!.id,
+    kol: sb.data.kols[2]!.id,
+    tokenScore: 90,
+    kolScore: 90,
+  });
+  await watcher.tick();
+  const posts = () => h.fake.forumPosts(FORUM).filter((p) => p.thread.id !== POST);
+  await until(() => posts().length === 1, 'the post');
+  await settled(h);
+  const entry = await h.app.store.outbox.get(`${tweet!.id}:discord:${FORUM}`);
+  assert.ok(entry, 'the outbox entry behind the post');
+  assert.equal(posts()[0]!.messages[0]!.nonce, nonceFor(entry.id), 'posted with the entry’s nonce');
+  const sub = await h.app.store.subscriptions.get(`discord:${FORUM}`);
+  const again = await h.adapter.sender.send(
+    FORUM,
+    alertView(entry.content as AlertContent, translator('en')),
+    nonceFor(entry.id),
+    undefined,
+    undefined,
+    postingOf(entry, sub),
+  );
+  assert.deepEqual(again, { kind: 'sent', messageId: posts()[0]!.thread.id });
+  assert.equal(posts().length, 1, 'one post');
 });
 
 test('a person who only installed the app (no shared server) subscribes in the bot’s DM as well', async (t) => {

@@ -329,7 +329,8 @@ export const crosspost: Handler = (ctx) => {
 /**
  * POST /channels/:forum/threads: a forum post, a thread whose first message is `message`
  * (the thread's id is that message's id). Name 1-100 characters; at most 5 tags, each the
- * forum's; a forum with REQUIRE_TAG refuses a post without one (40067).
+ * forum's; a forum with REQUIRE_TAG refuses a post without one (40067). The message's
+ * `nonce` with `enforce_nonce` dedupes as in createMessage.
  */
 export const forumPost: Handler = (ctx) => {
   const { state, body } = ctx;
@@ -351,6 +352,22 @@ export const forumPost: Handler = (ctx) => {
   const starter = asRecord(body['message']);
   const invalid = validateMessage(starter, ctx.files.length, true) ?? allowedMentionsError(starter);
   if (invalid) return { status: 400, json: invalid };
+  // The starter message is a message create: an enforced nonce seen within the window answers with the first
+  // post (its thread and message) instead of opening another, as for a message in a channel.
+  if (starter['enforce_nonce'] === true) {
+    const previous = state.messages.findByNonce(starter['nonce'], ctx.now);
+    if (previous === 'deleted') return unknownMessage();
+    const first = previous && state.lookupChannel(previous.channel_id);
+    if (previous && first?.ok)
+      return {
+        status: 201,
+        json: {
+          ...channelPayload(first.guild.id, first.channel, 0),
+          applied_tags: state.threadTags.get(first.channel.id) ?? [],
+          message: state.messages.toApi(previous, state.botUser()),
+        },
+      };
+  }
   const message = state.messages.create({
     channelId: 'pending',
     guildId: found.guild.id,
