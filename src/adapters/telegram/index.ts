@@ -26,6 +26,7 @@ import { localLease, type Lease } from '../../store/lease.ts';
 import type { ChatAdapter } from '../types.ts';
 import { createAdminCheck } from './admin.ts';
 import { installAutoCards } from './autocard.ts';
+import { botApiAgent } from './connections.ts';
 import { ignored } from '../../core/owner.ts';
 import { botCommands, MENU_SCOPES } from './commands.ts';
 import { installHandlers, installPromptAnswers } from './handlers.ts';
@@ -85,7 +86,9 @@ const TAKEOVER_BATCH = 20;
 
 export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapter {
   const log = o.log;
-  const client = { ...(o.apiRoot ? { apiRoot: o.apiRoot } : {}), timeoutSeconds: REQUEST_TIMEOUT_S };
+  // One agent for replies, alerts and polling: it never writes on a kept-alive connection the server closed.
+  const baseFetchConfig = { agent: botApiAgent(o.apiRoot ?? 'https://api.telegram.org') };
+  const client = { ...(o.apiRoot ? { apiRoot: o.apiRoot } : {}), timeoutSeconds: REQUEST_TIMEOUT_S, baseFetchConfig };
   const bot = new Bot(o.token, { client });
   const pacer = new Pacer(o.pacing);
   // Replies wait out short flood waits: a 429 means nothing was posted, so a retry cannot duplicate.

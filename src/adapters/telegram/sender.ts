@@ -1,21 +1,21 @@
 /**
  * Alert delivery to Telegram. Pacing happens in the transport before each
  * request; this maps what Telegram answered onto delivery's SendResult. It
- * never retries by itself: delivery decides, and after a network error it must
- * not resend, because the Bot API has no idempotency key and a resend could
- * post the alert twice.
+ * never retries by itself: delivery decides, and after a network error that
+ * may have reached Telegram it must not resend, because the Bot API has no
+ * idempotency key and a resend could post the alert twice.
  */
 import { Api, GrammyError, HttpError, type ApiClientOptions } from 'grammy';
 import type { Logger } from 'pino';
 import type { Sender, SendResult } from '../../alerts/delivery.ts';
 import type { View } from '../../domain/view.ts';
 import { type TelegramMessage, toTelegramHtml } from '../../views/render/telegram.ts';
+import { neverConnected } from './connections.ts';
 import { onWire, PacedError, type Pacer } from './pacer.ts';
 import { sendRendered } from './send.ts';
 import {
   chatParam,
   isChatGone,
-  isConnectionRefused,
   isNotModified,
   migrateToOf,
   pacingTransformer,
@@ -166,7 +166,10 @@ function toSendResult(err: unknown, secondMs: number): SendResult {
     return { kind: 'rejected', reason: `refused: ${reason}` };
   }
   if (err instanceof HttpError) {
-    if (isConnectionRefused(err)) return { kind: 'retry', afterMs: 2 * secondMs, reason: 'connection refused' };
+    // Nothing was connected, so nothing was posted. A connection that failed once the request was written
+    // (connections.ts keeps that from being a connection the server had closed) may have posted it.
+    const code = neverConnected(err);
+    if (code) return { kind: 'retry', afterMs: 2 * secondMs, reason: `not connected (${code})` };
     return { kind: 'uncertain', reason: err.message };
   }
   return { kind: 'uncertain', reason: err instanceof Error ? err.message : String(err) };

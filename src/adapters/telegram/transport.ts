@@ -3,7 +3,7 @@
  * alerts share one Pacer, so they share Telegram's limits), and reading the
  * errors Telegram answers with.
  */
-import { GrammyError, HttpError, type Transformer } from 'grammy';
+import { GrammyError, type Transformer } from 'grammy';
 import type { Pacer, RunOptions } from './pacer.ts';
 import { isPaidRefusal } from './paid.ts';
 
@@ -121,18 +121,4 @@ export function topicOf(m: {
   readonly message_thread_id?: number;
 }): string | undefined {
   return m.is_topic_message && m.message_thread_id !== undefined ? String(m.message_thread_id) : undefined;
-}
-
-/**
- * The connection was refused before anything was sent: the one network
- * failure after which a resend cannot post twice.
- */
-export function isConnectionRefused(err: unknown): boolean {
-  if (!(err instanceof HttpError)) return false;
-  for (let e: unknown = err.error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (code === 'ECONNREFUSED') return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
 }

@@ -1,6 +1,7 @@
 // The test-side handle on the fake: act as Telegram users, inject failures, and
 // read back what the bot did. Each method says why a test would use it.
 import type { Server } from 'node:http';
+import type { Connections } from './connections.ts';
 import { memberObject } from './bot-methods.ts';
 import { toMessage, unixNow } from './context.ts';
 import type { RateLimiter } from './rate-limit.ts';
@@ -59,6 +60,7 @@ export interface DriverParts {
   advanceClock: (ms: number) => void;
   log: RequestLogEntry[];
   internalErrors: unknown[];
+  connections: Connections;
 }
 
 const DEFAULT_GROUP_USER: FakeUser = { id: 424242, first_name: 'Tester', username: 'tester' };
@@ -702,6 +704,24 @@ export class TelegramFake {
   /** Updates not yet confirmed by the bot's offset. */
   get unconfirmedUpdates(): readonly Update[] {
     return this.parts.updates.queued;
+  }
+
+  /**
+   * The server ends its idle kept-alive connections now (each gets a FIN): a client that writes on one
+   * in the same turn of its event loop has not read the close yet.
+   */
+  closeIdleConnections(): void {
+    this.parts.server.closeIdleConnections();
+  }
+
+  /** Each open connection's idle time in real ms; undefined while it carries a request (see `keepAlive`). */
+  connectionIdleTimes(): (number | undefined)[] {
+    return this.parts.connections.idleTimes();
+  }
+
+  /** Requests that came on a connection the server had ended (`keepAlive`): never read, never answered. */
+  get closedOnReuse(): number {
+    return this.parts.connections.closedOnReuse;
   }
 
   /** Exceptions inside the fake itself (answered as 500): should stay empty. */

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { TelegramFake } from './driver.ts';
 import { RateLimiter } from './rate-limit.ts';
-import { createFakeServer } from './server.ts';
+import type { KeepAliveOptions } from './connections.ts';
+import { createFakeServer, type ServerDeps } from './server.ts';
 import { FakeState } from './state.ts';
 import type { Limits, RequestLogEntry } from './types.ts';
 import { UpdateQueue } from './updates.ts';
@@ -35,6 +36,8 @@ export interface TelegramFakeOptions {
    * Telegram finds it eligible (default true). See rate-limit.ts.
    */
   paidBroadcast?: { stars?: number; eligible?: boolean };
+  /** How idle kept-alive connections end (connections.ts); default: as Node's server, after 5 s, announced. */
+  keepAlive?: KeepAliveOptions;
 }
 
 export async function startTelegramFake(opts: TelegramFakeOptions = {}): Promise<TelegramFake> {
@@ -65,7 +68,7 @@ export async function startTelegramFake(opts: TelegramFakeOptions = {}): Promise
   limiter.eligible = opts.paidBroadcast?.eligible ?? true;
   const log: RequestLogEntry[] = [];
   const internalErrors: unknown[] = [];
-  const server = createFakeServer({
+  const deps: ServerDeps = {
     token,
     state,
     updates,
@@ -74,7 +77,8 @@ export async function startTelegramFake(opts: TelegramFakeOptions = {}): Promise
     knownChatsOnly: opts.knownChatsOnly ?? true,
     log,
     internalErrors,
-  });
+  };
+  const server = createFakeServer(deps, opts.keepAlive);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -92,6 +96,7 @@ export async function startTelegramFake(opts: TelegramFakeOptions = {}): Promise
     advanceClock,
     log,
     internalErrors,
+    connections: deps.connections!,
   });
 }
 
@@ -121,3 +126,4 @@ export type {
 } from './types.ts';
 export { tinyPng } from './png.ts';
 export type { InlineAnswer, InlineResult } from './inline.ts';
+export type { KeepAliveOptions } from './connections.ts';

@@ -3,6 +3,7 @@
 // control applied before the method runs.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { decodeRequest, readBody } from './body.ts';
+import { Connections, type KeepAliveOptions } from './connections.ts';
 import { botMethods } from './bot-methods.ts';
 import { chatIdOf, type Handler, type MethodContext } from './context.ts';
 import { ApiError, notFound, unauthorized } from './errors.ts';
@@ -22,6 +23,8 @@ export interface ServerDeps {
   log: RequestLogEntry[];
   /** Exceptions thrown by the fake itself (bugs), answered as 500. */
   internalErrors: unknown[];
+  /** Set by createFakeServer: the connections and how idle ones end. */
+  connections?: Connections;
 }
 
 const handlers = new Map<string, Handler>(
@@ -39,6 +42,8 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
 }
 
 async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // A request on a connection the server had ended never reaches the Bot API.
+  if (deps.connections && !deps.connections.admit(req, res)) return;
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const route = /^\/bot([^/]+)\/([A-Za-z]+)\/?$/.exec(url.pathname);
   const entry: RequestLogEntry = {
@@ -124,10 +129,11 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   }
 }
 
-export function createFakeServer(deps: ServerDeps): Server {
+export function createFakeServer(deps: ServerDeps, keepAlive?: KeepAliveOptions): Server {
   const server = createServer((req, res) => {
     void handle(deps, req, res);
   });
+  deps.connections = new Connections(server, keepAlive);
   // Long polls may be held for as long as the client asks.
   server.requestTimeout = 0;
   server.headersTimeout = 10_000;
