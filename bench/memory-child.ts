@@ -3,7 +3,7 @@
  * subscriptions into a SQLite store; `hold <file>` is a fresh process that
  * reads and compiles them as the watcher does, and prints its RSS in MB.
  */
-import { compile } from '../src/alerts/matcher.ts';
+import { compile } from '../src/alerts/subindex.ts';
 import { openStore } from '../src/store/index.ts';
 import { randomSubs } from './subs.ts';
 

@@ -5,7 +5,8 @@
 import { createKolClient, type TweetListItem } from '../src/api/index.ts';
 import { createDelivery } from '../src/alerts/delivery.ts';
 import { localLease } from '../src/store/lease.ts';
-import { compile, tweetFacts } from '../src/alerts/matcher.ts';
+import { tweetFacts } from '../src/alerts/matcher.ts';
+import { compile } from '../src/alerts/subindex.ts';
 import { createWatcher } from '../src/alerts/watcher.ts';
 import { DEFAULT_FILTERS } from '../src/alerts/filters.ts';
 import { silentLogger } from '../src/log.ts';

@@ -8,9 +8,10 @@
 import type { Logger } from 'pino';
 import type { KolClient, TweetListItem } from '../api/index.ts';
 import type { Kv } from '../store/strict.ts';
-import type { FeedPosition, Subscription } from '../store/subscriptions.ts';
+import type { FeedPosition } from '../store/subscriptions.ts';
 import { LeaseLostError, type Lease } from '../store/lease.ts';
-import { isAfter, loosestFilters } from './matcher.ts';
+import { isAfter } from './matcher.ts';
+import type { LoosestFilters } from './subindex.ts';
 import type { FeedBudget } from './budget.ts';
 
 /** The watcher's stored state: the high-water mark and how far back seen markers reach. */
@@ -71,7 +72,8 @@ export interface FeedReader {
    */
   fetchNew(
     state: State & { hwm: FeedPosition },
-    subs: readonly Subscription[],
+    /** The loosest filters any subscription allows (SubscriptionIndex.loosest). */
+    filters: LoosestFilters,
     delays: number[],
     deep: boolean,
   ): Promise<{ tweets: TweetListItem[]; skipped: number; late: number }>;
@@ -165,11 +167,10 @@ export function createFeedReader(o: FeedReaderOptions): FeedReader {
    */
   async function fetchNew(
     state: State & { hwm: FeedPosition },
-    subs: readonly Subscription[],
+    filters: LoosestFilters,
     delays: number[],
     deep: boolean,
   ) {
-    const filters = loosestFilters(subs);
     if (deep) lookedBackAt = now();
     const back = deep ? o.lookbackMs : Math.min(o.lookbackMs, SHALLOW_LOOKBACK_MS);
     const floor = Math.max(Date.parse(state.hwm.tweetedAt) - back, state.seenFrom ?? -Infinity);

@@ -9,21 +9,14 @@ import type { Logger } from 'pino';
 import type { KolClient, TweetListItem } from '../api/index.ts';
 import type { PageStore } from '../store/pages.ts';
 import type { Kv } from '../store/strict.ts';
-import type { FeedPosition, Subscription, SubscriptionStore } from '../store/subscriptions.ts';
+import type { ChangeCursor, FeedPosition, Subscription, SubscriptionStore } from '../store/subscriptions.ts';
 import type { Outbox } from '../store/outbox.ts';
 import type { Lease } from '../store/lease.ts';
 import type { ChainId } from '../domain/chains.ts';
 import type { LinkSet } from '../domain/links.ts';
 import { fnv1a } from './hash.ts';
-import {
-  compile,
-  hasUnknowns,
-  isAfter,
-  tweetFacts,
-  type CompiledSubscriptions,
-  type Match,
-  type TweetFacts,
-} from './matcher.ts';
+import { hasUnknowns, isAfter, tweetFacts, type Match, type TweetFacts } from './matcher.ts';
+import { compile, type CompiledSubscriptions, type SubscriptionIndex } from './subindex.ts';
 import { createAuthorLookup, type AuthorFacts, type LookupStats } from './authors.ts';
 import { recordHeld } from './held.ts';
 import { recordShills } from './shills.ts';
@@ -89,7 +82,8 @@ export function createTicker(o: TickDeps): (deep: boolean) => Promise<TickResult
   let recoveredAt = 0;
   /** The hour this process last marked as read (digests' "most shilled" covers only hours read). */
   let markedHour = -1;
-  let cache: { version: string; subs: Subscription[]; compiled: CompiledSubscriptions } | undefined;
+  /** The index of every live subscription, kept one change at a time (issue #42). */
+  let cache: { cursor: ChangeCursor; compiled: SubscriptionIndex } | undefined;
   const authors = createAuthorLookup({
     api: o.api,
     log: o.log,
@@ -97,12 +91,25 @@ export function createTicker(o: TickDeps): (deep: boolean) => Promise<TickResult
     ...(o.authorTtlMs !== undefined ? { ttlMs: o.authorTtlMs } : {}),
   });
 
+  /** The index brought up to date: only the subscriptions changed since the last tick are read again. */
   async function subscriptions() {
-    const version = await o.subscriptions.version();
-    if (!cache || cache.version !== version) {
-      const subs = await o.subscriptions.all();
-      cache = { version, subs, compiled: compile(subs) };
+    const changed = await o.subscriptions.changes(cache?.cursor ?? null);
+    if (!cache || changed.ids === null) {
+      // The cursor was read first: a change made while everything is read comes again next time.
+      cache = { cursor: changed.cursor, compiled: compile(await o.subscriptions.all()) };
+      return cache;
     }
+    const ids = changed.ids;
+    for (let i = 0; i < ids.length; i += 100) {
+      const batch = ids.slice(i, i + 100);
+      const now = await Promise.all(batch.map((id) => o.subscriptions.get(id)));
+      batch.forEach((id, j) => {
+        const sub = now[j];
+        if (sub) cache!.compiled.put(sub);
+        else cache!.compiled.remove(id);
+      });
+    }
+    cache.cursor = changed.cursor;
     return cache;
   }
 
@@ -174,7 +181,7 @@ export function createTicker(o: TickDeps): (deep: boolean) => Promise<TickResult
     }
     const state = (await o.state.get<State>(STATE_KEY)) ?? { hwm: null };
     mark = state.hwm;
-    const { subs, compiled } = await subscriptions();
+    const { compiled } = await subscriptions();
     if (!state.hwm || compiled.size === 0) {
       // First start, or nobody listening: start from the head, never from history.
       const h = await reader.head();
@@ -188,8 +195,13 @@ export function createTicker(o: TickDeps): (deep: boolean) => Promise<TickResult
       o.kick();
       return result(0, 0, 0, 0);
     }
-    const loaded = cache!.version;
-    const { tweets, skipped, late } = await reader.fetchNew({ ...state, hwm: state.hwm }, subs, firstReadMs, deep);
+    const loaded = cache!.cursor.version;
+    const { tweets, skipped, late } = await reader.fetchNew(
+      { ...state, hwm: state.hwm },
+      compiled.loosest(),
+      firstReadMs,
+      deep,
+    );
     if (late) o.log.info({ late }, 'tweets indexed late found behind the mark');
     if ((await o.subscriptions.version()) !== loaded) {
       // A subscription changed while the feed was read (a new one starts at the head it saw):
@@ -241,7 +253,8 @@ export function createTicker(o: TickDeps): (deep: boolean) => Promise<TickResult
     const plan = await planAlerts({
       matches,
       skipped,
-      subs,
+      // Told only when tweets were skipped: no copy of a million subscriptions otherwise.
+      subs: skipped > 0 ? [...compiled.live()] : [],
       batchId,
       api: o.api,
       pages: o.pages,

@@ -18,6 +18,7 @@ import { createMemberCalls, type MemberCallStore } from './membercalls.ts';
 import { createInstanceBeats, type InstanceBeats } from './instances.ts';
 import { KEY_SPACES, type KeySpace } from './spaces.ts';
 import { rawStore, type RawStore } from './raw.ts';
+import { localJournal, redisJournal } from './journal.ts';
 import { ensureSchema, type Migration, type SchemaMark } from './schema.ts';
 import { silentLogger } from '../log.ts';
 import { hostname } from 'node:os';
@@ -151,9 +152,13 @@ export async function openStore(
   return {
     kind,
     pages: createPageStore(space('page')),
-    subscriptions: createSubscriptionStore(space('sub'), async function* (prefix) {
-      for await (const r of raw.rows(`sub::${prefix}`)) yield (JSON.parse(r.value) as { value?: unknown }).value;
-    }),
+    subscriptions: createSubscriptionStore(
+      space('sub'),
+      async function* (prefix) {
+        for await (const r of raw.rows(`sub::${prefix}`)) yield (JSON.parse(r.value) as { value?: unknown }).value;
+      },
+      backend instanceof RedisKvStore ? redisJournal(backend.client) : localJournal(),
+    ),
     outbox: createOutbox(space('outbox')),
     languages: createChatLanguages(space('lang')),
     calls: createCallStore(space('calls'), { retentionMs: (o.callsRetentionDays ?? 30) * 86_400_000 }),

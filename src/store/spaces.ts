@@ -45,8 +45,11 @@ export const KEY_SPACES = {
 
 export type KeySpace = keyof typeof KEY_SPACES;
 
-/** The Redis-only runtime keys: who holds a role right now. Never copied: a new store starts with no holder. */
-export const REDIS_RUNTIME_PREFIXES = ['lease:'] as const;
+/**
+ * The Redis-only runtime keys: who holds a role right now, and the journal of subscriptions
+ * changed lately (journal.ts). Never copied: a new store starts with no holder and no journal.
+ */
+export const REDIS_RUNTIME_PREFIXES = ['lease:', 'subjournal:'] as const;
 
 /** The key space a raw backend key belongs to (`sub::console:1` -> `sub`), or undefined. */
 export function spaceOf(rawKey: string): KeySpace | undefined {

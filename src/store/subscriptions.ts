@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChainId } from '../domain/chains.ts';
 import { destinationKey, type DestinationPlatform } from '../domain/destination.ts';
 import type { Kv } from './strict.ts';
+import { localJournal, type ChangeJournal, type JournalMark } from './journal.ts';
 
 /** What a channel wants to hear about; alerts/filters.ts holds the defaults and reads them out. */
 export interface AlertFilters {
@@ -139,6 +140,23 @@ export interface SubscriptionStore {
   threadsOf(platform: DestinationPlatform, chatId: string): Promise<Subscription[]>;
   /** Changes whenever any subscription changes. */
   version(): Promise<string>;
+  /**
+   * The subscriptions changed since `since` (their ids; read each for its state now, absent:
+   * deleted), or `ids: null` when everything must be read again: the first call, or a change
+   * the journal cannot account for (journal.ts). Read the cursor before reading everything.
+   */
+  changes(since: ChangeCursor | null): Promise<SubscriptionChanges>;
+}
+
+/** Where a reader of changes stands: the version it saw and the journal entry it read last. */
+export interface ChangeCursor {
+  readonly version: string;
+  readonly journal: JournalMark;
+}
+
+export interface SubscriptionChanges {
+  readonly cursor: ChangeCursor;
+  readonly ids: readonly string[] | null;
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);
@@ -183,22 +201,32 @@ function compactor() {
  * `rows(prefix)`: the space's stored values whose keys start with `prefix`, read by the
  * backend's own prefix scan (store/raw.ts); absent, a scan of every entry stands in.
  */
-export function createSubscriptionStore(kv: Kv, rows?: (prefix: string) => AsyncIterable<unknown>): SubscriptionStore {
+export function createSubscriptionStore(
+  kv: Kv,
+  rows?: (prefix: string) => AsyncIterable<unknown>,
+  journal: ChangeJournal = localJournal(),
+): SubscriptionStore {
   const VERSION = '_version';
   // A fresh random token, not a counter: two instances bumping at once must both
   // change it, and a read-modify-write counter could land on the same number.
-  const bump = async () => kv.set(VERSION, randomUUID());
-  return {
+  const bump = async (id: string) => {
+    const version = randomUUID();
+    await kv.set(VERSION, version);
+    // Only a hint (journal.ts): when it is not written, readers reload everything.
+    await journal.append(id, version).catch(() => {});
+  };
+  const version = async () => (await kv.get<string>(VERSION)) ?? '';
+  const store: SubscriptionStore = {
     get: (id) => kv.get<Subscription>(id),
     async put(sub) {
       await kv.set(sub.id, sub);
-      await bump();
+      await bump(sub.id);
     },
     async delete(id) {
       const had = (await kv.get(id)) !== undefined;
       if (had) {
         await kv.delete(id);
-        await bump();
+        await bump(id);
       }
       return had;
     },
@@ -217,8 +245,25 @@ export function createSubscriptionStore(kv: Kv, rows?: (prefix: string) => Async
       } else for await (const [key, v] of kv.entries<Subscription>()) if (key.startsWith(prefix) && v) out.push(v);
       return out.sort((a, b) => (a.id < b.id ? -1 : 1));
     },
-    async version() {
-      return (await kv.get<string>(VERSION)) ?? '';
+    version,
+    async changes(since) {
+      // The journal's head before the version: an entry written between the two reads is read again next time.
+      const head = await journal.head().catch(() => undefined);
+      const now = await store.version();
+      const reload = { cursor: { version: now, journal: head ?? { seq: 0, version: '' } }, ids: null };
+      if (!since || !head) return reload;
+      if (now === since.version && head.seq === since.journal.seq && head.version === since.journal.version)
+        return { cursor: since, ids: [] };
+      const entries = await journal.after(since.journal).catch(() => null);
+      if (!entries) return reload;
+      // A version no entry accounts for was written by someone the journal cannot see.
+      if (now !== since.version && entries.at(-1)?.version !== now) return reload;
+      const last = entries.at(-1);
+      return {
+        cursor: { version: now, journal: last ? { seq: last.seq, version: last.version } : since.journal },
+        ids: [...new Set(entries.map((e) => e.id))],
+      };
     },
   };
+  return store;
 }

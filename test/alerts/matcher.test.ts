@@ -5,7 +5,8 @@ import type { TweetListItem } from '../../src/api/index.ts';
 import { CHAINS } from '../../src/domain/chains.ts';
 import { DEFAULT_FILTERS, toSubscribeLine } from '../../src/alerts/filters.ts';
 import type { AlertFilters } from '../../src/store/subscriptions.ts';
-import { compareIds, compile, isAfter, loosestFilters, tweetFacts, type TweetFacts } from '../../src/alerts/matcher.ts';
+import { compareIds, isAfter, loosestFilters, tweetFacts, type TweetFacts } from '../../src/alerts/matcher.ts';
+import { compile } from '../../src/alerts/subindex.ts';
 import type { Subscription } from '../../src/store/subscriptions.ts';
 
 function tweet(p: {
