@@ -6,6 +6,7 @@
 import type { Destination } from '../src/alerts/subscriptions.ts';
 import type { CommandContext } from '../src/core/command.ts';
 import { UserError } from '../src/core/errors.ts';
+import { lastHead } from '../src/alerts/feedReader.ts';
 import { subscriptionId, type FeedPosition, type Subscription } from '../src/store/subscriptions.ts';
 
 /**
@@ -33,9 +34,7 @@ export async function requireSubscription(ctx: CommandContext): Promise<Subscrip
   return sub;
 }
 
-/** The newest tweet now: a new subscription hears only what comes after it. */
-export async function feedHead(ctx: CommandContext): Promise<FeedPosition | null> {
-  const r = await ctx.api.getTweets({ limit: 1 }, { signal: ctx.signal, budgetMs: ctx.budgetMs, cache: 'bypass' });
-  const t = r.items[0];
-  return t ? { tweetedAt: t.tweeted_at, id: t.id } : null;
+/** The feed's head as the watcher last read it: a new subscription hears only what comes after it. */
+export function feedHead(ctx: CommandContext): Promise<FeedPosition | null> {
+  return lastHead(ctx.store.watch);
 }

@@ -24,6 +24,21 @@ export interface State {
 /** The key of the watcher's State in its Kv. */
 export const STATE_KEY = 'state';
 
+/**
+ * The head of the feed as the watcher's last read saw it: where a new subscription starts, so
+ * `/subscribe` spends no feed request of its own. A key of its own (older versions never read it).
+ */
+export const HEAD_KEY = 'head';
+
+export interface LastRead {
+  /** The newest tweet on the read's first page; null: the feed was empty. */
+  readonly head: FeedPosition | null;
+  /** The read asked only for what some subscription could want (loosestFilters): the head of that, not of the feed. */
+  readonly filtered: boolean;
+  /** When the read was answered (ms since the epoch). */
+  readonly at: number;
+}
+
 /** Most feed pages one tick reads (a runaway cursor must not loop forever). */
 const MAX_PAGES = 400;
 
@@ -38,6 +53,21 @@ const SHALLOW_LOOKBACK_MS = 15_000;
 const MAX_FIRST_READS = 5_000;
 
 export const pos = (t: TweetListItem): FeedPosition => ({ tweetedAt: t.tweeted_at, id: t.id });
+
+/**
+ * Where a subscription made now starts: the head the watcher's last read saw, read from the
+ * store, never from the feed (a /subscribe costs no request beyond the budget). A read that asked
+ * only for what the other subscriptions want saw the head of that: a looser newcomer must not take
+ * the tweets after it, up to the read, as new, so it starts at the read's time if that is later.
+ * Before any read: the watcher's mark; before that, null (the watcher's first read starts at the head).
+ */
+export async function lastHead(state: Kv): Promise<FeedPosition | null> {
+  const last = await state.get<LastRead>(HEAD_KEY);
+  if (!last) return (await state.get<State>(STATE_KEY))?.hwm ?? null;
+  if (!last.filtered) return last.head;
+  const read: FeedPosition = { tweetedAt: new Date(last.at).toISOString(), id: '0' };
+  return last.head && isAfter(last.head, read) ? last.head : read;
+}
 
 export interface FeedReaderOptions {
   readonly api: KolClient;
@@ -156,7 +186,14 @@ export function createFeedReader(o: FeedReaderOptions): FeedReader {
   async function head(): Promise<FeedPosition | null> {
     const r = await feedRequest({ limit: 1 });
     const t = r.items[0];
-    return t ? { tweetedAt: t.tweeted_at, id: t.id } : null;
+    const h = t ? pos(t) : null;
+    await noteHead(h, false);
+    return h;
+  }
+
+  /** Keeps the head this read saw, for /subscribe. */
+  async function noteHead(head: FeedPosition | null, filtered: boolean): Promise<void> {
+    await o.state.set(HEAD_KEY, { head, filtered, at: now() } satisfies LastRead);
   }
 
   /**
@@ -183,6 +220,7 @@ export function createFeedReader(o: FeedReaderOptions): FeedReader {
     for (let page = 0; page < MAX_PAGES; page++) {
       const r = await feedRequest({ limit: o.pageSize, ...filters, ...(cursor ? { cursor } : {}) });
       const at = now();
+      if (page === 0) await noteHead(r.items[0] ? pos(r.items[0]) : null, Object.keys(filters).length > 0);
       for (const t of r.items) if (!pageAt.has(t.id)) pageAt.set(t.id, at);
       let oldest = Infinity;
       for (const t of r.items) {
