@@ -7,7 +7,8 @@
  * again whether the caller manages that chat.
  */
 import type { CommandContext } from '../src/core/command.ts';
-import { PermissionError } from '../src/core/errors.ts';
+import { PermissionError, UserError } from '../src/core/errors.ts';
+import { isCanonicalChatId, isCanonicalThreadId } from '../src/domain/destination.ts';
 import type { Action, CardView } from '../src/domain/view.ts';
 
 export interface Where {
@@ -20,13 +21,17 @@ export interface Where {
 export const linkPayload = (chatId: string, threadId: string | undefined) =>
   `set_${chatId}${threadId ? `_${threadId}` : ''}`;
 
-/** The link card a group or channel gets instead of the panel; undefined where the panel opens in place. */
-export function linkInstead(ctx: CommandContext, w: Where, firstOpen: boolean): CardView | undefined {
+/**
+ * The link card a group or channel gets instead of the panel; undefined where the panel opens in place.
+ * A topic's link makes the topic known (store/topics.ts): only such a link may name it.
+ */
+export async function linkInstead(ctx: CommandContext, w: Where, firstOpen: boolean): Promise<CardView | undefined> {
   const { chatType, chatId, threadId } = ctx.caller;
   const link = ctx.capabilities.privateLink;
   if (chatType === 'private' || !link || w.for !== undefined) return undefined;
   const channel = chatType === 'channel';
   if (!channel && (w.here || !firstOpen)) return undefined;
+  if (threadId) await ctx.store.topics.add(ctx.caller.platform, chatId, threadId);
   const t = ctx.t;
   const here: Action[] = channel
     ? []
@@ -48,9 +53,14 @@ export function linkInstead(ctx: CommandContext, w: Where, firstOpen: boolean): 
 export async function actingFor(ctx: CommandContext, w: Where): Promise<CommandContext> {
   const target = w.for;
   if (target === undefined) return ctx;
+  // Another spelling of the group's id (`-04901`) would pass the platform's check and be stored as another chat.
+  if (!isCanonicalChatId(target) || (w.thread !== undefined && !isCanonicalThreadId(w.thread)))
+    throw new UserError(ctx.t('settings.badLink'), '/settings');
   const ask = ctx.caller.canManageChat;
   if (ctx.caller.chatType !== 'private' || !ask || !(await ask(target)))
     throw new PermissionError(ctx.t('settings.notAdminThere'));
+  if (w.thread !== undefined && !(await ctx.store.topics.has(ctx.caller.platform, target, w.thread)))
+    throw new UserError(ctx.t('settings.unknownTopic'), '/settings');
   // Who asked stays; where they asked from does not.
   const { repliedTo: _r, member: _m, senderChatId: _s, threadId: _t, chatName: _n, ...caller } = ctx.caller;
   return {

@@ -132,7 +132,7 @@ export default {
   examples: ['/settings'],
   async run(o, asked) {
     const first = o.page === undefined && o.set === undefined && o.preset === undefined;
-    const link = linkInstead(asked, o, first);
+    const link = await linkInstead(asked, o, first);
     if (link) return link;
     const ctx = await actingFor(asked, o);
     let t = ctx.t;

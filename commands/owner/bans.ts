@@ -5,7 +5,8 @@ import type { Span, TextView } from '../../src/domain/view.ts';
 import { formats } from '../../src/i18n/format.ts';
 import type { OwnerContext } from './index.ts';
 
-const TARGET = /^(telegram|discord):(-?\d{1,20})$/;
+/** Ids as the platforms write them (domain/destination.ts): `telegram:-04901` would ban a chat no subscription has. */
+const TARGET = /^(telegram|discord):(-?[1-9]\d{0,19})$/;
 
 function target(ctx: OwnerContext, word: string | undefined): { platform: string; id: string; key: string } {
   const m = TARGET.exec(word ?? '');

@@ -171,7 +171,10 @@ export interface RuntimeFigures {
  * The outbox only to queue through the alerts layer (a test alert, a digest
  * now); button pages, leases and claims belong to the core and the watcher.
  */
-export type CommandStore = Pick<Store, 'subscriptions' | 'languages' | 'calls' | 'members' | 'watch' | 'autocard'> & {
+export type CommandStore = Pick<
+  Store,
+  'subscriptions' | 'languages' | 'calls' | 'members' | 'watch' | 'autocard' | 'topics'
+> & {
   readonly outbox: Pick<Outbox, 'enqueue' | 'get'>;
 };
 

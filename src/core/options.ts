@@ -213,7 +213,7 @@ function kol<R extends boolean = false>(o: Base<R>) {
   );
 }
 
-/** A server role: Discord's picker sends its id; typed text may be a mention `<@&id>` or the id. */
+/** A server role: Discord's picker sends its id; typed text may be a mention `<@&id>` or the id (no leading zero: another spelling would be stored as another role). */
 function role<R extends boolean = false>(o: Base<R>) {
   const id = (v: unknown) => {
     const s = trimmed(v);
@@ -221,7 +221,7 @@ function role<R extends boolean = false>(o: Base<R>) {
   };
   return finish<string, R>(
     { type: 'string', ...pick(o), role: true },
-    z.preprocess(id, z.string().regex(/^\d{17,20}$/, 'errors.option.format')),
+    z.preprocess(id, z.string().regex(/^[1-9]\d{16,19}$/, 'errors.option.format')),
     o.required,
   );
 }

@@ -34,3 +34,18 @@ export function chatKeyOf(d: { readonly platform: string; readonly chatId: strin
 export function threadPart(threadId: string | undefined): { threadId?: string } {
   return threadId ? { threadId } : {};
 }
+
+/**
+ * Ids as the platforms write them: an optional minus, then digits without a
+ * leading zero. `-04901` names the same Telegram group as `-4901` to the Bot
+ * API (it reads a number), but as a string it is another chat here: another
+ * subscription, another server's quota, the same alert twice. An id from a
+ * payload, a button or a typed option is refused unless it is in this form,
+ * before it is checked or stored.
+ */
+const CANONICAL_CHAT_ID = /^-?[1-9]\d{0,19}$/;
+/** Thread (topic) ids: positive, no leading zero. */
+const CANONICAL_THREAD_ID = /^[1-9]\d{0,11}$/;
+
+export const isCanonicalChatId = (id: string): boolean => CANONICAL_CHAT_ID.test(id);
+export const isCanonicalThreadId = (id: string): boolean => CANONICAL_THREAD_ID.test(id);

@@ -16,6 +16,7 @@ import { createCallStore, type CallStore } from './calls.ts';
 import { createOwnerStore, type OwnerStore } from './owner.ts';
 import { createMemberCalls, type MemberCallStore } from './membercalls.ts';
 import { createInstanceBeats, type InstanceBeats } from './instances.ts';
+import { createKnownTopics, type KnownTopics } from './topics.ts';
 import { KEY_SPACES, type KeySpace } from './spaces.ts';
 import { rawStore, type RawStore } from './raw.ts';
 import { localJournal, redisJournal } from './journal.ts';
@@ -39,6 +40,8 @@ export interface Store {
   readonly calls: CallStore;
   /** Members' own calls (/callboard): first-caller credit and the boards. */
   readonly members: MemberCallStore;
+  /** Forum topics the bot knows each chat has. */
+  readonly topics: KnownTopics;
   /** Watcher state and cooldowns. */
   readonly watch: Kv;
   /** Automatic-card settings per chat and their per-token cooldowns. */
@@ -168,6 +171,7 @@ export async function openStore(
       points: o.memberCalls?.points ?? [5, 15, 60, 240, 1440],
       retentionMs: (o.callsRetentionDays ?? 30) * 86_400_000,
     }),
+    topics: createKnownTopics(space('topic')),
     watch: space('watch'),
     autocard: space('autocard'),
     owner: createOwnerStore(space('owner')),

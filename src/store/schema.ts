@@ -32,6 +32,8 @@ import type { Kv } from './strict.ts';
 import type { KeySpace } from './spaces.ts';
 import type { RawStore } from './raw.ts';
 import { indexMembersDay } from './membercalls.ts';
+import type { Subscription } from './subscriptions.ts';
+import { createKnownTopics } from './topics.ts';
 
 export interface Migration {
   /** The version this brings the store to: its place in MIGRATIONS plus one. */
@@ -161,6 +163,17 @@ export const MIGRATIONS: readonly Migration[] = [
     // message. It must not run beside this layout once such a notice is queued by version 15.
     kind: 'contract',
     async up() {},
+  },
+  {
+    to: 16,
+    what: 'the topic space holds the forum topics the bot knows each chat has (a settings link naming another topic is refused); every topic with a subscription is recorded there',
+    // Version 15 code never reads the space: it runs on the result as before.
+    kind: 'expand',
+    async up(space) {
+      const topics = createKnownTopics(space('topic'));
+      for await (const [key, s] of space('sub').entries<Subscription>())
+        if (key !== '_version' && s?.threadId) await topics.add(s.platform, s.chatId, s.threadId);
+    },
   },
 ];
 

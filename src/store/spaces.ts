@@ -35,6 +35,10 @@ export const KEY_SPACES = {
     carry: false,
     what: 'answers of settings commands by request id, kept an hour for a replay after a takeover',
   },
+  topic: {
+    carry: true,
+    what: 'forum topics the bot knows a chat has (a settings link naming another is refused)',
+  },
   owner: { carry: true, what: 'the owners’ bans, and the notices they sent (progress kept a week)' },
   meta: { carry: true, what: 'the schema version' },
   health: {

@@ -142,3 +142,16 @@ test('keyed Move addresses, apostrophes and empty values are read as a user mean
     "Option 'limit' needs a value right after the colon, like limit:…",
   );
 });
+
+test('a role id is taken only as Discord writes it: a mention or the id, never another spelling with a leading zero', () => {
+  const ping = {
+    name: 'ping',
+    examples: ['/ping role:<@&80351110224678912>'],
+    options: { role: opt.role({}) },
+    run: async () => ({ kind: 'text', text: '' }),
+  } satisfies SomeCommand;
+  assert.equal(validate(ping, { role: '<@&80351110224678912>' }).role, '80351110224678912');
+  assert.equal(validate(ping, { role: '803511102246789120' }).role, '803511102246789120');
+  for (const role of ['<@&080351110224678912>', '0080351110224678912'])
+    assert.throws(() => validate(ping, { role }), UserError, role);
+});

@@ -48,6 +48,10 @@ export async function populate(storeUrl: string, t?: TestContext): Promise<void>
     for (const chat of CHATS) await h.app.dispatcher.run('subscribe', OPEN, caller(chat));
     await h.app.dispatcher.run('subscribe', OPEN, caller(TOPIC.chatId, TOPIC.threadId));
     await h.app.dispatcher.text('/language es', caller(TOPIC.chatId, TOPIC.threadId));
+    // The settings link asked in the topic makes it a known topic (the topic space).
+    await h.app.dispatcher.text('/settings', caller(TOPIC.chatId, TOPIC.threadId), {
+      capabilities: { pictures: false, buttons: true, privateLink: (p) => `https://t.me/bot?start=${p}` },
+    });
     // Quiet hours around now, in UTC: the alerts below are held for chat "quiet".
     const now = h.now();
     await run(`/alerts quiet ${hhmm(now - 3_600_000)}-${hhmm(now + 3 * 3_600_000)}`, 'quiet');

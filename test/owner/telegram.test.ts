@@ -105,6 +105,11 @@ test('a ban stops commands, pastes, buttons, inline answers and alerts for that 
   const kols = await r.ask(spamDm, '/kols'); // a message with buttons, before the ban
   const next = button(kols, 'Next');
 
+  // Another spelling of the group's id would ban a chat no subscription has: refused, nothing banned.
+  assert.match(
+    (await r.ask(me, '/owner ban telegram:-05201 spam')).text!,
+    /Name a chat, server or user as platform:id/,
+  );
   assert.match(
     (await r.ask(me, '/owner ban telegram:-5201 shilling scams')).text!,
     /Banned telegram:-5201.*stopped: 1/,

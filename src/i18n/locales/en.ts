@@ -1086,6 +1086,8 @@ export default {
       "Settings open in your private chat with me, so this group's messages stay free. You can open them here instead.",
     openPrivateChannel: "A channel's settings open in your private chat with me.",
     notAdminThere: "Only that chat's admins can change its settings. Open /settings there to check.",
+    badLink: 'This settings link is not one the bot made. Open /settings in the group to get a fresh link.',
+    unknownTopic: 'The bot does not know that topic in this group. Open /settings in the topic itself to get its link.',
     boardOnLine: "Members' call board: on (first caller credited, /lb)",
     boardOffLine: "Members' call board: off",
     title: 'Settings',

@@ -1087,6 +1087,8 @@ export default {
       'Los ajustes se abren en tu chat privado conmigo, para no gastar mensajes del grupo. También puedes abrirlos aquí.',
     openPrivateChannel: 'Los ajustes de un canal se abren en tu chat privado conmigo.',
     notAdminThere: 'Solo los admins de ese chat pueden cambiar sus ajustes. Abre /settings allí para comprobarlo.',
+    badLink: 'Este enlace de ajustes no lo creó el bot. Abre /settings en el grupo para obtener uno nuevo.',
+    unknownTopic: 'El bot no conoce ese tema en este grupo. Abre /settings en el propio tema para obtener su enlace.',
     boardOnLine: 'Tablero de calls de miembros: activado (crédito al primero, /lb)',
     boardOffLine: 'Tablero de calls de miembros: desactivado',
     title: 'Ajustes',

@@ -1021,6 +1021,8 @@ export default {
     openPrivate: '그룹 메시지를 아끼기 위해 설정은 저와의 개인 채팅에서 열립니다. 여기서 열 수도 있습니다.',
     openPrivateChannel: '채널 설정은 저와의 개인 채팅에서 열립니다.',
     notAdminThere: '그 채팅의 관리자만 설정을 바꿀 수 있습니다. 확인하려면 그곳에서 /settings 를 여세요.',
+    badLink: '이 설정 링크는 봇이 만든 것이 아닙니다. 그룹에서 /settings 를 열어 새 링크를 받으세요.',
+    unknownTopic: '봇이 이 그룹의 그 주제를 알지 못합니다. 해당 주제에서 /settings 를 열어 링크를 받으세요.',
     boardOnLine: '멤버 콜 보드: 켜짐 (처음 콜한 사람 인정, /lb)',
     boardOffLine: '멤버 콜 보드: 꺼짐',
     title: '설정',

@@ -1090,6 +1090,8 @@ export default {
       'As configurações abrem no seu chat privado comigo, para não gastar mensagens do grupo. Você também pode abrir aqui.',
     openPrivateChannel: 'As configurações de um canal abrem no seu chat privado comigo.',
     notAdminThere: 'Só os admins daquele chat podem mudar as configurações dele. Abra /settings lá para conferir.',
+    badLink: 'Este link de configurações não foi criado pelo bot. Abra /settings no grupo para obter um link novo.',
+    unknownTopic: 'O bot não conhece esse tópico neste grupo. Abra /settings no próprio tópico para obter o link dele.',
     boardOnLine: 'Placar de calls dos membros: ligado (crédito ao primeiro, /lb)',
     boardOffLine: 'Placar de calls dos membros: desligado',
     title: 'Configurações',

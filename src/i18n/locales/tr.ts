@@ -1061,6 +1061,8 @@ export default {
       'Ayarlar benimle özel sohbetinde açılır, böylece grubun mesajları harcanmaz. İstersen burada da açabilirsin.',
     openPrivateChannel: 'Bir kanalın ayarları benimle özel sohbetinde açılır.',
     notAdminThere: 'O sohbetin ayarlarını yalnızca yöneticileri değiştirebilir. Kontrol için orada /settings aç.',
+    badLink: 'Bu ayar bağlantısını bot oluşturmadı. Yeni bir bağlantı için grupta /settings aç.',
+    unknownTopic: 'Bot bu gruptaki o konuyu tanımıyor. Bağlantısını almak için konunun kendisinde /settings aç.',
     boardOnLine: 'Üye çağrı tablosu: açık (ilk çağırana puan, /lb)',
     boardOffLine: 'Üye çağrı tablosu: kapalı',
     title: 'Ayarlar',

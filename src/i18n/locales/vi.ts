@@ -1033,6 +1033,9 @@ export default {
       'Cài đặt sẽ mở trong cuộc trò chuyện riêng của bạn với tôi, để không tốn tin nhắn của nhóm. Bạn cũng có thể mở ngay tại đây.',
     openPrivateChannel: 'Cài đặt của kênh mở trong cuộc trò chuyện riêng của bạn với tôi.',
     notAdminThere: 'Chỉ quản trị viên của cuộc trò chuyện đó mới đổi được cài đặt. Hãy mở /settings ở đó để kiểm tra.',
+    badLink: 'Liên kết cài đặt này không phải do bot tạo. Hãy mở /settings trong nhóm để nhận liên kết mới.',
+    unknownTopic:
+      'Bot không biết chủ đề đó trong nhóm này. Hãy mở /settings ngay trong chủ đề để nhận liên kết của nó.',
     boardOnLine: 'Bảng kèo thành viên: bật (ghi công người gọi đầu tiên, /lb)',
     boardOffLine: 'Bảng kèo thành viên: tắt',
     title: 'Cài đặt',

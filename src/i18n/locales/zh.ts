@@ -1003,6 +1003,8 @@ export default {
     openPrivate: '设置会在你与我的私聊中打开，以免占用群组消息。你也可以在这里打开。',
     openPrivateChannel: '频道的设置在你与我的私聊中打开。',
     notAdminThere: '只有该聊天的管理员可以修改它的设置。请在那里打开 /settings 确认。',
+    badLink: '这个设置链接不是机器人生成的。请在群组中打开 /settings 获取新链接。',
+    unknownTopic: '机器人不知道该群组中的这个话题。请在该话题中打开 /settings 获取它的链接。',
     boardOnLine: '成员喊单榜：开启（首个喊单者得分，/lb）',
     boardOffLine: '成员喊单榜：关闭',
     title: '设置',

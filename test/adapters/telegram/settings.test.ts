@@ -241,3 +241,37 @@ test('an admin demoted in the group is refused at the next press and command, in
   assert.match(typed.text!, /Only group admins may change/);
   assert.equal(await sub(r, grp), undefined, 'nothing stored for the group');
 });
+
+test('a settings link is refused unless its ids are as Telegram writes them and its topic is one the group has', async (t) => {
+  const r = await rig(t);
+  const forum: FakeChat = { id: -1004907, type: 'supergroup', title: 'Forum' };
+  r.fake.setMember(forum.id, admin.id, 'administrator');
+  const mine = { id: admin.id, type: 'private' as const };
+  const digits = String(forum.id).slice(1);
+
+  // Other spellings of the group's id pass Telegram's admin check (it reads a number), but name no chat here.
+  for (const payload of [`set_-0${digits}`, `set_-00${digits}`, `set_${forum.id}_07`]) {
+    const refused = await r.ask(mine, `/start ${payload}`, admin);
+    assert.match(refused.text!, /not one the bot made\. Open \/settings in the group/, payload);
+  }
+  // A topic the bot never saw in the group.
+  const unknown = await r.ask(mine, `/start set_${forum.id}_4242`, admin);
+  assert.match(unknown.text!, /does not know that topic in this group/);
+
+  // A topic's own link opens its panel; alerts turned on there are stored once, under the ids Telegram gives.
+  const topic = r.fake.createTopic(forum.id, 'Alpha');
+  const asked = r.fake.sendText({ chat: forum, from: admin, text: '/settings', threadId: topic })!.message!.message_id;
+  const card = await r.fake.waitForMessage(forum.id, (m) => m.reply_to_message_id === asked, PATIENCE_MS);
+  const link = (card.reply_markup?.inline_keyboard ?? []).flat().find((b) => b.url)!.url!;
+  assert.equal(link, `https://t.me/${r.fake.botUsername}?start=set_${forum.id}_${topic}`);
+  let panel = await r.ask(mine, `/start ${link.split('start=')[1]}`, admin);
+  panel = await press(r, panel, 'Alerts', admin, mine);
+  panel = await press(r, panel, 'Turn alerts on', admin, mine);
+  assert.ok(await r.app.store.subscriptions.get(`telegram:${forum.id}:${topic}`));
+  const subs = await r.app.store.subscriptions.all();
+  assert.deepEqual(
+    subs.map((s) => s.id),
+    [`telegram:${forum.id}:${topic}`],
+    'one subscription, under the id Telegram gives',
+  );
+});
