@@ -97,6 +97,12 @@ export interface App {
   close(): Promise<void>;
   /** Tells the owner's console which roles this instance holds (bot.ts knows the adapters'). */
   setRoles(roles: () => Record<string, unknown>): void;
+  /** Where pictures are drawn (the web's call cards share it with the commands). */
+  readonly charts: ChartPool;
+  /** The commands' clock (tests move it): the web pages read the same time as /lb and /calls. */
+  readonly now: () => number;
+  /** The community pages' base URL once served: /web shows links under it. */
+  setWebUrl(url: string | undefined): void;
 }
 
 /** How long an instance's beat counts: it beats three times within it. */
@@ -208,8 +214,10 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
   void beat();
   const beating = setInterval(beat, BEAT_TTL_MS / 3);
   beating.unref();
+  let webUrl: string | undefined;
   const dispatcher = createDispatcher({
     commands,
+    webUrl: () => webUrl,
     charts,
     api,
     store,
@@ -345,6 +353,11 @@ export async function createApp(config: Config, log: Logger, over: AppOverrides 
       return delivering;
     },
     outdated: outdatedLine,
+    charts,
+    now: over.dispatcher?.now ?? Date.now,
+    setWebUrl(url) {
+      webUrl = url;
+    },
     setRoles(r) {
       roles = r;
     },

@@ -19,6 +19,8 @@ import { paidLedger, type PaidLedgerStore } from './store/paid.ts';
 import type { T } from './i18n/index.ts';
 import { describeStore } from './store/index.ts';
 import { StartupError } from './startup.ts';
+import { openDemo, serveWeb } from './app/web.ts';
+import type { WebServer } from './web/server.ts';
 
 /** Longest a shutdown may take before the process exits anyway. */
 const SHUTDOWN_BOUND_MS = 20_000;
@@ -207,6 +209,7 @@ export async function run(signal: Promise<string>): Promise<number> {
   let adapters: ChatAdapter[] = [];
   let waiting: string | undefined = 'starting';
   let closeOps = async () => {};
+  let web: WebServer | undefined;
   // Who holds what, for /readyz and the kolradar_role gauge.
   const roles = (): Record<string, unknown> =>
     app
@@ -241,7 +244,9 @@ export async function run(signal: Promise<string>): Promise<number> {
       start: { signal: aborted.signal, say, onWaiting: (why) => (waiting = why ?? 'starting') },
     });
     adapters = await chatAdapters(config, app, log, aborted.signal);
+    if (config.web) web = await serveWeb(config.web, app, log);
   } catch (err) {
+    await web?.close();
     await app?.close().catch(() => {});
     await closeOps();
     if (aborted.signal.aborted) {
@@ -255,10 +260,12 @@ export async function run(signal: Promise<string>): Promise<number> {
     return 1;
   }
 
+  if (web) stops.push(web.close);
   if (adapters.length === 0) {
     const where = { languages: app.store.languages, locale: config.consoleLocale, buttons: consoleButtons() };
     const language = await languageLine(where.languages, where.locale, config.consoleLocaleFrom);
-    if (app.sandbox) banner(app.sandbox, await consoleWords(where.languages, where.locale), language);
+    const demo = web && app.sandbox ? await openDemo(app, web) : undefined;
+    if (app.sandbox) banner(app.sandbox, await consoleWords(where.languages, where.locale), language, demo);
     else process.stderr.write(`${language}\n`);
     const colour = Boolean(process.stdout.isTTY);
     const c = startConsole({
@@ -344,7 +351,7 @@ export async function run(signal: Promise<string>): Promise<number> {
   // Not 0: a supervisor that restarts on failure restarts it, and this release refuses the store with the same line.
   return why === 'outdated' ? 3 : why === 'lost' ? 1 : 0;
 
-  function banner(sb: NonNullable<App['sandbox']>, t: T, language: string) {
+  function banner(sb: NonNullable<App['sandbox']>, t: T, language: string, demo: string | undefined) {
     // The most talked-about Solana token and the most followed KOL make lively first examples.
     const solana = sb.data.tokens.filter((t) => t.chain_id === 'solana' && t.marketcap > 0);
     const token = solana.sort((a, b) => b.mention - a.mention)[0] ?? sb.data.tokens[0]!;
@@ -353,6 +360,7 @@ export async function run(signal: Promise<string>): Promise<number> {
       [
         t('console.banner'),
         t('console.sandbox', { url: sb.url }),
+        ...(demo ? [t('console.web', { url: demo })] : []),
         language,
         t('console.tryThese'),
         `  /token ${token.chain_id} ${token.address}`,

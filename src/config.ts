@@ -19,6 +19,7 @@ import {
   type TelegramConfig,
 } from './config/platforms.ts';
 import { AlertsEnv, alertsConfig, type AlertsConfig } from './config/alerts.ts';
+import { WebEnv, webConfig, webProblems, type WebConfig } from './config/web.ts';
 
 const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -104,6 +105,7 @@ const EnvSchema = z.object({
   LC_MESSAGES: optionalString,
   LANG: optionalString,
   HTTP_HOST: host,
+  ...WebEnv.shape,
 });
 
 /** Variables that only make sense together; checked on the raw values so every problem is listed at once. */
@@ -148,6 +150,8 @@ export interface Config extends AlertsConfig {
   readonly owners: ReadonlySet<string>;
   /** Subscriptions one server (a Discord server, a Telegram group) and one person may hold; absent: no limit. */
   readonly quotas: { readonly perServer?: number; readonly perPerson?: number };
+  /** The public community pages (config/web.ts); undefined: off. */
+  readonly web: WebConfig | undefined;
   /** Every secret value present, for log redaction and leak tests. */
   readonly secrets: readonly string[];
 }
@@ -179,6 +183,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
     if (present(when) && !present(needs)) problems.push(`${needs} is required when ${when} is set`);
   const links = linksFromEnv(env);
   problems.push(...links.problems);
+  const onPlatform = present('DISCORD_TOKEN') || present('TELEGRAM_BOT_TOKEN');
+  problems.push(...webProblems(env, onPlatform));
   if (!parsed.success || problems.length) throw new ConfigError([...new Set(problems)]);
   const e = parsed.data;
   const secrets = [
@@ -216,6 +222,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, ar
       ...(e.OWNER_MAX_SUBSCRIPTIONS_PER_SERVER ? { perServer: e.OWNER_MAX_SUBSCRIPTIONS_PER_SERVER } : {}),
       ...(e.OWNER_MAX_SUBSCRIPTIONS_PER_PERSON ? { perPerson: e.OWNER_MAX_SUBSCRIPTIONS_PER_PERSON } : {}),
     },
+    web: webConfig(e, onPlatform),
     secrets,
   };
 }

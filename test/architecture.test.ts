@@ -5,7 +5,7 @@
  * The order, from the floor up (a module imports its own layer and the ones
  * below, never one above):
  *
- *   domain < api < config < store < core < views < pictures < alerts < commands < adapters < app < bot < main
+ *   domain < api < config < store < core < views < pictures < alerts < commands < adapters (and web) < app < bot < main
  *
  * Leaves sit beside the order: any layer may import them, and they import
  * nothing of the project but themselves: i18n (catalogue and formats), log,
@@ -48,7 +48,7 @@ const ORDER: readonly (readonly [string, readonly string[]])[] = [
   ['pictures', ['src/pictures/']],
   ['alerts', ['src/alerts/']],
   ['commands', ['commands/']],
-  ['adapters', ['src/adapters/']],
+  ['adapters', ['src/adapters/', 'src/web/']],
   ['app', ['src/app.ts', 'src/app/']],
   ['bot', ['src/bot.ts']],
   ['main', ['src/main.ts']],

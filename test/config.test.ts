@@ -248,3 +248,22 @@ test('OWNER_IDS names owners by platform only; the quotas are whole numbers', ()
   for (const bad of ['0', 'many', '-2'])
     assert.throws(() => loadConfig({ OWNER_MAX_SUBSCRIPTIONS_PER_SERVER: bad }), /OWNER_MAX_SUBSCRIPTIONS_PER_SERVER/);
 });
+
+test('the community pages: on at a local port on the console, off on a platform until WEB_URL is set', () => {
+  assert.deepEqual(loadConfig({}).web, { url: undefined, host: '127.0.0.1', port: 8080, fallbackPort: true });
+  const tg = { TELEGRAM_BOT_TOKEN: '12345:AAAAAAAAAAAAAAAAAAAAAAAAAAAA' };
+  assert.equal(loadConfig(tg).web, undefined, 'off in production without WEB_URL');
+  assert.deepEqual(
+    loadConfig({ ...tg, WEB_URL: 'https://kolradar.example.com/', WEB_HOST: '0.0.0.0', WEB_PORT: '9000' }).web,
+    {
+      url: 'https://kolradar.example.com',
+      host: '0.0.0.0',
+      port: 9000,
+      fallbackPort: false,
+    },
+  );
+  assert.throws(() => loadConfig({ ...tg, WEB_PORT: '9000' }), /WEB_URL is required when WEB_PORT is set/);
+  assert.throws(() => loadConfig({ WEB_URL: 'ftp://x.example.com' }), /WEB_URL must be an http\(s\) URL/);
+  assert.throws(() => loadConfig({ WEB_URL: 'https://x.example.com/?a=1' }), /WEB_URL must have no \?query/);
+  assert.throws(() => loadConfig({ WEB_PORT: '70000' }), /WEB_PORT must be at most 65535/);
+});

@@ -17,7 +17,11 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Total time this call may take, retries and waits included. */
   budgetMs?: number;
-  cache?: 'use' | 'bypass';
+  /**
+   * 'only': the cached answer or a refusal (ApiUnavailableError, 0 attempts), never a request: a
+   * public web page reads the figures the bot already has and costs the upstream nothing.
+   */
+  cache?: 'use' | 'bypass' | 'only';
   /**
    * Most attempts for this call (at most the client's own): 1 for a caller that
    * paces and backs off itself, so each request it counts is one request sent.
@@ -163,6 +167,8 @@ export function createKolClient(o: KolClientOptions): KolClient {
             return structuredClone(hit);
           }
         }
+        if (opts.cache === 'only')
+          throw new ApiUnavailableError(def.name, 'network', { attempts: 0, budgetExhausted: false });
         const deadline = Date.now() + budgetMs;
         const run = flights.run(
           opts.share === false ? `${target}#${++unshared}` : target,
@@ -190,6 +196,8 @@ export function createKolClient(o: KolClientOptions): KolClient {
         }
         return value;
       } catch (err) {
+        // A cache-only miss is no upstream call: nothing to count or log.
+        if (opts.cache === 'only' && err instanceof ApiUnavailableError && stats.attempts === 0) throw err;
         const status = err instanceof ApiError && err.status !== undefined ? err.status : stats.status;
         report(
           { operation: def.name, ms: elapsed(), outcome: 'error', attempts: stats.attempts, ...statusOf(status) },

@@ -138,6 +138,8 @@ export interface CommandContext {
   readonly links?: LinkSet;
   /** Subscriptions one server and one person may hold (OWNER_MAX_SUBSCRIPTIONS_*); absent: no limit. */
   readonly quotas?: Quotas;
+  /** The public community pages' base URL (/web), once they are served; absent or undefined: not served. */
+  readonly webUrl?: () => string | undefined;
   /** Only for an owner's /owner in a private chat (core/owner.ts); absent for everyone else. */
   readonly owner?: OwnerTools;
 }
@@ -173,7 +175,7 @@ export interface RuntimeFigures {
  */
 export type CommandStore = Pick<
   Store,
-  'subscriptions' | 'languages' | 'calls' | 'members' | 'watch' | 'autocard' | 'topics'
+  'subscriptions' | 'languages' | 'calls' | 'members' | 'watch' | 'autocard' | 'topics' | 'web'
 > & {
   readonly outbox: Pick<Outbox, 'enqueue' | 'get'>;
 };

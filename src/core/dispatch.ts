@@ -65,6 +65,8 @@ export interface DispatcherOptions {
   };
   /** Subscriptions one server and one person may hold. */
   readonly quotas?: Quotas;
+  /** The community pages' base URL once served (/web shows links under it). */
+  readonly webUrl?: () => string | undefined;
 }
 
 /** What to do with a button that asks first: ask this, or show this refusal instead. */

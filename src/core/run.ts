@@ -63,6 +63,7 @@ export interface RunnerOptions {
   readonly kickAlerts?: () => void;
   readonly links?: LinkSet;
   readonly quotas?: Quotas;
+  readonly webUrl?: () => string | undefined;
   readonly owner?: { readonly command: SomeCommand; tools(caller: Caller): OwnerTools };
   readonly onOutcome?: (command: string, outcome: Outcome, ms: number) => void;
   readonly now: () => number;
@@ -166,6 +167,7 @@ export function createRunner(o: RunnerOptions) {
         ...(o.kickAlerts ? { kickAlerts: o.kickAlerts } : {}),
         ...(o.links ? { links: o.links } : {}),
         ...(o.quotas ? { quotas: o.quotas } : {}),
+        ...(o.webUrl ? { webUrl: o.webUrl } : {}),
         ...(o.owner && checked.command === o.owner.command ? { owner: o.owner.tools(caller) } : {}),
       };
       const view = labelled(

@@ -15,6 +15,7 @@ import { createChatLanguages, type ChatLanguages } from './languages.ts';
 import { createCallStore, type CallStore } from './calls.ts';
 import { createOwnerStore, type OwnerStore } from './owner.ts';
 import { createMemberCalls, type MemberCallStore } from './membercalls.ts';
+import { createWebPages, type WebPages } from './web.ts';
 import { createInstanceBeats, type InstanceBeats } from './instances.ts';
 import { createKnownTopics, type KnownTopics } from './topics.ts';
 import { KEY_SPACES, type KeySpace } from './spaces.ts';
@@ -48,6 +49,8 @@ export interface Store {
   readonly autocard: Kv;
   /** The owners' bans and notices. */
   readonly owner: OwnerStore;
+  /** Community pages turned on with /web: slug -> chat. */
+  readonly web: WebPages;
   /** The instances running on this store, and their roles. */
   readonly instances: InstanceBeats;
   /** Answers of settings commands by request id, so a request replayed after a takeover acts once. */
@@ -175,6 +178,7 @@ export async function openStore(
     watch: space('watch'),
     autocard: space('autocard'),
     owner: createOwnerStore(space('owner')),
+    web: createWebPages(space('web')),
     instances: createInstanceBeats(space('health')),
     schema,
     raw,

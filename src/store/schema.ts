@@ -175,6 +175,13 @@ export const MIGRATIONS: readonly Migration[] = [
         if (key !== '_version' && s?.threadId) await topics.add(s.platform, s.chatId, s.threadId);
     },
   },
+  {
+    to: 17,
+    what: 'community pages (/web): a new key space, web, maps each public slug to its chat (s:<slug>) and each chat to its slug (c:<platform>:<chatId>); nothing existing is rewritten',
+    // Version 16 code never reads the space: it serves no pages and leaves the mappings alone.
+    kind: 'expand',
+    async up() {},
+  },
 ];
 
 /** The version this code writes. */

@@ -39,6 +39,7 @@ export const KEY_SPACES = {
     carry: true,
     what: 'forum topics the bot knows a chat has (a settings link naming another is refused)',
   },
+  web: { carry: true, what: 'community pages turned on with /web: slug -> chat, and each chat’s slug' },
   owner: { carry: true, what: 'the owners’ bans, and the notices they sent (progress kept a week)' },
   meta: { carry: true, what: 'the schema version' },
   health: {

@@ -29,6 +29,8 @@ export interface Contents {
   readonly calls: readonly unknown[];
   readonly outbox: readonly string[];
   readonly held: number;
+  /** The community page of chat "open" (/web on), as its slug names it. */
+  readonly web: unknown;
 }
 
 export const CHATS = ['open', 'quiet', 'digest', 'korean'] as const;
@@ -75,6 +77,8 @@ export async function populate(storeUrl: string, t?: TestContext): Promise<void>
       ...caller('open'),
       member: { id: 'u-alice', name: '@alice', handle: 'alice' },
     });
+    // A community page (/web on; the web space): written as the command writes it, no web server needed.
+    await h.app.store.web.open('console', 'open', 'open-chat', h.now(), 'Open chat');
     await h.app.store.claim('telegram:1:update:1', 86_400_000); // a platform update handled
     // An owner's ban and a notice drafted (the owner space).
     await h.app.store.owner.ban({ target: 'telegram:-100999', reason: 'spam', at: h.now(), by: 'telegram:1' });
@@ -112,5 +116,5 @@ export async function contents(store: Store): Promise<Contents> {
     outbox.push(`${e.id}:${e.state}`);
     if (e.quietUntil) held++;
   }
-  return { subscriptions, languages, calls, outbox: outbox.sort(), held };
+  return { subscriptions, languages, calls, outbox: outbox.sort(), held, web: await store.web.bySlug('open-chat') };
 }

@@ -125,6 +125,10 @@ const SAME_AS_ENGLISH: Readonly<Record<string, readonly Locale[]>> = {
   'settings.type.tweet': ['pt-BR', 'vi'],
   'settings.type.retweet': ['pt-BR', 'vi'],
   'settings.button.languageAuto': ['es', 'pt-BR'],
+  // The community page's title is its name and the bot's; "KOL" and "Token" as under calls above.
+  'web.title': LOCALES,
+  'web.colKol': LOCALES,
+  'web.colToken': LOCALES,
   // "Error" is the Spanish word too.
   'errors.errorLabel': ['es'],
 };

@@ -547,6 +547,7 @@ export default {
   },
   /** One line per command, at most 100 characters (Discord's limit). */
   commands: {
+    web: 'This community’s public web page: on (with a name you choose), off, or its link (admins)',
     settings: 'Every setting of this chat on one panel of buttons (admins)',
     callboard: "Members' call board here: on, off, forget your calls; remove or reset (admins)",
     mycall: 'Record your call of a token here: address, link or $SYMBOL (first caller gets the credit)',
@@ -575,6 +576,10 @@ export default {
   },
   /** Option descriptions by command and option, at most 100 characters (Discord's limit). */
   options: {
+    web: {
+      action: 'on or off; nothing: show the link',
+      slug: 'on: the page’s name in its address (3-40 of a-z, 0-9, -); default a random one',
+    },
     callboard: {
       action: 'on, off, forget (your own calls), remove (a token’s calls) or reset (admins)',
       token: 'remove: the token whose calls go (address, link or $SYMBOL)',
@@ -883,6 +888,56 @@ export default {
     legendPeak: 'peak',
     legendNow: 'now',
   },
+  /** /web and the community's public pages (src/web/). */
+  web: {
+    on: 'This community’s page is on: {{url}}\nIt shows the members’ leaderboard, the KOL calls and the latest alerts. /web off removes it.',
+    off: 'The community page is off: {{url}} is gone from now on.',
+    offNone: 'This chat has no community page to turn off.',
+    status: 'This community’s page: {{url}}',
+    statusOff:
+      'This chat has no community page. An admin turns one on with /web on (or /web on <name> to choose its address).',
+    adminsOnly: 'Only admins can turn this community’s page on or off.',
+    slugBad:
+      'A page name is 3-40 lowercase letters, digits and hyphens, not starting or ending with a hyphen (such as {{example}}).',
+    slugTaken: 'The page name “{{slug}}” belongs to another community: choose another, or /web on for a random one.',
+    notServed: 'This bot serves no web pages: its operator has not set WEB_URL.',
+    community: 'Community',
+    demo: 'Demo community',
+    title: '{{name}} · kolradar',
+    intro: 'The members’ calls and the KOL calls tracked in this community by kolradar.',
+    boardHeading: 'Members’ leaderboard',
+    callsHeading: 'KOL calls',
+    byCall: 'By call',
+    byKol: 'By KOL',
+    period: 'Period',
+    latestHeading: 'Latest alerts',
+    latestNone: 'No alerts here yet.',
+    colKol: 'KOL',
+    colToken: 'Token',
+    colWhen: 'When',
+    colSince: 'Since',
+    asOf: 'As of {{time}} UTC.',
+    callHeading: '{{symbol}}, called by {{who}}',
+    calledBy: 'Called by',
+    calledAt: 'Called',
+    capThen: 'Market cap then',
+    since: 'Since the call',
+    peak: 'Sampled peak',
+    chartHeading: 'Market cap at each follow-up',
+    chartAlt:
+      'Market cap {{from}} at the call, {{to}} at the latest follow-up ({{points}} points); sampled peak {{peak}}.',
+    chartNone: 'No follow-up yet: the first one comes a few minutes after the call.',
+    links: 'Chart and trade',
+    callPage: 'Call page',
+    member: 'Member page',
+    back: 'Back to the board',
+    notFound: 'Page not found',
+    notFoundText: 'There is no such page, or its community turned it off.',
+    footer: 'Figures from kolradar’s own records of this community; not financial advice.',
+    pageOf: 'Page {{page}}',
+    previewBoard: 'Members’ leaderboard and KOL calls of {{name}}.',
+    previewCall: '{{symbol}} called by {{who}}: {{multiple}} since the call, peak {{peak}}.',
+  },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
     pictureButton: 'Call card {{symbol}}',
@@ -934,6 +989,7 @@ export default {
   console: {
     banner: 'kolradar console: type a command, or a button number. Ctrl-D quits.',
     sandbox: 'Using the embedded sandbox at {{url}} (demo data; set KOL_API_BASE_URL for the real service).',
+    web: 'Community page (demo): {{url}}',
     tryThese: 'Try:',
     langChat: 'Language: {{language}}, set for this chat with /language.',
     langChatOver:

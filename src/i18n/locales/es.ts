@@ -540,6 +540,7 @@ export default {
     },
   },
   commands: {
+    web: 'La página web pública de esta comunidad: on (con un nombre a elegir), off o su enlace (admins)',
     settings: 'Todos los ajustes de este chat en un panel de botones (admins)',
     callboard: 'Tablero de calls de los miembros: on, off, forget (tus calls); remove o reset (admins)',
     mycall: 'Registra tu call de un token aquí: dirección, enlace o $SYMBOL (el primero se lleva el crédito)',
@@ -567,6 +568,10 @@ export default {
     winrate: 'Win rate de los KOLs tras un shill, por ventana de tiempo, con puntuaciones',
   },
   options: {
+    web: {
+      action: 'on u off; nada: mostrar el enlace',
+      slug: 'on: el nombre de la página en su dirección (3-40 de a-z, 0-9, -); por defecto uno al azar',
+    },
     callboard: {
       action: 'on, off, forget (tus calls), remove (calls de un token) o reset (admins)',
       token: 'remove: el token cuyas calls se quitan (dirección, enlace o $SYMBOL)',
@@ -882,6 +887,55 @@ export default {
     legendPeak: 'máximo',
     legendNow: 'ahora',
   },
+  web: {
+    on: 'La página de esta comunidad está activa: {{url}}\nMuestra la clasificación de miembros, las calls de KOL y las últimas alertas. /web off la quita.',
+    off: 'La página de la comunidad está desactivada: {{url}} responde «no encontrada» a partir de ahora.',
+    offNone: 'Este chat no tiene página de comunidad que desactivar.',
+    status: 'La página de esta comunidad: {{url}}',
+    statusOff:
+      'Este chat no tiene página de comunidad. Un admin la activa con /web on (o /web on <nombre> para elegir su dirección).',
+    adminsOnly: 'Solo los admins pueden activar o desactivar la página de esta comunidad.',
+    slugBad:
+      'Un nombre de página tiene 3-40 letras minúsculas, dígitos y guiones, sin guion al principio ni al final (como {{example}}).',
+    slugTaken: 'El nombre «{{slug}}» pertenece a otra comunidad: elige otro, o /web on para uno al azar.',
+    notServed: 'Este bot no sirve páginas web: su operador no ha configurado WEB_URL.',
+    community: 'Comunidad',
+    demo: 'Comunidad de demostración',
+    title: '{{name}} · kolradar',
+    intro: 'Las calls de los miembros y de los KOL que kolradar registra en esta comunidad.',
+    boardHeading: 'Clasificación de miembros',
+    callsHeading: 'Calls de KOL',
+    byCall: 'Por call',
+    byKol: 'Por KOL',
+    period: 'Periodo',
+    latestHeading: 'Últimas alertas',
+    latestNone: 'Aún no hay alertas aquí.',
+    colKol: 'KOL',
+    colToken: 'Token',
+    colWhen: 'Cuándo',
+    colSince: 'Desde',
+    asOf: 'Datos de las {{time}} UTC.',
+    callHeading: '{{symbol}}, call de {{who}}',
+    calledBy: 'Call de',
+    calledAt: 'Cuándo',
+    capThen: 'Market cap entonces',
+    since: 'Desde la call',
+    peak: 'Pico muestreado',
+    chartHeading: 'Market cap en cada seguimiento',
+    chartAlt:
+      'Market cap {{from}} en la call, {{to}} en el último seguimiento ({{points}} puntos); pico muestreado {{peak}}.',
+    chartNone: 'Aún no hay seguimiento: el primero llega unos minutos después de la call.',
+    links: 'Gráfico y trading',
+    callPage: 'Página de la call',
+    member: 'Página del miembro',
+    back: 'Volver a la clasificación',
+    notFound: 'Página no encontrada',
+    notFoundText: 'Esta página no existe o su comunidad la desactivó.',
+    footer: 'Cifras de los registros propios de kolradar en esta comunidad; no es consejo financiero.',
+    pageOf: 'Página {{page}}',
+    previewBoard: 'Clasificación de miembros y calls de KOL de {{name}}.',
+    previewCall: '{{symbol}}, call de {{who}}: {{multiple}} desde la call, pico {{peak}}.',
+  },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
     pictureButton: 'Tarjeta de call {{symbol}}',
@@ -934,6 +988,7 @@ export default {
   console: {
     banner: 'Consola de kolradar: escribe un comando o el número de un botón. Ctrl-D para salir.',
     sandbox: 'Usando el sandbox integrado en {{url}} (datos de demo; define KOL_API_BASE_URL para el servicio real).',
+    web: 'Página de la comunidad (demo): {{url}}',
     tryThese: 'Prueba:',
     langChat: 'Idioma: {{language}}, elegido para este chat con /language.',
     langChatOver:

@@ -542,6 +542,7 @@ export default {
     },
   },
   commands: {
+    web: 'A página web pública desta comunidade: on (com um nome à escolha), off ou o link (admins)',
     settings: 'Todas as configurações deste chat em um painel de botões (admins)',
     callboard: 'Placar de calls dos membros: on, off, forget (suas calls); remove ou reset (admins)',
     mycall: 'Registre sua call de um token aqui: endereço, link ou $SYMBOL (o primeiro leva o crédito)',
@@ -569,6 +570,10 @@ export default {
     winrate: 'Win rate dos KOLs depois de um shill, por janela de tempo, com scores',
   },
   options: {
+    web: {
+      action: 'on ou off; nada: mostrar o link',
+      slug: 'on: o nome da página no endereço (3-40 de a-z, 0-9, -); padrão: um aleatório',
+    },
     callboard: {
       action: 'on, off, forget (suas calls), remove (calls de um token) ou reset (admins)',
       token: 'remove: o token cujas calls saem (endereço, link ou $SYMBOL)',
@@ -884,6 +889,55 @@ export default {
     legendPeak: 'pico',
     legendNow: 'agora',
   },
+  web: {
+    on: 'A página desta comunidade está ativa: {{url}}\nEla mostra o ranking dos membros, as calls de KOL e os alertas recentes. /web off a remove.',
+    off: 'A página da comunidade foi desativada: {{url}} responde “não encontrada” a partir de agora.',
+    offNone: 'Este chat não tem página de comunidade para desativar.',
+    status: 'A página desta comunidade: {{url}}',
+    statusOff:
+      'Este chat não tem página de comunidade. Um admin a ativa com /web on (ou /web on <nome> para escolher o endereço).',
+    adminsOnly: 'Só admins podem ativar ou desativar a página desta comunidade.',
+    slugBad:
+      'Um nome de página tem 3-40 letras minúsculas, dígitos e hifens, sem hífen no início ou no fim (como {{example}}).',
+    slugTaken: 'O nome “{{slug}}” pertence a outra comunidade: escolha outro, ou /web on para um aleatório.',
+    notServed: 'Este bot não serve páginas web: o operador não definiu WEB_URL.',
+    community: 'Comunidade',
+    demo: 'Comunidade de demonstração',
+    title: '{{name}} · kolradar',
+    intro: 'As calls dos membros e dos KOLs que o kolradar registra nesta comunidade.',
+    boardHeading: 'Ranking dos membros',
+    callsHeading: 'Calls de KOL',
+    byCall: 'Por call',
+    byKol: 'Por KOL',
+    period: 'Período',
+    latestHeading: 'Alertas recentes',
+    latestNone: 'Ainda não há alertas aqui.',
+    colKol: 'KOL',
+    colToken: 'Token',
+    colWhen: 'Quando',
+    colSince: 'Desde',
+    asOf: 'Dados de {{time}} UTC.',
+    callHeading: '{{symbol}}, call de {{who}}',
+    calledBy: 'Call de',
+    calledAt: 'Quando',
+    capThen: 'Market cap na hora',
+    since: 'Desde a call',
+    peak: 'Pico amostrado',
+    chartHeading: 'Market cap em cada acompanhamento',
+    chartAlt:
+      'Market cap {{from}} na call, {{to}} no último acompanhamento ({{points}} pontos); pico amostrado {{peak}}.',
+    chartNone: 'Ainda sem acompanhamento: o primeiro vem alguns minutos após a call.',
+    links: 'Gráfico e trade',
+    callPage: 'Página da call',
+    member: 'Página do membro',
+    back: 'Voltar ao ranking',
+    notFound: 'Página não encontrada',
+    notFoundText: 'Esta página não existe ou a comunidade a desativou.',
+    footer: 'Números dos registros do próprio kolradar nesta comunidade; não é conselho financeiro.',
+    pageOf: 'Página {{page}}',
+    previewBoard: 'Ranking dos membros e calls de KOL de {{name}}.',
+    previewCall: '{{symbol}}, call de {{who}}: {{multiple}} desde a call, pico {{peak}}.',
+  },
   /** Members' own calls: /callboard, /mycall, /lb, /stats and the line under a pasted token's card. */
   board: {
     pictureButton: 'Cartão da call {{symbol}}',
@@ -937,6 +991,7 @@ export default {
     banner: 'Console do kolradar: digite um comando ou o número de um botão. Ctrl-D sai.',
     sandbox:
       'Usando o sandbox embutido em {{url}} (dados de demonstração; defina KOL_API_BASE_URL para o serviço real).',
+    web: 'Página da comunidade (demo): {{url}}',
     tryThese: 'Experimente:',
     langChat: 'Idioma: {{language}}, definido para este chat com /language.',
     langChatOver:
