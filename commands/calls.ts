@@ -92,9 +92,10 @@ export default {
     );
     const scored = calls.map((c) => scoreCall(c, { current: live.caps.get(keyOfToken(c.token)) }));
     const summary = summarise(scored);
+    // The reads made, whatever they found (a cap, 0, or no token): a rugged token was read too.
     const liveNote =
-      live.asked < live.tokens || live.caps.size + live.gone.size < live.tokens
-        ? t('calls.nowPartial', { live: f.int(live.caps.size), tokens: f.int(live.tokens) })
+      live.read < live.tokens
+        ? t('calls.nowPartial', { live: f.int(live.read), tokens: f.int(live.tokens) })
         : undefined;
     const described = (line: string) => [line, liveNote].filter(Boolean).join('\n');
     const periodText = period === 'all' ? t('calls.periodAll') : t('calls.periodLast', { period });

@@ -11,16 +11,21 @@ import { formats } from '../../src/i18n/format.ts';
 import type { Notice } from '../../src/store/owner.ts';
 import type { OwnerContext } from './index.ts';
 
-/** Long enough for any announcement, well inside one message on either platform. */
-const NOTICE_MAX = 1500;
+/** Long enough for any announcement, well inside one message on either platform (with the dry run's words). */
+export const NOTICE_MAX = 1500;
 /** Well inside the six hours the outbox keeps finished entries. */
 const RESEND_WINDOW_MS = 3_600_000;
 
 export async function notice(ctx: OwnerContext, rest: string): Promise<TextView> {
   const m = /^(discord|telegram)\b\s*([\s\S]*)$/i.exec(rest);
   const platform = m ? (m[1]!.toLowerCase() as 'discord' | 'telegram') : undefined;
-  const text = (m ? m[2]! : rest).trim().slice(0, NOTICE_MAX);
+  const text = (m ? m[2]! : rest).trim();
   if (!text) throw new UserError(ctx.t('owner.noticeEmpty'), '/owner notice Maintenance at 02:00 UTC');
+  // Refused whole, never cut: a notice sent to every destination must say all the owner wrote.
+  if (text.length > NOTICE_MAX) {
+    const { int } = formats(ctx.locale);
+    throw new UserError(ctx.t('owner.noticeTooLong', { length: int(text.length), max: int(NOTICE_MAX) }));
+  }
   const draft: Notice = {
     id: randomBytes(4).toString('hex'),
     text,

@@ -9,12 +9,14 @@ import { tokenKeyOf } from '../domain/chains.ts';
 import { marketLookup, type MarketOptions, type TokenRef } from './market.ts';
 
 export interface CurrentCaps {
-  /** Token key -> market cap read now (a known token with a cap). */
+  /** Token key -> market cap read now (a known token with a cap; 0 for one that fell to nothing: rugged). */
   readonly caps: ReadonlyMap<string, number>;
   /** Tokens the upstream answered for without them: no longer known there. */
   readonly gone: ReadonlySet<string>;
   /** Distinct tokens asked about (upstream requests) and distinct tokens in all. */
   readonly asked: number;
+  /** Distinct tokens the upstream answered for (a cap, none, or gone): the reads actually made. */
+  readonly read: number;
   readonly tokens: number;
 }
 
@@ -33,6 +35,7 @@ export async function currentCaps(
     ? await marketLookup(api, ask, o)
     : { markets: new Map(), gone: new Set<string>() };
   const caps = new Map<string, number>();
-  for (const [key, m] of markets) if (m.marketCap !== null && m.marketCap > 0) caps.set(key, m.marketCap);
-  return { caps, gone, asked: ask.length, tokens: distinct.size };
+  // A cap of 0 is an answer, not a gap: the token is worth nothing now, a known loss.
+  for (const [key, m] of markets) if (m.marketCap !== null && m.marketCap >= 0) caps.set(key, m.marketCap);
+  return { caps, gone, asked: ask.length, read: markets.size + gone.size, tokens: distinct.size };
 }

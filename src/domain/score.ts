@@ -59,18 +59,22 @@ export interface Summary<C extends Scorable = Scorable> {
 /**
  * `current`: the market cap read just now, where the caller asked (/calls, the digest): it is
  * the call's "now" instead of its last follow-up sample, and one more figure for its peak.
+ * A cap of 0 (rugged) is a known loss: now 0x, counted in rates and medians like any other.
  */
 export function scoreCall<C extends Scorable>(call: C, o?: { readonly current?: number | null }): Scored<C> {
   const base = call.marketCap;
   // An object, not a bare number: `calls.map(scoreCall)` passes the index second.
   const current =
-    typeof o === 'object' && o.current !== undefined && o.current !== null && o.current > 0 ? o.current : null;
+    typeof o === 'object' && o.current !== undefined && o.current !== null && o.current >= 0 ? o.current : null;
   // No sample yet: nothing is known since the alert, which is not the same as 1x.
   const latest = current ?? call.samples.at(-1)?.marketCap ?? null;
   if (base === null || !(base > 0) || latest === null) return { call, now: null, peak: null, latestCap: latest };
   const peak = Math.max(call.peak ?? base, base, latest);
   return { call, now: latest / base, peak: peak / base, latestCap: latest };
 }
+
+/** A token whose market cap fell to nothing: its "now" is 0x. */
+export const isRugged = (s: Pick<Scored, 'now'>): boolean => s.now === 0;
 
 export function median(xs: readonly number[]): number | null {
   if (!xs.length) return null;

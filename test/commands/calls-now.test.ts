@@ -73,6 +73,40 @@ test('/calls: now is read now, once per distinct token, cached; a token the serv
   await h.store.calls.clear(subId);
 });
 
+test('/calls: a token whose market cap fell to $0 is a known loss: 0x (rugged), counted in the median, and read', async (t) => {
+  const [a, b, c, d, rug] = known.slice(20, 25);
+  const rugCap = rug!.marketcap;
+  t.after(() => {
+    rug!.marketcap = rugCap;
+  });
+  // Read now: 0.5x, 1.1x, 2x, 3x, and the rugged one, last sampled at 1.6x.
+  for (const [x, m] of [
+    [a!, 0.5],
+    [b!, 1.1],
+    [c!, 2],
+    [d!, 3],
+  ] as const)
+    await call(x, x.marketcap / m, x.marketcap / m);
+  await call(rug!, 1_000_000, 1_600_000);
+  rug!.marketcap = 0;
+  h.api.clearCache();
+  const view = asTable(await h.send('/calls sort:worst'));
+  assert.deepEqual(
+    view.rows.map((r) => [r['token'], r['now']]),
+    [
+      [`$${rug!.symbol}`, '0x (rugged)'],
+      [`$${a!.symbol}`, multiple(0.5, f).replace(/ \(.*\)$/, '')],
+      [`$${b!.symbol}`, multiple(1.1, f)],
+      [`$${c!.symbol}`, multiple(2, f)],
+      [`$${d!.symbol}`, multiple(3, f)],
+    ],
+  );
+  // The median of 0, 0.5, 1.1, 2 and 3; every token read, so no "read just now" note.
+  assert.match(plain(view.description), /median now 1\.1x/);
+  assert.doesNotMatch(plain(view.description), /tokens read just now/, plain(view.description));
+  await h.store.calls.clear(subId);
+});
+
 test(`/calls over more tokens than the cap reads ${MAX_REQUESTS_PER_COMMAND}, the page's first, and says so`, async () => {
   const tokens = known.slice(0, MAX_REQUESTS_PER_COMMAND + 4);
   // The oldest calls sampled lowest: the worst page is the oldest ten, which the most recent first would miss.

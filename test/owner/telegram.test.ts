@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { translator } from '../../src/i18n/index.ts';
+import { openSubscription } from '../helpers/subscriptions.ts';
 import { barrier, button, eventually, group, privateChat, rig, type Rig } from '../adapters/telegram/helpers.ts';
 
 const OWNER = 7001;
@@ -167,4 +168,22 @@ test('quotas: past OWNER_MAX_SUBSCRIPTIONS_PER_PERSON the next subscription is r
   assert.match(refused, /limit .* per person \(2\)/);
   assert.equal(await r.app.store.subscriptions.get('telegram:-5303'), undefined, 'nothing stored');
   assert.match((await r.ask(groups[0]!, '/subscribe token_score:80', admin)).text!, /Alerts updated/);
+});
+
+test('/owner notice over the limit is refused with the limit, never cut; at the limit it is drafted whole', async (t) => {
+  const r = await rig(t, { env });
+  const me = privateChat(OWNER);
+  await r.app.store.subscriptions.put({ ...openSubscription('telegram', '-5101'), isGroup: true });
+  const long = `Maintenance tonight${'.'.repeat(3_978)}END`;
+  const refused = (await r.ask(me, `/owner notice ${long}`)).text!;
+  assert.match(refused, /That notice has 4,000 characters; a notice may have at most 1,500\. Nothing was drafted/);
+  assert.doesNotMatch(refused, /Dry run|\/owner send|Maintenance|\.\.\./, 'no draft, and no part of it');
+  // At the limit: the dry run shows all of it, and the send queues all of it.
+  const whole = `${'x'.repeat(1_496)} END`;
+  const dry = (await r.ask(me, `/owner notice telegram ${whole}`)).text!;
+  assert.ok(dry.endsWith(whole), dry.slice(-40));
+  const id = /\/owner send ([0-9a-f]{8})/.exec(dry)![1]!;
+  await r.ask(me, `/owner send ${id}`);
+  const queued = (await r.app.store.outbox.pending()).find((e) => e.content.kind === 'notice');
+  assert.ok(queued && queued.content.kind === 'notice' && JSON.stringify(queued.content).includes(whole));
 });

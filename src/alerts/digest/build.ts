@@ -211,13 +211,13 @@ async function callsOf(d: DigestDeps, sub: Subscription, period: DigestPeriod): 
   );
   const scored = calls.map((c) => scoreCall(c, { current: live.caps.get(keyOfToken(c.token)) }));
   const s = summarise(scored);
-  const partial = live.asked < live.tokens || live.caps.size + live.gone.size < live.tokens;
+  const partial = live.read < live.tokens;
   return {
     state: 'scored',
     calls: s.calls,
     hitRate: s.hitRate,
     best: s.best ? { symbol: s.best.call.token.symbol, multiple: s.best.peak! } : null,
-    ...(partial ? { partial: { live: live.caps.size, tokens: live.tokens } } : {}),
+    ...(partial ? { partial: { live: live.read, tokens: live.tokens } } : {}),
     rows: sortCalls(scored, 'best')
       .filter((r) => r.peak !== null && r.now !== null)
       .slice(0, CALLS_CHART_MAX_ROWS)

@@ -860,6 +860,7 @@ export default {
       'Peak: the highest market cap the bot sampled since the alert (follow-ups, later alerts of the token, the read now), not a traded high.',
     /** The Now cell of a call whose token the analytics service no longer knows. */
     gone: 'not found',
+    rugged: '0x (rugged)',
     nowPartial: 'tokens read just now: {{live}} of {{tokens}}; the others as of their last follow-up',
     periodAll: 'all time',
     periodLast: 'last {{period}}',
@@ -1121,6 +1122,8 @@ export default {
     bansEmpty: 'Nobody is banned.',
     noReason: 'no reason given',
     noticeEmpty: 'Write the notice after the word: /owner notice <text>, or /owner notice telegram <text>.',
+    noticeTooLong:
+      'That notice has {{length}} characters; a notice may have at most {{max}}. Nothing was drafted: shorten it and try again.',
     noticeDry:
       'Dry run: destinations this notice would reach: {{n}} (Discord: {{discord}}, Telegram: {{telegram}}). Nothing was sent. To send it: {{send}}',
     noticeNone: 'No destination to send a notice to.',

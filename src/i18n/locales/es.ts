@@ -857,6 +857,7 @@ export default {
     peakNote:
       'Pico: la mayor capitalización que el bot muestreó desde la alerta (seguimientos, alertas posteriores del token, la lectura de ahora), no un máximo negociado.',
     gone: 'no encontrado',
+    rugged: '0x (estafa)',
     nowPartial: 'tokens leídos al momento: {{live}} de {{tokens}}; el resto según su último seguimiento',
     periodAll: 'desde siempre',
     periodLast: 'últimos {{period}}',
@@ -1120,6 +1121,8 @@ export default {
     bansEmpty: 'No hay nadie baneado.',
     noReason: 'sin motivo',
     noticeEmpty: 'Escribe el aviso tras la palabra: /owner notice <texto>, o /owner notice telegram <texto>.',
+    noticeTooLong:
+      'Ese aviso tiene {{length}} caracteres; un aviso puede tener como máximo {{max}}. No se guardó ningún borrador: acórtalo y vuelve a intentarlo.',
     noticeDry:
       'Simulación: destinos a los que llegaría este aviso: {{n}} (Discord: {{discord}}, Telegram: {{telegram}}). No se envió nada. Para enviarlo: {{send}}',
     noticeNone: 'No hay ningún destino al que enviar un aviso.',

@@ -800,6 +800,7 @@ export default {
     peakNote:
       '최고: 알림 이후 봇이 확인한 가장 높은 시가총액(후속 확인, 해당 토큰의 이후 알림, 현재 조회)이며 실제 거래 최고가는 아닙니다.',
     gone: '찾을 수 없음',
+    rugged: '0x (러그풀)',
     nowPartial: '방금 조회한 토큰: {{tokens}}개 중 {{live}}개, 나머지는 마지막 후속 확인 기준',
     periodAll: '전체 기간',
     periodLast: '최근 {{period}}',
@@ -1055,6 +1056,8 @@ export default {
     bansEmpty: '차단된 대상이 없습니다.',
     noReason: '사유 없음',
     noticeEmpty: '단어 뒤에 공지 내용을 적으세요: /owner notice <텍스트> 또는 /owner notice telegram <텍스트>.',
+    noticeTooLong:
+      '이 공지는 {{length}}자입니다. 공지는 최대 {{max}}자까지 가능합니다. 초안은 저장되지 않았습니다: 줄여서 다시 시도하세요.',
     noticeDry:
       '미리 보기: 이 공지가 닿을 수신처: {{n}} (Discord: {{discord}}, Telegram: {{telegram}}). 아무것도 보내지 않았습니다. 보내려면: {{send}}',
     noticeNone: '공지를 보낼 수신처가 없습니다.',

@@ -859,6 +859,7 @@ export default {
     peakNote:
       'Pico: a maior capitalização que o bot amostrou desde o alerta (acompanhamentos, alertas posteriores do token, a leitura de agora), não uma máxima negociada.',
     gone: 'não encontrado',
+    rugged: '0x (golpe)',
     nowPartial: 'tokens lidos na hora: {{live}} de {{tokens}}; o resto pelo último acompanhamento',
     periodAll: 'desde sempre',
     periodLast: 'últimas {{period}}',
@@ -1123,6 +1124,8 @@ export default {
     bansEmpty: 'Ninguém está banido.',
     noReason: 'sem motivo',
     noticeEmpty: 'Escreva o aviso depois da palavra: /owner notice <texto>, ou /owner notice telegram <texto>.',
+    noticeTooLong:
+      'Esse aviso tem {{length}} caracteres; um aviso pode ter no máximo {{max}}. Nenhum rascunho foi salvo: encurte-o e tente de novo.',
     noticeDry:
       'Simulação: destinos que este aviso alcançaria: {{n}} (Discord: {{discord}}, Telegram: {{telegram}}). Nada foi enviado. Para enviar: {{send}}',
     noticeNone: 'Não há destino para enviar um aviso.',

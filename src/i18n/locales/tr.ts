@@ -833,6 +833,7 @@ export default {
     peakNote:
       'Zirve: botun uyarıdan beri ölçtüğü en yüksek piyasa değeri (takipler, tokenin sonraki uyarıları, şimdiki okuma); işlem görmüş en yüksek değer değil.',
     gone: 'bulunamadı',
+    rugged: '0x (battı)',
     nowPartial: 'az önce okunan tokenler: {{live}} / {{tokens}}; kalanı son takibe göre',
     periodAll: 'tüm zamanlar',
     periodLast: 'son {{period}}',
@@ -1091,6 +1092,8 @@ export default {
     bansEmpty: 'Kimse yasaklı değil.',
     noReason: 'sebep belirtilmedi',
     noticeEmpty: 'Duyuruyu kelimeden sonra yaz: /owner notice <metin> veya /owner notice telegram <metin>.',
+    noticeTooLong:
+      'Bu duyuru {{length}} karakter; bir duyuru en fazla {{max}} karakter olabilir. Taslak kaydedilmedi: kısaltıp yeniden deneyin.',
     noticeDry:
       'Deneme: bu duyurunun ulaşacağı hedefler: {{n}} (Discord: {{discord}}, Telegram: {{telegram}}). Hiçbir şey gönderilmedi. Göndermek için: {{send}}',
     noticeNone: 'Duyuru gönderilecek hedef yok.',

@@ -809,6 +809,7 @@ export default {
     peakNote:
       'Đỉnh: vốn hóa cao nhất bot đã ghi nhận từ lúc cảnh báo (theo dõi, cảnh báo sau của token, lần đọc hiện tại), không phải đỉnh giao dịch.',
     gone: 'không tìm thấy',
+    rugged: '0x (rút thảm)',
     nowPartial: 'token vừa đọc: {{live}} trên {{tokens}}; số còn lại theo lần theo dõi gần nhất',
     periodAll: 'mọi thời điểm',
     periodLast: '{{period}} qua',
@@ -1065,6 +1066,8 @@ export default {
     bansEmpty: 'Không ai bị cấm.',
     noReason: 'không ghi lý do',
     noticeEmpty: 'Viết thông báo sau từ khóa: /owner notice <nội dung>, hoặc /owner notice telegram <nội dung>.',
+    noticeTooLong:
+      'Thông báo này có {{length}} ký tự; một thông báo tối đa {{max}} ký tự. Chưa lưu bản nháp nào: hãy rút ngắn rồi thử lại.',
     noticeDry:
       'Chạy thử: số nơi nhận thông báo này sẽ tới: {{n}} (Discord: {{discord}}, Telegram: {{telegram}}). Chưa gửi gì. Để gửi: {{send}}',
     noticeNone: 'Không có nơi nhận nào để gửi thông báo.',

@@ -787,6 +787,7 @@ export default {
     kolsNoneMin: '此期间本群没有喊单不少于 {{min}} 次的 KOL（min_calls:1 显示全部）。',
     peakNote: '峰值：提醒以来机器人采样到的最高市值（跟进、该代币之后的提醒、当前读取），并非成交最高价。',
     gone: '查无此币',
+    rugged: '0x（跑路）',
     nowPartial: '刚刚读取的代币：{{live}} / {{tokens}}；其余为最近一次跟进的数据',
     periodAll: '全部时间',
     periodLast: '最近 {{period}}',
@@ -1037,6 +1038,7 @@ export default {
     bansEmpty: '没有任何封禁。',
     noReason: '未说明原因',
     noticeEmpty: '请在关键词后写公告内容：/owner notice <内容>，或 /owner notice telegram <内容>。',
+    noticeTooLong: '这条通知有 {{length}} 个字符，通知最多 {{max}} 个字符。未保存草稿：请缩短后重试。',
     noticeDry:
       '预演：这条公告将送达的目的地：{{n}}（Discord：{{discord}}，Telegram：{{telegram}}）。尚未发送任何内容。发送：{{send}}',
     noticeNone: '没有可以发送公告的目的地。',

@@ -7,6 +7,7 @@ import type { Formats } from '../../i18n/format.ts';
 import type { T } from '../../i18n/index.ts';
 import {
   HIT_MULTIPLE,
+  isRugged,
   sortCalls,
   type KolRow,
   type Scored as ScoredOf,
@@ -52,6 +53,11 @@ export function summaryLine(s: Summary, t: T, f: Formats): string {
   return parts.join(' · ');
 }
 
+/** A call's "now" in a row: the multiple without its percentage, "0x (rugged)" for a token worth nothing. */
+export function nowText(s: Pick<Scored, 'now'>, f: Formats, t?: T): string {
+  return t && isRugged(s) ? t('calls.rugged') : multiple(s.now, f).replace(/ \(.*\)$/, '');
+}
+
 export function callRows(
   scored: readonly Scored[],
   offset: number,
@@ -66,7 +72,7 @@ export function callRows(
     kol: s.call.kols.length > 1 ? `@${s.call.kols[0]} +${s.call.kols.length - 1}` : `@${s.call.kols[0] ?? '?'}`,
     when: f.timeAgo(s.call.at, now),
     // The upstream no longer knows the token: there is no "now" to show, only what was sampled.
-    now: live && gone(s) ? live.t('calls.gone') : multiple(s.now, f).replace(/ \(.*\)$/, ''),
+    now: live && gone(s) ? live.t('calls.gone') : nowText(s, f, live?.t),
     peak: multiple(s.peak, f),
   }));
 }
@@ -117,7 +123,7 @@ export function callsChart(scored: readonly Scored[], s: Summary, title: string,
       label: `${ticker(x.call.token.symbol, x.call.token.name)} · @${x.call.kols[0] ?? '?'}`,
       peak: x.peak!,
       now: x.now!,
-      figures: `${multiple(x.peak, f)} · ${multiple(x.now, f).replace(/ \(.*\)$/, '')}`,
+      figures: `${multiple(x.peak, f)} · ${nowText(x, f, t)}`,
     }));
   return {
     title,

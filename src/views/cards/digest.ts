@@ -86,7 +86,7 @@ export function digestChart(d: DigestData, t: T, f: F = fmt(t)): CallsChartInput
       label: `${r.symbol} · @${r.kol}`,
       peak: r.peak,
       now: r.now,
-      figures: `${x(r.peak)} · ${x(r.now)}`,
+      figures: `${x(r.peak)} · ${r.now === 0 ? t('calls.rugged') : x(r.now)}`,
     })),
     threshold: HIT_MULTIPLE,
     legend: { peak: t('calls.legendPeak'), now: t('calls.legendNow') },
