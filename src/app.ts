@@ -110,7 +110,7 @@ const BEAT_TTL_MS = 30_000;
 
 export interface AppOverrides {
   readonly dispatcher?: Partial<
-    Pick<DispatcherOptions, 'userLimit' | 'actionTtlMs' | 'budgetMs' | 'now' | 'onOutcome'>
+    Pick<DispatcherOptions, 'userLimit' | 'panelLimit' | 'actionTtlMs' | 'budgetMs' | 'now' | 'onOutcome'>
   >;
   /** Live feed rate of the embedded sandbox (tweets per second); 0 for a still feed. */
   readonly sandboxLiveRate?: number;

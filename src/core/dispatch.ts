@@ -29,6 +29,16 @@ export type { RunOptions } from './run.ts';
 /** Commands (and button presses) per user per window: docs/security.md quotes it. */
 export const DEFAULT_USER_LIMIT = { count: 10, windowMs: 30_000 } as const;
 
+/**
+ * Presses of a chat-settings panel (a page, a toggle, a value) that ask the
+ * upstream nothing: a press is a store read and an edit, not a command's cost,
+ * and an admin going through the panel presses far more often than they type.
+ * Two a second for half a minute, which nobody reaches by hand, yet a script
+ * pressing in a loop is stopped. A press that does ask the upstream (turning
+ * alerts on reads the feed's head) counts as a command too, at that request.
+ */
+export const DEFAULT_PANEL_LIMIT = { count: 60, windowMs: 30_000 } as const;
+
 export interface DispatcherOptions {
   readonly commands: Registry;
   readonly api: KolClient;
@@ -36,6 +46,8 @@ export interface DispatcherOptions {
   readonly log: Logger;
   /** Commands per user per window; default 10 per 30 s. */
   readonly userLimit?: { readonly count: number; readonly windowMs: number };
+  /** Settings-panel presses per user per window (DEFAULT_PANEL_LIMIT). */
+  readonly panelLimit?: { readonly count: number; readonly windowMs: number };
   /** How long buttons keep working; default 30 min. */
   readonly actionTtlMs?: number;
   /** Upstream time budget per command; adapters may pass a shorter one. */
@@ -111,6 +123,8 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
   const now = o.now ?? Date.now;
   const limit = o.userLimit ?? DEFAULT_USER_LIMIT;
   const limiter = createRateLimiter(limit.count, limit.windowMs);
+  const panel = o.panelLimit ?? DEFAULT_PANEL_LIMIT;
+  const panelLimiter = createRateLimiter(panel.count, panel.windowMs);
   const translate = o.translate ?? translator;
   /** The command `name` means for this caller: the owner's console only for an owner in private. */
   const commandFor = (name: string, caller: Caller): SomeCommand | undefined =>
@@ -136,6 +150,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
     budgetMs: o.budgetMs ?? 8_000,
     translate,
     limiter,
+    panelLimiter,
     localeOf,
     bind: buttons.bind,
   });
@@ -172,7 +187,7 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
         stored.command,
         () => ({ ...stored.options, ...answer }),
         caller,
-        opts,
+        { ...opts, pressed: true },
         false,
         locale,
       );
@@ -182,9 +197,10 @@ export function createDispatcher(o: DispatcherOptions): Dispatcher {
       if ('view' in found) return found;
       const { stored, locale } = found;
       const t = translate(locale);
-      const verdict = limiter.take(senderOf(caller), now());
-      if (verdict.waitMs > 0) return { view: limitedView(verdict.waitMs, locale) };
       const command = o.commands.get(stored.command);
+      // Asking for a value asks the upstream nothing: a settings panel's press, on the panel's limit.
+      const verdict = (command?.chatSettings ? panelLimiter : limiter).take(senderOf(caller), now());
+      if (verdict.waitMs > 0) return { view: limitedView(verdict.waitMs, locale) };
       // Rights are asked at the press, not when the panel was posted.
       if (command?.requires === 'manage' && !(await caller.canManage())) {
         const key = caller.platform === 'discord' ? 'errors.manageAlertsDiscord' : 'errors.manageAlertsGroup';

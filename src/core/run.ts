@@ -51,6 +51,8 @@ export interface RunOptions {
    * reply): the command gets it as its `value` option. Only buttons that ask take one.
    */
   readonly answer?: string;
+  /** Set by the dispatcher for a pressed button: a settings panel's press is on the panel's limit. */
+  readonly pressed?: boolean;
 }
 
 /** What running a command needs: the dispatcher's options (see DispatcherOptions) and its shared parts. */
@@ -72,6 +74,8 @@ export interface RunnerOptions {
   readonly translate: (locale: Locale) => T;
   /** Commands per sender, shared with presses and admit(). */
   readonly limiter: RateLimiter;
+  /** Presses of chat-settings commands per sender (dispatch.ts DEFAULT_PANEL_LIMIT). */
+  readonly panelLimiter: RateLimiter;
   readonly localeOf: (caller: Caller) => Promise<Locale>;
   readonly bind: Buttons['bind'];
 }
@@ -88,7 +92,7 @@ export const senderOf = (caller: Caller) => senderKey(caller.platform, caller.us
 
 /** The runner: execute(), and the checks and the limit answer the dispatcher also gives presses. */
 export function createRunner(o: RunnerOptions) {
-  const { now, limiter, translate, localeOf } = o;
+  const { now, limiter, panelLimiter, translate, localeOf } = o;
   const budget = o.budgetMs;
   const kolMemo = createKolMemo();
 
@@ -127,7 +131,9 @@ export function createRunner(o: RunnerOptions) {
     const answered = new AbortController();
     const signal = opts.signal ? AbortSignal.any([opts.signal, answered.signal]) : answered.signal;
     try {
-      const verdict = limiter.take(senderOf(caller), started);
+      // A settings panel's press is a store read and an edit: its own limit; its upstream requests, if any, count below.
+      const onPanel = opts.pressed === true && command?.chatSettings === true;
+      const verdict = (onPanel ? panelLimiter : limiter).take(senderOf(caller), started);
       if (verdict.waitMs > 0) outcome = 'limited';
       if (verdict.waitMs > 0 && quiet && verdict.toldAlready) return undefined;
       // The language first, so every answer below, errors included, speaks it.
@@ -149,7 +155,8 @@ export function createRunner(o: RunnerOptions) {
           return kept;
         }
       }
-      const counted = countingUnreadable(cappedApi(o.api));
+      const capped = cappedApi(o.api);
+      const counted = countingUnreadable(onPanel ? chargedOnce(capped, () => chargeCommand(caller, locale)) : capped);
       const ctx: CommandContext = {
         api: counted.api,
         store: o.store,
@@ -190,6 +197,14 @@ export function createRunner(o: RunnerOptions) {
     }
   }
 
+  /** A panel press that asks the upstream counts as a command then: refused, the press changes nothing. */
+  function chargeCommand(caller: Caller, locale: Locale): void {
+    const verdict = limiter.take(senderOf(caller), now());
+    if (verdict.waitMs === 0) return;
+    const seconds = formats(locale).int(Math.ceil(verdict.waitMs / 1000));
+    throw new UserError(translate(locale)('errors.rateLimited', { seconds }));
+  }
+
   /** The answer to a sender over the limit, in `locale`. */
   function limitedView(waitMs: number, locale: Locale): View {
     const seconds = formats(locale).int(Math.ceil(waitMs / 1000));
@@ -226,4 +241,26 @@ function unknownCommand(name: string, commands: Registry): UserError {
       : { key: 'errors.unknownCommand', values: { name } },
     '/help',
   );
+}
+
+/** `api` whose first upstream request calls `charge` first (which may throw: the request is then not made). */
+function chargedOnce<A extends object>(api: A, charge: () => void): A {
+  let charged = false;
+  return new Proxy(api, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function' || typeof prop !== 'string' || !prop.startsWith('get')) return value;
+      return (...args: unknown[]) => {
+        if (!charged) {
+          try {
+            charge();
+          } catch (err) {
+            return Promise.reject(err);
+          }
+          charged = true;
+        }
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
 }

@@ -73,7 +73,7 @@ export async function callsHarness(
     {
       sandboxLiveRate: 0,
       sandboxMarket: { clock: now },
-      dispatcher: { now, userLimit: { count: 10_000, windowMs: 1000 } },
+      dispatcher: { now, userLimit: { count: 10_000, windowMs: 1000 }, panelLimit: { count: 10_000, windowMs: 1000 } },
     },
   );
   const sent: { chatId: string; threadId?: string; view: View; messageId: string }[] = [];

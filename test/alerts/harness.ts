@@ -70,7 +70,7 @@ export async function alertHarness(
     const app = await createApp(config, silentLogger(), {
       // Every upstream request is counted here: none answered from a cache; retries quick.
       api: { cacheTtlMs: false, retry: { attempts: 3, baseDelayMs: 20, maxDelayMs: 200 } },
-      dispatcher: { userLimit: { count: 10_000, windowMs: 1000 } },
+      dispatcher: { userLimit: { count: 10_000, windowMs: 1000 }, panelLimit: { count: 10_000, windowMs: 1000 } },
     });
     const watcher = app.startAlerts([sender], {
       schedule: false,

@@ -65,6 +65,7 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
     store,
     log: silentLogger(),
     userLimit: { count: 10_000, windowMs: 1_000 },
+    panelLimit: { count: 10_000, windowMs: 1_000 },
     budgetMs: o.budgetMs ?? 5_000,
     // As if the community pages were served (app/web.ts sets the real address): /web answers with links.
     webUrl: () => 'http://127.0.0.1:8080',

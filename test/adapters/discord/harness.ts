@@ -69,7 +69,12 @@ export async function startHarness(
   });
   const app = await createApp(config, silentLogger(), {
     sandboxLiveRate: 0,
-    dispatcher: { userLimit: o.userLimit ?? { count: 10_000, windowMs: 1000 }, ...(o.clock ? { now: o.clock } : {}) },
+    dispatcher: {
+      userLimit: o.userLimit ?? { count: 10_000, windowMs: 1000 },
+      // A test that sets the command limit gets the panel's real one too (settings-pace.test.ts).
+      ...(o.userLimit ? {} : { panelLimit: { count: 10_000, windowMs: 1000 } }),
+      ...(o.clock ? { now: o.clock } : {}),
+    },
     ...(o.clock ? { autoCards: { now: o.clock } } : {}),
   });
   const adapter = createDiscordAdapter({

@@ -77,6 +77,8 @@ export async function rig(t: TestContext, o: RigOptions = {}): Promise<Rig> {
       ...(o.marketClock ? { sandboxMarket: { clock: o.marketClock } } : {}),
       dispatcher: {
         userLimit: o.userLimit ?? { count: 10_000, windowMs: 1_000 },
+        // A test that sets the command limit gets the panel's real one too (settings-pace.test.ts).
+        ...(o.userLimit ? {} : { panelLimit: { count: 10_000, windowMs: 1_000 } }),
         ...(o.budgetMs ? { budgetMs: o.budgetMs } : {}),
         ...(o.clock ? { now: o.clock } : {}),
       },

@@ -65,7 +65,7 @@ interface Answer {
 async function run(locale: Locale, dir: string): Promise<{ answers: Answer[]; sb: NonNullable<App['sandbox']> }> {
   const app = await createApp(loadConfig({ STORE_URL: 'memory:', WATCH_CRON: NEVER }), silentLogger(), {
     sandboxLiveRate: 0,
-    dispatcher: { userLimit: { count: 10_000, windowMs: 1000 } },
+    dispatcher: { userLimit: { count: 10_000, windowMs: 1000 }, panelLimit: { count: 10_000, windowMs: 1000 } },
   });
   try {
     const steps: Step[] = [
