@@ -120,7 +120,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
     log,
     commandBudgetMs: o.commandBudgetMs ?? 10_000,
     shutdown: shutdown.signal,
-    ...(takeover ? { acknowledged: takeover.acknowledged } : {}),
+    ...(takeover ? { acknowledging: takeover.acknowledging } : {}),
   };
   const life = createLifecycle(client, { ...o, log, takeover, shutdown });
   wireEvents(client, {

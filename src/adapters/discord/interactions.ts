@@ -51,10 +51,11 @@ export interface InteractionDeps {
   /** Aborted at shutdown, so in-flight upstream calls stop. */
   readonly shutdown: AbortSignal;
   /**
-   * Told once an interaction is acknowledged: from then on its token can finish
-   * it from any instance for 15 min (see takeover.ts). Never rejects.
+   * Told before an interaction is acknowledged, and waited for (CLAIM_WAIT_MS at most): its token can then
+   * finish it from any instance for 15 min (see takeover.ts), so an instance that dies once it has
+   * acknowledged never leaves it "thinking…" where no other instance can see it. Never rejects.
    */
-  readonly acknowledged?: (i: Interaction, how: Acknowledgement) => Promise<void>;
+  readonly acknowledging?: (i: Interaction, how: Acknowledgement) => Promise<void>;
 }
 
 /** How an interaction was acknowledged: a public or private "thinking…" reply, or a deferred update of the clicked message. */
@@ -63,6 +64,14 @@ export type Acknowledgement = 'reply' | 'ephemeral' | 'update';
 /** A quick answer must arrive well inside Discord's 3 s; past this it is deferred after all. */
 const QUICK_MS = 1500;
 const AUTOCOMPLETE_DEADLINE_MS = 2500;
+/** The claim before an acknowledgement waits this long at most: a slow store must not cost Discord's 3 s. */
+const CLAIM_WAIT_MS = 500;
+
+/** Acknowledges `i` once its claim is stored (or CLAIM_WAIT_MS passed): see InteractionDeps.acknowledging. */
+async function acknowledge(i: Interaction, how: Acknowledgement, d: InteractionDeps, ack: () => Promise<unknown>) {
+  if (d.acknowledging) await within(d.acknowledging(i, how), CLAIM_WAIT_MS);
+  await ack();
+}
 
 /** Option values as the dispatcher takes them; subcommand and group levels are flattened. */
 export function rawArgs(options: readonly CommandInteractionOption[]): RawArgs {
@@ -101,7 +110,7 @@ export async function handleCommand(i: ChatInputCommandInteraction, d: Interacti
   // Synchronous and cheap: decides whether this command may reach the upstream.
   const quick = d.dispatcher.refusesAtOnce(i.commandName, raw, canManageNow(i));
   // The defer goes out first; the command runs while it is in flight.
-  const deferred = quick ? undefined : i.deferReply();
+  const deferred = quick ? undefined : acknowledge(i, 'reply', d, () => i.deferReply());
   const work = run();
   if (deferred) {
     await deferred;
@@ -112,9 +121,8 @@ export async function handleCommand(i: ChatInputCommandInteraction, d: Interacti
       await i.reply(replyOptions(toDiscordPayload(view)));
       return;
     }
-    await i.deferReply();
+    await acknowledge(i, 'reply', d, () => i.deferReply());
   }
-  await d.acknowledged?.(i, 'reply');
   await answerDeferred(i, await work, d.log);
 }
 
@@ -184,7 +192,11 @@ export async function handleButton(
   // A button on an alert answers the clicker privately; the alert stays for everyone.
   const fresh = opensNew(id);
   const taken = i.deferred; // taken over from an instance that deferred it and died
-  const deferred = taken ? undefined : fresh ? i.deferReply({ flags: MessageFlags.Ephemeral }) : i.deferUpdate();
+  const deferred = taken
+    ? undefined
+    : fresh
+      ? acknowledge(i, 'ephemeral', d, () => i.deferReply({ flags: MessageFlags.Ephemeral }))
+      : acknowledge(i, 'update', d, () => i.deferUpdate());
   const work = d.dispatcher.action(id, callerFor(i), {
     signal: runSignal(d),
     budgetMs: d.commandBudgetMs,
@@ -192,10 +204,7 @@ export async function handleButton(
     // A modified client can name any custom id; only the clicked message's own buttons count.
     buttonsOnMessage: customIdsOf(i.message.components.map((c) => c.toJSON())),
   });
-  if (deferred) {
-    await deferred;
-    await d.acknowledged?.(i, fresh ? 'ephemeral' : 'update');
-  }
+  if (deferred) await deferred;
   await answerDeferred(i, await work, d.log);
 }
 
@@ -227,8 +236,8 @@ export async function handleModal(i: ModalSubmitInteraction, d: InteractionDeps)
   const deferred = i.deferred
     ? undefined
     : fromMessage
-      ? i.deferUpdate()
-      : i.deferReply({ flags: MessageFlags.Ephemeral });
+      ? acknowledge(i, 'update', d, () => i.deferUpdate())
+      : acknowledge(i, 'ephemeral', d, () => i.deferReply({ flags: MessageFlags.Ephemeral }));
   const work = d.dispatcher.action(i.customId, callerFor(i), {
     signal: runSignal(d),
     budgetMs: d.commandBudgetMs,
@@ -236,10 +245,7 @@ export async function handleModal(i: ModalSubmitInteraction, d: InteractionDeps)
     answer,
     ...(fromMessage ? { buttonsOnMessage: customIdsOf(i.message.components.map((c) => c.toJSON())) } : {}),
   });
-  if (deferred) {
-    await deferred;
-    await d.acknowledged?.(i, fromMessage ? 'update' : 'ephemeral');
-  }
+  if (deferred) await deferred;
   await answerDeferred(i, await work, d.log);
 }
 
