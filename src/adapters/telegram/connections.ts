@@ -53,7 +53,7 @@ const NOT_CONNECTED: ReadonlySet<string> = new Set([
 ]);
 
 /** The code of the first error in `err`'s cause chain that names one (grammY's HttpError -> node-fetch's error). */
-function codeOf(err: unknown): string | undefined {
+export function codeOf(err: unknown): string | undefined {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string') return code;

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Sender, SendResult } from '../../alerts/delivery.ts';
 import type { View } from '../../domain/view.ts';
 import { type TelegramMessage, toTelegramHtml } from '../../views/render/telegram.ts';
-import { neverConnected } from './connections.ts';
+import { codeOf, neverConnected } from './connections.ts';
 import { onWire, PacedError, type Pacer } from './pacer.ts';
 import { sendRendered } from './send.ts';
 import {
@@ -170,7 +170,9 @@ function toSendResult(err: unknown, secondMs: number): SendResult {
     // (connections.ts keeps that from being a connection the server had closed) may have posted it.
     const code = neverConnected(err);
     if (code) return { kind: 'retry', afterMs: 2 * secondMs, reason: `not connected (${code})` };
-    return { kind: 'uncertain', reason: err.message };
+    // Why, in the reason: a reset, or grammY's own timeout (no code), tell an operator different things.
+    const cause = codeOf(err) ?? (err.error instanceof Error ? err.error.message : undefined);
+    return { kind: 'uncertain', reason: cause ? `${err.message} (${cause})` : err.message };
   }
   return { kind: 'uncertain', reason: err instanceof Error ? err.message : String(err) };
 }
