@@ -27,7 +27,8 @@ COPY --from=build /app ./
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
-EXPOSE 9090
+# 9090: health and metrics (HTTP_PORT); 8080: the community pages (WEB_PORT), when WEB_URL is set.
+EXPOSE 9090 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.HTTP_PORT + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Exec form: node is PID 1 and gets SIGTERM itself (drains, then exits 0).

@@ -16,6 +16,7 @@ import { benchDetect } from './detect.ts';
 import { benchCalls } from './calls.ts';
 import { benchMemberCalls } from './membercalls.ts';
 import { benchCost } from './cost.ts';
+import { benchWeb } from './web.ts';
 import { printTable, type Row } from './stats.ts';
 
 const only = process.argv.slice(2);
@@ -34,6 +35,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ['calls', () => benchCalls()],
   ['membercalls', () => benchMemberCalls()],
   ['cost', () => benchCost()],
+  ['web', () => benchWeb()],
 ];
 
 const rows: Row[] = [];

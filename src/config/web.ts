@@ -57,7 +57,10 @@ export function webConfig(e: z.infer<typeof WebEnv>, onPlatform: boolean): WebCo
   };
 }
 
-/** WEB_PORT or WEB_HOST on a platform without WEB_URL would silently serve nothing: said at start instead. */
+/**
+ * WEB_PORT on a platform without WEB_URL would silently serve nothing: said at start instead. WEB_HOST alone
+ * is no such sign (a container sets it once for whenever the pages are turned on).
+ */
 export function webProblems(env: Readonly<Record<string, string | undefined>>, onPlatform: boolean): string[] {
   const present = (k: string) => (env[k] ?? '').trim() !== '';
   if (!onPlatform || present('WEB_URL')) return [];

@@ -11,6 +11,7 @@
 import type { Logger } from 'pino';
 import type { CallOptions, KolClient } from '../api/client.ts';
 import type { Caller, CommandContext, Platform } from '../core/command.ts';
+import { toErrorView } from '../core/boundary.ts';
 import { createKolMemo } from '../core/kolMemo.ts';
 import { validate } from '../core/parse.ts';
 import type { Registry } from '../core/registry.ts';
@@ -98,7 +99,12 @@ export function createRunner(d: WebDeps): Runner {
         charts: d.charts,
         ...(d.links ? { links: d.links } : {}),
       };
-      return command.run(validate(command, raw) as never, ctx);
+      // As the chat: whatever goes wrong is the command's short answer (the error boundary's), never a stack.
+      try {
+        return await command.run(validate(command, raw) as never, ctx);
+      } catch (err) {
+        return toErrorView(err, name, d.log, t).view;
+      }
     },
     pictureCtx: (t) => ({ capabilities: { pictures: true, buttons: false }, log: d.log, charts: d.charts, t }),
   };

@@ -100,6 +100,9 @@ export function createSite(d: WebDeps & { readonly baseUrl: () => string }): Sit
       referrerPolicy: 'strict-origin-when-cross-origin',
       // Unfurlers and chat clients fetch the card from elsewhere.
       crossOriginResourcePolicy: 'cross-origin',
+      // HTTPS and its HSTS are the proxy's (deploy/); the console's local http page must not claim them.
+      strictTransportSecurity: false,
+      xFrameOptions: 'DENY',
     }),
   );
 
@@ -117,19 +120,21 @@ export function createSite(d: WebDeps & { readonly baseUrl: () => string }): Sit
     return { page, locale, t: translator(locale), home: `${d.baseUrl()}${path}`, path };
   }
 
+  /** The "not found" page per language: built once each (a crawler's made-up URLs share it). */
+  const notFoundDocs = new Map<Locale, string>();
   function notFound(c: Context): Response {
     const locale = acceptLanguage(c.req.header('accept-language'));
-    const t = translator(locale);
-    const doc = documentOf({
-      locale,
-      t,
-      head: {
-        title: t('web.notFound'),
-        description: t('web.notFoundText'),
-        url: `${d.baseUrl()}${new URL(c.req.url).pathname}`,
-      },
-      body: h`<h1>${t('web.notFound')}</h1><p>${t('web.notFoundText')}</p>`,
-    });
+    let doc = notFoundDocs.get(locale);
+    if (doc === undefined) {
+      const t = translator(locale);
+      doc = documentOf({
+        locale,
+        t,
+        head: { title: t('web.notFound'), description: t('web.notFoundText'), url: d.baseUrl() },
+        body: h`<h1>${t('web.notFound')}</h1><p>${t('web.notFoundText')}</p>`,
+      });
+      notFoundDocs.set(locale, doc);
+    }
     return c.html(doc, 404, { 'cache-control': 'no-store' });
   }
 

@@ -84,3 +84,24 @@ test('names from members and from the upstream show as text, never as markup', a
   assert.match(call, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
   assert.match(call, /&quot;&gt;&lt;img src=x onerror=alert\(2\)&gt;/);
 });
+
+test('the pages take no body and no method but GET and HEAD: refused before a byte is read', async (t) => {
+  const w = await webHarness(t);
+  const { request } = await import('node:http');
+  const send = (method: string, headers: Record<string, string>, body?: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = request(`${w.web.url}/c/any`, { method, headers }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  assert.equal(await send('POST', { 'content-type': 'text/plain' }, 'x'), 405);
+  assert.equal(await send('GET', { 'content-length': '5' }, 'hello'), 413);
+  assert.equal(await send('GET', { 'transfer-encoding': 'chunked' }, 'hello'), 413);
+  assert.equal((await w.get('/c/any')).status, 404, 'a plain GET is answered');
+  const head = await fetch(`${w.web.url}/static/site.css`, { method: 'HEAD' });
+  assert.equal(head.status, 200);
+  assert.match(head.headers.get('content-type') ?? '', /text\/css/);
+});
