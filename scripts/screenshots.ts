@@ -1,5 +1,6 @@
 /**
- * `npm run screenshots`: the pictures as the bot sends them, for the README.
+ * `npm run screenshots`: the pictures as the bot sends them, and the community
+ * page as Chromium draws it (web-shots.ts), for the README and docs/.
  * Runs the real commands through the core against an in-process sandbox with
  * a fixed seed and a frozen clock, so the same checkout writes the same files.
  * Usage: node scripts/screenshots.ts [outDir=docs/images]
@@ -20,6 +21,7 @@ import type { Call } from '../src/store/calls.ts';
 import { memberCall } from '../src/store/membercalls.ts';
 import { SAMPLE_ALERT } from '../bench/fanout.ts';
 import { sharedChartPool } from '../src/views/charts/pool.ts';
+import { webShots } from './web-shots.ts';
 
 const SEED = 20240601;
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
@@ -42,9 +44,10 @@ const sandbox = await startSandbox({ seed: SEED, now: NOW, live: false });
 const api = createKolClient({ baseUrl: sandbox.url, apiKey: sandbox.apiKey });
 const store = await openStore('memory:');
 try {
+  const commands = await loadCommands();
   const dispatcher = createDispatcher({
     charts: sharedChartPool(),
-    commands: await loadCommands(),
+    commands,
     api,
     store,
     log: silentLogger(),
@@ -229,6 +232,12 @@ try {
   await writeFile(cjkPath, cjk);
   process.stdout.write(
     `${cjkPath}  ${(cjk.byteLength / 1024).toFixed(0)} KB  momentum chart with CJK and Cyrillic names\n`,
+  );
+  // The community page of this chat: its board (members' calls added there) and a call page.
+  const plainTokens = tokens.filter((t) => t.marketcap > 0 && plain(t.symbol)).slice(12);
+  await webShots(
+    { store, api, commands, charts: sharedChartPool(), now: NOW, tokens: plainTokens, chatId: 'screenshots' },
+    outDir,
   );
 } finally {
   await api.close();

@@ -49,6 +49,8 @@ export async function startHarness(
     clock?: () => number;
     /** More configuration (OWNER_IDS, quotas). */
     env?: Readonly<Record<string, string>>;
+    /** The clock of the sandbox's market caps (follow-up tests move it with the watcher's). */
+    marketClock?: () => number;
   } = {},
 ): Promise<Harness> {
   const guildId = snowflake();
@@ -69,6 +71,7 @@ export async function startHarness(
   });
   const app = await createApp(config, silentLogger(), {
     sandboxLiveRate: 0,
+    ...(o.marketClock ? { sandboxMarket: { clock: o.marketClock } } : {}),
     dispatcher: {
       userLimit: o.userLimit ?? { count: 10_000, windowMs: 1000 },
       // A test that sets the command limit gets the panel's real one too (settings-pace.test.ts).
