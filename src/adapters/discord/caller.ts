@@ -89,7 +89,11 @@ function confirmPrivately(interaction: Interaction): (text: string) => Promise<b
       const dm = (await rest.post(Routes.userChannels(), { body: { recipient_id: interaction.user.id } })) as {
         id: string;
       };
-      await rest.post(Routes.channelMessages(dm.id), { body: { content: text, allowed_mentions: { parse: [] } } });
+      // The interaction's id as an enforced nonce: discord.js resends after a lost answer, and the DM is one.
+      const once = { nonce: interaction.id, enforce_nonce: true };
+      await rest.post(Routes.channelMessages(dm.id), {
+        body: { content: text, allowed_mentions: { parse: [] }, ...once },
+      });
       return true;
     } catch (err) {
       if (err instanceof DiscordAPIError && err.code === DMS_CLOSED) return false;

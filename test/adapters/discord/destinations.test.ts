@@ -360,6 +360,12 @@ test('a person who only installed the app (no shared server) subscribes in the b
   await publicAnswer(on);
   assert.equal((await h.app.store.subscriptions.get(`discord:${dm}`))?.isGroup, false);
   assert.equal(h.fake.channelMessages(dm).length, 1, 'confirmed by a real DM');
+  const [confirmation] = h.fake.channelMessages(dm);
+  assert.deepEqual(
+    [confirmation!.nonce, confirmation!.enforce_nonce],
+    [on.id, true],
+    'with the interaction’s enforced nonce: a resend is the same DM',
+  );
 });
 
 test('a thread discord.js has not cached (archived before the bot connected) is the same destination (channel, thread)', async (t) => {
