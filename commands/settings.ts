@@ -54,17 +54,22 @@ interface State {
   readonly auto: { readonly enabled: boolean; readonly cooldownMs: number };
   /** Members' call board of the chat (its topics share it). */
   readonly board: boolean;
+  /** The community page's address (/web), when it is on and pages are served. */
+  readonly web: string | undefined;
 }
 
 async function readState(ctx: CommandContext): Promise<State> {
   const { platform, chatId, threadId } = ctx.caller;
-  const [sub, language, auto, board] = await Promise.all([
+  const [sub, language, auto, board, page] = await Promise.all([
     ctx.store.subscriptions.get(destinationOf(ctx).id),
     ctx.store.languages.get(platform, chatId, threadId),
     autoCardSettings(ctx.store).get(platform, chatId, threadId),
     ctx.store.members.settings(boardOf(platform, chatId)),
+    ctx.store.web.ofChat(platform, chatId),
   ]);
-  return { sub: sub ?? undefined, language: language ?? undefined, auto, board: board.on };
+  const base = ctx.webUrl?.();
+  const web = page && base ? `${base}/c/${page.slug}` : undefined;
+  return { sub: sub ?? undefined, language: language ?? undefined, auto, board: board.on, web };
 }
 
 const quietRange = (sub: Subscription | undefined) =>
@@ -214,6 +219,7 @@ function summary(ctx: CommandContext, t: T, s: State): string[] {
       : t('settings.autocardOff'),
   );
   lines.push(t(s.board ? 'settings.boardOnLine' : 'settings.boardOffLine'));
+  lines.push(s.web ? t('settings.webOnLine', { url: s.web }) : t('settings.webOffLine'));
   return lines;
 }
 

@@ -1,22 +1,12 @@
 import type { Command } from '../src/core/command.ts';
 import { PermissionError, UserError } from '../src/core/errors.ts';
-import { opt } from '../src/core/options.ts';
+import { SETTING_OPTIONS } from '../src/alerts/settings.ts';
 import { isSlug } from '../src/store/web.ts';
 
 const EXAMPLE = '/web on';
 
-const options = {
-  action: opt.choice(['on', 'off'], {
-    positional: true,
-    noun: 'action',
-  }),
-  // Any text here, checked below: a refusal that shows the rule reads better than the option parser's.
-  slug: opt.string({
-    positional: true,
-    max: 64,
-    example: 'alpha-club',
-  }),
-};
+// The settings panel turns the page on and off with these same options (alerts/settings.ts).
+const options = SETTING_OPTIONS.web;
 
 /** The community's public page: /web on [name], /web off, /web (the link). The page is the chat's, never a topic's. */
 export default {

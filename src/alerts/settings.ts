@@ -121,6 +121,20 @@ const callboard = {
   }),
 };
 
+/** /web: the community's public page (the panel turns it on under a random name, or a name typed). */
+const web = {
+  action: opt.choice(['on', 'off'], {
+    positional: true,
+    noun: 'action',
+  }),
+  // Any text here, checked by /web: a refusal that shows the rule reads better than the option parser's.
+  slug: opt.string({
+    positional: true,
+    max: 64,
+    example: 'alpha-club',
+  }),
+};
+
 const language = {
   // Free text rather than choices: 'pt-br', 'zh-CN' or 'Ru' are all understood.
   code: opt.string({
@@ -131,7 +145,7 @@ const language = {
 };
 
 /** The typed options of the settings commands, by command. */
-export const SETTING_OPTIONS = { subscribe, alerts, digest, autocard, callboard, language } as const;
+export const SETTING_OPTIONS = { subscribe, alerts, digest, autocard, callboard, web, language } as const;
 
 /**
  * Where and how `/subscribe` posts, beside its filters: not panel settings (a role or a
@@ -233,6 +247,9 @@ export const CONTROLS: readonly Control[] = [
   ask('autocard', 'autocard', 'cooldown', { id: 'autoCooldown' }),
   set('autocard', 'callboard', 'boardOn', { action: 'on' }),
   set('autocard', 'callboard', 'boardOff', { action: 'off' }),
+  set('autocard', 'web', 'webOn', { action: 'on' }),
+  ask('autocard', 'web', 'slug', { id: 'webSlug', raw: { action: 'on' } }),
+  set('autocard', 'web', 'webOff', { action: 'off' }),
 ];
 
 export const controlById = (id: string): Control | undefined => CONTROLS.find((c) => c.id === id);
