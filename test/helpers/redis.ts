@@ -11,8 +11,25 @@ import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { PATIENCE_MS } from './wait.ts';
 
+/**
+ * The environment without libfaketime: the date-shifted runs (test/ops/dates.test.ts) move the
+ * tests' clock with it, and redis-server's allocator calls clock_gettime before libfaketime is
+ * ready (it stops at start). The server keeps the real clock, which it only uses for TTLs the
+ * store gives it as spans, never as instants.
+ */
+function realClock(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const k of Object.keys(out)) if (k.startsWith('FAKETIME')) delete out[k];
+  out.LD_PRELOAD = (out.LD_PRELOAD ?? '')
+    .split(/[: ]/)
+    .filter((l) => l && !l.includes('faketime'))
+    .join(':');
+  if (!out.LD_PRELOAD) delete out.LD_PRELOAD;
+  return out;
+}
+
 export function redisAvailable(): boolean {
-  const found = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+  const found = spawnSync('redis-server', ['--version'], { stdio: 'ignore', env: realClock(process.env) }).status === 0;
   if (!found && process.env.CI === 'true')
     throw new Error('redis-server is required under CI but was not found on PATH');
   return found;
@@ -105,6 +122,7 @@ export async function startRedis(
   ];
   const child = spawn('redis-server', args, {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: realClock(process.env),
   });
   await new Promise<void>((resolve, reject) => {
     let out = '';
