@@ -78,6 +78,14 @@ export async function benchWeb(crawl = 100_000): Promise<Row[]> {
       if (r.statusCode !== 200 && r.statusCode !== 304) throw new Error(`${path}: ${r.statusCode}`);
     };
     await get('/c/bench'); // warm: the first build, the code paths compiled
+    // One request at a time: what a request costs the bot, without the queue an open loop builds on a busy machine.
+    const alone: number[] = [];
+    for (let i = 0; i < 500; i++) {
+      const t0 = performance.now();
+      await get('/c/bench');
+      alone.push(performance.now() - t0);
+    }
+    const serial = summary(alone);
     const cached = summary(await atRate(200, 2_000, () => get('/c/bench')));
     const built = summary(
       await atRate(200, 400, async () => {
@@ -120,6 +128,11 @@ export async function benchWeb(crawl = 100_000): Promise<Row[]> {
     const heapAfter = process.memoryUsage().heapUsed;
     const mib = (b: number) => `${(b / 2 ** 20).toFixed(1)} MiB`;
     return [
+      {
+        area: 'web',
+        metric: 'board page, cached, one request at a time: p50 / p99',
+        value: `${ms(serial.p50)} / ${ms(serial.p99)}`,
+      },
       {
         area: 'web',
         metric: 'board page, cached, 200 req/s: p50 / p99',

@@ -6,7 +6,8 @@
  * one entry and cannot grow the cache. `/web off` drops a community's entries.
  */
 export interface Cached {
-  readonly body: string | Uint8Array;
+  /** A Blob: a Response is made from it without copying its bytes (a string or typed array is copied each time). */
+  readonly body: Blob;
   readonly type: string;
   readonly etag: string;
   readonly builtAt: number;

@@ -42,18 +42,20 @@ export const PAGE_CACHE_ENTRIES = 256;
 /** How long a browser or unfurler may keep a call card before asking again (with its ETag). */
 export const CARD_MAX_AGE_S = 300;
 
-const STATIC: Readonly<Record<string, { body: string; type: string }>> = {
+const STATIC: Readonly<Record<string, { text: string; type: string }>> = {
   'site.css': {
-    body: readFileSync(new URL('./static/site.css', import.meta.url), 'utf8'),
+    text: readFileSync(new URL('./static/site.css', import.meta.url), 'utf8'),
     type: 'text/css; charset=utf-8',
   },
   'app.js': {
-    body: readFileSync(new URL('./static/app.js', import.meta.url), 'utf8'),
+    text: readFileSync(new URL('./static/app.js', import.meta.url), 'utf8'),
     type: 'text/javascript; charset=utf-8',
   },
 };
 const etagOf = (body: string | Uint8Array) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-const STATIC_TAGS = Object.fromEntries(Object.entries(STATIC).map(([k, v]) => [k, etagOf(v.body)]));
+const STATIC_FILES = Object.fromEntries(
+  Object.entries(STATIC).map(([k, v]) => [k, { body: new Blob([v.text]), type: v.type, etag: etagOf(v.text) }]),
+);
 
 export interface Site {
   readonly fetch: (req: Request) => Response | Promise<Response>;
@@ -139,11 +141,7 @@ export function createSite(d: WebDeps & { readonly baseUrl: () => string }): Sit
   }
 
   /** A cached answer, or 304 when the client holds it already. HTML is revalidated every time (no-cache). */
-  function send(
-    c: Context,
-    hit: { body: string | Uint8Array; type: string; etag: string },
-    cacheControl: string,
-  ): Response {
+  function send(c: Context, hit: { body: Blob; type: string; etag: string }, cacheControl: string): Response {
     const headers = { etag: hit.etag, 'cache-control': cacheControl, 'content-type': hit.type };
     if (
       c.req
@@ -151,8 +149,8 @@ export function createSite(d: WebDeps & { readonly baseUrl: () => string }): Sit
         ?.split(',')
         .some((x) => x.trim() === hit.etag)
     )
-      return c.body(null, 304, headers);
-    return c.body(hit.body as string, 200, headers);
+      return new Response(null, { status: 304, headers });
+    return new Response(c.req.method === 'HEAD' ? null : hit.body, { status: 200, headers });
   }
 
   /** Serves the page under `key` from the cache, else builds it (undefined from the builder: 404). */
@@ -177,7 +175,7 @@ export function createSite(d: WebDeps & { readonly baseUrl: () => string }): Sit
         asOf,
         ...(built.home ? { home: built.home } : {}),
       });
-      hit = { body, type: 'text/html; charset=utf-8', etag: etagOf(body), builtAt: now };
+      hit = { body: new Blob([body]), type: 'text/html; charset=utf-8', etag: etagOf(body), builtAt: now };
       cache.set(full, hit);
     }
     return send(c, hit, 'no-cache');
@@ -188,9 +186,9 @@ export function createSite(d: WebDeps & { readonly baseUrl: () => string }): Sit
 
   app.get('/static/:file', (c) => {
     const file = c.req.param('file');
-    const s = Object.hasOwn(STATIC, file) ? STATIC[file]! : undefined;
+    const s = Object.hasOwn(STATIC_FILES, file) ? STATIC_FILES[file]! : undefined;
     if (!s) return notFound(c);
-    return send(c, { body: s.body, type: s.type, etag: STATIC_TAGS[file]! }, 'public, max-age=3600');
+    return send(c, s, 'public, max-age=3600');
   });
 
   app.get('/c/:slug', async (c) => {
@@ -215,26 +213,32 @@ export function createSite(d: WebDeps & { readonly baseUrl: () => string }): Sit
     const com = await community(c, c.req.param('slug'));
     const id = c.req.param('id');
     if (!com || id.length > 200) return notFound(c);
-    const x = await communityCall(d, com.page, id);
-    if (!x) return notFound(c);
-    // The card's figures decide its ETag: a client holding this very card gets 304 without a drawing.
-    const input = callCardInput(x, com.t, d.now());
-    const etag = etagOf(JSON.stringify(input));
-    const key = `${com.page.slug}\ncard ${etag}`;
-    const kept = cache.get(key, d.now());
-    if (
-      kept ||
-      c.req
-        .header('if-none-match')
-        ?.split(',')
-        .some((v) => v.trim() === etag)
-    ) {
-      return send(c, kept ?? { body: '', type: 'image/png', etag }, `public, max-age=${CARD_MAX_AGE_S}`);
+    const key = `${com.page.slug}\ncard ${id}\n${com.locale}`;
+    const now = d.now();
+    let hit = cache.get(key, now);
+    if (!hit) {
+      const x = await communityCall(d, com.page, id);
+      if (!x) return notFound(c);
+      // The card's figures decide its ETag: a client holding this very card gets 304 without a drawing.
+      const input = callCardInput(x, com.t, now);
+      const etag = etagOf(JSON.stringify(input));
+      if (
+        c.req
+          .header('if-none-match')
+          ?.split(',')
+          .some((v) => v.trim() === etag)
+      )
+        return send(c, { body: new Blob([]), type: 'image/png', etag }, `public, max-age=${CARD_MAX_AGE_S}`);
+      const drawn = await callCardPicture(runner.pictureCtx(com.t), x, com.t, now);
+      if (!drawn.picture) return c.text('', 503, { 'retry-after': '5', 'cache-control': 'no-store' });
+      hit = {
+        body: new Blob([drawn.picture.png as Uint8Array<ArrayBuffer>], { type: 'image/png' }),
+        type: 'image/png',
+        etag,
+        builtAt: now,
+      };
+      cache.set(key, hit);
     }
-    const drawn = await callCardPicture(runner.pictureCtx(com.t), x, com.t, d.now());
-    if (!drawn.picture) return c.text('', 503, { 'retry-after': '5', 'cache-control': 'no-store' });
-    const hit = { body: drawn.picture.png, type: 'image/png', etag, builtAt: d.now() };
-    cache.set(key, hit);
     return send(c, hit, `public, max-age=${CARD_MAX_AGE_S}`);
   });
 
