@@ -16,7 +16,7 @@ import {
   SETTING_OPTIONS,
 } from '../src/alerts/settings.ts';
 import { DEFAULT_FILTERS, describeFilters, filterValues } from '../src/alerts/filters.ts';
-import { inTurn } from '../src/alerts/subscriptions.ts';
+import { turnsOf } from '../src/alerts/subscriptions.ts';
 import { followupsOf } from '../src/alerts/calls/record.ts';
 import { autoCardSettings, cooldownText } from '../src/core/autocard.ts';
 import { boardOf } from '../src/core/membercalls.ts';
@@ -30,7 +30,7 @@ import { clockText } from '../src/domain/zoned.ts';
 import type { Action, Ask, CardView, Span } from '../src/domain/view.ts';
 import { formats } from '../src/i18n/format.ts';
 import { CATALOGUES, optionText, translator, type Locale, type T } from '../src/i18n/index.ts';
-import type { Subscription } from '../src/store/subscriptions.ts';
+import type { Subscription, SubscriptionStore } from '../src/store/subscriptions.ts';
 import { followupsSetting } from '../src/views/cards/callLine.ts';
 import { destinationOf } from './_subscription.ts';
 import { actingFor, keepWhere, linkInstead } from './_where.ts';
@@ -119,12 +119,24 @@ function rawFor(c: Control, s: State, value: string | undefined, t: T): RawArgs 
   return { ...c.raw, ...kept(c, s), [c.option]: value };
 }
 
-/** Runs the owning command as if typed; its own answer is the note over the panel. */
-async function change(ctx: CommandContext, raw: RawArgs, name: string): Promise<Span[]> {
+/**
+ * Runs the owning command as if typed; its own answer is the note over the panel. The
+ * options are made from the settings read inside the destination's turn (a toggle's new
+ * list from the list as it is now): read before it, two admins toggling two chains at
+ * once both computed from the same list and the second write lost the first's chain.
+ * The command changes the very subscription read here (its version included): if another
+ * instance wrote it since, the write is refused and the press runs again (core/run.ts).
+ */
+async function change(ctx: CommandContext, rawOf: (s: State) => RawArgs, name: string): Promise<Span[]> {
   const command = ctx.commands.get(name);
   if (!command) throw new UserError(ctx.t('errors.buttonsExpired'), '/settings');
-  const input = validate(command, raw);
-  const view = await inTurn(destinationOf(ctx).id, () => command.run(input, ctx));
+  const id = destinationOf(ctx).id;
+  const subs = ctx.store.subscriptions;
+  const view = await turnsOf(subs)(id, async () => {
+    const s = await readState(ctx);
+    const read: SubscriptionStore = { ...subs, get: (x) => (x === id ? Promise.resolve(s.sub) : subs.get(x)) };
+    return command.run(validate(command, rawOf(s)), { ...ctx, store: { ...ctx.store, subscriptions: read } });
+  });
   const said = view.kind === 'text' ? view.text : view.kind === 'card' ? view.title : '';
   return typeof said === 'string' ? [said] : [...said];
 }
@@ -146,12 +158,12 @@ export default {
     if (o.set !== undefined) {
       const c = controlById(o.set);
       if (!c) throw new UserError(t('errors.buttonsExpired'), '/settings');
-      note = await change(ctx, rawFor(c, await readState(ctx), o.value, t), c.command);
+      note = await change(ctx, (s) => rawFor(c, s, o.value, t), c.command);
       // A new language shows at once, on the panel too (a private panel keeps the admin's own).
       if (c.command === 'language' && o.for === undefined)
         t = translator(await chatLocale(ctx.store.languages, ctx.caller, () => {}));
     } else if (o.preset !== undefined && o.apply) {
-      note = await change(ctx, { ...PRESETS[o.preset] }, 'subscribe');
+      note = await change(ctx, () => ({ ...PRESETS[o.preset!] }), 'subscribe');
       page = 'main';
     }
     const state = await readState(ctx);

@@ -22,11 +22,21 @@ import { threadPart } from '../domain/destination.ts';
 import { keyedTurns, type Turns } from '../domain/turns.ts';
 
 /**
- * Runs changes to one destination one after another in this process: each
+ * Runs changes to one destination one after another on this store connection: each
  * reads the subscription and writes it back whole, so two admins pressing at
- * once would otherwise lose one change. Another key's changes do not wait.
+ * once would otherwise lose one change. Another key's changes do not wait. Another
+ * instance's changes are not in these turns: `replace` (compare-and-set on the
+ * record's version) refuses a write read before theirs, and the command runs again.
  */
-export const inTurn: Turns = keyedTurns();
+const turns = new WeakMap<SubscriptionStore, Turns>();
+export function turnsOf(subs: SubscriptionStore): Turns {
+  let t = turns.get(subs);
+  if (!t) {
+    t = keyedTurns();
+    turns.set(subs, t);
+  }
+  return t;
+}
 
 /** Paused "forever" is stored as a far date: JSON has no Infinity. */
 export const FOREVER = 8_640_000_000_000_000;
@@ -85,8 +95,9 @@ export async function subscribe(
     createdBy: existing?.createdBy ?? by,
     createdAt: existing?.createdAt ?? now,
     updatedAt: now,
+    ...(existing?.rev !== undefined ? { rev: existing.rev } : {}),
   };
-  await subs.put(sub);
+  await subs.replace(sub);
   return { sub, updated: !fresh };
 }
 
@@ -107,7 +118,7 @@ export function setPaused(
   until: number | null,
   now: number,
 ): Promise<void> {
-  return subs.put({ ...sub, pausedUntil: until, updatedAt: now });
+  return subs.replace({ ...sub, pausedUntil: until, updatedAt: now });
 }
 
 /**
@@ -115,7 +126,7 @@ export function setPaused(
  * since `until` was read (then its own answer said so). True when it was cleared.
  */
 export function endPause(subs: SubscriptionStore, id: string, until: number, now: number): Promise<boolean> {
-  return inTurn(id, async () => {
+  return turnsOf(subs)(id, async () => {
     const current = await subs.get(id);
     if (current?.pausedUntil !== until) return false;
     await subs.put({ ...current, pausedUntil: null, updatedAt: now });
@@ -134,7 +145,7 @@ export function setMuted(
   const mutedTokens = muted
     ? [...new Set([...sub.mutedTokens, tokenKey])]
     : sub.mutedTokens.filter((t) => t !== tokenKey);
-  return subs.put({ ...sub, mutedTokens, updatedAt: now });
+  return subs.replace({ ...sub, mutedTokens, updatedAt: now });
 }
 
 /** Sets quiet hours (null: none). Alerts already held are summarised when the current quiet hours end, or at once without them. */
@@ -144,7 +155,7 @@ export function setQuiet(
   quiet: QuietHours | null,
   now: number,
 ): Promise<void> {
-  return subs.put({ ...sub, quiet, updatedAt: now });
+  return subs.replace({ ...sub, quiet, updatedAt: now });
 }
 
 /** Sets the scheduled digest (null: none). */
@@ -154,7 +165,7 @@ export function setDigest(
   digest: DigestSettings | null,
   now: number,
 ): Promise<void> {
-  return subs.put({ ...sub, digest, updatedAt: now });
+  return subs.replace({ ...sub, digest, updatedAt: now });
 }
 
 /** Stops alerts to a destination that is gone (kicked, blocked, deleted); true when they were on. */

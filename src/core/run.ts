@@ -11,6 +11,7 @@ import type { KolClient } from '../api/index.ts';
 import { formats } from '../i18n/format.ts';
 import { translator, type Locale, type T } from '../i18n/index.ts';
 import type { Store } from '../store/index.ts';
+import { WriteConflict } from '../store/subscriptions.ts';
 import type { ChartPool } from '../domain/charts.ts';
 import type { View } from '../domain/view.ts';
 import { suggest } from '../domain/chains.ts';
@@ -179,7 +180,11 @@ export function createRunner(o: RunnerOptions) {
       };
       const view = labelled(
         await o.bind(
-          withUnreadableNote(await checked.command.run(checked.input as never, ctx), counted.count(), t),
+          withUnreadableNote(
+            await againOnConflict(() => checked.command.run(checked.input as never, ctx)),
+            counted.count(),
+            t,
+          ),
           caller,
         ),
         t,
@@ -241,6 +246,24 @@ function unknownCommand(name: string, commands: Registry): UserError {
       : { key: 'errors.unknownCommand', values: { name } },
     '/help',
   );
+}
+
+/** Runs of a command whose settings another instance changed meanwhile, before it fails like an outage. */
+const CONFLICT_RUNS = 5;
+
+/**
+ * A command that changes a subscription writes it only if nobody wrote it since its read
+ * (store/subscriptions.ts replace): when another instance did, it runs again from a fresh
+ * read, so both changes are kept.
+ */
+async function againOnConflict<V>(run: () => Promise<V>): Promise<V> {
+  for (let n = 1; ; n++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!(err instanceof WriteConflict) || n >= CONFLICT_RUNS) throw err;
+    }
+  }
 }
 
 /** `api` whose first upstream request calls `charge` first (which may throw: the request is then not made). */

@@ -164,6 +164,9 @@ export async function openStore(
         for await (const r of raw.rows(`sub::${prefix}`)) yield (JSON.parse(r.value) as { value?: unknown }).value;
       },
       backend instanceof RedisKvStore ? redisJournal(backend.client) : localJournal(),
+      backend instanceof RedisKvStore
+        ? (key, expected, value) => backend.swap(`sub::${key}`, expected, value)
+        : undefined,
     ),
     outbox: createOutbox(space('outbox')),
     languages: createChatLanguages(space('lang')),

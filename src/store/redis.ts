@@ -35,6 +35,22 @@ redis.call('SET', KEYS[1], cjson.encode({ value = out }))
 return #out
 `;
 
+/**
+ * Compare-and-set of a record's version (store/subscriptions.ts Swap): ARGV the version
+ * expected (a missing key, or a record without one, is 0) and keyv's serialised new value.
+ */
+const SWAP = `
+local v = redis.call('GET', KEYS[1])
+local rev = 0
+if v then
+  local ok, d = pcall(cjson.decode, v)
+  if ok and type(d) == 'table' and type(d.value) == 'table' and type(d.value.rev) == 'number' then rev = d.value.rev end
+end
+if rev ~= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1
+`;
+
 /** While running, a lost connection is retried for as long as it takes (recovery when Redis returns), every 2 s at most. */
 const RECONNECT_MAX_MS = 2_000;
 /**
@@ -231,6 +247,14 @@ export class RedisKvStore {
       expiration: { type: 'PX', value: Math.ceil(ttlMs) },
     });
     return r === 'OK';
+  }
+
+  /** Writes `value` at `key` while the stored record's version is `expected` (SWAP: one script, atomic on the server). */
+  async swap(key: string, expected: number, value: string): Promise<boolean> {
+    const r = await this.#call('a versioned write', () =>
+      this.client.eval(SWAP, { keys: [PREFIX + key], arguments: [String(expected), value] }),
+    );
+    return r === 1;
   }
 
   /** See RawStore.listEdit: one script, so atomic on the server. */

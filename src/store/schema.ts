@@ -182,6 +182,14 @@ export const MIGRATIONS: readonly Migration[] = [
     kind: 'expand',
     async up() {},
   },
+  {
+    to: 18,
+    what: 'a subscription carries rev, its version, raised by every write; a change made from a read is written only while the store holds the version read (compare-and-set), so two instances changing one destination at once keep both changes; older rows carry none and read as version 0, so nothing is rewritten',
+    // Version 17 code ignores rev and writes records without it: such a write reads as version 0
+    // again, so a change read before it is refused as a conflict and redone, never lost.
+    kind: 'expand',
+    async up() {},
+  },
 ];
 
 /** The version this code writes. */

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChainId } from '../domain/chains.ts';
 import { destinationKey, type DestinationPlatform } from '../domain/destination.ts';
+import { keyedTurns } from '../domain/turns.ts';
 import type { Kv } from './strict.ts';
 import { localJournal, type ChangeJournal, type JournalMark } from './journal.ts';
 
@@ -83,6 +84,12 @@ export interface Subscription {
   readonly createdBy: string;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /**
+   * The record's version: each write adds one (absent, in records written before schema
+   * version 17: 0). A change made from a read (`replace`) is written only while the store
+   * still holds the version it read, on every instance sharing the store.
+   */
+  readonly rev?: number;
 }
 
 /** What a destination asked of its alerts besides the message (Discord). */
@@ -130,9 +137,28 @@ export function subscriptionId(platform: DestinationPlatform, chatId: string, th
   return destinationKey({ platform, chatId, threadId });
 }
 
+/** The subscription changed since it was read (another instance, or a write outside this one's turn): read again and redo. */
+export class WriteConflict extends Error {
+  override name = 'WriteConflict';
+}
+
+/**
+ * Writes `value` (keyv's serialised form) at `key` only while the stored record's `rev`
+ * (0 when absent, or for a record without one) is `expected`; false otherwise. Atomic across
+ * every process sharing the store (store/redis.ts); absent, one process owns the store and
+ * a per-key turn here stands in.
+ */
+export type Swap = (key: string, expected: number, value: string) => Promise<boolean>;
+
 export interface SubscriptionStore {
   get(id: string): Promise<Subscription | undefined>;
+  /** Writes the subscription whatever was stored (delivery, moves, the owner's stops): its version goes up by one. */
   put(sub: Subscription): Promise<void>;
+  /**
+   * Writes a subscription changed from what `get` returned (its `rev`; a new one: none), only
+   * if nobody wrote it since; otherwise throws WriteConflict and writes nothing.
+   */
+  replace(sub: Subscription): Promise<void>;
   delete(id: string): Promise<boolean>;
   /** Every subscription (including disabled and paused ones). */
   all(): Promise<Subscription[]>;
@@ -205,6 +231,7 @@ export function createSubscriptionStore(
   kv: Kv,
   rows?: (prefix: string) => AsyncIterable<unknown>,
   journal: ChangeJournal = localJournal(),
+  swap?: Swap,
 ): SubscriptionStore {
   const VERSION = '_version';
   // A fresh random token, not a counter: two instances bumping at once must both
@@ -216,10 +243,27 @@ export function createSubscriptionStore(
     await journal.append(id, version).catch(() => {});
   };
   const version = async () => (await kv.get<string>(VERSION)) ?? '';
+  const turns = keyedTurns();
+  const revOf = (s: Subscription | undefined) => s?.rev ?? 0;
+  /** The write, if the stored version is still `expected`. */
+  const write = (sub: Subscription, expected: number): Promise<boolean> => {
+    const next = { ...sub, rev: expected + 1 };
+    if (swap) return swap(sub.id, expected, JSON.stringify({ value: next }));
+    return turns(sub.id, async () => {
+      if (revOf(await kv.get<Subscription>(sub.id)) !== expected) return false;
+      await kv.set(sub.id, next);
+      return true;
+    });
+  };
   const store: SubscriptionStore = {
     get: (id) => kv.get<Subscription>(id),
     async put(sub) {
-      await kv.set(sub.id, sub);
+      // Over whatever is stored: its version plus one, so a change read before this write is refused.
+      while (!(await write(sub, revOf(await kv.get<Subscription>(sub.id)))));
+      await bump(sub.id);
+    },
+    async replace(sub) {
+      if (!(await write(sub, revOf(sub)))) throw new WriteConflict(`subscription ${sub.id} changed meanwhile`);
       await bump(sub.id);
     },
     async delete(id) {

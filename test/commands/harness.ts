@@ -46,6 +46,8 @@ export interface HarnessOptions {
   readonly now?: () => number;
   /** Every upstream call the client makes or answers from its cache. */
   readonly onCall?: (e: CallEvent) => void;
+  /** The store (two harnesses on one Redis are two instances); default a memory store of its own. */
+  readonly storeUrl?: string;
 }
 
 export async function harness(o: HarnessOptions = {}): Promise<Harness> {
@@ -57,7 +59,7 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
     timeouts: { connectMs: 1_000, headersMs: 1_500, bodyMs: 1_500 },
     ...(o.onCall ? { onCall: o.onCall } : {}),
   });
-  const store = await openStore('memory:');
+  const store = await openStore(o.storeUrl ?? 'memory:');
   const commands = await loadCommands();
   const dispatcher = createDispatcher({
     commands,

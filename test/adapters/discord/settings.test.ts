@@ -10,6 +10,7 @@ import {
   privateAnswer,
   publicAnswer,
   startHarness,
+  until,
   type Harness,
 } from './harness.ts';
 
@@ -173,4 +174,45 @@ test("a member's press opens no modal and changes nothing; a bad number is refus
   assert.match(embedOf(m).description!, /kol_score:\d+/);
   assert.deepEqual(await subOf(channel), before, 'nothing changed');
   assert.equal(h.fake.message(panel.id)!.deleted, false, 'the panel stays');
+});
+
+test('two admins toggling different chains at the same moment both keep their chain, round after round', async () => {
+  const channel = h.channels[3]!;
+  const other = { user: { id: '1000000000000000079', username: 'comod' }, memberPermissions: MANAGER_PERMISSIONS };
+  let panel = await openPanel(channel);
+  panel = await click(panel, 'Alerts');
+  panel = await click(panel, 'Turn alerts on');
+  panel = await click(panel, '« Back');
+  panel = await click(panel, 'Chains');
+  const on = new Set(['solana', 'aptos', 'bsc', 'base', 'sui']);
+  const labels: Record<string, string> = {
+    solana: 'Solana',
+    aptos: 'Aptos',
+    bsc: 'BNB Chain',
+    base: 'Base',
+    sui: 'Sui',
+  };
+  const rounds = [
+    ['base', 'sui'],
+    ['base', 'aptos'],
+    ['sui', 'solana'],
+    ['bsc', 'aptos'],
+    ['solana', 'base'],
+  ] as const;
+  for (const [a, b] of rounds) {
+    const m = h.fake.message(panel.id)!;
+    const edits = m.edits;
+    const pick = (chain: string, who: typeof admin) => {
+      const { customId, value } = option(m, labels[chain]!);
+      return h.fake.chooseOption({ customId, values: [value], message: m, ...who });
+    };
+    const both = await Promise.all([pick(a, admin), pick(b, other)]);
+    // Each press edits the panel once it has stored its change.
+    await Promise.all(both.map((c) => c.waitFor('callback')));
+    await until(() => h.fake.message(panel.id)!.edits >= edits + 2, 'both presses to edit the panel');
+    for (const c of [a, b]) if (!on.delete(c)) on.add(c);
+    const stored = (await subOf(channel))?.filters.chains ?? [];
+    assert.deepEqual([...stored].sort(), [...on].sort(), `after toggling ${a} and ${b} at once`);
+    panel = h.fake.message(panel.id)!;
+  }
 });
