@@ -31,7 +31,8 @@ export function labelled(view: View, t: T): View {
 /** Maps any failure to a short, honest answer in `t`'s language; logs what the user should not see. */
 export function toErrorView(err: unknown, command: string, log: Logger, t: T): { view: View; outcome: Outcome } {
   const say = (message: string): View => ({ kind: 'error', message });
-  if (err instanceof PermissionError) return { view: say(err.localized(t)), outcome: 'denied' };
+  if (err instanceof PermissionError)
+    return { view: { kind: 'error', message: err.localized(t), denied: true }, outcome: 'denied' };
   if (err instanceof UserError) {
     return {
       view: { kind: 'error', message: err.localized(t), ...(err.example ? { example: err.example } : {}) },

@@ -30,6 +30,18 @@ export class UserError extends Error {
   }
 }
 
+/** Characters of what someone typed that an error answer quotes back: enough to recognise it. */
+export const QUOTE_MAX = 40;
+
+/**
+ * What was typed, as an error answer may quote it: the start of it only, so a 4,000-character
+ * payload never comes back in the bot's voice.
+ */
+export function typedPart(text: string, max = QUOTE_MAX): string {
+  const chars = [...text];
+  return chars.length > max ? `${chars.slice(0, max).join('')}…` : text;
+}
+
 /** The caller may not do this here (subscription changes by non-admins). */
 export class PermissionError extends UserError {
   override name = 'PermissionError';

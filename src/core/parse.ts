@@ -8,7 +8,7 @@
 import type { z } from 'zod';
 import { suggest } from '../domain/chains.ts';
 import type { SomeCommand, RawArgs } from './command.ts';
-import { type Message, UserError } from './errors.ts';
+import { type Message, typedPart, UserError } from './errors.ts';
 import type { OptionsShape } from './options.ts';
 
 export interface ParsedText {
@@ -82,8 +82,10 @@ export function argsFor(command: SomeCommand, words: readonly string[]): RawArgs
     const kv = /^([A-Za-z][A-Za-z0-9_]*)[:=](?!:|\/\/)(.*)$/s.exec(word);
     if (kv) {
       const key = resolveKey(command, kv[1]!);
-      if (key in raw) throw new UserError({ key: 'errors.twice', values: { key } }, command.examples[0]);
-      if (kv[2] === '') throw new UserError({ key: 'errors.emptyValue', values: { key } }, exampleFor(command, key));
+      if (key in raw)
+        throw new UserError({ key: 'errors.twice', values: { key: typedPart(key) } }, command.examples[0]);
+      if (kv[2] === '')
+        throw new UserError({ key: 'errors.emptyValue', values: { key: typedPart(key) } }, exampleFor(command, key));
       raw[key] = kv[2]!;
     } else {
       loose.push(word);
@@ -91,7 +93,7 @@ export function argsFor(command: SomeCommand, words: readonly string[]): RawArgs
   }
   const free = positional.filter((n) => !(n in raw));
   if (loose.length > free.length) {
-    const extra = loose.slice(free.length).join(' ');
+    const extra = typedPart(loose.slice(free.length).join(' '));
     throw new UserError(
       {
         key: free.length === 0 && positional.length === 0 ? 'errors.keyValueOnly' : 'errors.tooMany',
@@ -111,7 +113,7 @@ function resolveKey(command: SomeCommand, key: string): string {
   const exact = names.find((n) => n.toLowerCase() === key.toLowerCase());
   if (exact) return exact;
   const near = suggest(key, names);
-  const values = { key, command: command.name, near, names: names.join(', ') };
+  const values = { key: typedPart(key), command: command.name, near, names: names.join(', ') };
   throw new UserError(
     {
       key: near ? 'errors.unknownOptionNear' : names.length ? 'errors.unknownOptionList' : 'errors.unknownOption',

@@ -16,7 +16,7 @@ import type { ChartPool } from '../domain/charts.ts';
 import type { View } from '../domain/view.ts';
 import { suggest } from '../domain/chains.ts';
 import type { SomeCommand, Caller, Capabilities, CommandContext, OwnerTools, Quotas, RawArgs } from './command.ts';
-import { PermissionError, UserError } from './errors.ts';
+import { PermissionError, typedPart, UserError } from './errors.ts';
 import { validate } from './parse.ts';
 import type { RateLimiter } from './ratelimit.ts';
 import { cappedApi, senderKey } from './budget.ts';
@@ -242,8 +242,8 @@ function unknownCommand(name: string, commands: Registry): UserError {
   const near = suggest(name, [...commands.keys()]);
   return new UserError(
     near
-      ? { key: 'errors.unknownCommandNear', values: { name, near } }
-      : { key: 'errors.unknownCommand', values: { name } },
+      ? { key: 'errors.unknownCommandNear', values: { name: typedPart(name), near } }
+      : { key: 'errors.unknownCommand', values: { name: typedPart(name) } },
     '/help',
   );
 }

@@ -145,6 +145,8 @@ export interface ErrorView extends Common {
    * renderers show the example bare: never an English label.
    */
   readonly labels?: { readonly example: string; readonly error: string };
+  /** A refusal of rights (not a mistake to fix): adapters may answer its repeats once. */
+  readonly denied?: boolean;
 }
 
 export type View = CardView | TableView | TextView | ErrorView;

@@ -30,6 +30,36 @@ export interface HandlerDeps {
   readonly store: Store;
   readonly log: Logger;
   readonly admins: AdminCheck;
+  /** Refusals already answered in a group this minute (absent: every refusal is answered). */
+  readonly refusals?: RepeatedRefusals;
+}
+
+/**
+ * A group's refusals answered once a minute each: members repeating admin commands get one
+ * "only admins" between them, not twenty messages of the group's twenty a minute.
+ */
+export class RepeatedRefusals {
+  /** `chat\ntext` -> when it was answered; in answer order, so expired ones are at the front. */
+  private readonly answered = new Map<string, number>();
+  private readonly windowMs: number;
+  private readonly now: () => number;
+  constructor(windowMs: number, now: () => number = () => performance.now()) {
+    this.windowMs = windowMs;
+    this.now = now;
+  }
+
+  /** True when `text` was not refused in `chatId` within the window (and now is). */
+  first(chatId: number, text: string): boolean {
+    const t = this.now();
+    for (const [k, at] of this.answered) {
+      if (t - at < this.windowMs) break;
+      this.answered.delete(k);
+    }
+    const key = `${chatId}\n${text}`;
+    if (this.answered.has(key)) return false;
+    this.answered.set(key, t);
+    return true;
+  }
 }
 
 const CALLBACK_TEXT_MAX = 200;
@@ -137,6 +167,15 @@ async function onCommand(ctx: Context, msg: Message, d: HandlerDeps): Promise<vo
     ...(quoted === undefined ? {} : { quoted }),
   });
   if (!view) return;
+  if (
+    view.kind === 'error' &&
+    view.denied &&
+    msg.chat.type !== 'private' &&
+    d.refusals?.first(msg.chat.id, view.message) === false
+  ) {
+    d.log.debug({ chat: msg.chat.id }, 'telegram: a refusal repeated within the minute, not answered again');
+    return;
+  }
   // In a group the answer replies to the asker (whose answer is whose, in a busy chat); a private chat has one asker.
   const asked = { messageId: msg.message_id, threadId, asReply: msg.chat.type !== 'private' };
   await reply(ctx.api, msg.chat.id, asked, view, d.log, await chatText(d, caller));

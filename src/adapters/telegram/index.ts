@@ -29,7 +29,7 @@ import { installAutoCards } from './autocard.ts';
 import { botApiAgent } from './connections.ts';
 import { ignored } from '../../core/owner.ts';
 import { botCommands, MENU_SCOPES } from './commands.ts';
-import { installHandlers, installPromptAnswers } from './handlers.ts';
+import { installHandlers, RepeatedRefusals, installPromptAnswers } from './handlers.ts';
 import { installInline } from './inline.ts';
 import type { LookupBudget } from '../../core/budget.ts';
 import { migrateSubscription } from './migrate.ts';
@@ -92,7 +92,8 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
   const bot = new Bot(o.token, { client });
   const pacer = new Pacer(o.pacing);
   // Replies wait out short flood waits: a 429 means nothing was posted, so a retry cannot duplicate.
-  bot.api.config.use(pacingTransformer(pacer, { retries: 3, maxWaitMs: 60 * pacer.secondMs }));
+  // Everything the bot's own Api sends answers someone: it leaves part of a group's minute to alerts.
+  bot.api.config.use(pacingTransformer(pacer, { retries: 3, maxWaitMs: 60 * pacer.secondMs, pace: { reply: true } }));
   let poller: Poller | undefined;
   const botId = o.token.split(':')[0];
   const leaseMs = o.claimLeaseMs ?? 10_000;
@@ -162,7 +163,8 @@ export function createTelegramAdapter(o: TelegramAdapterOptions): TelegramAdapte
     if (what && (await ignored(o.store.owner, origin, what, log))) return;
     await next();
   });
-  const handlers = { dispatcher: o.dispatcher, store: o.store, log, admins: createAdminCheck(bot.api, log) };
+  const refusals = new RepeatedRefusals(pacer.minuteMs, o.pacing?.now);
+  const handlers = { dispatcher: o.dispatcher, store: o.store, log, admins: createAdminCheck(bot.api, log), refusals };
   installPromptAnswers(bot, handlers);
   if (o.autoCards) installAutoCards(bot, { autoCards: o.autoCards, log });
   if (o.api) installInline(bot, { api: o.api, log, ...(o.lookups ? { lookups: o.lookups } : {}) });

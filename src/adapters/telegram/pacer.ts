@@ -56,12 +56,27 @@ export interface PacingOptions {
   readonly timeScale?: number;
   /** Paid broadcasts, when the operator opted in: the policy that allows paying or not. */
   readonly paid?: PaidBroadcasts;
+  /** The pacer's clock (ms); tests move it. Default: performance.now. */
+  readonly now?: () => number;
 }
 
+/**
+ * Sends a minute of a group's that answers to people (replies, refusals) leave to alerts: a
+ * group's members typing commands must not hold its alerts for a minute. With Telegram's 20,
+ * replies take at most 14 and alerts always find 6.
+ */
+export const ALERT_RESERVE_PER_MINUTE = 6;
+
 interface ChatState {
-  /** The previous send's turn: sends to one chat are strictly sequential. */
+  /** The previous send's turn: sends to one chat are strictly sequential, replies and alerts each in their lane. */
   tail: Promise<unknown>;
+  /** The replies' lane: a reply waiting for its share of a group's minute never holds an alert behind it. */
+  replyTail: Promise<unknown>;
+  /** A send of either lane on the wire: the other waits for it (one at a time to a chat). */
+  wire: Promise<unknown> | undefined;
+  /** Sends waiting in the alerts' lane (the bound alert delivery asks about counts only these). */
   queued: number;
+  queuedReplies: number;
   /** Completion time of the last send. */
   last: number;
   /** Completion times of the last sends to a group, oldest first (at most perGroupPerMinute). */
@@ -94,6 +109,8 @@ export interface RunOptions {
   readonly maxChatWaitMs?: number;
   /** This caller may pay for a send the free bot-wide window would make wait (see paid.ts). */
   readonly paid?: boolean;
+  /** An answer to a person (not an alert): in a group it leaves ALERT_RESERVE_PER_MINUTE of the minute to alerts. */
+  readonly reply?: boolean;
 }
 
 /** Nothing was sent: the chat's own limit frees in `readyInMs` (pacer clock). */
@@ -120,7 +137,7 @@ export class Pacer {
   private readonly now: () => number;
   private runs = 0;
 
-  constructor(o: PacingOptions = {}, now: () => number = () => performance.now()) {
+  constructor(o: PacingOptions = {}, now: () => number = o.now ?? (() => performance.now())) {
     const scale = o.timeScale ?? 1;
     if (!(scale > 0)) throw new RangeError('pacing.timeScale must be > 0');
     this.now = now;
@@ -158,11 +175,17 @@ export class Pacer {
       const wait = this.readyIn(chatId, 1) + s.queued * this.chatIntervalMs;
       if (wait > max) return Promise.reject(new PacedError(wait));
     }
-    s.queued++;
-    const turn = s.tail.then(() => this.turn(chatId, s, send, retryAfter, max, o.paid === true));
-    s.tail = turn.catch(() => undefined);
+    const reply = o.reply === true;
+    if (reply) s.queuedReplies++;
+    else s.queued++;
+    const turn = (reply ? s.replyTail : s.tail).then(() =>
+      this.turn(chatId, s, send, retryAfter, max, o.paid === true, reply),
+    );
+    if (reply) s.replyTail = turn.catch(() => undefined);
+    else s.tail = turn.catch(() => undefined);
     return turn.finally(() => {
-      s.queued--;
+      if (reply) s.queuedReplies--;
+      else s.queued--;
       if (++this.runs % 1000 === 0) this.sweep();
     });
   }
@@ -199,6 +222,11 @@ export class Pacer {
     return this.paid;
   }
 
+  /** A Telegram minute on the pacer's clock. */
+  get minuteMs(): number {
+    return this.groupWindowMs;
+  }
+
   /** Sends per minute the pacer allows one group and one other chat (for merging bursts). */
   get limits(): { perGroupPerMinute: number; perChatPerMinute: number } {
     return {
@@ -228,15 +256,40 @@ export class Pacer {
     retryAfter: (r: T) => number | undefined,
     maxChatWaitMs = Infinity,
     mayPay = false,
+    reply = false,
   ): Promise<T> {
     const group = chatId.startsWith('-');
     for (;;) {
-      const wait = this.readyAt(s, group) - this.now();
+      const wait = this.readyAt(s, group, 1, reply) - this.now();
       // A reply slipped in (or a 429 arrived) since the caller was let in: refuse rather than sleep.
       if (wait > maxChatWaitMs) throw new PacedError(wait);
-      if (wait > 0) await sleep(Math.max(1, Math.ceil(wait)));
+      // A second at most between looks: a clock moved forward (tests) is seen at once, not after the old wait.
+      if (wait > 0) await sleep(Math.max(1, Math.ceil(Math.min(wait, this.secondMs))));
+      // The other lane's send is on the wire: look again once it is done (its completion moves the limits).
+      else if (s.wire) await s.wire;
       else break;
     }
+    let wired!: () => void;
+    s.wire = new Promise<void>((resolve) => {
+      wired = resolve;
+    });
+    try {
+      return await this.onWire(chatId, s, group, send, retryAfter, mayPay);
+    } finally {
+      s.wire = undefined;
+      wired();
+    }
+  }
+
+  /** The send itself, once the chat's limits allow it: the bot-wide window, paid or free, and the 429 it may meet. */
+  private async onWire<T>(
+    chatId: string,
+    s: ChatState,
+    group: boolean,
+    send: (paid: boolean) => Promise<T>,
+    retryAfter: (r: T) => number | undefined,
+    mayPay: boolean,
+  ): Promise<T> {
     // Only a send the free window would make wait goes paid; during a 429 pause nothing goes at all.
     const paid =
       mayPay &&
@@ -273,11 +326,13 @@ export class Pacer {
   }
 
   /** When the chat may take its `sends`-th next message by its own limits (one a second; a group's minute; a flood wait). */
-  private readyAt(s: ChatState, group: boolean, sends = 1): number {
+  private readyAt(s: ChatState, group: boolean, sends = 1, reply = false): number {
     const n = Math.max(1, sends);
     let at = Math.max(s.pausedUntil, s.last + this.chatIntervalMs * n);
-    // The n-th next send to a group needs the (groupMax - n + 1)-th most recent send to have left the window.
-    const k = s.recent.length - this.groupMax + n - 1;
+    // A reply counts every send of the minute against a smaller share: the rest is the alerts'.
+    const max = reply ? Math.max(1, this.groupMax - ALERT_RESERVE_PER_MINUTE) : this.groupMax;
+    // The n-th next send to a group needs the (max - n + 1)-th most recent send to have left the window.
+    const k = s.recent.length - max + n - 1;
     if (group && k >= 0) at = Math.max(at, s.recent[Math.min(k, s.recent.length - 1)]! + this.groupWindowMs);
     return at;
   }
@@ -285,7 +340,17 @@ export class Pacer {
   private chat(chatId: string): ChatState {
     let s = this.chats.get(chatId);
     if (!s) {
-      s = { tail: Promise.resolve(), queued: 0, last: -Infinity, recent: [], pausedUntil: 0, limitedAt: -Infinity };
+      s = {
+        tail: Promise.resolve(),
+        replyTail: Promise.resolve(),
+        wire: undefined,
+        queued: 0,
+        queuedReplies: 0,
+        last: -Infinity,
+        recent: [],
+        pausedUntil: 0,
+        limitedAt: -Infinity,
+      };
       this.chats.set(chatId, s);
     }
     return s;
@@ -300,7 +365,7 @@ export class Pacer {
         s.last + Math.max(this.chatIntervalMs, this.groupWindowMs),
         s.limitedAt + this.groupWindowMs,
       );
-      if (s.queued === 0 && busyUntil < t) this.chats.delete(id);
+      if (s.queued === 0 && s.queuedReplies === 0 && busyUntil < t) this.chats.delete(id);
     }
   }
 }
