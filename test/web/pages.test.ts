@@ -48,6 +48,10 @@ test('a page name is checked, and one community cannot take another’s', async 
   assert.ok(slug, `a random 16-character slug: ${random}`);
   assert.equal((await w.get(`/c/${slug}`)).status, 200);
   assert.equal((await w.get('/c/alpha')).status, 200, 'the first community keeps its page');
+  await w.send(a, '/web on alpha-two');
+  assert.equal((await w.get('/c/alpha')).status, 404, 'a new name: the old address is gone');
+  assert.equal((await w.get('/c/alpha-two')).status, 200);
+  assert.doesNotMatch(textOf(await w.send(b, '/web on alpha')), /belongs to another/, 'and free to take');
 });
 
 test('names from members and from the upstream show as text, never as markup', async (t) => {
