@@ -65,3 +65,30 @@ export async function nothingMoreAfter(
   await barrierRun();
   assert.equal(await count(), before, `nothing more arrived: ${what}`);
 }
+
+/**
+ * `until` for a wait behind other work: its safety net counts only the time in which
+ * `progress` (a count the system under test moves as it works: requests it made) did not
+ * change. A step queued behind others' pictures on a loaded machine waits as long as that
+ * work goes on; a stall still fails by name after `quietMs` of nothing.
+ */
+export async function untilStalled<V>(
+  check: () => V | NotYet | Promise<V | NotYet>,
+  progress: () => number,
+  what: string,
+  quietMs = PATIENCE_MS,
+): Promise<V> {
+  let seen = progress();
+  let end = performance.now() + quietMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined && v !== null && v !== false) return v;
+    const p = progress();
+    if (p !== seen) {
+      seen = p;
+      end = performance.now() + quietMs;
+    }
+    if (performance.now() > end) assert.fail(`nothing moved for ${quietMs} ms while waiting for ${what}`);
+    await sleep(10);
+  }
+}

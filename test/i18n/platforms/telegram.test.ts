@@ -9,7 +9,7 @@ import { CAPTION_MAX, TABLE_WIDTH, TEXT_MAX } from '../../../src/views/render/te
 import { displayWidth } from '../../../src/views/text.ts';
 import type { FakeChat, FakeUser, SentMessage } from '../../fakes/telegram/index.ts';
 import { eventually, rig, type Rig } from '../../adapters/telegram/helpers.ts';
-import { PATIENCE_MS } from '../../helpers/wait.ts';
+import { PATIENCE_MS, untilStalled } from '../../helpers/wait.ts';
 import { englishLeft, OTHER_LOCALES, script, TYPED_ONLY, type Step } from './script.ts';
 
 /** A Telegram user's language_code as the apps send it. */
@@ -57,17 +57,39 @@ interface Answer {
   pressed?: string;
 }
 
+/**
+ * What the bot has done so far: its Bot API calls (long polls aside) and its upstream requests.
+ * Steps run side by side and queue for one picture worker, so a step's answer may wait behind
+ * others' work, longer on a loaded machine: the waits below fail only when this stops moving.
+ */
+function progressOf(r: Rig): () => number {
+  let seen = 0;
+  let calls = 0;
+  return () => {
+    for (; seen < r.fake.requests.length; seen++) if (r.fake.requests[seen]!.method !== 'getUpdates') calls++;
+    return calls + r.sb.requests.length;
+  };
+}
+
 /** Runs the script for one language; private steps each in a chat of their own, admin steps in one group. */
 async function run(r: Rig, locale: Locale, steps: readonly Step[], n: number): Promise<Answer[]> {
   const user: FakeUser = { id: 70_000 + n * 1000, first_name: 'Ada', language_code: CODE[locale] };
   const group: FakeChat = { id: -(70_000 + n * 1000), type: 'group', title: 'Degens' };
   r.fake.setMember(group.id, user.id, 'administrator');
   const answers: Answer[] = [];
+  const progress = progressOf(r);
   const ask = async (step: Step, i: number): Promise<void> => {
     const chat: FakeChat = step.admin ? group : { id: user.id + 1 + i, type: 'private' };
     if (step.fault) r.sb.setFaults(step.fault);
     try {
-      await r.ask(chat, step.line, { ...user, id: step.admin ? user.id : chat.id });
+      // A private step has its chat to itself; the group's steps run one after another.
+      const before = r.fake.messages(chat.id).length;
+      r.fake.sendText({ chat, text: step.line, from: { ...user, id: step.admin ? user.id : chat.id } });
+      await untilStalled(
+        () => r.fake.messages(chat.id).length > before,
+        progress,
+        `${locale} ${step.line}: its answer`,
+      );
     } finally {
       if (step.fault) r.sb.clearFaults();
     }
@@ -102,13 +124,17 @@ async function run(r: Rig, locale: Locale, steps: readonly Step[], n: number): P
       data: callbacks(m)[0]!.callback_data!,
       from: { ...user, id: m.chat_id > 0 ? m.chat_id : user.id },
     });
-    a.pressed = await eventually(() => {
-      const now = r.fake.messages(m.chat_id);
-      const notice = r.fake.answersFor(q).find((x) => x.text)?.text;
-      if (now.length > seen) return now.slice(seen).map(visible).join('\n');
-      if (m.edits.length > edits) return visible(m);
-      return notice;
-    }, `${locale} ${a.step.line}: what its first button does`);
+    a.pressed = await untilStalled(
+      () => {
+        const now = r.fake.messages(m.chat_id);
+        const notice = r.fake.answersFor(q).find((x) => x.text)?.text;
+        if (now.length > seen) return now.slice(seen).map(visible).join('\n');
+        if (m.edits.length > edits) return visible(m);
+        return notice;
+      },
+      progress,
+      `${locale} ${a.step.line}: what its first button does`,
+    );
   }
   return answers;
 }
