@@ -3,7 +3,8 @@
 // crossposts and their hourly limit, and DM channels (50007 when closed, 50001 injected).
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { DiscordAPIError, REST, Routes } from 'discord.js';
+import { DiscordAPIError, RateLimitError, REST, Routes } from 'discord.js';
+import { until } from '../helpers/wait.ts';
 import { snowflake, startDiscordFake, type DiscordFake } from './discord/index.ts';
 
 const GUILD = snowflake();
@@ -168,6 +169,13 @@ test('crossposts: only in an announcement channel, once a message, 10 an hour, t
   });
   assert.equal(limited.status, 429);
   assert.equal(fake.crosspost429s, 1);
+  // As Discord says it: the rest of the hour, in the body and the headers a client reads.
+  assert.equal(((await limited.json()) as { retry_after: number }).retry_after, 3600);
+  assert.equal(limited.headers.get('retry-after'), '3600');
+  assert.equal(limited.headers.get('x-ratelimit-remaining'), '0');
+  assert.equal(limited.headers.get('x-ratelimit-limit'), '10');
+  assert.equal(limited.headers.get('x-ratelimit-reset-after'), '3600');
+  assert.equal(limited.headers.get('x-ratelimit-scope'), 'user');
   now += 3_600_000;
   await rest.post(Routes.channelMessageCrosspost(NEWS, ids[11]!));
   assert.deepEqual(
@@ -179,6 +187,67 @@ test('crossposts: only in an announcement channel, once a message, 10 an hour, t
     status: 400,
     code: 50024,
   });
+});
+
+test('an hour-long crosspost 429 reaches discord.js as one: a client set to reject it learns the hour at once', async (t) => {
+  let now = 1_000_000;
+  const { fake } = await boot(t, { clock: () => now });
+  const limits: { route: string; retryAfter: number }[] = [];
+  const rest = new REST({
+    api: fake.apiBase,
+    retries: 0,
+    rejectOnRateLimit: (r) => {
+      limits.push({ route: r.route, retryAfter: r.retryAfter });
+      return true;
+    },
+  }).setToken(fake.token);
+  const ids: string[] = [];
+  for (let i = 0; i < 11; i++) ids.push((await post(rest, NEWS, { content: `n${i}` })).id);
+  for (const id of ids.slice(0, 10)) await rest.post(Routes.channelMessageCrosspost(NEWS, id));
+  now += 60_000;
+  await assert.rejects(rest.post(Routes.channelMessageCrosspost(NEWS, ids[10]!)), RateLimitError);
+  assert.equal(limits.length, 1);
+  assert.equal(limits[0]!.route, '/channels/:id/messages/:id/crosspost');
+  // Retry-After in whole seconds (59 minutes), plus the client's offset.
+  assert.ok(limits[0]!.retryAfter >= 3_540_000 && limits[0]!.retryAfter < 3_541_000, `${limits[0]!.retryAfter}`);
+  assert.equal(fake.crosspost429s, 1);
+});
+
+test('a held channel answers nothing until the hold ends or is released; other channels answer at once', async (t) => {
+  const { fake, rest } = await boot(t);
+  const release = fake.holdChannel(TEXT, 600_000);
+  let answered = false;
+  const pending = post(rest, TEXT, { content: 'held' }).then((m) => {
+    answered = true;
+    return m;
+  });
+  await until(() => fake.heldRequests(TEXT) === 1, 'the request held');
+  const other = await post(rest, THREAD, { content: 'goes' });
+  assert.equal(fake.message(other.id)?.content, 'goes');
+  assert.equal(answered, false, 'the held send is still waiting');
+  assert.equal(fake.channelMessages(TEXT).length, 0, 'and not handled');
+  release();
+  const m = await pending;
+  assert.equal(fake.message(m.id)?.content, 'held', 'handled once released');
+  assert.equal(fake.heldRequests(TEXT), 0);
+});
+
+test('a held request whose client gives up is dropped unhandled (499), and the channel works after the hold', async (t) => {
+  const { fake, rest } = await boot(t);
+  const release = fake.holdChannel(TEXT, 600_000);
+  await assert.rejects(
+    rest.post(Routes.channelMessages(TEXT), { body: { content: 'gave up' }, signal: AbortSignal.timeout(200) }),
+    /abort/i,
+  );
+  await until(() => fake.heldRequests(TEXT) === 0, 'the held request gone');
+  assert.equal(fake.requests.find((r) => r.path === `/channels/${TEXT}/messages`)?.status, 499);
+  release();
+  await post(rest, TEXT, { content: 'after' });
+  assert.deepEqual(
+    fake.channelMessages(TEXT).map((m) => m.content),
+    ['after'],
+    'the abandoned one never posted',
+  );
 });
 
 test('a DM channel opens for any user; sending answers 50007 when their DMs are closed, and 50001 as injected', async (t) => {

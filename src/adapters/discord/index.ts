@@ -27,6 +27,7 @@ import { NO_MENTIONS } from './payload.ts';
 import { createDiscordSender } from './sender.ts';
 import { Publisher, type PublisherOptions } from './publish.ts';
 import { createTakeover } from './takeover.ts';
+import { rejectLongWaits } from './deadline.ts';
 import { createLifecycle, type ConnectionOptions } from './lifecycle.ts';
 import { wireEvents } from './routing.ts';
 
@@ -53,7 +54,12 @@ export interface DiscordAdapterOptions extends ConnectionOptions {
   readonly api: KolClient;
   readonly log: Logger;
   /** Tests scale Discord's limits down with the fake's: the client's global limit, and the alerts' pace below it (default 48/s). */
-  readonly rest?: { readonly globalRequestsPerSecond?: number; readonly alertsPerSecond?: number };
+  readonly rest?: {
+    readonly globalRequestsPerSecond?: number;
+    readonly alertsPerSecond?: number;
+    /** The longest one delivery call (send, edit, crosspost) may take; default SEND_DEADLINE_MS (deadline.ts). */
+    readonly sendDeadlineMs?: number;
+  };
   /** The clock and timer of the hourly publish limit in announcement channels (tests let an hour pass). */
   readonly publisher?: PublisherOptions;
   /** When given, subscriptions of a guild the bot is removed from are disabled at once. */
@@ -103,6 +109,9 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
       ...o.clientOptions?.rest,
       ...(o.apiBase ? { api: o.apiBase } : {}),
       ...(o.rest?.globalRequestsPerSecond ? { globalRequestsPerSecond: o.rest.globalRequestsPerSecond } : {}),
+      // A crosspost's hour-long 429, or any limit longer than a delivery call may take, is
+      // refused at once instead of slept through inside the call (deadline.ts).
+      rejectOnRateLimit: rejectLongWaits(o.rest?.sendDeadlineMs),
     },
   });
 
@@ -141,7 +150,8 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
       client.rest,
       log,
       o.rest?.alertsPerSecond ? new SlidingWindow(o.rest.alertsPerSecond, 1000) : undefined,
-      new Publisher(client.rest, log, o.publisher),
+      new Publisher(client.rest, log, { ...o.publisher, deadlineMs: o.rest?.sendDeadlineMs }),
+      o.rest?.sendDeadlineMs,
     ) satisfies Sender,
     start: life.start,
     stop: life.stop,

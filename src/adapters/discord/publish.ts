@@ -11,6 +11,7 @@
 import { DiscordAPIError, RateLimitError, Routes, type REST } from 'discord.js';
 import type { Logger } from 'pino';
 import { translator, type Locale } from '../../i18n/index.ts';
+import { SEND_DEADLINE_MS, within } from './deadline.ts';
 
 export const PUBLISHES_PER_HOUR = 10;
 export const HOUR_MS = 3_600_000;
@@ -30,6 +31,8 @@ export interface PublisherOptions {
   readonly now?: () => number;
   /** Runs `fn` after `ms` (tests pass their own, to let an hour pass at once). */
   readonly schedule?: (fn: () => void, ms: number) => void;
+  /** The longest a crosspost or a summary may take (deadline.ts). */
+  readonly deadlineMs?: number | undefined;
 }
 
 export class Publisher {
@@ -37,6 +40,7 @@ export class Publisher {
   readonly #log: Logger;
   readonly #now: () => number;
   readonly #schedule: (fn: () => void, ms: number) => void;
+  readonly #deadlineMs: number;
   readonly #channels = new Map<string, Channel>();
 
   constructor(rest: REST, log: Logger, o: PublisherOptions = {}) {
@@ -44,6 +48,7 @@ export class Publisher {
     this.#log = log;
     this.#now = o.now ?? Date.now;
     this.#schedule = o.schedule ?? ((fn, ms) => setTimeout(fn, ms).unref());
+    this.#deadlineMs = o.deadlineMs ?? SEND_DEADLINE_MS;
   }
 
   #channel(id: string): Channel {
@@ -69,7 +74,9 @@ export class Publisher {
   async #crosspost(chatId: string, messageId: string, c: Channel): Promise<boolean> {
     c.times.push(this.#now());
     try {
-      await this.#rest.post(Routes.channelMessageCrosspost(chatId, messageId));
+      await within(this.#deadlineMs, (signal) =>
+        this.#rest.post(Routes.channelMessageCrosspost(chatId, messageId), { signal }),
+      );
       return true;
     } catch (err) {
       const limited = err instanceof RateLimitError || (err instanceof DiscordAPIError && err.status === 429);
@@ -109,9 +116,9 @@ export class Publisher {
       0,
       2000,
     );
-    const sent = (await this.#rest.post(Routes.channelMessages(chatId), {
-      body: { content, allowed_mentions: { parse: [] } },
-    })) as { id: string };
+    const sent = (await within(this.#deadlineMs, (signal) =>
+      this.#rest.post(Routes.channelMessages(chatId), { body: { content, allowed_mentions: { parse: [] } }, signal }),
+    )) as { id: string };
     await this.#crosspost(chatId, sent.id, c);
   }
 }

@@ -1,8 +1,10 @@
 /**
  * Alert delivery through discord.js's REST client. The client queues per
- * route bucket, holds itself to the global limit, waits out 429s and retries
- * 5xx and dropped connections, so many sends can run at once and this file
- * only maps what finally comes back. Every send carries an enforced nonce:
+ * route bucket, holds itself to the global limit, waits out short 429s and
+ * retries 5xx and dropped connections, so many sends can run at once and this
+ * file only maps what finally comes back. No call outlives its deadline
+ * (deadline.ts): a longer wait comes back as a retry, so the destination waits
+ * on delivery's timer instead of in a call. Every send carries an enforced nonce:
  * Discord answers a repeat within its window with the first message, so a
  * retry after a lost answer never posts twice.
  */
@@ -14,6 +16,7 @@ import { SlidingWindow } from '../window.ts';
 import type { View } from '../../domain/view.ts';
 import { channelMessage } from './payload.ts';
 import { Publisher } from './publish.ts';
+import { SEND_DEADLINE_MS, within } from './deadline.ts';
 
 /** JSON error codes that mean the bot will never post in this channel again without someone acting. */
 const GONE_CODES: Readonly<Record<number, string>> = {
@@ -37,7 +40,7 @@ const RETRY_MS = 30_000;
 
 export function mapSendError(err: unknown, dm = false): SendResult {
   if (err instanceof RateLimitError) {
-    // Only surfaces if the client was set to reject on rate limits; delivery waits and does not count it as a failure.
+    // A limit longer than a call may wait (deadline.ts): delivery waits it out on a timer, not as a failure.
     return {
       kind: 'retry',
       afterMs: Math.max(err.retryAfter, 1000),
@@ -92,6 +95,7 @@ export function createDiscordSender(
   log: Logger,
   window: SlidingWindow = new SlidingWindow(ALERTS_PER_SECOND, 1000),
   publisher: Publisher = new Publisher(rest, log),
+  deadlineMs = SEND_DEADLINE_MS,
 ): Sender {
   // Each channel's message bucket as Discord last announced it (limit per reset period),
   // so delivery can merge a burst the channel would only take over minutes.
@@ -126,18 +130,23 @@ export function createDiscordSender(
           // A forum takes posts: a thread named for the token whose first message is the alert
           // (the thread's id is that message's, so edits find it by the message id alone). The
           // message carries the enforced nonce: a resend after a lost answer gets the first post back.
-          const post = (await window.run(() =>
-            rest.post(Routes.threads(chatId), {
-              body: { name: postTitle(how.title ?? view), applied_tags: how.forum!.tags, message: body },
-              ...(files ? { files } : {}),
-            }),
+          const post = (await within(deadlineMs, (signal) =>
+            window.run(() =>
+              rest.post(Routes.threads(chatId), {
+                body: { name: postTitle(how.title ?? view), applied_tags: how.forum!.tags, message: body },
+                ...(files ? { files } : {}),
+                signal,
+              }),
+            ),
           )) as { id: string };
           sentId = post.id;
           postedIn = post.id;
         } else {
           sentId = (
-            (await window.run(() =>
-              rest.post(Routes.channelMessages(postedIn), files ? { body, files } : { body }),
+            (await within(deadlineMs, (signal) =>
+              window.run(() =>
+                rest.post(Routes.channelMessages(postedIn), files ? { body, files, signal } : { body, signal }),
+              ),
             )) as { id: string }
           ).id;
         }
@@ -160,10 +169,13 @@ export function createDiscordSender(
         const { embeds, components } = toDiscordPayload(view);
         // A forum post's first message lives in the thread named by its id.
         const where = how?.forum ? messageId : (threadId ?? chatId);
-        await window.run(() =>
-          rest.patch(Routes.channelMessage(where, messageId), {
-            body: { embeds, components, allowed_mentions: { parse: [] } },
-          }),
+        await within(deadlineMs, (signal) =>
+          window.run(() =>
+            rest.patch(Routes.channelMessage(where, messageId), {
+              body: { embeds, components, allowed_mentions: { parse: [] } },
+              signal,
+            }),
+          ),
         );
         return { kind: 'sent', messageId };
       } catch (err) {

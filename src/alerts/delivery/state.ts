@@ -79,7 +79,18 @@ export interface DeliveryState {
    * by chatKeyOf, threads gone to their chat (topics turned off) by destinationKey.
    */
   readonly moved: Map<string, { chatId: string; subId: string }>;
-  /** Another run is wanted after this one (a drain asked for meanwhile, a destination moved). */
+  /**
+   * Destinations a queue is sending right now (destinationKey; `edit ` before it for follow-ups): one
+   * queue per destination at a time, whichever run started it, so a run never waits for another.
+   */
+  readonly claimed: Set<string>;
+  /** Entries a run found for a destination already claimed: sent, read afresh, when its queue ends. */
+  readonly waiting: Map<string, OutboxEntry[]>;
+  /** Per run reading the outbox: destinations released meanwhile, whose entries it may have read stale. */
+  readonly reading: Set<Set<string>>;
+  /** Queues started when a claimed destination was released (their runs ended long ago, or never waited). */
+  readonly tasks: Set<Promise<void>>;
+  /** Another run is wanted after this one (a destination moved). */
   again: boolean;
   /** A drain was asked for while follow-ups were being edited: they yield, so new alerts go first. */
   yieldFollowups: boolean;
@@ -105,6 +116,10 @@ export function createState(o: DeliveryOptions, drain: () => Promise<void>): Del
     sharing: new Map(),
     serials: keyedTurns(),
     moved: new Map(),
+    claimed: new Set(),
+    waiting: new Map(),
+    reading: new Set(),
+    tasks: new Set(),
     again: false,
     yieldFollowups: false,
     stopping: false,

@@ -363,6 +363,27 @@ export class DiscordFake {
     else this.#state.failures.set(channelId, { ...failure });
   }
 
+  /**
+   * Holds every request on a channel's routes for `ms` (a stalled hop in front of Discord): each is
+   * handled when the hold ends or the returned function releases it, and dropped unhandled if its
+   * client gives up first (logged with status 499). Other channels are answered as usual.
+   */
+  holdChannel(channelId: string, ms: number): () => void {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const hold = { until: Date.now() + ms, waiting: 0, released, release };
+    this.#state.holds.set(channelId, hold);
+    return () => {
+      if (this.#state.holds.get(channelId) === hold) this.#state.holds.delete(channelId);
+      release();
+    };
+  }
+
+  /** Requests waiting on a channel's hold right now. */
+  heldRequests(channelId: string): number {
+    return this.#state.holds.get(channelId)?.waiting ?? 0;
+  }
+
   /** Cuts the gateway connection so tests can prove the client resumes (or re-identifies with invalidateSession). */
   dropConnection(options: { code?: number; invalidateSession?: boolean } = {}): number {
     return this.#gateway.drop(options);

@@ -300,6 +300,9 @@ const HOUR_MS = 3_600_000;
 /** Crossposts Discord allows per announcement channel per hour. */
 export const CROSSPOSTS_PER_HOUR = 10;
 
+/** The crosspost bucket's opaque id, as Discord names a bucket (a hash clients only compare). */
+const CROSSPOST_BUCKET = 'b6f1a7c3e2d94f0a8c5b1e7d3a9f2c60';
+
 /** POST /channels/:id/messages/:mid/crosspost: publishes to following servers, 10 an hour per channel. */
 export const crosspost: Handler = (ctx) => {
   const { state } = ctx;
@@ -318,7 +321,21 @@ export const crosspost: Handler = (ctx) => {
   if (hour.count >= CROSSPOSTS_PER_HOUR) {
     state.crosspost429s++;
     const retryAfter = (hour.since + HOUR_MS - now) / 1000;
-    return { status: 429, json: { message: 'You are being rate limited.', retry_after: retryAfter, global: false } };
+    // As Discord answers it: the channel's crosspost bucket is empty until the hour ends, and
+    // Retry-After (whole seconds, rounded up) says so; a client that honours it waits the hour.
+    return {
+      status: 429,
+      json: { message: 'You are being rate limited.', retry_after: retryAfter, global: false },
+      headers: {
+        'Retry-After': String(Math.ceil(retryAfter)),
+        'X-RateLimit-Limit': String(CROSSPOSTS_PER_HOUR),
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset': String((hour.since + HOUR_MS) / 1000),
+        'X-RateLimit-Reset-After': String(retryAfter),
+        'X-RateLimit-Bucket': CROSSPOST_BUCKET,
+        'X-RateLimit-Scope': 'user',
+      },
+    };
   }
   hour.count++;
   message.crossposted = true;

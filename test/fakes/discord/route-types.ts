@@ -18,6 +18,8 @@ export interface Ctx {
 export interface Reply {
   status: number;
   json?: unknown;
+  /** Headers of this answer, over the rate limiter's (a 429 a handler decides, as the hourly crosspost limit). */
+  headers?: Record<string, string>;
 }
 
 export type Handler = (ctx: Ctx) => Reply | Promise<Reply>;

@@ -7,7 +7,7 @@ import type { UploadedFile } from './messages.ts';
 import * as rest from './rest.ts';
 import { error } from './route-types.ts';
 import type { Ctx, Handler, Reply } from './route-types.ts';
-import type { FakeState } from './state.ts';
+import type { ChannelHold, FakeState } from './state.ts';
 import type { BucketSpec } from './types.ts';
 
 type Kind = 'bot' | 'webhook' | 'callback';
@@ -175,6 +175,7 @@ async function route(
   req: IncomingMessage,
   raw: Buffer,
   at: number,
+  res: ServerResponse,
 ): Promise<{ reply: Reply; headers: Record<string, string>; template: string; path: string }> {
   // Split by hand: this runs for every one of the benchmark's thousands of requests.
   const rawUrl = req.url ?? '/';
@@ -220,6 +221,10 @@ async function route(
   );
   if (!decision.ok) return { ...base, reply: { status: 429, json: decision.body }, headers: decision.headers };
   const channelId = params['channelId'];
+  const hold = channelId === undefined ? undefined : state.holds.get(channelId);
+  // A client that gave up on a held request (its timeout, an abort) never had it handled: the
+  // stalled hop in front of Discord dropped it (a `499`, as proxies log it).
+  if (hold && (await held(hold, res)) === 'gone') return { ...base, reply: { status: CLIENT_GONE }, headers: {} };
   const failure = channelId === undefined ? undefined : state.failures.get(channelId);
   if (channelId !== undefined && failure) {
     if (failure.times !== undefined && --failure.times <= 0) state.failures.delete(channelId);
@@ -235,7 +240,35 @@ async function route(
   if (!parsed)
     return { ...base, reply: error(400, 50109, 'The request body contains invalid JSON.'), headers: decision.headers };
   const ctx: Ctx = { state, method, path, params, query, ...parsed, now: at };
-  return { ...base, reply: await hit.handler(ctx), headers: decision.headers };
+  const reply = await hit.handler(ctx);
+  return { ...base, reply, headers: { ...decision.headers, ...reply.headers } };
+}
+
+/** Logged for a held request whose client went away before it was handled (nginx's "client closed request"). */
+const CLIENT_GONE = 499;
+
+/** Waits out a channel's hold: until it ends or is released, or the client goes away. */
+async function held(hold: ChannelHold, res: ServerResponse): Promise<'go' | 'gone'> {
+  if (Date.now() >= hold.until) return 'go';
+  hold.waiting++;
+  let timer: NodeJS.Timeout | undefined;
+  let onClose: (() => void) | undefined;
+  try {
+    return await Promise.race([
+      hold.released.then(() => 'go' as const),
+      new Promise<'go'>((resolve) => {
+        timer = setTimeout(() => resolve('go'), hold.until - Date.now());
+      }),
+      new Promise<'gone'>((resolve) => {
+        onClose = () => resolve('gone');
+        res.once('close', onClose);
+      }),
+    ]);
+  } finally {
+    hold.waiting--;
+    clearTimeout(timer);
+    if (onClose) res.off('close', onClose);
+  }
 }
 
 function defaultMessage(status: number, code: number | undefined): string {
@@ -264,7 +297,7 @@ export function createHandler(state: FakeState) {
     }
     let result: Awaited<ReturnType<typeof route>>;
     try {
-      result = await route(state, req, raw, at);
+      result = await route(state, req, raw, at, res);
     } catch (err) {
       // A bug in the fake must not look like a Discord answer the bot could be blamed for.
       console.error('discord fake: handler crashed', err);

@@ -34,6 +34,14 @@ export interface StoredCommand extends Record<string, unknown> {
 }
 
 /** Everything the HTTP side and the gateway side of the fake share. */
+/** A channel's requests wait until `until` (or release); `waiting` counts the ones held right now. */
+export interface ChannelHold {
+  until: number;
+  waiting: number;
+  released: Promise<void>;
+  release: () => void;
+}
+
 export class FakeState {
   readonly token: string;
   readonly applicationId: string;
@@ -56,6 +64,8 @@ export class FakeState {
   readonly interactions = new Map<string, InteractionRecord>();
   readonly interactionsByToken = new Map<string, InteractionRecord>();
   readonly failures = new Map<string, ChannelFailure>();
+  /** Channels whose requests are held (holdChannel): each open hold, and the requests waiting on it now. */
+  readonly holds = new Map<string, ChannelHold>();
   readonly requests: RequestLogEntry[] = [];
   /** http://127.0.0.1:PORT once listening. */
   origin = '';
