@@ -16,6 +16,7 @@ import type { ChatAdapter } from './adapters/types.ts';
 import { startOpsServer } from './ops/http.ts';
 import type { Metrics } from './ops/metrics.ts';
 import { paidLedger, type PaidLedgerStore } from './store/paid.ts';
+import { publishLedger } from './store/publishes.ts';
 import type { T } from './i18n/index.ts';
 import { describeStore } from './store/index.ts';
 import { StartupError } from './startup.ts';
@@ -40,6 +41,7 @@ async function chatAdapters(config: Config, app: App, log: Logger, signal: Abort
         api: app.api,
         log,
         subscriptions: app.store.subscriptions,
+        publishes: publishLedger(app.store.watch),
         bans: app.store.owner,
         ...(config.discord.interactions
           ? {

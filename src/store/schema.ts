@@ -190,6 +190,13 @@ export const MIGRATIONS: readonly Migration[] = [
     kind: 'expand',
     async up() {},
   },
+  {
+    to: 19,
+    what: "the watcher's space keeps each Discord announcement channel's publishing hour (publish:<channel>: when its publishes of the last hour went out, and the alerts posted unpublished since the last summary) and the channels with a summary to come (publish:held), so a restart neither publishes into Discord's hour-long 429 nor loses the summary; nothing older is rewritten",
+    // Version 18 code ignores the keys: after a restart it counts the hour from zero, as before.
+    kind: 'expand',
+    async up() {},
+  },
 ];
 
 /** The version this code writes. */

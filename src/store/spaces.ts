@@ -19,7 +19,7 @@ export const KEY_SPACES = {
   outbox: { carry: true, what: 'alerts queued, held for quiet hours or sent (kept a while to send once)' },
   watch: {
     carry: true,
-    what: 'the feed position, tweets seen, cooldowns, held counts, digests posted, paid-broadcast Stars per day',
+    what: 'the feed position, tweets seen, cooldowns, held counts, digests posted, paid-broadcast Stars per day, announcement channels’ publishing hours',
   },
   autocard: { carry: true, what: 'automatic-card settings per chat and their cooldowns' },
   page: { carry: true, what: 'button state behind answers already posted (expires)' },

@@ -10,6 +10,7 @@ import type { TestContext } from 'node:test';
 import { callsHarness } from '../alerts/calls-harness.ts';
 import type { Caller } from '../../src/core/command.ts';
 import type { Store } from '../../src/store/index.ts';
+import { publishLedger } from '../../src/store/publishes.ts';
 
 const OPEN = { token_score: '0', kol_score: '0', followers: '0', cooldown: '0' };
 const caller = (chatId: string, threadId?: string): Caller => ({
@@ -87,6 +88,15 @@ export async function populate(storeUrl: string, t?: TestContext): Promise<void>
       text: 'Maintenance at 02:00 UTC',
       by: 'telegram:1',
       at: h.now(),
+    });
+    // A Discord announcement channel's publishing hour: 10 publishes, two alerts for the summary (version 16).
+    await publishLedger(h.app.store.watch).put('1300000000000000001', {
+      times: Array.from({ length: 10 }, (_, i) => h.now() - (10 - i) * 60_000),
+      held: [
+        { messageId: '1300000000000000011', title: '$AAA Alpha' },
+        { messageId: '1300000000000000012', title: '$BBB Beta' },
+      ],
+      locale: 'de',
     });
     h.shill(0, 0);
     h.shill(1, 1);

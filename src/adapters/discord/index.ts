@@ -20,6 +20,7 @@ import type { OwnerStore } from '../../store/owner.ts';
 import { SlidingWindow } from '../window.ts';
 import { createLookupBudget, type LookupBudget } from '../../core/budget.ts';
 import type { SubscriptionStore } from '../../store/subscriptions.ts';
+import type { PublishLedgerStore } from '../../store/publishes.ts';
 import type { ChatAdapter } from '../types.ts';
 import { createKolSuggest, createTokenSuggest } from './autocomplete.ts';
 import { CAPABILITIES, type InteractionDeps } from './interactions.ts';
@@ -62,6 +63,8 @@ export interface DiscordAdapterOptions extends ConnectionOptions {
   };
   /** The clock and timer of the hourly publish limit in announcement channels (tests let an hour pass). */
   readonly publisher?: PublisherOptions;
+  /** Where announcement channels' publishing hours are kept across restarts (store/publishes.ts); in memory without it. */
+  readonly publishes?: PublishLedgerStore;
   /** When given, subscriptions of a guild the bot is removed from are disabled at once. */
   readonly subscriptions?: SubscriptionStore;
   /** Called after a guild removed the bot, with the channels it had (for metrics or other stores). */
@@ -150,7 +153,7 @@ export function createDiscordAdapter(o: DiscordAdapterOptions): DiscordAdapter {
       client.rest,
       log,
       o.rest?.alertsPerSecond ? new SlidingWindow(o.rest.alertsPerSecond, 1000) : undefined,
-      new Publisher(client.rest, log, { ...o.publisher, deadlineMs: o.rest?.sendDeadlineMs }),
+      new Publisher(client.rest, log, { ledger: o.publishes, ...o.publisher, deadlineMs: o.rest?.sendDeadlineMs }),
       o.rest?.sendDeadlineMs,
     ) satisfies Sender,
     start: life.start,

@@ -115,6 +115,7 @@ export function createDiscordSender(
     // Before Discord said otherwise: 5 messages per 5 s per channel, as commonly seen.
     perMinute: (chatId) => buckets.get(chatId) ?? 60,
     async send(chatId, view, nonce, threadId, _onWire, how): Promise<SendResult> {
+      publisher.resume();
       let message: ReturnType<typeof channelMessage>;
       try {
         message = withPing(channelMessage(toDiscordPayload(view), nonce), how?.ping);
@@ -165,6 +166,7 @@ export function createDiscordSender(
       }
     },
     async edit(chatId, messageId, view, threadId, how): Promise<SendResult> {
+      publisher.resume();
       try {
         const { embeds, components } = toDiscordPayload(view);
         // A forum post's first message lives in the thread named by its id.

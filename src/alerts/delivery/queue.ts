@@ -37,9 +37,8 @@ export async function runOnce(s: DeliveryState, read: () => void = () => {}): Pr
   const byDest = new Map<string, OutboxEntry[]>();
   const edits = new Map<string, OutboxEntry[]>();
   for (const e of pending) {
-    const followup = isFollowup(e);
-    const k = (followup ? 'edit ' : '') + destinationKey(e);
-    const m = followup ? edits : byDest;
+    const k = keyOf(e);
+    const m = isFollowup(e) ? edits : byDest;
     let q = m.get(k);
     if (!q) {
       q = [];
@@ -59,7 +58,7 @@ export async function runOnce(s: DeliveryState, read: () => void = () => {}): Pr
         const [k, q] = queues[next++]!;
         if (edit && !claim(s, k, q)) continue;
         try {
-          await runQueue(s, edit ? await fresh(s, q) : q);
+          await runQueue(s, edit ? await fresh(s, k, q) : q);
         } catch (err) {
           s.failed ??= err;
         } finally {
@@ -102,7 +101,7 @@ function release(s: DeliveryState, k: string): void {
   s.claimed.add(k);
   const task = (async () => {
     try {
-      await runQueue(s, await fresh(s, q));
+      await runQueue(s, await fresh(s, k, q));
     } catch (err) {
       // A store fault: the entries stay pending for the next drain.
       s.o.log.warn({ err }, 'delivery paused');
@@ -114,11 +113,19 @@ function release(s: DeliveryState, k: string): void {
   void task.finally(() => s.tasks.delete(task));
 }
 
-/** The entries of `q` as the outbox holds them now, without those another queue finished meanwhile. */
-async function fresh(s: DeliveryState, q: OutboxEntry[]): Promise<OutboxEntry[]> {
+/**
+ * The entries of destination `k` in `q` as the outbox holds them now: without those another queue
+ * finished meanwhile, or moved to another destination (a migrated group: they go out by a run of their own).
+ */
+async function fresh(s: DeliveryState, k: string, q: OutboxEntry[]): Promise<OutboxEntry[]> {
   const now = await Promise.all(q.map((e) => s.o.outbox.get(e.id)));
-  return now.filter((e): e is OutboxEntry => e !== undefined && (e.state === 'pending' || e.state === 'inflight'));
+  return now.filter(
+    (e): e is OutboxEntry => e !== undefined && (e.state === 'pending' || e.state === 'inflight') && keyOf(e) === k,
+  );
 }
+
+/** The destination an entry's queue claims: its alerts' queue, or its follow-ups'. */
+const keyOf = (e: OutboxEntry): string => (isFollowup(e) ? 'edit ' : '') + destinationKey(e);
 
 /** Sends one destination's entries in order until one must wait or the destination is gone. */
 export async function runQueue(s: DeliveryState, q: OutboxEntry[]): Promise<void> {

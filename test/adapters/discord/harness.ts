@@ -12,6 +12,7 @@ import {
 import { createApp, type App } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { silentLogger } from '../../../src/log.ts';
+import { publishLedger } from '../../../src/store/publishes.ts';
 import {
   DEFAULT_MEMBER_PERMISSIONS,
   snowflake,
@@ -88,6 +89,7 @@ export async function startHarness(
     api: app.api,
     log: silentLogger(),
     subscriptions: app.store.subscriptions,
+    publishes: publishLedger(app.store.watch),
     bans: app.store.owner,
     autoCards: app.autoCards,
     lookups: app.lookups,

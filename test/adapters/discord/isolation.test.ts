@@ -1,10 +1,16 @@
 // One destination never holds up the others, end to end through discord.js against the fake: an
 // announcement channel whose crosspost Discord refuses for the rest of the hour, and a channel whose
-// sends hang for ten minutes. Every other channel gets each alert, and nothing is lost.
+// sends hang for ten minutes, and a restart inside the hour. Every other channel gets each alert, and
+// nothing is lost: an alert left unpublished is named in the hour's summary.
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { REST, Routes } from 'discord.js';
-import { snowflake, type FakeGuildConfig } from '../../fakes/discord/index.ts';
+import { rejectLongWaits } from '../../../src/adapters/discord/deadline.ts';
+import { Publisher } from '../../../src/adapters/discord/publish.ts';
+import { silentLogger } from '../../../src/log.ts';
+import { openStore } from '../../../src/store/index.ts';
+import { publishLedger } from '../../../src/store/publishes.ts';
+import { snowflake, startDiscordFake, type FakeGuildConfig } from '../../fakes/discord/index.ts';
 import { MANAGER, MANAGER_PERMISSIONS, publicAnswer, startHarness, until, type Harness } from './harness.ts';
 
 const GUILD = snowflake();
@@ -156,4 +162,50 @@ test('a send that outlives its deadline gives up, and its alert stays queued to 
     h.fake.requests.some((r) => r.path === `/channels/${SLOW}/messages` && r.status === 499),
     'never handled: the client gave up on it',
   );
+});
+
+test('a restart inside the hour goes on from the stored count: its next alert meets no 429, and the summary names what both lives left unpublished', async (t) => {
+  let now = Date.parse('2026-11-20T12:00:00Z');
+  const fake = await startDiscordFake({
+    clock: () => now,
+    channelBucket: { limit: 50, windowMs: 1000 },
+    guilds: [guild()],
+  });
+  t.after(() => fake.close());
+  const store = await openStore('memory:');
+  t.after(() => store.close());
+  /** One life of the bot: its own discord.js client and publisher, on the one store. */
+  const life = () => {
+    const timers: (() => void)[] = [];
+    const rest = new REST({ api: fake.apiBase, rejectOnRateLimit: rejectLongWaits() }).setToken(fake.token);
+    const publisher = new Publisher(rest, silentLogger(), {
+      now: () => now,
+      schedule: (run) => timers.push(run),
+      ledger: publishLedger(store.watch),
+    });
+    const alert = async (title: string) => {
+      const m = (await rest.post(Routes.channelMessages(NEWS), { body: { content: title } })) as { id: string };
+      await publisher.published(NEWS, m.id, title);
+    };
+    return { publisher, timers, alert };
+  };
+  const first = life();
+  for (let i = 0; i < 12; i++) await first.alert(`$T${i} Token ${i}`);
+  assert.equal(fake.channelMessages(NEWS).filter((m) => m.crossposted).length, 10, 'the hour’s 10 published');
+  // Killed 20 minutes on, its summary timer with it; the next life starts.
+  now += 20 * 60_000;
+  const second = life();
+  second.publisher.resume();
+  await second.alert('$T12 Token 12');
+  assert.equal(fake.crosspost429s, 0, 'the new life knew the hour was used: no crosspost into the 429');
+  now += 40 * 60_000;
+  const summary = await until(() => {
+    for (const run of second.timers.splice(0)) run();
+    return fake.channelMessages(NEWS).find((m) => /more alerts this hour/.test(m.content));
+  }, 'the summary once the hour ends');
+  assert.match(summary.content, /^3 more alerts this hour/);
+  for (const title of ['$T10 Token 10', '$T11 Token 11', '$T12 Token 12'])
+    assert.ok(summary.content.includes(title), `${title} named: ${summary.content}`);
+  await until(() => fake.message(summary.id)?.crossposted, 'the summary published');
+  assert.equal(fake.crosspost429s, 0);
 });
