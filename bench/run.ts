@@ -10,6 +10,7 @@ import { benchPictures } from './pictures.ts';
 import { benchContention } from './contention.ts';
 import { benchDiscordFanout, benchTelegramFanout } from './fanout.ts';
 import { benchTelegramPaid } from './paid.ts';
+import { benchIsolation } from './isolation.ts';
 import { benchStartup } from './startup.ts';
 import { benchI18n } from './i18n.ts';
 import { benchDetect } from './detect.ts';
@@ -32,6 +33,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ['discord', () => benchDiscordFanout()],
   ['telegram', () => benchTelegramFanout()],
   ['paid', () => benchTelegramPaid()],
+  ['isolation', () => benchIsolation()],
   ['calls', () => benchCalls()],
   ['membercalls', () => benchMemberCalls()],
   ['cost', () => benchCost()],
