@@ -18,6 +18,7 @@ import { benchCalls } from './calls.ts';
 import { benchMemberCalls } from './membercalls.ts';
 import { benchCost } from './cost.ts';
 import { benchWeb } from './web.ts';
+import { benchScale } from './scale.ts';
 import { printTable, type Row } from './stats.ts';
 
 const only = process.argv.slice(2);
@@ -38,6 +39,7 @@ const sections: [string, () => Promise<Row[]>][] = [
   ['membercalls', () => benchMemberCalls()],
   ['cost', () => benchCost()],
   ['web', () => benchWeb()],
+  ['scale', () => benchScale()],
 ];
 
 const rows: Row[] = [];

@@ -82,9 +82,13 @@ export class SqliteKvStore {
     const now = Date.now();
     const rows = (
       prefix
-        ? this.#db
-            .prepare('SELECT key, value, expires FROM kv WHERE substr(key, 1, ?) = ? ORDER BY key')
-            .iterate(prefix.length, prefix)
+        ? // The range walks the key index (a million subscriptions must not be read to list one chat's
+          // topics); the prefix test keeps it exact.
+          this.#db
+            .prepare(
+              'SELECT key, value, expires FROM kv WHERE key >= ? AND key < ? AND substr(key, 1, ?) = ? ORDER BY key',
+            )
+            .iterate(prefix, `${prefix}\u{10FFFF}\u{10FFFF}`, prefix.length, prefix)
         : this.#db.prepare('SELECT key, value, expires FROM kv ORDER BY key').iterate()
     ) as Iterable<{ key: string; value: string; expires: number | null }>;
     for (const r of rows)

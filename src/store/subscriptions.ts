@@ -204,23 +204,30 @@ function compactor() {
     }
     return hit as readonly T[];
   };
+  // Whole filters too: most subscriptions keep the defaults, and a million copies of them cost 200 MB.
+  const filters = new Map<string, AlertFilters>();
   return (s: Subscription): Subscription => {
     const f = s.filters;
-    return {
-      ...s,
-      mutedTokens: shared(s.mutedTokens),
-      filters: {
-        ...f,
-        chains: shared(f.chains),
-        labels: shared(f.labels),
-        tweetTypes: shared(f.tweetTypes),
-        allowKols: shared(f.allowKols),
-        denyKols: shared(f.denyKols),
-        ...(f.keywords ? { keywords: shared(f.keywords) } : {}),
-        ...(f.blockKeywords ? { blockKeywords: shared(f.blockKeywords) } : {}),
-      },
-    };
+    const key = JSON.stringify(f);
+    let same = filters.get(key);
+    if (!same) {
+      same = sharedLists(f);
+      filters.set(key, same);
+    }
+    return { ...s, mutedTokens: shared(s.mutedTokens), filters: same };
   };
+  function sharedLists(f: AlertFilters): AlertFilters {
+    return {
+      ...f,
+      chains: shared(f.chains),
+      labels: shared(f.labels),
+      tweetTypes: shared(f.tweetTypes),
+      allowKols: shared(f.allowKols),
+      denyKols: shared(f.denyKols),
+      ...(f.keywords ? { keywords: shared(f.keywords) } : {}),
+      ...(f.blockKeywords ? { blockKeywords: shared(f.blockKeywords) } : {}),
+    };
+  }
 }
 
 /**
@@ -277,8 +284,13 @@ export function createSubscriptionStore(
     async all() {
       const out: Subscription[] = [];
       const compact = compactor();
-      for await (const [key, value] of kv.entries<Subscription>())
-        if (key !== VERSION && value) out.push(compact(value));
+      // Below keyv where the backend can: its decoding costs more than the rows' JSON (issue #42).
+      if (rows) {
+        for await (const v of rows(''))
+          if (v && typeof v === 'object' && 'id' in v) out.push(compact(v as Subscription));
+      } else
+        for await (const [key, value] of kv.entries<Subscription>())
+          if (key !== VERSION && value) out.push(compact(value));
       return out;
     },
     async threadsOf(platform, chatId) {
