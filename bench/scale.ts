@@ -50,7 +50,7 @@ function rows(what: string, n: number, h: Held): Row[] {
   const m = summary(h.reads);
   const c = summary(h.inIndex);
   const e = summary(h.endToEnd);
-  const k = `${(n / 1000).toLocaleString('en-US')}k subs, ${what}`;
+  const k = `${n.toLocaleString('en-US')} subs, ${what}`;
   return [
     {
       area: 'scale',

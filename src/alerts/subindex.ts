@@ -105,6 +105,23 @@ function exactAccepts(sub: Subscription, t: TweetFacts): boolean {
 const floorIn = (x: number, steps: number): number =>
   Number.isNaN(x) ? steps - 1 : Math.max(0, Math.min(steps - 1, Math.floor(x)));
 
+/**
+ * What matching and planning read of a subscription, as the index holds it: its name, server and
+ * who made it when are the owner's bookkeeping, read from the store where shown, never from a
+ * match. A million subscriptions hold about 120 MB less.
+ */
+export function leanSubscription(s: Subscription): Subscription {
+  const { name: _name, serverId: _server, ...rest } = s;
+  return { ...rest, createdBy: '', createdAt: 0, updatedAt: 0 };
+}
+
+/** The index as the watcher holds it: a lean copy of each subscription, read one at a time. */
+export async function compileLean(subs: AsyncIterable<Subscription>): Promise<SubscriptionIndex> {
+  const index = compile();
+  for await (const s of subs) index.put(leanSubscription(s));
+  return index;
+}
+
 /** An index holding `subs` (the disabled ones left out). */
 export function compile(subs: Iterable<Subscription> = []): SubscriptionIndex {
   const labels = new Bits();

@@ -16,7 +16,7 @@ import type { ChainId } from '../domain/chains.ts';
 import type { LinkSet } from '../domain/links.ts';
 import { fnv1a } from './hash.ts';
 import { hasUnknowns, isAfter, tweetFacts, type Match, type TweetFacts } from './matcher.ts';
-import { compile, type CompiledSubscriptions, type SubscriptionIndex } from './subindex.ts';
+import { compileLean, leanSubscription, type CompiledSubscriptions, type SubscriptionIndex } from './subindex.ts';
 import { createAuthorLookup, type AuthorFacts, type LookupStats } from './authors.ts';
 import { recordHeld } from './held.ts';
 import { recordShills } from './shills.ts';
@@ -96,7 +96,7 @@ export function createTicker(o: TickDeps): (deep: boolean) => Promise<TickResult
     const changed = await o.subscriptions.changes(cache?.cursor ?? null);
     if (!cache || changed.ids === null) {
       // The cursor was read first: a change made while everything is read comes again next time.
-      cache = { cursor: changed.cursor, compiled: compile(await o.subscriptions.all()) };
+      cache = { cursor: changed.cursor, compiled: await compileLean(o.subscriptions.each()) };
       return cache;
     }
     const ids = changed.ids;
@@ -105,7 +105,7 @@ export function createTicker(o: TickDeps): (deep: boolean) => Promise<TickResult
       const now = await Promise.all(batch.map((id) => o.subscriptions.get(id)));
       batch.forEach((id, j) => {
         const sub = now[j];
-        if (sub) cache!.compiled.put(sub);
+        if (sub) cache!.compiled.put(leanSubscription(sub));
         else cache!.compiled.remove(id);
       });
     }

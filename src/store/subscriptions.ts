@@ -162,6 +162,8 @@ export interface SubscriptionStore {
   delete(id: string): Promise<boolean>;
   /** Every subscription (including disabled and paused ones). */
   all(): Promise<Subscription[]>;
+  /** The same, one at a time: a million need not all be alive at once (the watcher's index keeps lean copies). */
+  each(): AsyncIterable<Subscription>;
   /** The subscriptions of a chat's threads (forum topics), not the chat's own; by one prefix scan. */
   threadsOf(platform: DestinationPlatform, chatId: string): Promise<Subscription[]>;
   /** Changes whenever any subscription changes. */
@@ -283,15 +285,16 @@ export function createSubscriptionStore(
     },
     async all() {
       const out: Subscription[] = [];
+      for await (const sub of store.each()) out.push(sub);
+      return out;
+    },
+    async *each() {
       const compact = compactor();
       // Below keyv where the backend can: its decoding costs more than the rows' JSON (issue #42).
       if (rows) {
-        for await (const v of rows(''))
-          if (v && typeof v === 'object' && 'id' in v) out.push(compact(v as Subscription));
+        for await (const v of rows('')) if (v && typeof v === 'object' && 'id' in v) yield compact(v as Subscription);
       } else
-        for await (const [key, value] of kv.entries<Subscription>())
-          if (key !== VERSION && value) out.push(compact(value));
-      return out;
+        for await (const [key, value] of kv.entries<Subscription>()) if (key !== VERSION && value) yield compact(value);
     },
     async threadsOf(platform, chatId) {
       const prefix = `${subscriptionId(platform, chatId)}:`;
