@@ -46,6 +46,8 @@ export class Cell {
   typeMask = new Uint32Array(4);
   flags = new Uint8Array(4);
   slot = new Int32Array(4);
+  /** The subscriptions themselves, beside their numbers: the hot loop reads them in order, not scattered. */
+  readonly subs: unknown[] = [];
 
   push(): number {
     if (this.n === this.slot.length) {
@@ -66,7 +68,10 @@ export class Cell {
   /** Moves the last entry into `at`; answers the slot that moved (or -1). */
   removeAt(at: number): number {
     const last = --this.n;
-    if (at === last) return -1;
+    if (at === last) {
+      this.subs.length = last;
+      return -1;
+    }
     this.minToken[at] = this.minToken[last]!;
     this.minKol[at] = this.minKol[last]!;
     this.minFollowers[at] = this.minFollowers[last]!;
@@ -76,6 +81,8 @@ export class Cell {
     this.typeMask[at] = this.typeMask[last]!;
     this.flags[at] = this.flags[last]!;
     this.slot[at] = this.slot[last]!;
+    this.subs[at] = this.subs[last];
+    this.subs.length = last;
     return this.slot[at]!;
   }
 }

@@ -132,7 +132,7 @@ test('an index changed one subscription at a time matches exactly what a full re
         }
       },
     ),
-    { numRuns: 300 },
+    { numRuns: 800 },
   );
 });
 
