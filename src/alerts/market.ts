@@ -58,34 +58,10 @@ export async function marketLookup(
   tokens: Iterable<TokenRef>,
   o: MarketOptions,
 ): Promise<{ markets: Map<string, MarketAtTime>; gone: Set<string> }> {
-  const out = new Map<string, MarketAtTime>();
-  const gone = new Set<string>();
-  await Promise.all(
-    [...marketEach(api, tokens, o)].map(async ([key, answer]) => {
-      const a = await answer;
-      if (a === 'gone') gone.add(key);
-      else if (a) out.set(key, a);
-    }),
-  );
-  return { markets: out, gone };
-}
-
-/**
- * One answer per token key, each settling as soon as its own request is answered (a new
- * alert goes out with its market, not after the whole batch's): the market, 'gone' when the
- * upstream answered without the token, undefined when the request failed. Asked in the
- * order given (feed order: the oldest alert's token first), CONCURRENCY at a time; never rejects.
- */
-export function marketEach(
-  api: KolClient,
-  tokens: Iterable<TokenRef>,
-  o: MarketOptions,
-): Map<string, Promise<MarketAtTime | 'gone' | undefined>> {
   const unique = new Map<string, TokenRef>();
   for (const t of tokens) unique.set(tokenKeyOf(t.chain, t.address), t);
-  const settle = new Map<string, (a: MarketAtTime | 'gone' | undefined) => void>();
-  const answers = new Map<string, Promise<MarketAtTime | 'gone' | undefined>>();
-  for (const key of unique.keys()) answers.set(key, new Promise((resolve) => settle.set(key, resolve)));
+  const out = new Map<string, MarketAtTime>();
+  const gone = new Set<string>();
   const queue = [...unique];
   const work = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
@@ -101,15 +77,15 @@ export function marketEach(
         const hit =
           r.items.find((i) => i.token.address === t.address) ??
           r.items.find((i) => i.token.address.toLowerCase() === t.address.toLowerCase());
-        settle.get(key)!(hit ? { marketCap: hit.marketcap, liquidity: hit.liquidity, ageDays: hit.token_age } : 'gone');
+        if (hit) out.set(key, { marketCap: hit.marketcap, liquidity: hit.liquidity, ageDays: hit.token_age });
+        else gone.add(key);
       } catch (err) {
         o.log.debug({ token: key, err }, 'market lookup failed');
-        settle.get(key)!(undefined);
       }
     }
   };
-  for (let i = 0; i < Math.min(CONCURRENCY, queue.length); i++) void work();
-  return answers;
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, work));
+  return { markets: out, gone };
 }
 
 /** The first answer of `ask`, asked a second time if the first has not answered after `afterMs`. */

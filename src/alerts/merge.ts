@@ -85,11 +85,6 @@ export class RecentSends {
     a.push(this.now());
   }
 
-  /** When the last send to this destination was accepted (within the last minute), if any. */
-  last(dest: string): number | undefined {
-    return this.#at.get(dest)?.at(-1);
-  }
-
   inLastMinute(dest: string): number {
     const a = this.#at.get(dest);
     if (!a) return 0;

@@ -13,7 +13,7 @@ import type { Subscription } from '../store/subscriptions.ts';
 import type { Match, TweetFacts } from './matcher.ts';
 import { filterChecks } from './checks.ts';
 import type { AlertButton, AlertContent, AlertKol, AlertToken, OutboxEntry } from '../store/outbox.ts';
-import { marketEach, type MarketAtTime } from './market.ts';
+import { marketNow, type MarketAtTime } from './market.ts';
 import { hasMarketFilters, marketVerdict } from './rules.ts';
 import { DEFAULT_LINKS, tokenLinks, type LinkSet } from '../domain/links.ts';
 import { fnv1a } from './hash.ts';
@@ -42,16 +42,11 @@ export interface PlanInput {
   readonly hedgeAfterMs?: number;
   /** Market data already asked for (beside the author lookups): not asked again. */
   readonly early?: EarlyMarkets;
-  /**
-   * Stores released alerts at once (and starts their delivery), piece by piece as their markets
-   * come in; the plan records their cooldowns after each. Absent: everything comes back at the end.
-   */
-  readonly emit?: (entries: OutboxEntry[]) => Promise<void>;
 }
 
-/** Market requests already asked (beside the author lookups), each answer by token key (see marketEach). */
 export interface EarlyMarkets {
-  readonly each: ReadonlyMap<string, Promise<MarketAtTime | 'gone' | undefined>>;
+  readonly keys: ReadonlySet<string>;
+  readonly result: Promise<Map<string, MarketAtTime>>;
 }
 
 export interface Plan {
@@ -60,7 +55,7 @@ export interface Plan {
   readonly markets: ReadonlyMap<string, MarketAtTime>;
   /** Matches held per subscription because a market filter needed a figure operation 2 did not give. */
   readonly held: ReadonlyMap<string, number>;
-  /** Records the cooldowns of the planned alerts not streamed (no emit); call after the entries are stored. */
+  /** Records the cooldowns of the planned alerts; call after the entries are stored. */
   commitCooldowns(): Promise<void>;
 }
 
@@ -102,52 +97,38 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
   });
   const due = fairOrder(all.filter((g) => !heldBy.has(g)));
 
-  // Each token's market request, oldest alert's first; those asked beside the author lookups are not asked again.
-  const refs = new Map<string, { chain: ChainId; address: string }>();
-  for (const g of due) {
-    const f = g[0]!.facts;
-    if (!p.early?.each.has(f.tokenKey))
-      refs.set(f.tokenKey, { chain: f.tweet.token.chain_id as ChainId, address: f.tweet.token.token_address });
-  }
-  // A new alert waits for this: a slow answer gets a twin (see marketEach).
-  const asked = marketEach(p.api, refs.values(), {
-    budgetMs: p.budgetMs,
-    log: p.log,
-    ...(p.hedgeAfterMs !== undefined ? { hedgeAfterMs: p.hedgeAfterMs } : {}),
-  });
-  const byToken = new Map<string, Match[][]>();
-  for (const g of due) {
-    const k = g[0]!.facts.tokenKey;
-    byToken.set(k, [...(byToken.get(k) ?? []), g]);
-  }
-  const markets = new Map<string, MarketAtTime>();
+  const tokens = new Map<string, TweetFacts>();
+  for (const g of due) tokens.set(g[0]!.facts.tokenKey, g[0]!.facts);
+  const [early, later] = await Promise.all([
+    p.early?.result ?? new Map<string, MarketAtTime>(),
+    marketNow(
+      p.api,
+      [...tokens.values()]
+        .filter((f) => !p.early?.keys.has(f.tokenKey))
+        .map((f) => ({
+          chain: f.tweet.token.chain_id as ChainId,
+          address: f.tweet.token.token_address,
+        })),
+      // A new alert waits for this: a slow answer gets a twin (see marketNow).
+      { budgetMs: p.budgetMs, log: p.log, ...(p.hedgeAfterMs !== undefined ? { hedgeAfterMs: p.hedgeAfterMs } : {}) },
+    ),
+  ]);
+  const markets = new Map([...early, ...later]);
   // Market filters need the figures just read: a failed one drops the alert, an unknown one holds it.
   const held = new Map<string, number>();
-  /** Once a token's market is in: which of its groups go out, and their buttons. Asked once per token. */
-  const ready = new Map<string, Promise<{ market: MarketAtTime | null; live: Set<Match[]>; actions: Actions }>>();
-  const readyOf = (k: string) => {
-    let r = ready.get(k);
-    if (!r) {
-      r = (async () => {
-        const answer = await (p.early?.each.get(k) ?? asked.get(k)!);
-        const market = answer && answer !== 'gone' ? answer : null;
-        if (market) markets.set(k, market);
-        const live = byToken.get(k)!.filter((g) => {
-          const m = g[0]!;
-          if (!hasMarketFilters(m.sub.filters)) return true;
-          const v = marketVerdict(m.sub.filters, market);
-          if (v === 'unknown') held.set(m.sub.id, (held.get(m.sub.id) ?? 0) + g.length);
-          return v === 'pass';
-        });
-        return { market, live: new Set(live), actions: await actionsOf(p, live) };
-      })();
-      ready.set(k, r);
-    }
-    return r;
-  };
-  const entryOf = (g: Match[], market: MarketAtTime | null, actions: Actions): OutboxEntry => {
+  const live = due.filter((g) => {
+    const m = g[0]!;
+    if (!hasMarketFilters(m.sub.filters)) return true;
+    const v = marketVerdict(m.sub.filters, markets.get(m.facts.tokenKey) ?? null);
+    if (v === 'unknown') held.set(m.sub.id, (held.get(m.sub.id) ?? 0) + g.length);
+    return v === 'pass';
+  });
+  const actions = await actionsOf(p, live);
+
+  const entries: OutboxEntry[] = live.map((g) => {
     const m = g[0]!;
     const kols = alertKols(g.map((x) => x.facts));
+    const market = markets.get(m.facts.tokenKey) ?? null;
     const { parts, checks } = filterChecks(
       m.sub.filters,
       m.facts,
@@ -169,55 +150,12 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
     const entry = alertEntry(`${m.facts.tweet.id}:${m.sub.id}`, m.sub, content, p.now);
     const readAt = p.readAt?.get(m.facts.tweet.id);
     return readAt === undefined ? entry : { ...entry, readAt };
-  };
-
-  // Streaming: each alert is released as soon as its own market is in and every earlier alert
-  // (feed order) for the same destination is released, so a destination never gets them out of
-  // order and a slow token holds up only the destinations it alerts. What is released together
-  // (in one turn of the event loop) is stored as one piece, pieces one after another.
-  const entries: OutboxEntry[] = [];
-  const cooled: Match[][] = [];
-  let piece: { entries: OutboxEntry[]; groups: Match[][] } | undefined;
-  let pieces: Promise<void> = Promise.resolve();
-  const store = async (es: OutboxEntry[], gs: Match[][]) => {
-    if (p.emit) await p.emit(es);
-    await commit(p, gs);
-  };
-  const release = (g: Match[], e: OutboxEntry) => {
-    entries.push(e);
-    if (!p.emit) return;
-    if (!piece) {
-      const mine = { entries: [] as OutboxEntry[], groups: [] as Match[][] };
-      piece = mine;
-      pieces = pieces.then(async () => {
-        await new Promise((r) => setImmediate(r));
-        piece = undefined;
-        await store(mine.entries, mine.groups);
-      });
-    }
-    piece.entries.push(e);
-    piece.groups.push(g);
-  };
-  const after = new Map<string, Promise<unknown>>();
-  await Promise.all(
-    due.map((g) => {
-      const m = g[0]!;
-      const turn = Promise.all([after.get(m.sub.id), readyOf(m.facts.tokenKey)]).then(([, r]) => {
-        if (!r.live.has(g)) return;
-        release(g, entryOf(g, r.market, r.actions));
-        cooled.push(g);
-      });
-      after.set(m.sub.id, turn);
-      return turn;
-    }),
-  );
-  await pieces;
-  const rest: OutboxEntry[] = [];
+  });
   // Within the cooldown: no new alert; the earlier one is edited to name the new KOLs too.
   for (const [g, c] of heldBy) {
     if (!c.entry) continue;
     const m = g[0]!;
-    rest.push(
+    entries.push(
       alertEntry(
         `more:${m.facts.tweet.id}:${m.sub.id}`,
         m.sub,
@@ -230,34 +168,26 @@ export async function planAlerts(p: PlanInput): Promise<Plan> {
     const text = `kolradar was behind the feed: ${p.skipped.toLocaleString('en-US')} older tweets were skipped; alerts continue from the newest.`;
     for (const s of p.subs)
       if (!s.disabled)
-        rest.push(alertEntry(`skip-${p.batchId}:${s.id}`, s, { kind: 'notice', text, skipped: p.skipped }, p.now));
+        entries.push(alertEntry(`skip-${p.batchId}:${s.id}`, s, { kind: 'notice', text, skipped: p.skipped }, p.now));
   }
-  if (p.emit) await p.emit(rest);
-  entries.push(...rest);
   return {
     entries,
     markets,
     held,
-    // Streamed pieces recorded their cooldowns as they were stored.
-    commitCooldowns: () => (p.emit ? Promise.resolve() : commit(p, cooled)),
+    async commitCooldowns() {
+      const cooling = live.filter((g) => g[0]!.sub.filters.cooldownMinutes > 0);
+      for (let i = 0; i < cooling.length; i += 500) {
+        await Promise.all(
+          cooling.slice(i, i + 500).map((g) => {
+            const m = g[0]!;
+            const c: Cooldown = { at: p.now, batch: p.batchId, entry: `${m.facts.tweet.id}:${m.sub.id}` };
+            return p.state.set(cooldownKey(m.sub.id, m.facts.tokenKey), c, m.sub.filters.cooldownMinutes * 60_000);
+          }),
+        );
+      }
+    },
   };
 }
-
-/** Records the cooldowns these alerts start; after their entries are stored. */
-async function commit(p: PlanInput, groups: readonly Match[][]): Promise<void> {
-  const cooling = groups.filter((g) => g[0]!.sub.filters.cooldownMinutes > 0);
-  for (let i = 0; i < cooling.length; i += 500) {
-    await Promise.all(
-      cooling.slice(i, i + 500).map((g) => {
-        const m = g[0]!;
-        const c: Cooldown = { at: p.now, batch: p.batchId, entry: `${m.facts.tweet.id}:${m.sub.id}` };
-        return p.state.set(cooldownKey(m.sub.id, m.facts.tokenKey), c, m.sub.filters.cooldownMinutes * 60_000);
-      }),
-    );
-  }
-}
-
-type Actions = Map<string, AlertButton[]>;
 
 /**
  * A fair fan-out: each alert's destinations are sent to in the subscriptions'

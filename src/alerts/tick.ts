@@ -21,7 +21,7 @@ import { createAuthorLookup, type AuthorFacts, type LookupStats } from './author
 import { recordHeld } from './held.ts';
 import { recordShills } from './shills.ts';
 import { planAlerts, type EarlyMarkets } from './plan.ts';
-import { marketEach, type TokenRef } from './market.ts';
+import { marketNow, type TokenRef } from './market.ts';
 import type { Followups } from './calls/followups.ts';
 import { pos, STATE_KEY, type FeedReader, type State } from './feedReader.ts';
 
@@ -136,7 +136,10 @@ export function createTicker(o: TickDeps): (deep: boolean) => Promise<TickResult
       if (f.subs.length)
         refs.set(f.facts.tokenKey, { chain: tweet.token.chain_id as ChainId, address: tweet.token.token_address });
     }
-    return { each: marketEach(o.api, refs.values(), { budgetMs, log: o.log, ...o.hedge }) };
+    return {
+      keys: new Set(refs.keys()),
+      result: marketNow(o.api, refs.values(), { budgetMs, log: o.log, ...o.hedge }),
+    };
   }
 
   return async function runTick(deep: boolean): Promise<TickResult> {
@@ -263,12 +266,6 @@ export function createTicker(o: TickDeps): (deep: boolean) => Promise<TickResult
       readAt: reader.firstRead,
       ...(early ? { early } : {}),
       ...o.hedge,
-      // Each piece of alerts is stored and handed to delivery as its markets come in: a burst
-      // streams instead of waiting for its slowest market answer. The mark still moves last.
-      emit: async (entries) => {
-        await o.outbox.enqueue(batchId, entries);
-        if (entries.length) o.kick();
-      },
     });
     for (const [id, n] of plan.held) heldBy.set(id, (heldBy.get(id) ?? 0) + n);
     for (const n of plan.held.values()) held += n;
@@ -277,6 +274,7 @@ export function createTicker(o: TickDeps): (deep: boolean) => Promise<TickResult
         { held, unknown: lookup.unknown },
         'tweets held back: a filter needs a figure no source gave, or the tweet has a blocked word',
       );
+    await o.outbox.enqueue(batchId, plan.entries);
     await plan.commitCooldowns();
     if (heldBy.size) await recordHeld(o.state, heldBy, batchId, t);
     await recordShills(o.state, tweets, batchId, t);

@@ -100,23 +100,12 @@ export function createDiscordSender(
   // Each channel's message bucket as Discord last announced it (limit per reset period),
   // so delivery can merge a burst the channel would only take over minutes.
   const buckets = new Map<string, number>();
-  // What is left of each channel's bucket and when it refills, as Discord last said: a channel
-  // with nothing left is scheduled for the refill instead of waiting inside discord.js's queue.
-  const left = new Map<string, { remaining: number; resetAt: number }>();
-  const freeIn = (chatId: string, sends: number) => {
-    const b = left.get(chatId);
-    const wait = b ? b.resetAt - Date.now() : 0;
-    return b && b.remaining < sends && wait > 0 ? wait : 0;
-  };
   rest.on('response', (req, res) => {
     const m = /^\/channels\/(\d+)\/messages$/.exec(String(req.path));
     const limit = Number(res.headers.get('x-ratelimit-limit'));
     const resetAfter = Number(res.headers.get('x-ratelimit-reset-after'));
     if (!m || req.method !== 'POST' || !(limit > 0) || !(resetAfter > 0)) return;
     if (buckets.size > 10_000 && !buckets.has(m[1]!)) buckets.clear();
-    if (left.size > 10_000 && !left.has(m[1]!)) left.clear();
-    const remaining = Number(res.headers.get('x-ratelimit-remaining'));
-    if (remaining >= 0) left.set(m[1]!, { remaining, resetAt: Date.now() + resetAfter * 1000 });
     // Reset-after counts down as the bucket is used: the longest one seen is closest to the full period.
     buckets.set(m[1]!, Math.min(buckets.get(m[1]!) ?? Infinity, Math.floor((limit * 60) / Math.max(resetAfter, 1))));
   });
@@ -125,8 +114,6 @@ export function createDiscordSender(
     dedupes: true,
     // Before Discord said otherwise: 5 messages per 5 s per channel, as commonly seen.
     perMinute: (chatId) => buckets.get(chatId) ?? 60,
-    readyIn: (chatId) => freeIn(chatId, 1),
-    freeIn,
     async send(chatId, view, nonce, threadId, _onWire, how): Promise<SendResult> {
       publisher.resume();
       let message: ReturnType<typeof channelMessage>;

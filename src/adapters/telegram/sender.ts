@@ -62,10 +62,11 @@ export function createTelegramSender(o: TelegramSenderOptions): Sender {
     // Groups have negative ids (Telegram's rule, as the pacer applies it).
     perMinute: (chatId) =>
       chatId.startsWith('-') ? (o.pacer?.limits.perGroupPerMinute ?? 20) : (o.pacer?.limits.perChatPerMinute ?? 60),
-    // A chat whose slot is taken is scheduled for when it frees, not waited for in the pacer: alerts
-    // that come for it meanwhile then go out with it as one message (delivery/regroup.ts).
-    readyIn: (chatId) => o.pacer?.readyIn(chatId) ?? 0,
-    freeIn: (chatId, sends) => o.pacer?.readyIn(chatId, sends) ?? 0,
+    // Within one send interval the pacer simply waits: scheduling a destination for a second is not worth a pass.
+    readyIn: (chatId) => {
+      const wait = o.pacer?.readyIn(chatId) ?? 0;
+      return wait > o.secondMs ? wait : 0;
+    },
     marksOnWire: true,
     async send(chatId, view, _nonce, threadId, wire, how): Promise<SendResult> {
       let message: TelegramMessage;

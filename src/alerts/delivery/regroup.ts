@@ -58,27 +58,7 @@ export async function regroup(
   }
   out.unshift(...summaries);
   const ready = out.filter((e) => isAlert(e) && e.state === 'pending' && e.notBefore <= t);
-  if (ready.length < 2) return out;
-  // Alerts the chat cannot all take now (Telegram's one a second): one message now, rather than
-  // each waiting for the slot after the one before. A lone alert is never held for company.
-  if (sender.freeIn && sender.freeIn(sub.chatId, ready.length) > 0 && !bigger(s, sub, sender, ready.length)) {
-    // A stream of them (a burst whose markets come in one by one) spends the chat's minute evenly:
-    // a merged message at most every 60 s / perMinute (3 s in a Telegram group), so the minute is
-    // not gone in its first seconds and the rest left waiting for it.
-    const last = s.recent.last(chatKeyOf(sub));
-    const from =
-      last === undefined || !sender.perMinute ? t : last + 60_000 / sender.perMinute(sub.chatId, sub.isGroup);
-    if (from > t) {
-      for (const e of ready) {
-        e.notBefore = from;
-        await s.o.outbox.update(e);
-      }
-      wake(s, from);
-      return out;
-    }
-    return swap(out, await mergeAll(s, ready));
-  }
-  if (!sender.perMinute) return out;
+  if (ready.length < 2 || !sender.perMinute) return out;
   // The chat's minute, shared by its destinations with alerts now (a group's topics count together).
   const share = s.sharing.get(chatKeyOf(sub)) ?? 1;
   const budget = Math.floor(
@@ -93,31 +73,6 @@ export async function regroup(
       replaced.set(e.id, i === 0 ? (m ?? null) : null);
     });
   }
-  return swap(out, replaced);
-}
-
-/** The chat's minute is the tighter limit: the burst cut (several messages, room left) decides. */
-function bigger(s: DeliveryState, sub: Subscription, sender: Sender, n: number): boolean {
-  if (!sender.perMinute) return false;
-  const share = s.sharing.get(chatKeyOf(sub)) ?? 1;
-  return n > Math.floor((sender.perMinute(sub.chatId, sub.isGroup) - s.recent.inLastMinute(chatKeyOf(sub))) / share);
-}
-
-/** These alerts as merged messages of at most BURST_ITEMS_MAX lines each. */
-async function mergeAll(s: DeliveryState, ready: readonly OutboxEntry[]): Promise<Map<string, OutboxEntry | null>> {
-  const replaced = new Map<string, OutboxEntry | null>();
-  for (let i = 0; i < ready.length; i += BURST_ITEMS_MAX) {
-    const chunk = ready.slice(i, i + BURST_ITEMS_MAX);
-    const m = chunk.length > 1 ? await merge(s, 'burst', chunk) : chunk[0];
-    chunk.forEach((e, j) => {
-      replaced.set(e.id, j === 0 ? (m ?? null) : null);
-    });
-  }
-  return replaced;
-}
-
-/** The queue with each replaced entry put where its first member was (merged members dropped). */
-function swap(out: OutboxEntry[], replaced: Map<string, OutboxEntry | null>): OutboxEntry[] {
   return out.flatMap((e) => {
     const r = replaced.get(e.id);
     return r === undefined ? [e] : r ? [r] : [];

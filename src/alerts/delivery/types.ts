@@ -81,12 +81,6 @@ export interface Sender {
    */
   readyIn?(chatId: string): number;
   /**
-   * Milliseconds until this chat may take `sends` more messages by its own limits (0: now). Several
-   * alerts ready for a chat that cannot take them all now go out as one message instead of queueing
-   * behind its slot one by one (regroup.ts). Without it, only bursts beyond perMinute are merged.
-   */
-  freeIn?(chatId: string, sends: number): number;
-  /**
    * Replaces an alert already sent (more KOLs within the cooldown, a follow-up); never throws. On
    * Telegram a message id names it within its chat, whatever its thread; on Discord a thread is a
    * channel of its own, so the thread (and a forum's posting) says where it is. Without it, a new message goes out.

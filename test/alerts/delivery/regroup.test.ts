@@ -97,20 +97,3 @@ test('60 alerts held through quiet hours: every one listed once, in order, over 
     );
   }
 });
-
-test('alerts of one read that a chat cannot all take now (one a second) go as one message; a lone alert goes as it is', async (t) => {
-  const k = await deliveryKit(t);
-  // Telegram's private-chat limit, as its sender says it: one now, the second a second later.
-  const sender = { ...k.sender, perMinute: () => 60, freeIn: (_c: string, n: number) => (n > 1 ? 1000 : 0) };
-  const sub = await k.subscribe('c');
-  const lone = await k.alert('c');
-  assert.deepEqual(await regroup(k.s, [lone], sub, sender), [lone], 'a lone alert is not held for company');
-  const three = [await k.alert('c'), await k.alert('c'), await k.alert('c')];
-  const out = await regroup(k.s, three, sub, sender);
-  assert.equal(out.length, 1, 'one message, not three queued behind the slot');
-  assert.deepEqual(
-    out[0]!.content.kind === 'merged' && out[0]!.content.members,
-    three.map((e) => e.id),
-  );
-  for (const e of three) assert.equal((await k.store.outbox.get(e.id))!.state, 'merged');
-});
