@@ -165,14 +165,18 @@ async function run(h: Harness, locale: Locale, steps: readonly Step[]): Promise<
       locale: discordLocale,
       ...(a.step.admin ? { user: MANAGER, memberPermissions: MANAGER_PERMISSIONS } : { user: MEMBER }),
     } as never);
+    // A press answers by editing the message, by a follow-up, in the channel, or (Call card) with a
+    // reply of its own only the presser sees.
     await click.waitFor(
       (x) =>
+        (x.original !== undefined && !x.original.deleted) ||
         x.followups.length > 0 ||
         (h.fake.message(m.id)?.edits ?? 0) > edits ||
         h.fake.channelMessages(m.channel_id).length > seen,
       8000,
     );
     a.pressed = [
+      ...(click.original && !click.original.deleted ? [visible(click.original)] : []),
       ...click.followups.map(visible),
       ...((h.fake.message(m.id)?.edits ?? 0) > edits ? [visible(h.fake.message(m.id)!)] : []),
       ...h.fake.channelMessages(m.channel_id).slice(seen).map(visible),
